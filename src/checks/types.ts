@@ -1,0 +1,135 @@
+// A check is data plus a small function: an id, the rule ids it covers, the spec section, and an
+// async body. The runner knows nothing about specific rules; it only calls `run(ctx)`.
+
+import type { Model } from '../model/types.ts';
+import type { ResolvedProfile } from '../profile/types.ts';
+
+/** Things a check may need from the target; missing ones make the runner skip it with a reason. */
+export type Need =
+  | 'control' // test-control API (spec/control.yaml)
+  | 'pci' // card-tokenization environment
+  | 's2s_signing_secret'
+  | 'user_token_signing_secret'
+  | 'idp' // profile.idp.enabled and control API to register the test identity provider
+  | 'webhooks' // engine's webhook receiver registered through the control API
+  | 'special_client:no_secret'
+  | 'special_client:company_type_restricted'
+  | 'two_clients'
+  | `operation:${string}`; // a path for an operation the spec does not show
+
+export interface Check {
+  /** Stable id, e.g. `errors.token.client-id-missing`. */
+  id: string;
+  title: string;
+  /** Area (one generated file per area): auth, errors, identity, users, aliases, states, cards, transfers, bank, webhooks, versioning, schema, limits. */
+  area: string;
+  /** Spec section the check is traced to. */
+  section: string;
+  /** Rule ids covered. */
+  rules: string[];
+  /** True when the check creates nothing and moves no money (kept by --safe). */
+  safe: boolean;
+  /** True when the check must not run concurrently with others (e.g. it moves the server clock, or floods the rate limiter). */
+  exclusive?: boolean;
+  needs?: Need[];
+  run(ctx: CheckContext): Promise<void>;
+}
+
+export interface HttpRequest {
+  /** Either an operationId (path resolved from the model or the profile) or a raw path. */
+  op?: string;
+  /** Path parameters for `op`. */
+  params?: Record<string, string>;
+  method?: string;
+  path?: string;
+  /** Which origin: api (base_url, default), pci, control, or an absolute URL in `path`. */
+  server?: 'api' | 'pci' | 'control';
+  query?: Record<string, string | number>;
+  headers?: Record<string, string | undefined>;
+  /** JSON-serialised unless `rawBody` is given. */
+  body?: unknown;
+  rawBody?: string;
+  /** Do not retry on 429 (the rate-limit check wants to see them). */
+  noRetry?: boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed JSON body, or undefined when the body is not JSON (see `jsonError`). */
+  json: any;
+  jsonError?: string;
+  durationMs: number;
+}
+
+export interface HttpClient {
+  /** Sends one request, recording the exchange. Transport failures throw TransportError (the check fails with that cause). */
+  send(req: HttpRequest): Promise<HttpResponse>;
+  /** Number of requests sent by this check so far. */
+  readonly count: number;
+}
+
+export interface CheckContext {
+  model: Model;
+  profile: ResolvedProfile;
+  http: HttpClient;
+  /** Seed for this check's fast-check properties: same seed, same run. */
+  seed: number;
+  /** numRuns for fast-check properties (scaled by --runs). */
+  numRuns: number;
+  /** Abort when the run is cancelled or the check's time budget is over. */
+  signal: AbortSignal;
+  /** Skip the check with a reason (throws). */
+  skip(reason: string): never;
+  /** Shared per-run services the engine starts: test identity provider and webhook receiver. */
+  services: RunServices;
+  log(message: string): void;
+}
+
+export interface RunServices {
+  /** Test identity provider (keys + JWKS endpoint on loopback). */
+  idp?: TestIdentityProvider;
+  /** Webhook receiver (loopback), registered with the target through the control API. */
+  webhooks?: WebhookReceiver;
+}
+
+export interface IdpTokenOptions {
+  sub?: string;
+  aud?: string;
+  /** Seconds from now; negative for an expired token. */
+  expiresIn?: number;
+  email?: string;
+  wallet?: string;
+  /** Omit the linked_accounts claim entirely. */
+  omitLinkedAccounts?: boolean;
+  /** Omit the email / wallet entry from linked_accounts. */
+  omitEmail?: boolean;
+  omitWallet?: boolean;
+  /** Sign with a key that is not in the JWKS. */
+  badSignature?: boolean;
+}
+
+export interface TestIdentityProvider {
+  jwksUrl: string;
+  issuer: string;
+  /** Provider app id that the target is configured with for profile.clients[0]'s company. */
+  appId: string;
+  accessToken(opts?: IdpTokenOptions): Promise<string>;
+  identityToken(opts?: IdpTokenOptions): Promise<string>;
+}
+
+export interface ReceivedWebhook {
+  path: string;
+  headers: Record<string, string>;
+  body: any;
+  receivedAt: number;
+}
+
+export interface WebhookReceiver {
+  baseUrl: string;
+  /** Waits for a webhook on `path` matching `predicate`, up to `timeoutMs`. Resolves undefined on timeout. */
+  waitFor(path: string, predicate: (body: any) => boolean, timeoutMs: number): Promise<ReceivedWebhook | undefined>;
+  /** All webhooks received so far. */
+  all(): ReceivedWebhook[];
+}

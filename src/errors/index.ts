@@ -1,0 +1,45 @@
+// Typed errors with a stable code and a message that says what to do (after undici's lib/core/errors.js).
+// Exit codes: 2 = usage/configuration/model error, 3 = target unreachable.
+
+export class BaasConformError extends Error {
+  readonly code: string;
+  readonly exitCode: number;
+  constructor(code: string, message: string, exitCode = 2) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.exitCode = exitCode;
+  }
+}
+
+/** A model file (spec/openapi.yaml, spec/rules/*.yaml, spec/control.yaml) is malformed. */
+export class ModelError extends BaasConformError {
+  readonly file: string;
+  readonly pointer: string;
+  constructor(file: string, pointer: string, problem: string) {
+    super('BAAS_MODEL_INVALID', `${file}${pointer ? ` at ${pointer}` : ''}: ${problem}`, 2);
+    this.file = file;
+    this.pointer = pointer;
+  }
+}
+
+/** Command-line usage, config file or target profile is wrong. */
+export class ConfigError extends BaasConformError {
+  constructor(message: string) {
+    super('BAAS_CONFIG_INVALID', message, 2);
+  }
+}
+
+/** The target could not be reached at all (before any check runs). */
+export class TargetUnreachableError extends BaasConformError {
+  constructor(message: string) {
+    super('BAAS_TARGET_UNREACHABLE', message, 3);
+  }
+}
+
+/** Credentials in the profile were rejected by the target. */
+export class CredentialsError extends BaasConformError {
+  constructor(message: string) {
+    super('BAAS_CREDENTIALS_REJECTED', message, 2);
+  }
+}

@@ -1,0 +1,138 @@
+// The typed model of the Partner API spec. Everything downstream (reference server, suites,
+// load scenarios, reports) reads rules from here; nothing re-states them.
+
+import type { ValidateFunction } from 'ajv';
+
+/** Spec section, e.g. "7", "3", "4.rule4", "9.6". Free text, always traceable to the spec document. */
+export type Section = string;
+
+export type RuleKind = 'error' | 'state' | 'alias' | 'limit' | 'auth' | 'versioning' | 'endpoint' | 'event' | 'general';
+
+export interface RuleBase {
+  id: string;
+  kind: RuleKind;
+  section: Section;
+  /** One line, in the spec's own words where possible. */
+  summary: string;
+  /** operationIds from spec/openapi.yaml (or webhook names) the rule applies to. */
+  operations: string[];
+  /** false when no black-box check can observe the rule; `untestable_reason` says why. */
+  testable: boolean;
+  untestable_reason?: string;
+  /** Parts of the rule the spec marks "not shown": recorded, never invented. */
+  unspecified?: string[];
+  /** Source file (relative to spec/) and JSON pointer, for error messages and reports. */
+  source: { file: string; pointer: string };
+}
+
+export type Category =
+  | 'CategoryValidationFailure'
+  | 'CategoryUnauthorized'
+  | 'CategoryInternalFailure'
+  | 'CategoryTransientFailure';
+
+export interface ErrorRule extends RuleBase {
+  kind: 'error';
+  /** Which table of section 7 the row belongs to. */
+  table: 'token' | 's2s' | 'idp' | 'user_token' | 'other' | 'rate_limit' | 'validation';
+  status: number;
+  /** null when the spec does not show it (then any reason is accepted). */
+  reason: string | null;
+  /** null when the spec does not show it (then any message is accepted). */
+  message: string | null;
+  /** The category of section 7 for this status; null if the spec has no category for it. */
+  category: Category | null;
+  cause: string;
+  /**
+   * error_details entries the spec names: the `details` value that must appear
+   * (the key name is only an example in the spec, "e.g. key field", so it is not checked).
+   */
+  details?: string[];
+  /** error_details values that must NOT name the field (e.g. `chain` for the chain_id rule). */
+  details_not?: string[];
+}
+
+export interface StateTransition {
+  from: string;
+  /** operationId or event name that moves the state. */
+  via: string[];
+  guard?: string;
+  to?: string;
+  result?: string;
+}
+
+export interface StateRule extends RuleBase {
+  kind: 'state';
+  machine: string;
+  /** HTTP status for a wrong transition, where the spec gives one. */
+  wrong_transition_status?: number;
+  transitions?: StateTransition[];
+}
+
+export type AliasDirection = 'request' | 'response' | 'webhook';
+
+export interface AliasRule extends RuleBase {
+  kind: 'alias';
+  direction: AliasDirection;
+  /** Deprecated name. */
+  old: string;
+  /** Preferred name. */
+  new: string;
+  /** Webhook path for direction=webhook (section 6). */
+  webhook?: string;
+}
+
+export interface LimitRule extends RuleBase {
+  kind: 'limit';
+  /** Numeric value where the spec gives one, in `unit`. */
+  value?: number;
+  unit?: string;
+}
+
+export interface GenericRule extends RuleBase {
+  kind: 'auth' | 'versioning' | 'endpoint' | 'event' | 'general';
+  /** Structured facts for the rule (e.g. claims list, algorithm). */
+  facts?: Record<string, unknown>;
+}
+
+export type Rule = ErrorRule | StateRule | AliasRule | LimitRule | GenericRule;
+
+export interface Operation {
+  operationId: string;
+  method: string;
+  /** Path as the spec shows it; for unspecified paths a placeholder, see `pathUnspecified`. */
+  path: string;
+  /** 'api' (base_url) or 'pci' (card-tokenization environment). */
+  server: 'api' | 'pci';
+  pathUnspecified: boolean;
+  /** 'none' | 's2s' | 'user' | 'idp' | 's2s-agnostic' ... from x-auth. */
+  auth: string[];
+  /** true when the endpoint needs a user identity (section 5 "most endpoints"). */
+  userScoped: boolean;
+  deprecatedRequestFields: string[];
+  requestSchema?: object;
+  /** status code -> JSON schema (dereferenced). */
+  responseSchemas: Record<string, object>;
+  /** Whether the operation creates state or moves money (excluded by --safe). */
+  mutates: boolean;
+  movesMoney: boolean;
+}
+
+export interface Model {
+  /** The dereferenced OpenAPI document. */
+  openapi: any;
+  /** The dereferenced control API document. */
+  control: any;
+  operations: Map<string, Operation>;
+  rules: Rule[];
+  rule(id: string): Rule;
+  errorRule(id: string): ErrorRule;
+  categories: { category: Category; status: number }[];
+  categoryFor(status: number): Category | null;
+  aliases: AliasRule[];
+  limits: Record<string, LimitRule>;
+  /** Compiled validators: key is `${operationId}:${status}` or a component name `#/components/schemas/X`. */
+  validator(key: string): ValidateFunction | undefined;
+  /** Validates an error body against the section 7 body shape. */
+  errorBodyValidator: ValidateFunction;
+}

@@ -1,0 +1,61 @@
+// The target profile: everything the suites need to know about one implementation that the spec
+// does not say (paths it marks "not shown", credentials, control hooks). `baas-conform serve`
+// prints one as its first stdout line; `run --profile FILE` reads one.
+
+export interface ClientCredentials {
+  client_id: string;
+  client_secret: string;
+  /** Free label shown in reports (never the secret). */
+  label?: string;
+}
+
+export interface OperationLocation {
+  method: string;
+  /** Path with `{param}` placeholders, relative to base_url (or pci_url for server=pci). */
+  path: string;
+}
+
+export interface TargetProfile {
+  name?: string;
+  base_url: string;
+  /** Card-tokenization environment; checks needing it are skipped when absent. */
+  pci_url?: string;
+  /** Test-control API (spec/control.yaml); checks needing it are skipped when absent. */
+  control_url?: string;
+  /** Numeric chain id sent as X-Chain-Id on user calls. Default "84532" (the sandbox chain). */
+  chain_id?: string;
+  /** At least two clients of two different companies (company isolation needs two). */
+  clients: ClientCredentials[];
+  /** Clients that provoke the token-endpoint rows that need special configuration. */
+  special_clients?: {
+    /** A client with no secret configured ("Client credentials access is not enabled ..."). */
+    no_secret?: ClientCredentials;
+    /** A client whose company type may not use client credentials (ErrorNotSupported). */
+    company_type_restricted?: ClientCredentials;
+  };
+  /** HMAC secret the target signs S2S tokens with; lets the suite forge tokens. Secret: masked. */
+  s2s_signing_secret?: string;
+  /** HMAC secret for user tokens, when they are HMAC JWTs. Lets the suite forge malformed user tokens. */
+  user_token_signing_secret?: string;
+  /**
+   * Identity-provider settings. The engine runs a test identity provider and registers its JWKS URL
+   * and app id with the target through the control API (PUT /idp). `linked_accounts_format` documents
+   * the identity-token shape the target expects (the spec names type/address/chain_type only).
+   */
+  idp?: { enabled: boolean };
+  /** Locations of operations whose paths the spec does not show, keyed by operationId. */
+  operations?: Record<string, OperationLocation>;
+  /** Paths of webhooks the spec does not show (bank_account, wallets, balances, card_limit). */
+  webhook_paths?: Record<string, string>;
+  /** Bounds that protect shared sandboxes. */
+  rate_limit?: {
+    /** Upper bound on requests the rate-limit check may send to the token endpoint. */
+    max_probe_requests?: number;
+  };
+}
+
+/** A profile after defaults were filled in: trusted inside the engine. */
+export interface ResolvedProfile extends TargetProfile {
+  chain_id: string;
+  operations: Record<string, OperationLocation>;
+}
