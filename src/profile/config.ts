@@ -1,0 +1,71 @@
+// The optional config file (`baas-conform.config.json` in the cwd, or `--config FILE`): the same
+// knobs as the command line, so CI can keep them in the repo. Command-line flags win over it.
+
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { ConfigError } from '../errors/index.ts';
+import { validateOrThrow } from './validate.ts';
+
+export const CONFIG_FILE_NAME = 'baas-conform.config.json';
+
+export interface RunConfig {
+  /** Profile path; relative paths are resolved against the config file's directory. */
+  profile?: string;
+  target?: string;
+  seed?: number;
+  /** Per-request timeout budget in ms. */
+  timeout_budget?: number;
+  concurrency?: number;
+  runs?: number;
+  safe?: boolean;
+  check?: string[];
+  shard?: string;
+  report_dir?: string;
+  fail_fast?: boolean;
+  check_timeout?: number;
+}
+
+const CONFIG_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    profile: { type: 'string', minLength: 1 },
+    target: { type: 'string', pattern: '^https?://' },
+    seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
+    timeout_budget: { type: 'integer', minimum: 1 },
+    concurrency: { type: 'integer', minimum: 1 },
+    runs: { type: 'integer', minimum: 1 },
+    safe: { type: 'boolean' },
+    check: { type: 'array', items: { type: 'string', minLength: 1 } },
+    shard: { type: 'string', pattern: '^\\d+/\\d+$' },
+    report_dir: { type: 'string', minLength: 1 },
+    fail_fast: { type: 'boolean' },
+    check_timeout: { type: 'integer', minimum: 1 },
+  },
+} as const;
+
+/**
+ * Loads the config file. With `file`, it must exist; without, `<cwd>/baas-conform.config.json` is
+ * used when present and `{}` returned otherwise.
+ */
+export async function loadConfig(opts: { file?: string; cwd?: string } = {}): Promise<RunConfig> {
+  const cwd = opts.cwd ?? process.cwd();
+  const path = resolve(cwd, opts.file ?? CONFIG_FILE_NAME);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if (!opts.file && (err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ConfigError(`cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`config file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  const config = { ...validateOrThrow<RunConfig>(CONFIG_SCHEMA, raw, 'config', `config file ${path}`) };
+  if (config.profile) config.profile = resolve(dirname(path), config.profile);
+  return config;
+}

@@ -1,0 +1,46 @@
+// Secret masking. Reports, curl commands and error lines leave the process; secrets must not.
+// Literal secrets come from the profile; tokens are caught by shape (Bearer values, JWTs and
+// well-known JSON fields) because the engine never knows every token a target hands out.
+
+import type { TargetProfile } from './types.ts';
+
+export const MASK = '***';
+
+/** Secrets shorter than this are not masked literally: masking "a" would shred every report. */
+const MIN_LITERAL_LENGTH = 4;
+
+/** Every literal secret in a profile (client secrets, signing secrets). */
+export function secretsOf(profile: Partial<TargetProfile> | undefined): string[] {
+  if (!profile) return [];
+  const out: string[] = [];
+  for (const c of profile.clients ?? []) if (c?.client_secret) out.push(c.client_secret);
+  for (const c of Object.values(profile.special_clients ?? {})) if (c?.client_secret) out.push(c.client_secret);
+  if (profile.s2s_signing_secret) out.push(profile.s2s_signing_secret);
+  if (profile.user_token_signing_secret) out.push(profile.user_token_signing_secret);
+  return out.filter((s) => s.length >= MIN_LITERAL_LENGTH);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const BEARER = /\b(Bearer)(\s+)[^\s"',;]+/gi;
+// header.payload.signature, base64url; catches tokens echoed in bodies or query strings.
+const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
+const SECRET_FIELDS = /("(?:client_secret|access_token|refresh_token|id_token|signed_challenge)"\s*:\s*")((?:[^"\\]|\\.)*)(")/g;
+const SECRET_FORM = /\b(client_secret=)[^&\s'"]+/g;
+
+/** Replaces every secret in `text` with `***`. `extra` adds run-time secrets (e.g. tokens minted). */
+export function maskSecrets(text: string, profile?: Partial<TargetProfile>, extra: Iterable<string> = []): string {
+  if (!text) return text;
+  let out = text;
+  const literals = [...secretsOf(profile), ...[...extra].filter((s) => s && s.length >= MIN_LITERAL_LENGTH)]
+    // Longest first so a secret that contains another is masked whole.
+    .sort((a, b) => b.length - a.length);
+  for (const s of literals) out = out.replace(new RegExp(escapeRegExp(s), 'g'), MASK);
+  out = out.replace(BEARER, (_m, word: string, ws: string) => `${word}${ws}${MASK}`);
+  out = out.replace(JWT, MASK);
+  out = out.replace(SECRET_FIELDS, (_m, pre: string, value: string, post: string) => (value ? `${pre}${MASK}${post}` : `${pre}${post}`));
+  out = out.replace(SECRET_FORM, `$1${MASK}`);
+  return out;
+}

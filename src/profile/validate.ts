@@ -1,0 +1,57 @@
+// Validates raw JSON against a JSON schema with ajv and turns the first problem into a one-line
+// message naming the field (`profile.clients[0].client_secret: must be a string`), because users read
+// these in a terminal and a dump of ajv's error array tells them nothing.
+
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { ConfigError } from '../errors/index.ts';
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+const compiled = new Map<object, ValidateFunction>();
+
+/** Reads a JSON schema that ships with the tool (relative to this file, never the cwd). */
+export function loadSchema(relative: string): object {
+  const url = new URL(relative, import.meta.url);
+  return JSON.parse(readFileSync(url, 'utf8')) as object;
+}
+
+/** JSON pointer `/clients/0/client_id` -> `clients[0].client_id`. */
+export function pointerToField(pointer: string): string {
+  let out = '';
+  for (const raw of pointer.split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
+  }
+  return out;
+}
+
+function describe(root: string, err: ErrorObject): string {
+  const at = pointerToField(err.instancePath);
+  const base = at ? `${root}.${at}` : root;
+  switch (err.keyword) {
+    case 'required':
+      return `${base ? `${base}.` : ''}${(err.params as { missingProperty: string }).missingProperty} is required`;
+    case 'additionalProperties':
+      return `${base}.${(err.params as { additionalProperty: string }).additionalProperty}: unknown field`;
+    case 'pattern':
+      return `${base}: ${JSON.stringify(String(err.data)).slice(0, 80)} does not have the expected form (${err.params.pattern})`;
+    case 'type':
+      return `${base}: must be ${(err.params as { type: string }).type === 'array' ? 'an array' : `a ${err.params.type}`}`;
+    default:
+      return `${base}: ${err.message ?? 'is invalid'}`;
+  }
+}
+
+/** Throws ConfigError naming the first offending field; returns the value typed on success. */
+export function validateOrThrow<T>(schema: object, value: unknown, root: string, context: string): T {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  if (!validate(value)) {
+    const err = validate.errors?.[0];
+    throw new ConfigError(`${context}: ${err ? describe(root, err) : 'is invalid'}`);
+  }
+  return value as T;
+}
