@@ -118,6 +118,14 @@ export interface Operation {
   movesMoney: boolean;
 }
 
+export interface AuthFacts {
+  s2s_token: { algorithm: string; validity_seconds: number; scope: string; claims: string[]; token_type: string };
+  identity_headers: string[];
+  chain_header: string;
+  sandbox_chain_id?: string;
+  user_agnostic_operations: string[];
+}
+
 export interface Model {
   /** The dereferenced OpenAPI document. */
   openapi: any;
@@ -131,6 +139,8 @@ export interface Model {
   categoryFor(status: number): Category | null;
   aliases: AliasRule[];
   limits: Record<string, LimitRule>;
+  /** Section 5 facts (spec/rules/auth.yaml): S2S token algorithm, validity, scope, claims; identity headers. */
+  auth: AuthFacts;
   /** Compiled validators: key is `${operationId}:${status}` or a component name `#/components/schemas/X`. */
   validator(key: string): ValidateFunction | undefined;
   /** Validates an error body against the section 7 body shape. */

@@ -1,0 +1,127 @@
+import { describe, it, expect, beforeAll } from 'vitest';
+import { cp, mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadModelFrom, DEFAULT_SPEC_DIR } from './load.ts';
+import { ModelError } from '../errors/index.ts';
+import type { Model } from './types.ts';
+
+async function specCopy(edit: (dir: string) => Promise<void>): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'baas-spec-'));
+  await cp(DEFAULT_SPEC_DIR, dir, { recursive: true });
+  await edit(dir);
+  return dir;
+}
+
+async function expectModelError(dir: string, file: string, pointer: RegExp | string, problem: RegExp) {
+  try {
+    await loadModelFrom(dir);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ModelError);
+    const e = err as ModelError;
+    expect(e.exitCode).toBe(2);
+    expect(e.file).toBe(file);
+    if (typeof pointer === 'string') expect(e.pointer).toBe(pointer);
+    else expect(e.pointer).toMatch(pointer);
+    expect(e.message).toMatch(problem);
+    return;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  throw new Error('expected a ModelError');
+}
+
+describe('the spec model', () => {
+  let model: Model;
+  beforeAll(async () => {
+    model = await loadModelFrom(DEFAULT_SPEC_DIR);
+  });
+
+  it('holds every row of the section 7 error tables with the spec texts', () => {
+    const errors = model.rules.filter((r) => r.kind === 'error');
+    // 7 token + 10 S2S + 9 identity provider + 5 user token rows, plus other rules and the 429.
+    expect(errors.filter((r: any) => r.table === 'token')).toHaveLength(7);
+    expect(errors.filter((r: any) => r.table === 's2s')).toHaveLength(10);
+    expect(errors.filter((r: any) => r.table === 'idp')).toHaveLength(9);
+    expect(errors.filter((r: any) => r.table === 'user_token')).toHaveLength(5);
+    const multi = model.errorRule('ERR-S2S-USER-IDENTIFIER-MULTIPLE');
+    expect(multi).toMatchObject({ status: 400, reason: 'ErrorInvalidField', message: 'Multiple user identifiers provided in headers. Only one is allowed', category: 'CategoryValidationFailure', details: ['user_identifier'] });
+    expect(model.errorRule('ERR-IDP-APP-NOT-REGISTERED').category).toBe('CategoryInternalFailure');
+    expect(model.errorRule('ERR-RATE-LIMITED').category).toBe('CategoryTransientFailure');
+  });
+
+  it('records what the spec does not show as unspecified, not invented', () => {
+    const notFound3ds = model.errorRule('ERR-3DS-NOT-FOUND');
+    expect(notFound3ds.message).toBeNull();
+    expect(notFound3ds.unspecified?.length).toBeGreaterThan(0);
+    const approve = model.operations.get('approve3ds')!;
+    expect(approve.pathUnspecified).toBe(true);
+  });
+
+  it('has one alias rule per section 9 mapping line, with directions', () => {
+    const pairs = model.aliases.map((a) => `${a.direction}:${a.old}->${a.new}`);
+    for (const expected of ['request:wallet_address->user_address', 'response:id->user_id', 'response:owner->user_address',
+      'response:account_address->wallet_address', 'response:to_address->destination_address', 'request:deposit_address->destination_address',
+      'request:owner->user_address', 'request:account_address->wallet_address', 'response:address->recipient_address']) {
+      expect(pairs).toContain(expected);
+    }
+  });
+
+  it('resolves every rule operation to an OpenAPI operation and compiles validators once', () => {
+    for (const r of model.rules) for (const op of r.operations) expect(model.operations.has(op) || model.openapi.webhooks?.[op]).toBeTruthy();
+    expect(model.validator('#/components/schemas/ErrorBody')).toBe(model.errorBodyValidator);
+    expect(model.limits.s2s_token_validity.value).toBe(172800);
+  });
+});
+
+describe('a malformed model file', () => {
+  it('with bad YAML is reported with the file and position', async () => {
+    const dir = await specCopy(async (d) => {
+      await writeFile(path.join(d, 'rules/limits.yaml'), 'limits:\n  - { id: X\n');
+    });
+    await expectModelError(dir, 'spec/rules/limits.yaml', /line \d+/, /invalid YAML/);
+  });
+
+  it('that violates its JSON Schema is reported with the JSON pointer', async () => {
+    const dir = await specCopy(async (d) => {
+      const f = path.join(d, 'rules/errors.yaml');
+      const text = await readFile(f, 'utf8');
+      await writeFile(f, text.replace('status: 400, reason: ErrorMissingField, message: "client id is required"', 'status: "four hundred", reason: ErrorMissingField, message: "client id is required"'));
+    });
+    await expectModelError(dir, 'spec/rules/errors.yaml', '/rules/0/status', /must be integer/);
+  });
+
+  it('with a duplicate rule id names both places', async () => {
+    const dir = await specCopy(async (d) => {
+      const f = path.join(d, 'rules/limits.yaml');
+      const text = await readFile(f, 'utf8');
+      await writeFile(f, text.replace('id: LIMIT-3DS-WINDOW', 'id: LIMIT-S2S-TOKEN-VALIDITY'));
+    });
+    await expectModelError(dir, 'spec/rules/limits.yaml', '/limits/1/id', /duplicate rule id "LIMIT-S2S-TOKEN-VALIDITY"/);
+  });
+
+  it('with a rule pointing at a missing operation names the operation', async () => {
+    const dir = await specCopy(async (d) => {
+      const f = path.join(d, 'rules/auth.yaml');
+      const text = await readFile(f, 'utf8');
+      await writeFile(f, text.replace('operations: [createToken], summary: "POST /api/v1/token returns', 'operations: [createTokens], summary: "POST /api/v1/token returns'));
+    });
+    await expectModelError(dir, 'spec/rules/auth.yaml', '/rules/0/operations/0', /"createTokens", which does not exist/);
+  });
+
+  it('with a category that disagrees with the section 7 table is refused', async () => {
+    const dir = await specCopy(async (d) => {
+      const f = path.join(d, 'rules/errors.yaml');
+      const text = await readFile(f, 'utf8');
+      await writeFile(f, text.replace('cause: "client_id missing"', 'category: CategoryUnauthorized, cause: "client_id missing"'));
+    });
+    await expectModelError(dir, 'spec/rules/errors.yaml', '/rules/0/category', /disagrees/);
+  });
+
+  it('with a broken OpenAPI document is refused', async () => {
+    const dir = await specCopy(async (d) => {
+      await writeFile(path.join(d, 'openapi.yaml'), 'openapi: 3.1.0\ninfo: {}\npaths: 12\n');
+    });
+    await expectModelError(dir, 'spec/openapi.yaml', '', /not a valid OpenAPI document/);
+  });
+});

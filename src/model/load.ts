@@ -1,0 +1,289 @@
+// Loads spec/ into one typed Model: dereferences the OpenAPI documents, validates every rule file
+// against its JSON Schema, cross-checks ids and operation references, and compiles validators once.
+// Any defect is a ModelError naming the file, the JSON pointer and the problem.
+
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { parseDocument, LineCounter } from 'yaml';
+import { ModelError } from '../errors/index.ts';
+import type {
+  AliasRule, Category, ErrorRule, GenericRule, LimitRule, Model, Operation, Rule, StateRule,
+} from './types.ts';
+
+const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
+
+export const DEFAULT_SPEC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../spec');
+
+const RULE_FILES = ['errors', 'states', 'aliases', 'limits', 'auth', 'general'] as const;
+type RuleFile = (typeof RULE_FILES)[number];
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+function newAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: false, strict: false, validateFormats: true });
+  addFormats(ajv);
+  // OpenAPI 3.1 annotation keywords that are not JSON Schema vocabulary.
+  for (const kw of ['example', 'discriminator', 'xml', 'externalDocs']) {
+    if (!ajv.getKeyword(kw)) ajv.addKeyword(kw);
+  }
+  return ajv;
+}
+
+function describeAjvError(e: ErrorObject): string {
+  if (e.keyword === 'additionalProperties') return `unknown property "${(e.params as any).additionalProperty}"`;
+  if (e.keyword === 'required') return `missing required property "${(e.params as any).missingProperty}"`;
+  if (e.keyword === 'enum') return `${e.message}: ${JSON.stringify((e.params as any).allowedValues)}`;
+  return e.message ?? e.keyword;
+}
+
+async function readYaml(dir: string, rel: string): Promise<unknown> {
+  const file = path.join(dir, rel);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err: any) {
+    throw new ModelError(`spec/${rel}`, '', `cannot read the file (${err.code ?? err.message}); restore it from git`);
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const pos = e.linePos?.[0];
+    throw new ModelError(`spec/${rel}`, pos ? `line ${pos.line}, column ${pos.col}` : '', `invalid YAML: ${e.message.split('\n')[0]}`);
+  }
+  return doc.toJS({ maxAliasCount: 100 });
+}
+
+async function readJson(dir: string, rel: string): Promise<any> {
+  const file = path.join(dir, rel);
+  try {
+    return JSON.parse(await readFile(file, 'utf8'));
+  } catch (err: any) {
+    throw new ModelError(`spec/${rel}`, '', `cannot read or parse the JSON schema: ${err.message}`);
+  }
+}
+
+function validateAgainst(ajv: Ajv2020, schema: any, data: unknown, rel: string): void {
+  const validate = ajv.compile(schema);
+  if (!validate(data)) {
+    const e = validate.errors![0];
+    throw new ModelError(`spec/${rel}`, e.instancePath || '/', describeAjvError(e));
+  }
+}
+
+function pickCommon(raw: any, file: string, pointer: string, defaults: { section?: string } = {}) {
+  return {
+    id: raw.id as string,
+    section: (raw.section ?? defaults.section) as string,
+    summary: raw.summary as string,
+    operations: (raw.operations ?? []) as string[],
+    testable: raw.testable ?? true,
+    ...(raw.untestable_reason ? { untestable_reason: raw.untestable_reason } : {}),
+    ...(raw.unspecified ? { unspecified: raw.unspecified } : {}),
+    source: { file, pointer },
+  };
+}
+
+async function dereference(dir: string, rel: string): Promise<any> {
+  const file = path.join(dir, rel);
+  if (!existsSync(file)) throw new ModelError(`spec/${rel}`, '', 'file is missing; restore it from git');
+  // Parse first so YAML errors are reported with our file name, then let swagger-parser validate.
+  await readYaml(dir, rel);
+  try {
+    return await SwaggerParser.dereference(file);
+  } catch (err: any) {
+    const msg = String(err.message ?? err).split('\n')[0];
+    throw new ModelError(`spec/${rel}`, '', `not a valid OpenAPI document: ${msg}`);
+  }
+}
+
+function collectOperations(openapi: any, rel: string): Map<string, Operation> {
+  const ops = new Map<string, Operation>();
+  for (const [p, item] of Object.entries<any>(openapi.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const op = item?.[method];
+      if (!op) continue;
+      const pointer = `/paths/${p.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}`;
+      if (!op.operationId) throw new ModelError(`spec/${rel}`, pointer, 'operation has no operationId');
+      if (ops.has(op.operationId)) throw new ModelError(`spec/${rel}`, `${pointer}/operationId`, `duplicate operationId "${op.operationId}"`);
+      const requestSchema = op.requestBody?.content?.['application/json']?.schema;
+      const responseSchemas: Record<string, object> = {};
+      for (const [code, resp] of Object.entries<any>(op.responses ?? {})) {
+        const schema = resp?.content?.['application/json']?.schema;
+        if (schema) responseSchemas[code] = schema;
+      }
+      const deprecatedRequestFields: string[] = [];
+      for (const [name, prop] of Object.entries<any>(requestSchema?.properties ?? {})) {
+        if (prop?.deprecated) deprecatedRequestFields.push(name);
+      }
+      const servers = op.servers ?? item.servers;
+      const isPci = Array.isArray(servers) && servers.some((s: any) => String(s.url).includes('pci_url'));
+      ops.set(op.operationId, {
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path: p,
+        server: isPci ? 'pci' : 'api',
+        pathUnspecified: op['x-path-unspecified'] === true,
+        auth: op['x-auth'] ?? [],
+        userScoped: op['x-user-scoped'] === true,
+        deprecatedRequestFields,
+        requestSchema,
+        responseSchemas,
+        mutates: op['x-mutates'] === true,
+        movesMoney: op['x-moves-money'] === true,
+      });
+    }
+  }
+  return ops;
+}
+
+export async function loadModelFrom(dir: string): Promise<Model> {
+  const ajv = newAjv();
+  const openapi = await dereference(dir, 'openapi.yaml');
+  const control = await dereference(dir, 'control.yaml');
+  const operations = collectOperations(openapi, 'openapi.yaml');
+  const webhookNames = new Set(Object.keys(openapi.webhooks ?? {}));
+
+  const raw: Record<RuleFile, any> = {} as any;
+  for (const name of RULE_FILES) {
+    const rel = `rules/${name}.yaml`;
+    raw[name] = await readYaml(dir, rel);
+    validateAgainst(ajv, await readJson(dir, `schemas/${name}.schema.json`), raw[name], rel);
+  }
+
+  const rules: Rule[] = [];
+  // errors.yaml
+  const categories = raw.errors.categories as { category: Category; status: number }[];
+  const categoryFor = (status: number): Category | null => categories.find((c) => c.status === status)?.category ?? null;
+  const ef = 'rules/errors.yaml';
+  for (const key of ['body', 'category_status', 'other_unspecified'] as const) {
+    const r = raw.errors[key];
+    if (!r) continue;
+    rules.push({ ...pickCommon(r, ef, `/${key}`), kind: 'general' } as GenericRule);
+  }
+  raw.errors.rules.forEach((r: any, i: number) => {
+    const pointer = `/rules/${i}`;
+    const derived = categoryFor(r.status);
+    if (r.category && r.category !== derived) {
+      throw new ModelError(`spec/${ef}`, `${pointer}/category`, `category ${r.category} disagrees with the section 7 table (${derived ?? 'none'} for HTTP ${r.status})`);
+    }
+    rules.push({
+      ...pickCommon(r, ef, pointer, { section: '7' }),
+      kind: 'error', table: r.table, status: r.status, reason: r.reason, message: r.message,
+      category: derived, cause: r.cause,
+      ...(r.details ? { details: r.details } : {}),
+      ...(r.details_not ? { details_not: r.details_not } : {}),
+    } as ErrorRule);
+  });
+  // states.yaml
+  const sf = 'rules/states.yaml';
+  raw.states.machines.forEach((m: any, mi: number) => {
+    m.rules.forEach((r: any, ri: number) => {
+      rules.push({
+        ...pickCommon(r, sf, `/machines/${mi}/rules/${ri}`, { section: m.section }),
+        kind: 'state', machine: m.name,
+        ...(r.wrong_transition_status ? { wrong_transition_status: r.wrong_transition_status } : {}),
+        ...(r.transitions ? { transitions: r.transitions } : {}),
+      } as StateRule);
+    });
+  });
+  // aliases.yaml
+  const af = 'rules/aliases.yaml';
+  raw.aliases.aliases.forEach((r: any, i: number) => {
+    rules.push({ ...pickCommon(r, af, `/aliases/${i}`), kind: 'alias', direction: r.direction, old: r.old, new: r.new, ...(r.webhook ? { webhook: r.webhook } : {}) } as AliasRule);
+  });
+  (raw.aliases.general ?? []).forEach((r: any, i: number) => {
+    rules.push({ ...pickCommon(r, af, `/general/${i}`), kind: 'general' } as GenericRule);
+  });
+  // limits.yaml
+  const lf = 'rules/limits.yaml';
+  const limits: Record<string, LimitRule> = {};
+  raw.limits.limits.forEach((r: any, i: number) => {
+    const rule = { ...pickCommon(r, lf, `/limits/${i}`), kind: 'limit', ...(r.value !== undefined ? { value: r.value } : {}), ...(r.unit ? { unit: r.unit } : {}) } as LimitRule;
+    if (limits[r.key]) throw new ModelError(`spec/${lf}`, `/limits/${i}/key`, `duplicate limit key "${r.key}"`);
+    limits[r.key] = rule;
+    rules.push(rule);
+  });
+  // auth.yaml
+  const auf = 'rules/auth.yaml';
+  raw.auth.rules.forEach((r: any, i: number) => {
+    rules.push({ ...pickCommon(r, auf, `/rules/${i}`), kind: 'auth' } as GenericRule);
+  });
+  for (const [i, opId] of (raw.auth.user_agnostic_operations as string[]).entries()) {
+    if (!operations.has(opId)) throw new ModelError(`spec/${auf}`, `/user_agnostic_operations/${i}`, `operation "${opId}" does not exist in spec/openapi.yaml`);
+  }
+  // general.yaml
+  const gf = 'rules/general.yaml';
+  raw.general.rules.forEach((r: any, i: number) => {
+    rules.push({ ...pickCommon(r, gf, `/rules/${i}`), kind: r.kind, ...(r.facts ? { facts: r.facts } : {}) } as GenericRule);
+  });
+
+  // Cross-checks: unique ids, existing operations, untestable rules say why.
+  const byId = new Map<string, Rule>();
+  for (const r of rules) {
+    const prev = byId.get(r.id);
+    if (prev) {
+      throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/id`, `duplicate rule id "${r.id}" (first defined in spec/${prev.source.file} at ${prev.source.pointer})`);
+    }
+    byId.set(r.id, r);
+    r.operations.forEach((opId, i) => {
+      if (!operations.has(opId) && !webhookNames.has(opId)) {
+        throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/operations/${i}`, `rule ${r.id} points at operation "${opId}", which does not exist in spec/openapi.yaml`);
+      }
+    });
+    if (!r.testable && !r.untestable_reason) {
+      throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/untestable_reason`, `rule ${r.id} is marked testable: false without an untestable_reason`);
+    }
+  }
+
+  // Compile validators once. OpenAPI 3.1 schemas are JSON Schema 2020-12.
+  const validators = new Map<string, ValidateFunction>();
+  const compile = (key: string, schema: object) => {
+    try {
+      validators.set(key, ajv.compile(schema));
+    } catch (err: any) {
+      throw new ModelError('spec/openapi.yaml', key, `schema does not compile: ${err.message}`);
+    }
+  };
+  for (const op of operations.values()) {
+    for (const [code, schema] of Object.entries(op.responseSchemas)) compile(`${op.operationId}:${code}`, schema);
+    if (op.requestSchema) compile(`${op.operationId}:request`, op.requestSchema);
+  }
+  for (const [name, schema] of Object.entries<any>(openapi.components?.schemas ?? {})) compile(`#/components/schemas/${name}`, schema);
+  for (const [name, item] of Object.entries<any>(openapi.webhooks ?? {})) {
+    const schema = item?.post?.requestBody?.content?.['application/json']?.schema;
+    if (schema) compile(`webhook:${name}`, schema);
+  }
+  const errorBodyValidator = validators.get('#/components/schemas/ErrorBody');
+  if (!errorBodyValidator) throw new ModelError('spec/openapi.yaml', '/components/schemas', 'missing the ErrorBody schema (section 7 body shape)');
+
+  const aliases = rules.filter((r): r is AliasRule => r.kind === 'alias');
+  return {
+    openapi,
+    control,
+    operations,
+    rules,
+    rule(id) {
+      const r = byId.get(id);
+      if (!r) throw new Error(`unknown rule id ${id}: it is not in spec/rules`);
+      return r;
+    },
+    errorRule(id) {
+      const r = byId.get(id);
+      if (!r || r.kind !== 'error') throw new Error(`unknown error rule id ${id}: it is not in spec/rules/errors.yaml`);
+      return r;
+    },
+    categories,
+    categoryFor,
+    aliases,
+    limits,
+    auth: raw.auth,
+    validator: (key) => validators.get(key),
+    errorBodyValidator,
+  } as Model;
+}
