@@ -1,0 +1,107 @@
+// Assertion helpers for check bodies. Each throws CheckFailure with a message that says what the
+// spec wants and what the target sent, and the rule ids the assertion is about.
+
+import type { ErrorRule, Model } from '../model/types.ts';
+import { currentContext } from './current.ts';
+import { CheckFailure, SkipSignal } from './signals.ts';
+import type { HttpResponse } from './types.ts';
+
+export { CheckFailure, SkipSignal, isCheckFailure, isSkipSignal, type CheckFailureOptions } from './signals.ts';
+
+const SHOW = 300;
+function show(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > SHOW ? `${text.slice(0, SHOW)}…` : text;
+}
+
+function bodySnippet(res: HttpResponse): string {
+  const text = res.text ?? '';
+  return text.length > SHOW ? `${text.slice(0, SHOW)}…` : text;
+}
+
+/** Fails unless `condition`; `rules` default to all of the check's rules. */
+export function expectThat(condition: unknown, message: string, opts: { rules?: string[]; response?: HttpResponse } = {}): asserts condition {
+  if (!condition) throw new CheckFailure(message, opts);
+}
+
+export function fail(message: string, opts: { rules?: string[]; response?: HttpResponse } = {}): never {
+  throw new CheckFailure(message, opts);
+}
+
+/** Fails unless the status is `expected` (or one of them). */
+export function expectStatus(res: HttpResponse, expected: number | number[], rules?: string[]): void {
+  const list = Array.isArray(expected) ? expected : [expected];
+  if (!list.includes(res.status)) {
+    throw new CheckFailure(`expected HTTP ${list.join(' or ')}, got ${res.status}: ${bodySnippet(res)}`, { rules, response: res });
+  }
+}
+
+/** True when a Content-Type names JSON (`application/json`, parameters such as charset allowed). */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  return value.split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * Fails unless the response is the section 7 error the rule describes: status, error_reason,
+ * error_description (null in the model = any), error_category.category and http_status_code equal
+ * to the HTTP status, and the error_details values the rule names (any key, since the spec gives
+ * the key only as an example).
+ */
+export function expectErrorRule(res: HttpResponse, rule: ErrorRule): void {
+  const rules = [rule.id];
+  const fails: string[] = [];
+  if (res.status !== rule.status) fails.push(`status ${res.status}, expected ${rule.status}`);
+  const body = res.json;
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    fails.push(`body is not a JSON object${res.jsonError ? ` (${res.jsonError})` : ''}: ${bodySnippet(res)}`);
+    throw new CheckFailure(`${rule.id}: ${fails.join('; ')}`, { rules, response: res });
+  }
+  if (rule.reason !== null && body.error_reason !== rule.reason) fails.push(`error_reason ${show(body.error_reason)}, expected ${show(rule.reason)}`);
+  if (rule.message !== null && body.error_description !== rule.message) {
+    fails.push(`error_description ${show(body.error_description)}, expected ${show(rule.message)}`);
+  }
+  const cat = body.error_category;
+  if (rule.category !== null && cat?.category !== rule.category) fails.push(`error_category.category ${show(cat?.category)}, expected ${show(rule.category)}`);
+  if (cat?.http_status_code !== res.status) fails.push(`error_category.http_status_code ${show(cat?.http_status_code)}, expected ${res.status} (the HTTP status)`);
+  const details: unknown[] = Array.isArray(body.error_details) ? body.error_details.map((d: any) => d?.details) : [];
+  for (const want of rule.details ?? []) {
+    if (!details.includes(want)) fails.push(`error_details has no entry with details ${show(want)} (got ${show(body.error_details)})`);
+  }
+  for (const notWant of rule.details_not ?? []) {
+    if (details.includes(notWant)) fails.push(`error_details names ${show(notWant)}, which the spec rules out`);
+  }
+  if (fails.length) throw new CheckFailure(`${rule.id}: ${fails.join('; ')}`, { rules, response: res });
+}
+
+function modelOrCurrent(model: Model | undefined): Model {
+  const m = model ?? currentContext()?.model;
+  if (!m) throw new Error('expectSchema needs a model: pass it, or call inside a running check');
+  return m;
+}
+
+/**
+ * Fails unless the response body validates against the operation's schema for its status
+ * (`op:status`, then `op:2XX` style, then `op:default`) and is served as application/json.
+ */
+export function expectSchema(res: HttpResponse, op: string, model?: Model, rules?: string[]): void {
+  const m = modelOrCurrent(model);
+  const ct = res.headers['content-type'];
+  if (!isJsonContentType(ct)) {
+    throw new CheckFailure(`${op}: Content-Type ${show(ct ?? '(none)')}, expected application/json`, { rules, response: res });
+  }
+  const keys = [`${op}:${res.status}`, `${op}:${String(res.status)[0]}XX`, `${op}:default`];
+  const key = keys.find((k) => m.validator(k));
+  if (!key) throw new CheckFailure(`${op}: HTTP ${res.status} is not a documented response (no schema for ${keys.join(', ')})`, { rules, response: res });
+  if (res.json === undefined) throw new CheckFailure(`${op}: body is not JSON (${res.jsonError ?? 'empty'}): ${bodySnippet(res)}`, { rules, response: res });
+  const validate = m.validator(key)!;
+  if (!validate(res.json)) {
+    const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+    throw new CheckFailure(`${op}: body does not match the ${key} schema: ${problems.join('; ')}`, { rules, response: res });
+  }
+}
+
+/** Throws SkipSignal; for helpers outside a check context. */
+export function skip(reason: string): never {
+  throw new SkipSignal(reason);
+}

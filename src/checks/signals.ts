@@ -1,0 +1,42 @@
+// What a check body throws to end itself: CheckFailure (the target broke a rule) or SkipSignal (the
+// check cannot run here, with a reason). The runner maps anything else to a failure with a cause.
+
+import type { HttpResponse } from './types.ts';
+
+export interface CheckFailureOptions {
+  /** Rule ids the failed assertion is about; default: all of the check's rules. */
+  rules?: string[];
+  /** The response that showed the failure; the runner attaches its recorded exchange. */
+  response?: HttpResponse;
+  counterexample?: string;
+}
+
+export class CheckFailure extends Error {
+  readonly code = 'CHECK_FAILED';
+  readonly rules?: string[];
+  readonly response?: HttpResponse;
+  readonly counterexample?: string;
+  constructor(message: string, opts: CheckFailureOptions = {}) {
+    super(message);
+    this.name = 'CheckFailure';
+    this.rules = opts.rules;
+    this.response = opts.response;
+    this.counterexample = opts.counterexample;
+  }
+}
+
+export class SkipSignal extends Error {
+  readonly code = 'CHECK_SKIPPED';
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'SkipSignal';
+  }
+}
+
+export function isCheckFailure(err: unknown): err is CheckFailure {
+  return err instanceof CheckFailure || (err instanceof Error && (err as { code?: string }).code === 'CHECK_FAILED');
+}
+
+export function isSkipSignal(err: unknown): err is SkipSignal {
+  return err instanceof SkipSignal || (err instanceof Error && (err as { code?: string }).code === 'CHECK_SKIPPED');
+}

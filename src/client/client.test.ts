@@ -1,0 +1,220 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SkipSignal } from '../checks/signals.ts';
+import type { Exchange } from '../events/index.ts';
+import type { Model } from '../model/types.ts';
+import { resolveProfile } from '../profile/index.ts';
+import { HttpSession, TransportError, backoffDelay, parseRetryAfter, RETRY_DEFAULTS } from './index.ts';
+
+const servers: Server[] = [];
+const sessions: HttpSession[] = [];
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function session(baseUrl: string, extra: Partial<ConstructorParameters<typeof HttpSession>[0]> = {}): HttpSession {
+  const profile = resolveProfile(
+    { base_url: baseUrl, clients: [{ client_id: 'cid', client_secret: 'super-secret-1' }], s2s_signing_secret: 'signing-key-xyz' },
+    { env: {} },
+  );
+  const s = new HttpSession({ profile, ...extra });
+  sessions.push(s);
+  return s;
+}
+
+async function transportCode(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(TransportError);
+    return (err as TransportError).code;
+  }
+  throw new Error('expected TransportError');
+}
+
+describe('HttpSession client', () => {
+  it('times out against a server that never answers', async () => {
+    const url = await serve(() => {
+      /* never answers */
+    });
+    const s = session(url, { timeoutBudgetMs: 300 });
+    const started = Date.now();
+    expect(await transportCode(s.client('t').send({ path: '/x' }))).toBe('TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('times out when the body stalls after headers', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"a":');
+    });
+    const s = session(url, { timeoutBudgetMs: 300 });
+    expect(await transportCode(s.client('t').send({ path: '/x' }))).toBe('TIMEOUT');
+  });
+
+  it('retries 429 honouring Retry-After, and records each attempt', async () => {
+    let hits = 0;
+    const url = await serve((_req, res) => {
+      hits++;
+      if (hits === 1) {
+        res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' });
+        res.end('{"error_reason":"ErrorRateLimited"}');
+      } else res.end('{"ok":true}');
+    });
+    const exchanges: Exchange[] = [];
+    const c = session(url).client('rl', { onExchange: (e) => exchanges.push(e) });
+    const started = Date.now();
+    const res = await c.send({ path: '/token', method: 'POST', body: {} });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ ok: true });
+    expect(exchanges.map((e) => [e.attempt, e.response?.status])).toEqual([
+      [1, 429],
+      [2, 200],
+    ]);
+    expect(c.count).toBe(2);
+  });
+
+  it('does not retry with noRetry, and gives up after maxRetries', async () => {
+    let hits = 0;
+    const url = await serve((_req, res) => {
+      hits++;
+      res.writeHead(429);
+      res.end();
+    });
+    const s = session(url, { retry: { baseMs: 1, capMs: 2 } });
+    expect((await s.client('a').send({ path: '/', noRetry: true })).status).toBe(429);
+    expect(hits).toBe(1);
+    expect((await s.client('b').send({ path: '/' })).status).toBe(429);
+    expect(hits).toBe(1 + 1 + RETRY_DEFAULTS.maxRetries);
+  });
+
+  it('aborts a 20 MB streaming body with BODY_TOO_LARGE and bounded memory', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let written = 0;
+    const url = await serve(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      while (written < 20 * 1024 * 1024 && !res.destroyed) {
+        written += chunk.length;
+        if (!res.write(chunk)) {
+          await new Promise<void>((r) => {
+            const done = () => {
+              res.off('drain', done);
+              res.off('close', done);
+              r();
+            };
+            res.on('drain', done);
+            res.on('close', done);
+          });
+        }
+      }
+      res.end();
+    });
+    const before = process.memoryUsage().heapUsed;
+    expect(await transportCode(session(url).client('big').send({ path: '/' }))).toBe('BODY_TOO_LARGE');
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(grown).toBeLessThan(12 * 1024 * 1024);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(written).toBeLessThan(20 * 1024 * 1024);
+  });
+
+  it('rejects an oversized Content-Length before reading', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': String(50 * 1024 * 1024) });
+      res.write('x');
+    });
+    expect(await transportCode(session(url).client('cl').send({ path: '/' }))).toBe('BODY_TOO_LARGE');
+  });
+
+  it('returns invalid JSON as text with jsonError, not an exception', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"broken": ');
+    });
+    const res = await session(url).client('j').send({ path: '/' });
+    expect(res.status).toBe(200);
+    expect(res.json).toBeUndefined();
+    expect(res.jsonError).toBeTruthy();
+    expect(res.text).toBe('{"broken": ');
+  });
+
+  it('maps a reset connection to CONNECTION_RESET', async () => {
+    const url = await serve((req) => req.socket.destroy());
+    expect(await transportCode(session(url).client('r').send({ path: '/' }))).toBe('CONNECTION_RESET');
+  });
+
+  it('maps a closed port to CONNECTION_REFUSED', async () => {
+    const url = await serve(() => undefined);
+    const server = servers.pop()!;
+    await new Promise((r) => server.close(r));
+    expect(await transportCode(session(url).client('r').send({ path: '/' }))).toBe('CONNECTION_REFUSED');
+  });
+
+  it('masks secrets in recorded exchanges and curl', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"access_token":"tok-abcdefghijkl","token_type":"Bearer","echo":"tok-abcdefghijkl"}');
+    });
+    const exchanges: Exchange[] = [];
+    const c = session(url).client('m', { onExchange: (e) => exchanges.push(e) });
+    await c.send({ path: '/api/v1/token', method: 'POST', body: { client_id: 'cid', client_secret: 'super-secret-1' } });
+    await c.send({ path: '/api/v1/config', headers: { Authorization: 'Bearer tok-abcdefghijkl', 'x-sig': 'signing-key-xyz' } });
+    const text = JSON.stringify(exchanges);
+    expect(text).not.toContain('super-secret-1');
+    expect(text).not.toContain('tok-abcdefghijkl');
+    expect(text).not.toContain('signing-key-xyz');
+    expect(exchanges[1].curl).toContain(`-H 'authorization: Bearer ***'`);
+    expect(exchanges[0].curl).toMatch(/^curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/api\/v1\/token'/);
+    expect(exchanges[0].request.body).toContain('"client_id":"cid"');
+  });
+
+  it('resolves operations from the model and the profile', async () => {
+    const seen: string[] = [];
+    const url = await serve((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.end('{}');
+    });
+    const model = {
+      operations: new Map([
+        ['getWallet', { operationId: 'getWallet', method: 'get', path: '/api/v1/wallet', server: 'api', pathUnspecified: false }],
+        ['blockCard', { operationId: 'blockCard', method: 'post', path: '/x', server: 'api', pathUnspecified: true }],
+        ['activateCard', { operationId: 'activateCard', method: 'post', path: '/x', server: 'api', pathUnspecified: true }],
+      ]),
+    } as unknown as Model;
+    const s = session(url, { model });
+    (s.profile.operations as any).blockCard = { method: 'POST', path: '/cards/{card_id}/block' };
+    const c = s.client('ops');
+    await c.send({ op: 'getWallet', query: { wallet_id: 'w 1' } });
+    await c.send({ op: 'blockCard', params: { card_id: 'a/b' } });
+    expect(seen).toEqual(['GET /api/v1/wallet?wallet_id=w+1', 'POST /cards/a%2Fb/block']);
+    await expect(c.send({ op: 'activateCard', params: { card_id: 'x' } })).rejects.toThrow(SkipSignal);
+    await expect(c.send({ op: 'activateCard', params: { card_id: 'x' } })).rejects.toThrow(
+      'profile.operations.activateCard not given: the spec does not show its path',
+    );
+    await expect(c.send({ path: '/x', server: 'control' })).rejects.toThrow(/profile.control_url is not set/);
+  });
+});
+
+describe('retry arithmetic', () => {
+  it('parses Retry-After seconds and dates, caps it, and jitters fully otherwise', () => {
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(backoffDelay(1, '3600', RETRY_DEFAULTS)).toBe(10_000);
+    expect(backoffDelay(3, undefined, RETRY_DEFAULTS, () => 0.999)).toBe(799);
+    expect(backoffDelay(10, undefined, RETRY_DEFAULTS, () => 0.999)).toBe(4995);
+    expect(backoffDelay(2, undefined, RETRY_DEFAULTS, () => 0)).toBe(0);
+  });
+});

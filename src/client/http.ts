@@ -1,0 +1,321 @@
+// The HTTP client checks use. undici, one Pool per origin shared by the run; every request has a
+// hard time budget (section 8 recommends 30 s) and a bounded body, so a stalled or hostile target
+// can neither hang the run nor exhaust memory. Every exchange is recorded, secrets masked.
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool } from 'undici';
+import type { HttpClient, HttpRequest, HttpResponse } from '../checks/types.ts';
+import { SkipSignal } from '../checks/signals.ts';
+import type { Exchange, RecordedRequest, RecordedResponse } from '../events/index.ts';
+import type { Model } from '../model/types.ts';
+import { maskSecrets } from '../profile/mask.ts';
+import type { ResolvedProfile } from '../profile/types.ts';
+import { toCurl } from './curl.ts';
+import { TransportError, toTransportError } from './errors.ts';
+import { backoffDelay, RETRY_DEFAULTS, type RetryOptions } from './retry.ts';
+
+export const CLIENT_DEFAULTS = {
+  /** Section 8: recommended client request timeout. */
+  timeoutBudgetMs: 30_000,
+  maxBodyBytes: 2 * 1024 * 1024,
+  /** Bodies kept in recorded exchanges (reports), per direction. */
+  recordBodyBytes: 8 * 1024,
+  /** Curl commands carry the whole body up to this size so they reproduce the request. */
+  curlBodyBytes: 64 * 1024,
+  userAgent: 'baas-conform',
+} as const;
+
+export interface HttpSessionOptions {
+  profile: ResolvedProfile;
+  model?: Model;
+  timeoutBudgetMs?: number;
+  maxBodyBytes?: number;
+  retry?: Partial<RetryOptions>;
+  /** Injected for tests: jitter source. */
+  random?: () => number;
+}
+
+export interface CheckClientOptions {
+  signal?: AbortSignal;
+  onExchange?: (exchange: Exchange) => void;
+}
+
+/** An HttpClient bound to one check; also maps responses back to their recorded exchange. */
+export interface CheckHttpClient extends HttpClient {
+  exchangeOf(res: HttpResponse): Exchange | undefined;
+  /** The most recent exchange (for failures thrown without a response). */
+  readonly lastExchange: Exchange | undefined;
+}
+
+interface Target {
+  method: string;
+  url: URL;
+}
+
+function truncate(text: string, max: number): { body: string; truncated: boolean } {
+  if (Buffer.byteLength(text) <= max) return { body: text, truncated: false };
+  return { body: Buffer.from(text).subarray(0, max).toString('utf8'), truncated: true };
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/** Per-run HTTP state: pools, the secrets learned at run time, options resolved once. */
+export class HttpSession {
+  readonly profile: ResolvedProfile;
+  readonly model?: Model;
+  readonly timeoutBudgetMs: number;
+  readonly maxBodyBytes: number;
+  readonly retry: RetryOptions;
+  private readonly random: () => number;
+  private readonly pools = new Map<string, Pool>();
+  /** Tokens the target issued during the run; masked like profile secrets. */
+  readonly learnedSecrets = new Set<string>();
+
+  constructor(opts: HttpSessionOptions) {
+    this.profile = opts.profile;
+    this.model = opts.model;
+    this.timeoutBudgetMs = opts.timeoutBudgetMs ?? CLIENT_DEFAULTS.timeoutBudgetMs;
+    this.maxBodyBytes = opts.maxBodyBytes ?? CLIENT_DEFAULTS.maxBodyBytes;
+    this.retry = { ...RETRY_DEFAULTS, ...opts.retry };
+    this.random = opts.random ?? Math.random;
+  }
+
+  mask(text: string): string {
+    return maskSecrets(text, this.profile, this.learnedSecrets);
+  }
+
+  pool(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connect: { timeout: this.timeoutBudgetMs },
+        headersTimeout: this.timeoutBudgetMs,
+        bodyTimeout: this.timeoutBudgetMs,
+      });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    // destroy, not close: a stalled keep-alive request must not hold the run open.
+    await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
+  }
+
+  client(checkId: string, opts: CheckClientOptions = {}): CheckHttpClient {
+    return new CheckClient(this, checkId, opts);
+  }
+
+  /** Resolves method + URL for a request (op via model/profile, or raw path). */
+  resolveTarget(req: HttpRequest): Target {
+    let method = req.method?.toUpperCase();
+    let path = req.path;
+    let server = req.server;
+    if (req.op) {
+      const op = this.model?.operations.get(req.op);
+      if (!op) throw new Error(`unknown operationId ${req.op} (not in spec/openapi.yaml)`);
+      server ??= op.server;
+      if (op.pathUnspecified) {
+        const loc = this.profile.operations[req.op];
+        if (!loc) throw new SkipSignal(`profile.operations.${req.op} not given: the spec does not show its path`);
+        method ??= loc.method.toUpperCase();
+        path = loc.path;
+      } else {
+        method ??= op.method.toUpperCase();
+        path = op.path;
+      }
+      path = path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+        const v = req.params?.[name];
+        if (v === undefined) throw new Error(`${req.op}: path parameter ${name} not given`);
+        return encodeURIComponent(v);
+      });
+    }
+    if (path === undefined) throw new Error('HttpRequest needs op or path');
+    let url: URL;
+    if (/^https?:\/\//i.test(path)) {
+      url = new URL(path);
+    } else {
+      const base = this.baseFor(server ?? 'api');
+      url = new URL(base + (path.startsWith('/') ? path : `/${path}`));
+    }
+    for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.append(k, String(v));
+    return { method: method ?? 'GET', url };
+  }
+
+  private baseFor(server: 'api' | 'pci' | 'control'): string {
+    if (server === 'api') return this.profile.base_url;
+    if (server === 'pci') {
+      if (!this.profile.pci_url) throw new SkipSignal('needs the card-tokenization environment: profile.pci_url is not set');
+      return this.profile.pci_url;
+    }
+    if (!this.profile.control_url) throw new SkipSignal('needs the test-control API: profile.control_url is not set');
+    return this.profile.control_url;
+  }
+
+  /** One attempt; never retries. Throws TransportError. */
+  async attempt(target: Target, headers: Record<string, string>, body: string | undefined, signal?: AbortSignal): Promise<HttpResponse> {
+    const started = performance.now();
+    const budget = this.timeoutBudgetMs;
+    const timeout = AbortSignal.timeout(budget);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const href = target.url.href;
+    const state = () => ({ timedOut: timeout.aborted, aborted: !!signal?.aborted, budgetMs: budget });
+    let res;
+    try {
+      res = await this.pool(target.url.origin).request({
+        method: target.method as any,
+        path: target.url.pathname + target.url.search,
+        headers,
+        body,
+        signal: combined,
+        headersTimeout: budget,
+        bodyTimeout: budget,
+      });
+    } catch (err) {
+      throw toTransportError(err, href, state());
+    }
+    const max = this.maxBodyBytes;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > max) {
+        throw new TransportError('BODY_TOO_LARGE', `${href}: Content-Length ${declared} exceeds the ${max}-byte limit`, href);
+      }
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        // Stop reading as soon as the limit is passed: memory stays bounded whatever the server sends.
+        if (size > max) throw new TransportError('BODY_TOO_LARGE', `${href}: response body exceeds the ${max}-byte limit`, href);
+        chunks.push(chunk as Buffer);
+      }
+    } catch (err) {
+      res.body.destroy();
+      throw toTransportError(err, href, state());
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    let json: any;
+    let jsonError: string | undefined;
+    if (text.length === 0) jsonError = 'empty body';
+    else {
+      try {
+        json = JSON.parse(text);
+      } catch (err) {
+        jsonError = (err as Error).message;
+      }
+    }
+    const out: HttpResponse = { status: res.statusCode, headers: flattenHeaders(res.headers), text, json, durationMs: performance.now() - started };
+    if (jsonError !== undefined) out.jsonError = jsonError;
+    return out;
+  }
+
+  /** Remembers tokens the target hands out so they are masked wherever they reappear. */
+  learn(res: HttpResponse): void {
+    const token = res.json && typeof res.json === 'object' ? (res.json as { access_token?: unknown }).access_token : undefined;
+    if (typeof token === 'string' && token.length >= 8) this.learnedSecrets.add(token);
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleep(ms, undefined, signal ? { signal } : undefined);
+  }
+
+  backoff(retry: number, retryAfter: string | undefined): number {
+    return backoffDelay(retry, retryAfter, this.retry, this.random);
+  }
+}
+
+class CheckClient implements CheckHttpClient {
+  private sent = 0;
+  private readonly exchanges = new WeakMap<HttpResponse, Exchange>();
+  private last?: Exchange;
+
+  constructor(
+    private readonly session: HttpSession,
+    private readonly checkId: string,
+    private readonly opts: CheckClientOptions,
+  ) {}
+
+  get count(): number {
+    return this.sent;
+  }
+
+  get lastExchange(): Exchange | undefined {
+    return this.last;
+  }
+
+  exchangeOf(res: HttpResponse): Exchange | undefined {
+    return this.exchanges.get(res);
+  }
+
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    const s = this.session;
+    const target = s.resolveTarget(req);
+    const headers: Record<string, string> = { 'user-agent': CLIENT_DEFAULTS.userAgent, accept: 'application/json' };
+    for (const [k, v] of Object.entries(req.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+    let body: string | undefined;
+    if (req.rawBody !== undefined) body = req.rawBody;
+    else if (req.body !== undefined) body = JSON.stringify(req.body);
+    if (body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
+    for (let attempt = 1; ; attempt++) {
+      this.opts.signal?.throwIfAborted();
+      this.sent++;
+      const started = performance.now();
+      let res: HttpResponse;
+      try {
+        res = await s.attempt(target, headers, body, this.opts.signal);
+      } catch (err) {
+        const te = err instanceof TransportError ? err : toTransportError(err, target.url.href, { timedOut: false, aborted: false, budgetMs: s.timeoutBudgetMs });
+        this.record(target, headers, body, undefined, { code: te.code, message: s.mask(te.message) }, performance.now() - started, attempt);
+        throw te;
+      }
+      s.learn(res);
+      this.exchanges.set(res, this.record(target, headers, body, res, undefined, res.durationMs, attempt));
+      if (res.status !== 429 || req.noRetry || attempt > s.retry.maxRetries) return res;
+      await s.sleep(s.backoff(attempt, res.headers['retry-after']), this.opts.signal);
+    }
+  }
+
+  private record(
+    target: Target,
+    headers: Record<string, string>,
+    body: string | undefined,
+    res: HttpResponse | undefined,
+    error: Exchange['error'],
+    durationMs: number,
+    attempt: number,
+  ): Exchange {
+    const s = this.session;
+    const maskedHeaders: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) maskedHeaders[k] = s.mask(`${k}: ${v}`).slice(k.length + 2);
+    const url = s.mask(target.url.href);
+    const request: RecordedRequest = { method: target.method, url, headers: maskedHeaders };
+    if (body !== undefined) request.body = truncate(s.mask(body), CLIENT_DEFAULTS.recordBodyBytes).body;
+    let response: RecordedResponse | undefined;
+    if (res) {
+      const rh: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) rh[k] = s.mask(v);
+      const t = truncate(s.mask(res.text), CLIENT_DEFAULTS.recordBodyBytes);
+      response = { status: res.status, headers: rh, body: t.body };
+      if (t.truncated) response.truncated = true;
+    }
+    const curlBody = body === undefined ? undefined : truncate(body, CLIENT_DEFAULTS.curlBodyBytes).body;
+    const { 'user-agent': _ua, ...curlHeaders } = headers;
+    const exchange: Exchange = {
+      checkId: this.checkId,
+      request,
+      durationMs: Math.round(durationMs),
+      attempt,
+      curl: s.mask(toCurl(target.method, target.url.href, curlHeaders, curlBody)),
+    };
+    if (response) exchange.response = response;
+    if (error) exchange.error = error;
+    this.last = exchange;
+    this.opts.onExchange?.(exchange);
+    return exchange;
+  }
+}
