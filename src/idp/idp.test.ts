@@ -1,0 +1,40 @@
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestIdp, type TestIdp } from './index.ts';
+
+let idp: TestIdp;
+beforeAll(async () => {
+  idp = await startTestIdp();
+});
+afterAll(() => idp.close());
+
+describe('test identity provider', () => {
+  it('serves a JWKS that verifies its tokens', async () => {
+    const jwks = createRemoteJWKSet(new URL(idp.jwksUrl));
+    const id = idp.newIdentity();
+    const access = await idp.accessToken({ sub: id.sub });
+    const { payload } = await jwtVerify(access, jwks, { issuer: idp.issuer, audience: idp.appId });
+    expect(payload.sub).toBe(id.sub);
+    expect(idp.appId).toMatch(/^app-[0-9a-f]+$/);
+    const identity = await idp.identityToken({ sub: id.sub });
+    const claims = (await jwtVerify(identity, jwks)).payload;
+    expect(claims.linked_accounts).toEqual([
+      { type: 'email', address: id.email },
+      { type: 'smart_wallet', address: id.wallet, chain_type: 'ethereum' },
+    ]);
+  });
+
+  it('mints expired, badly signed and incomplete tokens on request', async () => {
+    const jwks = createRemoteJWKSet(new URL(idp.jwksUrl));
+    await expect(jwtVerify(await idp.accessToken({ expiresIn: -60 }), jwks)).rejects.toMatchObject({ code: 'ERR_JWT_EXPIRED' });
+    await expect(jwtVerify(await idp.identityToken({ badSignature: true }), jwks)).rejects.toMatchObject({
+      code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+    });
+    expect(decodeJwt(await idp.identityToken({ omitLinkedAccounts: true })).linked_accounts).toBeUndefined();
+    expect(decodeJwt(await idp.identityToken({ omitEmail: true })).linked_accounts).toEqual([
+      expect.objectContaining({ type: 'smart_wallet' }),
+    ]);
+    expect(decodeJwt(await idp.identityToken({ omitWallet: true, email: 'a@b.c' })).linked_accounts).toEqual([{ type: 'email', address: 'a@b.c' }]);
+    expect(decodeJwt(await idp.accessToken({ aud: 'other-app' })).aud).toBe('other-app');
+  });
+});

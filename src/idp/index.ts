@@ -1,0 +1,106 @@
+// Test identity provider: the stand-in for a wallet identity provider (section 5, identity-provider
+// exchange). ES256 keys, a JWKS endpoint on loopback, and token minting with the knobs the section 7
+// identity-provider rows need (expired, bad signature, missing linked accounts, missing entries).
+
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import type { IdpTokenOptions, TestIdentityProvider } from '../checks/types.ts';
+
+export const IDP_DEFAULTS = {
+  /** Token lifetime when `expiresIn` is not given. */
+  expiresIn: 3600,
+  jwksPath: '/.well-known/jwks.json',
+  host: '127.0.0.1',
+} as const;
+
+export interface TestIdp extends TestIdentityProvider {
+  /** A fresh provider user: sub plus the email and wallet its identity token links. */
+  newIdentity(): { sub: string; email: string; wallet: string };
+  close(): Promise<void>;
+}
+
+function randomId(prefix: string): string {
+  return `${prefix}-${randomBytes(8).toString('hex')}`;
+}
+
+/** Default email and wallet derive from `sub`, so an access and an identity token minted for the same sub agree. */
+function emailFor(sub: string): string {
+  return `${sub.replace(/[^A-Za-z0-9._-]/g, '_')}@example.com`;
+}
+function walletFor(sub: string): string {
+  return `0x${createHash('sha256').update(`wallet:${sub}`).digest('hex').slice(0, 40)}`;
+}
+
+export async function startTestIdp(opts: { host?: string } = {}): Promise<TestIdp> {
+  const host = opts.host ?? IDP_DEFAULTS.host;
+  const kid = randomId('kid');
+  const good = await generateKeyPair('ES256', { extractable: true });
+  // The rogue key is never published. It signs under the same kid so the target finds "its" key and
+  // the signature check (not key lookup) is what fails, matching "signature is not valid".
+  const rogue = await generateKeyPair('ES256');
+  const jwk: JWK = { ...(await exportJWK(good.publicKey)), kid, alg: 'ES256', use: 'sig' };
+  const jwks = JSON.stringify({ keys: [jwk] });
+
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url?.split('?')[0] === IDP_DEFAULTS.jwksPath) {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(jwks);
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end('{"error":"not found"}');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const issuer = `http://${host}:${port}`;
+  const appId = randomId('app');
+
+  async function sign(claims: Record<string, unknown>, o: IdpTokenOptions): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    const exp = now + (o.expiresIn ?? IDP_DEFAULTS.expiresIn);
+    // An expired token was still issued before it expired.
+    const iat = Math.min(now, exp - 60);
+    const key: CryptoKey = o.badSignature ? rogue.privateKey : good.privateKey;
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
+      .setIssuer(issuer)
+      .setSubject(o.sub ?? randomId('user'))
+      .setAudience(o.aud ?? appId)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .sign(key);
+  }
+
+  return {
+    jwksUrl: `${issuer}${IDP_DEFAULTS.jwksPath}`,
+    issuer,
+    appId,
+    newIdentity() {
+      const sub = randomId('user');
+      return { sub, email: emailFor(sub), wallet: walletFor(sub) };
+    },
+    accessToken(o: IdpTokenOptions = {}) {
+      return sign({}, o);
+    },
+    identityToken(o: IdpTokenOptions = {}) {
+      const sub = o.sub ?? randomId('user');
+      const claims: Record<string, unknown> = {};
+      if (!o.omitLinkedAccounts) {
+        const linked: Record<string, string>[] = [];
+        if (!o.omitEmail) linked.push({ type: 'email', address: o.email ?? emailFor(sub) });
+        if (!o.omitWallet) linked.push({ type: 'smart_wallet', address: o.wallet ?? walletFor(sub), chain_type: 'ethereum' });
+        claims.linked_accounts = linked;
+      }
+      return sign(claims, { ...o, sub });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,124 @@
+// Webhook receiver: the engine's {webhook_base_url} (section 6). Accepts JSON POSTs on any path,
+// keeps a bounded history, and lets checks wait for a delivery matching a predicate.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ReceivedWebhook, WebhookReceiver } from '../checks/types.ts';
+
+export const WEBHOOK_DEFAULTS = {
+  maxBodyBytes: 1024 * 1024,
+  /** Oldest deliveries are dropped past this, so a chatty target cannot grow memory without bound. */
+  keep: 10_000,
+  host: '127.0.0.1',
+} as const;
+
+export interface TestWebhookReceiver extends WebhookReceiver {
+  close(): Promise<void>;
+}
+
+interface Waiter {
+  path: string;
+  predicate: (body: any) => boolean;
+  resolve: (w: ReceivedWebhook) => void;
+}
+
+function matches(w: ReceivedWebhook, path: string, predicate: (body: any) => boolean): boolean {
+  if (w.path !== path) return false;
+  try {
+    return !!predicate(w.body);
+  } catch {
+    return false;
+  }
+}
+
+export async function startWebhookReceiver(opts: { host?: string; maxBodyBytes?: number; keep?: number } = {}): Promise<TestWebhookReceiver> {
+  const host = opts.host ?? WEBHOOK_DEFAULTS.host;
+  const maxBody = opts.maxBodyBytes ?? WEBHOOK_DEFAULTS.maxBodyBytes;
+  const keep = opts.keep ?? WEBHOOK_DEFAULTS.keep;
+  const received: ReceivedWebhook[] = [];
+  const waiters = new Set<Waiter>();
+
+  const server: Server = createServer((req, res) => {
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' });
+      res.end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBody) {
+        if (!tooLarge) {
+          tooLarge = true;
+          res.writeHead(413, { connection: 'close' });
+          res.end();
+          req.destroy();
+        }
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (tooLarge) return;
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: any;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        // A target that sends non-JSON still delivered something; checks can see the raw text.
+        body = text;
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      const hook: ReceivedWebhook = { path: (req.url ?? '/').split('?')[0], headers, body, receivedAt: Date.now() };
+      received.push(hook);
+      if (received.length > keep) received.splice(0, received.length - keep);
+      for (const w of waiters) {
+        if (matches(hook, w.path, w.predicate)) {
+          waiters.delete(w);
+          w.resolve(hook);
+        }
+      }
+      res.writeHead(204);
+      res.end();
+    });
+    req.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://${host}:${port}`,
+    all: () => [...received],
+    waitFor(path, predicate, timeoutMs) {
+      // Deliveries can arrive before the check starts waiting; look at history first.
+      const seen = received.find((w) => matches(w, path, predicate));
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => {
+        const waiter: Waiter = {
+          path,
+          predicate,
+          resolve: (w) => {
+            clearTimeout(timer);
+            resolve(w);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          resolve(undefined);
+        }, timeoutMs);
+        waiters.add(waiter);
+      });
+    },
+    async close() {
+      for (const w of waiters) waiters.delete(w);
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
