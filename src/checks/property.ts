@@ -1,0 +1,45 @@
+// Running fast-check properties inside a check. The check's seed and numRuns are passed through so
+// `--seed S --check ID` replays the same inputs; a failure becomes a CheckFailure carrying the
+// shrunk counterexample, and a skip or transport error raised inside the property keeps its meaning.
+
+import fc from 'fast-check';
+import { CheckFailure, isCheckFailure, isSkipSignal } from './signals.ts';
+import type { CheckContext } from './types.ts';
+
+/** Lines of fast-check's report worth keeping (it appends the full stack of the error otherwise). */
+function trimReport(report: string): string {
+  const lines = report.split('\n');
+  const cut = lines.findIndex((l) => /^\s+at /.test(l));
+  return (cut === -1 ? lines : lines.slice(0, cut)).join('\n').trim();
+}
+
+/** Runs a sync or async property with the check's seed; throws CheckFailure on a counterexample. */
+export async function checkProperty<Ts>(
+  ctx: Pick<CheckContext, 'seed' | 'numRuns' | 'signal'>,
+  property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>,
+  params: Omit<fc.Parameters<Ts>, 'seed'> = {},
+): Promise<void> {
+  const details = await fc.check(property as fc.IRawProperty<Ts>, {
+    numRuns: ctx.numRuns,
+    ...params,
+    seed: ctx.seed,
+  });
+  if (!details.failed) return;
+  const cause = details.errorInstance;
+  // A skip or an infrastructure failure inside the property is not a counterexample.
+  if (isSkipSignal(cause)) throw cause;
+  if (cause instanceof Error && (cause as { exitCode?: number }).exitCode === 3 && !isCheckFailure(cause)) throw cause;
+  const report = trimReport(fc.defaultReportMessage(details) ?? `Counterexample: ${fc.stringify(details.counterexample)}`);
+  const message = cause instanceof Error ? cause.message : `property failed: ${String(cause ?? 'returned false')}`;
+  throw new CheckFailure(message, {
+    rules: isCheckFailure(cause) ? cause.rules : undefined,
+    response: isCheckFailure(cause) ? cause.response : undefined,
+    counterexample: report,
+  });
+}
+
+/** Extracts the counterexample report from an error thrown by `fc.assert` (when a check uses it directly). */
+export function counterexampleFromAssertError(err: unknown): string | undefined {
+  if (!(err instanceof Error) || !/Property failed after \d+ tests/.test(err.message)) return undefined;
+  return trimReport(err.message);
+}

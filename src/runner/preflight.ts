@@ -1,0 +1,53 @@
+// Preflight: before any check, make sure the target answers and accepts profile.clients[0]. Without
+// this, a typo in base_url would show up as a hundred identical check failures.
+
+import { TransportError } from '../client/errors.ts';
+import type { HttpSession } from '../client/http.ts';
+import { CredentialsError, TargetUnreachableError } from '../errors/index.ts';
+
+export const TOKEN_PATH = '/api/v1/token';
+
+const HINTS: Record<string, string> = {
+  CONNECTION_REFUSED: 'connection refused: is the server running? check profile.base_url or --target',
+  DNS: 'host name not found: check profile.base_url or --target',
+  TIMEOUT: 'no answer in time: check profile.base_url or --target, or raise --timeout-budget',
+  CONNECTION_RESET: 'the connection was reset: check the scheme (http/https) and port of profile.base_url',
+  TLS: 'TLS handshake failed: check the certificate and the scheme of profile.base_url',
+  PROTOCOL: 'the answer is not HTTP: check the port of profile.base_url',
+};
+
+export interface PreflightResult {
+  /** S2S token for clients[0], when the target issued one. */
+  token?: string;
+  /** Non-fatal oddities (e.g. the token endpoint answered 500); the checks will report them. */
+  warning?: string;
+}
+
+export async function preflight(session: HttpSession): Promise<PreflightResult> {
+  const { profile } = session;
+  const client = profile.clients[0];
+  const http = session.client('preflight');
+  let res;
+  try {
+    res = await http.send({
+      method: 'POST',
+      path: TOKEN_PATH,
+      server: 'api',
+      body: { client_id: client.client_id, client_secret: client.client_secret, grant_type: 'client_credentials' },
+    });
+  } catch (err) {
+    if (err instanceof TransportError) {
+      throw new TargetUnreachableError(`cannot reach ${profile.base_url}: ${HINTS[err.code] ?? session.mask(err.message)}`);
+    }
+    throw err;
+  }
+  if (res.status === 401) {
+    throw new CredentialsError('the target rejected profile.clients[0]: check client_id/client_secret (or BAAS_CLIENT_ID/BAAS_CLIENT_SECRET)');
+  }
+  if (res.status === 404) {
+    throw new TargetUnreachableError(`POST ${profile.base_url}${TOKEN_PATH} returned 404: is profile.base_url the API root (without /api/v1)?`);
+  }
+  const token = res.json?.access_token;
+  if (res.status >= 200 && res.status < 300 && typeof token === 'string') return { token };
+  return { warning: `POST ${TOKEN_PATH} for profile.clients[0] answered ${res.status} without an access_token; checks will show why` };
+}

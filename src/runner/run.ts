@@ -1,0 +1,256 @@
+// The runner: selects checks, runs a preflight, starts per-run services, executes checks with
+// bounded concurrency (exclusive ones alone, afterwards), and streams events to reporters. It knows
+// nothing about specific rules: a check is an id, rule ids and a `run(ctx)`.
+
+import { randomUUID } from 'node:crypto';
+import type { Check, CheckContext, RunServices } from '../checks/types.ts';
+import { runWithContext } from '../checks/current.ts';
+import { counterexampleFromAssertError } from '../checks/property.ts';
+import { isCheckFailure, isSkipSignal, SkipSignal } from '../checks/signals.ts';
+import { HttpSession, type CheckHttpClient } from '../client/http.ts';
+import { TransportError } from '../client/errors.ts';
+import { ConfigError } from '../errors/index.ts';
+import type { CheckFailureInfo, CheckResult, Reporter, RuleVerdict, RunEvent, RunSummary } from '../events/index.ts';
+import type { Model } from '../model/types.ts';
+import type { ResolvedProfile } from '../profile/types.ts';
+import { ruleVerdicts, summarize } from './coverage.ts';
+import { skipReasonFor, type ServiceProblems } from './needs.ts';
+import { preflight } from './preflight.ts';
+import { randomSeed, deriveSeed } from './seed.ts';
+import { notSelectedReason, selectChecks, type Shard } from './select.ts';
+import { startServices } from './services.ts';
+import { TOOL_VERSION } from './version.ts';
+
+export const RUN_DEFAULTS = {
+  concurrency: 4,
+  /** fast-check's own default; --runs scales it. */
+  numRuns: 100,
+  checkTimeoutMs: 120_000,
+  timeoutBudgetMs: 30_000,
+} as const;
+
+export interface RunOptions {
+  profile: ResolvedProfile;
+  model: Model;
+  /** Run seed; random 32-bit when not given (reported in run-started and the summary). */
+  seed?: number;
+  shard?: Shard;
+  /** Keep only checks marked safe (create nothing, move no money). */
+  safe?: boolean;
+  /** `--check` patterns: exact ids, prefixes (`errors.token.*`) or globs. */
+  checkIds?: string[];
+  concurrency?: number;
+  numRuns?: number;
+  /** Per-request time budget (ms). */
+  timeoutBudgetMs?: number;
+  /** Per-check time limit (ms); the check's signal aborts and it fails with the cause. */
+  checkTimeoutMs?: number;
+  /** Stop starting checks after the first failure; the rest are reported skipped. */
+  failFast?: boolean;
+  /** Services to use as they are; when absent the runner starts and registers its own. */
+  services?: RunServices;
+  /** Default true. False skips the reachability/credentials preflight (selftests with fake targets). */
+  preflight?: boolean;
+  /** Cancels the run: running checks are aborted, the rest skipped. */
+  signal?: AbortSignal;
+  /** Sink for ctx.log lines (the console reporter prints them in verbose mode). */
+  onLog?: (checkId: string, message: string) => void;
+  /** Max response body size per request (bytes). */
+  maxBodyBytes?: number;
+}
+
+export interface RunOutcome {
+  seed: number;
+  results: CheckResult[];
+  rules: RuleVerdict[];
+  summary: RunSummary;
+  /** 0 when no check failed, 1 otherwise. */
+  exitCode: 0 | 1;
+}
+
+class CheckTimeout extends Error {
+  constructor(ms: number) {
+    super(`check exceeded its ${ms} ms time limit`);
+    this.name = 'CheckTimeout';
+  }
+}
+
+/** Serialises reporter calls so every reporter sees events in emission order. */
+class EventBus {
+  private chain: Promise<void> = Promise.resolve();
+  private error: unknown;
+  constructor(private readonly reporters: Reporter[]) {}
+  emit(event: RunEvent): void {
+    for (const r of this.reporters) {
+      this.chain = this.chain.then(() => r.onEvent(event)).catch((err) => {
+        this.error ??= err;
+      });
+    }
+  }
+  async drain(): Promise<void> {
+    await this.chain;
+    if (this.error) throw this.error;
+  }
+}
+
+async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  });
+  await Promise.all(workers);
+}
+
+function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mask: (s: string) => string, timedOut: CheckTimeout | undefined): CheckFailureInfo {
+  if (timedOut) {
+    return { message: timedOut.message, rules: check.rules, cause: 'CHECK_TIMEOUT', exchange: http.lastExchange };
+  }
+  if (isCheckFailure(err)) {
+    const info: CheckFailureInfo = { message: mask(err.message), rules: err.rules?.length ? err.rules : check.rules };
+    if (err.counterexample) info.counterexample = mask(err.counterexample);
+    const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
+    if (exchange) info.exchange = exchange;
+    return info;
+  }
+  if (err instanceof TransportError) {
+    return { message: `transport failure: ${mask(err.message)}`, rules: check.rules, cause: err.code, exchange: http.lastExchange };
+  }
+  const counterexample = counterexampleFromAssertError(err);
+  if (counterexample) {
+    return { message: 'property failed', rules: check.rules, counterexample: mask(counterexample), exchange: http.lastExchange };
+  }
+  // Anything else is a bug in the check or an unexpected target answer the check did not handle.
+  const message = err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
+  return { message: `check error: ${mask(message)}`, rules: check.rules, cause: 'CHECK_ERROR', exchange: http.lastExchange };
+}
+
+/** Runs the checks against the target and streams events to the reporters. */
+export async function runChecks(options: RunOptions, checks: Check[], reporters: Reporter[]): Promise<RunOutcome> {
+  const concurrency = options.concurrency ?? RUN_DEFAULTS.concurrency;
+  const numRuns = options.numRuns ?? RUN_DEFAULTS.numRuns;
+  const checkTimeoutMs = options.checkTimeoutMs ?? RUN_DEFAULTS.checkTimeoutMs;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigError(`concurrency must be a positive integer, got ${concurrency}`);
+  if (!Number.isInteger(numRuns) || numRuns < 1) throw new ConfigError(`runs must be a positive integer, got ${numRuns}`);
+  const seed = (options.seed ?? randomSeed()) >>> 0;
+  const { profile, model } = options;
+  const ids = new Set<string>();
+  for (const c of checks) {
+    if (ids.has(c.id)) throw new ConfigError(`two checks share the id ${c.id}`);
+    ids.add(c.id);
+  }
+  const selection = { safe: options.safe, checkIds: options.checkIds, shard: options.shard };
+  const selected = selectChecks(checks, selection);
+  if (options.checkIds?.length && selected.length === 0 && !options.shard) {
+    throw new ConfigError(`--check ${options.checkIds.join(', ')} matches no check${options.safe ? ' kept by --safe' : ''}`);
+  }
+  const notSelected = new Map(checks.filter((c) => !selected.includes(c)).map((c) => [c.id, notSelectedReason(c, selection)]));
+
+  const session = new HttpSession({ profile, model, timeoutBudgetMs: options.timeoutBudgetMs ?? RUN_DEFAULTS.timeoutBudgetMs, maxBodyBytes: options.maxBodyBytes });
+  const bus = new EventBus(reporters);
+  let servicesHandle: { close(): Promise<void> } | undefined;
+  try {
+    if (options.preflight !== false) await preflight(session);
+    let services: RunServices = options.services ?? {};
+    let problems: ServiceProblems = {};
+    if (!options.services) {
+      const want = {
+        idp: selected.some((c) => c.needs?.includes('idp')),
+        webhooks: selected.some((c) => c.needs?.includes('webhooks')),
+      };
+      const started = await startServices(session, want);
+      servicesHandle = started;
+      services = started.services;
+      problems = started.problems;
+    }
+
+    const startedAt = new Date();
+    bus.emit({
+      type: 'run-started',
+      runId: randomUUID(),
+      seed,
+      target: profile.base_url,
+      targetName: profile.name ?? profile.base_url,
+      checks: selected.length,
+      ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
+      safe: !!options.safe,
+      startedAt: startedAt.toISOString(),
+      toolVersion: TOOL_VERSION,
+    });
+
+    const results = new Map<string, CheckResult>();
+    let stopReason: string | undefined;
+    const runOne = async (check: Check): Promise<void> => {
+      const checkSeed = deriveSeed(seed, check.id);
+      const began = performance.now();
+      bus.emit({ type: 'check-started', checkId: check.id, title: check.title });
+      const base = { checkId: check.id, title: check.title, area: check.area, section: check.section, rules: check.rules, seed: checkSeed };
+      const finish = (r: CheckResult) => {
+        results.set(check.id, r);
+        bus.emit({ type: 'check-finished', result: r });
+        if (r.verdict === 'fail' && options.failFast) stopReason ??= `not run: --fail-fast stopped the run after ${check.id} failed`;
+      };
+      const early = stopReason ?? (options.signal?.aborted ? 'not run: the run was cancelled' : undefined) ?? skipReasonFor(check, profile, model, services, problems);
+      if (early) return finish({ ...base, verdict: 'skip', reason: early, durationMs: 0, requests: 0 });
+
+      const controller = new AbortController();
+      let timedOut: CheckTimeout | undefined;
+      const timer = setTimeout(() => {
+        timedOut = new CheckTimeout(checkTimeoutMs);
+        controller.abort(timedOut);
+      }, checkTimeoutMs);
+      const onRunAbort = () => controller.abort(options.signal?.reason);
+      options.signal?.addEventListener('abort', onRunAbort, { once: true });
+      const http = session.client(check.id, { signal: controller.signal, onExchange: (exchange) => bus.emit({ type: 'exchange', exchange }) });
+      const ctx: CheckContext = {
+        model,
+        profile,
+        http,
+        seed: checkSeed,
+        numRuns,
+        signal: controller.signal,
+        services,
+        skip(reason: string): never {
+          throw new SkipSignal(reason);
+        },
+        log: (message) => options.onLog?.(check.id, session.mask(message)),
+      };
+      // Race the body against the abort so a check that ignores its signal still ends on time.
+      const aborted = new Promise<never>((_, reject) => {
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+      });
+      aborted.catch(() => undefined);
+      try {
+        await Promise.race([runWithContext(ctx, () => check.run(ctx)), aborted]);
+        finish({ ...base, verdict: 'pass', durationMs: Math.round(performance.now() - began), requests: http.count });
+      } catch (err) {
+        const durationMs = Math.round(performance.now() - began);
+        if (!timedOut && isSkipSignal(err)) {
+          finish({ ...base, verdict: 'skip', reason: session.mask(err.reason), durationMs, requests: http.count });
+        } else if (!timedOut && options.signal?.aborted) {
+          finish({ ...base, verdict: 'skip', reason: 'not completed: the run was cancelled', durationMs, requests: http.count });
+        } else {
+          finish({ ...base, verdict: 'fail', failure: failureFromError(err, check, http, (s) => session.mask(s), timedOut), durationMs, requests: http.count });
+        }
+      } finally {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onRunAbort);
+        if (!controller.signal.aborted) controller.abort(new Error('check finished'));
+      }
+    };
+
+    await pool(selected.filter((c) => !c.exclusive), concurrency, runOne);
+    // Exclusive checks move shared state (clock, rate limiter): one at a time, nothing alongside.
+    for (const check of selected.filter((c) => c.exclusive)) await runOne(check);
+
+    const ordered = selected.map((c) => results.get(c.id)!);
+    const rules = ruleVerdicts(model.rules, ordered, notSelected, checks);
+    const summary = summarize(ordered, rules, Date.now() - startedAt.getTime());
+    bus.emit({ type: 'run-finished', summary, rules, results: ordered, finishedAt: new Date().toISOString() });
+    await bus.drain();
+    for (const r of reporters) await r.close?.();
+    return { seed, results: ordered, rules, summary, exitCode: summary.failed > 0 ? 1 : 0 };
+  } finally {
+    await servicesHandle?.close();
+    await session.close();
+  }
+}

@@ -1,0 +1,15 @@
+// Seeds: one run seed (printed), and per-check seeds derived from it and the check id alone, so
+// running one check with `--seed S --check ID` reproduces exactly what it did in the full run.
+
+import { randomInt } from 'node:crypto';
+import { stableHash } from './select.ts';
+
+export function randomSeed(): number {
+  return randomInt(0, 2 ** 32);
+}
+
+/** Per-check seed: independent of which other checks run, their order and concurrency. */
+export function deriveSeed(runSeed: number, checkId: string): number {
+  // fast-check seeds are 32-bit integers; keep it a non-negative int32 so every API accepts it.
+  return stableHash(`${runSeed >>> 0}:${checkId}`) & 0x7fffffff;
+}
