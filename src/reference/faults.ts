@@ -1,0 +1,63 @@
+// Mutant-bank hooks. Each fault point is one named deviation from the spec that a mutant variant
+// switches on through `opts.faults`. Checks are centralised here so that the handlers read
+// `this.fault('...')` at a single place per point and a fault-free server pays one Set lookup.
+
+export const FAULT_POINTS = [
+  // --- Token endpoint (section 5 / 7 token table / 8) ---
+  'token.accept-any-grant-type', // grant_type is not checked
+  'token.wrong-validity', // exp = iat + 3600 instead of 172800
+  'token.missing-token-type', // response lacks token_type
+  'token.wrong-error-order', // credentials checked before grant_type
+  'ratelimit.disabled', // token endpoint never answers 429
+  'ratelimit.no-retry-after', // 429 without Retry-After
+  // --- S2S / user token validation (section 7) ---
+  's2s.skip-signature', // any HS256-shaped token is accepted (signature not checked)
+  's2s.skip-expiry', // expired tokens accepted
+  's2s.expired-as-400', // expired token answers 400 instead of 401
+  'chain.optional', // X-Chain-Id not required on user calls
+  'identity.allow-multiple', // several identity headers accepted (first wins)
+  'identity.wallet-matches-smart-wallet', // X-User-Wallet also matches the Smart Wallet address
+  'identity.cross-company', // lookups ignore company_id (isolation broken)
+  'user-token.skip-claims', // user token missing claims accepted
+  // --- Users, versioning, aliases (sections 2, 9) ---
+  'user.v1-capabilities', // GET /api/v1/user returns capabilities
+  'user.v2-no-capabilities', // GET /api/v2/user omits capabilities
+  'alias.drop-deprecated', // responses carry only the preferred names
+  'alias.different-values', // deprecated alias carries a different value
+  'alias.accept-mismatch', // mismatching alias pairs in requests accepted
+  // --- States (section 3) ---
+  'sepa.allow-wrong-path', // both activation paths accepted in any status
+  'sepa.no-primary-wallet-check', // wallet-linking completes without a Primary Smart Wallet
+  'sepa.chain-field-named-chain', // chain validation error names `chain` instead of `chain_id`
+  'sepa.wrong-path-500', // wrong path answers 500
+  '3ds.allow-replay', // a decided challenge can be decided again
+  '3ds.ignore-expiry', // expired challenges can be decided
+  '3ds.auth-401', // approve/decline answer 401 on token failures
+  '3ds.lost-update', // decision is read-await-write (race: several decisions win)
+  '3ds.other-user', // lookup not scoped to the caller's user
+  'cards.close-not-terminal', // actions on a closed card succeed
+  // --- Transfers and concurrency ---
+  'recipients.lost-update', // recipient creation is read-await-write on a shared list (lost updates)
+  // --- Webhooks (section 6) ---
+  'webhooks.no-activity', // card transfer completion emits no activity webhook
+  'webhooks.no-bank-account', // SEPA activation emits no bank account webhook
+  'webhooks.drop-aliases', // webhook payloads carry only preferred names
+  // --- Bad input / errors (section 7) ---
+  'input.malformed-json-500', // malformed JSON answers 500
+  'errors.category-mismatch', // error_category.http_status_code differs from the HTTP status
+  'withdrawal.valid-after-now', // valid_after = request time (no delay)
+] as const;
+
+export type FaultPoint = (typeof FAULT_POINTS)[number];
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** Returns a cheap predicate `fault(name)` over the configured set. */
+export function faultChecker(faults: ReadonlySet<string> | undefined): (name: FaultPoint) => boolean {
+  const set = faults && faults.size > 0 ? faults : NONE;
+  if (set === NONE) return () => false;
+  for (const f of set) {
+    if (!(FAULT_POINTS as readonly string[]).includes(f)) throw new Error(`unknown fault point: ${f}`);
+  }
+  return (name) => set.has(name);
+}

@@ -1,0 +1,119 @@
+// Reference implementation of the Partner API: the embedded default target and the executable
+// meaning of the spec. See README.md in this folder for the decisions taken where the spec is silent.
+
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TargetProfile } from '../profile/types.ts';
+import { apiRoutes, DEFAULT_OPERATION_PATHS } from './api.ts';
+import { Bank } from './bank.ts';
+import { bankAccountWebhookPath, CONTROL_PREFIX, controlRoutes } from './control.ts';
+import { Router } from './http.ts';
+import { referenceModel } from './model.ts';
+import { pciRoutes } from './pci.ts';
+import { createHandler } from './server.ts';
+import type { ReferenceOptions, ReferenceServer } from './types.ts';
+
+export { FAULT_POINTS, type FaultPoint } from './faults.ts';
+export { DEFAULT_OPERATION_PATHS } from './api.ts';
+export { DEFAULT_RATE_LIMIT, USER_TOKEN_VALIDITY_SECONDS } from './bank.ts';
+export type { OutgoingResponse, RateLimitOptions, ReferenceOptions, ReferenceServer, ResponseTransform, TransformRequest } from './types.ts';
+
+/** Request body limit (64 KiB): a longer body is a 400 validation failure, never buffered. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+export const BANK_ACCOUNT_WEBHOOK_PATH = bankAccountWebhookPath;
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function originOf(host: string, port: number): string {
+  const h = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+export async function startReference(opts: ReferenceOptions = {}): Promise<ReferenceServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const control = opts.control !== false;
+  const model = await referenceModel();
+  const bank = new Bank({ model, faults: opts.faults, rateLimit: opts.rateLimit, settleMs: opts.settleMs });
+
+  // Seed: two partner companies (isolation needs two), plus the special clients of the token table.
+  const s = bank.store;
+  const a = s.addCompany('Company A', 'Partner');
+  const b = s.addCompany('Company B', 'Partner');
+  const clientA = s.addClient(a, randomBytes(24).toString('base64url'));
+  const clientB = s.addClient(b, randomBytes(24).toString('base64url'));
+  const noSecret = s.addClient(s.addCompany('Company C (no secret)', 'Partner'), null);
+  const restricted = s.addClient(s.addCompany('Company D (restricted type)', 'Restricted'), randomBytes(24).toString('base64url'));
+
+  const apiRouter = new Router();
+  for (const r of apiRoutes(bank)) apiRouter.add(r);
+  if (control) for (const r of controlRoutes(bank)) apiRouter.add(r);
+  const pciRouter = new Router();
+  for (const r of pciRoutes(bank)) pciRouter.add(r);
+
+  const common = { bank, bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, latencyMs: opts.latencyMs ?? 0, transform: opts.transform };
+  const api = createServer({ keepAliveTimeout: 10_000 }, createHandler({ ...common, router: apiRouter, server: 'api' }));
+  const pci = createServer({ keepAliveTimeout: 10_000 }, createHandler({ ...common, router: pciRouter, server: 'pci' }));
+  let apiPort: number;
+  let pciPort: number;
+  try {
+    apiPort = await listen(api, opts.port ?? 0, host);
+    pciPort = await listen(pci, opts.pciPort ?? 0, host);
+  } catch (e) {
+    if (api.listening) await closeServer(api);
+    throw e;
+  }
+  const base_url = originOf(host, apiPort);
+  bank.issuer = base_url;
+
+  const profile: TargetProfile = {
+    name: opts.name ?? 'reference',
+    base_url,
+    pci_url: originOf(host, pciPort),
+    ...(control ? { control_url: `${base_url}${CONTROL_PREFIX}` } : {}),
+    chain_id: '84532',
+    clients: [
+      { client_id: clientA.client_id, client_secret: clientA.secret as string, label: 'company-a' },
+      { client_id: clientB.client_id, client_secret: clientB.secret as string, label: 'company-b' },
+    ],
+    special_clients: {
+      // The server has no secret for this client; the one given here is sent and never matches.
+      no_secret: { client_id: noSecret.client_id, client_secret: randomBytes(24).toString('base64url'), label: 'no-secret' },
+      company_type_restricted: { client_id: restricted.client_id, client_secret: restricted.secret as string, label: 'restricted-company-type' },
+    },
+    s2s_signing_secret: bank.s2sSecret,
+    user_token_signing_secret: bank.userSecret,
+    // The identity provider is registered through the control API, so it needs control.
+    idp: { enabled: control },
+    operations: Object.fromEntries(Object.entries(DEFAULT_OPERATION_PATHS).map(([k, v]) => [k, { ...v }])),
+    webhook_paths: { bank_account: bankAccountWebhookPath },
+  };
+
+  let closed: Promise<void> | undefined;
+  return {
+    profile,
+    close() {
+      closed ??= (async () => {
+        bank.close();
+        await Promise.all([closeServer(api), closeServer(pci)]);
+        await Promise.race([bank.webhooks.drain(), new Promise((r) => setTimeout(r, 1000).unref())]);
+      })();
+      return closed;
+    },
+  };
+}

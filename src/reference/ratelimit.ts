@@ -1,0 +1,26 @@
+// Fixed-window counters for the token endpoint (section 8: "limited per IP and per client").
+
+export class FixedWindow {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** Counts one hit; returns 0 when allowed, else the seconds until the window resets (>= 1). */
+  hit(key: string, now = Date.now()): number {
+    let w = this.windows.get(key);
+    if (!w || now - w.start >= this.windowMs) {
+      if (this.windows.size > 10_000) this.sweep(now);
+      w = { start: now, count: 0 };
+      this.windows.set(key, w);
+    }
+    w.count++;
+    if (w.count <= this.limit) return 0;
+    return Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
+  }
+
+  private sweep(now: number): void {
+    for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
+  }
+}

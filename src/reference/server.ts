@@ -1,0 +1,136 @@
+// Request pipeline shared by the API and card-tokenization listeners:
+// route -> bounded body read -> authentication (section 5) -> body parse -> handler -> send.
+// Every failure leaves as a section 7 body; an unexpected exception is a 500 with that shape.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Bank } from './bank.ts';
+import { ApiError } from './errors.ts';
+import { isJsonMedia, mediaType, readBody, type Ctx, type Reply, type Route, type Router } from './http.ts';
+import type { OutgoingResponse, ResponseTransform, TransformRequest } from './types.ts';
+
+export interface PipelineOptions {
+  bank: Bank;
+  router: Router;
+  server: 'api' | 'pci';
+  bodyLimitBytes: number;
+  latencyMs: number;
+  transform?: ResponseTransform;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const EMPTY_BODY: Record<string, unknown> = {};
+
+export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const { bank } = p;
+  const E = bank.errors;
+
+  const parse = (ctx: Ctx, route: Route): Record<string, unknown> => {
+    const mode = route.body ?? 'json';
+    if (mode === 'none') return EMPTY_BODY;
+    if (ctx.tooLarge) throw E.invalid('body');
+    if (ctx.raw.length === 0) return {};
+    const mt = mediaType(ctx.headers['content-type']);
+    const text = ctx.raw.toString('utf8');
+    if (mode === 'json-or-form' && mt === 'application/x-www-form-urlencoded') {
+      return Object.fromEntries(new URLSearchParams(text));
+    }
+    if (!isJsonMedia(mt)) throw E.invalid('content-type');
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      if (bank.fault('input.malformed-json-500')) throw new Error('malformed JSON (fault input.malformed-json-500)');
+      throw E.invalid('body');
+    }
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw E.invalid('body');
+    return v as Record<string, unknown>;
+  };
+
+  const toReply = (e: unknown): Reply => {
+    let err: ApiError;
+    if (e instanceof ApiError) err = e;
+    else {
+      process.stderr.write(`reference: unexpected error: ${(e as Error)?.stack ?? String(e)}\n`);
+      err = E.internal();
+    }
+    let body = err.body;
+    if (bank.fault('errors.category-mismatch')) {
+      body = { ...body, error_category: { ...body.error_category, http_status_code: err.status === 400 ? 401 : 400 } };
+    }
+    return { status: err.status, body, headers: err.headers };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const method = req.method ?? 'GET';
+    let reply: Reply;
+    let route: Route | undefined;
+    let abort = false;
+    try {
+      const m = p.router.match(method, path);
+      if ('status' in m) {
+        const err = E.route(m.status, method, path);
+        reply = toReply(err);
+        if (m.allow) reply.headers = { allow: m.allow.join(', ') };
+      } else {
+        route = m.route;
+        const rb = method === 'GET' || method === 'HEAD' || route.body === 'none' ? undefined : await readBody(req, p.bodyLimitBytes);
+        abort = rb?.abort ?? false;
+        const ctx: Ctx = {
+          req,
+          method,
+          path,
+          rawQuery: q === -1 ? '' : url.slice(q + 1),
+          params: m.params,
+          headers: req.headers,
+          ip: req.socket.remoteAddress ?? '',
+          route,
+          raw: rb?.raw ?? Buffer.alloc(0),
+          tooLarge: rb?.tooLarge ?? false,
+          body: EMPTY_BODY,
+        };
+        if (route.operationId === 'createToken') bank.rateLimit('ip', ctx.ip);
+        try {
+          await bank.authenticate(ctx);
+        } catch (e) {
+          // Section 7 other rule 1: 3DS approve and decline never return 401.
+          if (route.never401 && e instanceof ApiError && e.status === 401 && !bank.fault('3ds.auth-401')) throw E.rule('ERR-3DS-NOT-FOUND');
+          throw e;
+        }
+        ctx.body = parse(ctx, route);
+        reply = await route.handler(ctx);
+      }
+    } catch (e) {
+      reply = toReply(e);
+    }
+    if (p.latencyMs > 0) await new Promise((r) => setTimeout(r, p.latencyMs));
+    let out: OutgoingResponse = {
+      status: reply.status,
+      headers: reply.headers ? { ...reply.headers } : {},
+      body: reply.body === undefined ? '' : JSON.stringify(reply.body),
+    };
+    if (reply.body !== undefined) out.headers['content-type'] = JSON_TYPE;
+    if (p.transform) {
+      const info: TransformRequest = { method, path, operationId: route?.operationId, headers: req.headers, server: p.server };
+      out = (await p.transform(info, out)) ?? out;
+    }
+    out.headers['content-length'] = String(Buffer.byteLength(out.body));
+    if (abort) out.headers.connection = 'close';
+    res.writeHead(out.status, out.headers);
+    res.end(out.body);
+    if (abort) res.once('finish', () => req.socket.destroySoon?.());
+  };
+
+  return (req, res) => {
+    handle(req, res).catch((e) => {
+      // Only reachable when a transform throws or the socket is gone.
+      process.stderr.write(`reference: failed to answer: ${(e as Error)?.message ?? String(e)}\n`);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': JSON_TYPE });
+        res.end(JSON.stringify(E.internal().body));
+      } else res.destroy();
+    });
+  };
+}

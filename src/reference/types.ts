@@ -1,0 +1,56 @@
+import type { TargetProfile } from '../profile/types.ts';
+
+/** A response about to be sent; a transform may rewrite any part of it. */
+export interface OutgoingResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Serialized body (JSON text for API responses; empty string for 204). */
+  body: string;
+}
+
+export interface TransformRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  /** operationId of the matched route (control routes: `control:<name>`), undefined when no route matched. */
+  operationId?: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Which listener served it. */
+  server: 'api' | 'pci';
+}
+
+/** Mutant-bank hook: rewrite a response before it is sent. Return a new response or mutate in place. */
+export type ResponseTransform = (req: TransformRequest, res: OutgoingResponse) => OutgoingResponse | void | Promise<OutgoingResponse | void>;
+
+export interface RateLimitOptions {
+  /** Token-endpoint requests allowed per IP per window. */
+  perIp: number;
+  /** Token-endpoint requests allowed per client_id per window. */
+  perClient: number;
+  windowMs: number;
+}
+
+export interface ReferenceOptions {
+  host?: string;
+  port?: number;
+  pciPort?: number;
+  /** Serve the test-control API under {base_url}/__control (default true). */
+  control?: boolean;
+  rateLimit?: RateLimitOptions;
+  /** Mutant-bank fault points to switch on (see FAULT_POINTS). */
+  faults?: Set<string>;
+  transform?: ResponseTransform;
+  /** Request body limit in bytes (default 64 KiB). */
+  bodyLimitBytes?: number;
+  /** Added delay before every response (ms). */
+  latencyMs?: number;
+  /** Delay before a card transfer settles on its own (ms, default 50). */
+  settleMs?: number;
+  /** Profile name (default "reference"). */
+  name?: string;
+}
+
+export interface ReferenceServer {
+  profile: TargetProfile;
+  close(): Promise<void>;
+}
