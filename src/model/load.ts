@@ -95,7 +95,7 @@ async function dereference(dir: string, rel: string): Promise<any> {
   // Parse first so YAML errors are reported with our file name, then let swagger-parser validate.
   await readYaml(dir, rel);
   try {
-    return await SwaggerParser.dereference(file);
+    return await SwaggerParser.validate(file);
   } catch (err: any) {
     const msg = String(err.message ?? err).split('\n')[0];
     throw new ModelError(`spec/${rel}`, '', `not a valid OpenAPI document: ${msg}`);
