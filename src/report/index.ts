@@ -1,0 +1,33 @@
+// Reporters: console, results.json, JUnit XML, self-contained HTML. They consume events only.
+import type { Reporter } from '../events/index.ts';
+import { ConsoleReporter, type ConsoleReporterOptions } from './console.ts';
+import { HtmlReporter } from './html.ts';
+import { JsonReporter } from './json.ts';
+import { JunitReporter } from './junit.ts';
+
+export { ConsoleReporter, type ConsoleReporterOptions } from './console.ts';
+export { JsonReporter, buildResults } from './json.ts';
+export { JunitReporter, buildJunit } from './junit.ts';
+export { HtmlReporter, buildHtml } from './html.ts';
+export { RunCollector, publicUrl } from './collect.ts';
+export { replayCommand, DEFAULT_REPLAY_BASE } from './replay.ts';
+export { xmlEscape } from './xml.ts';
+
+export interface ReporterSelection {
+  /** true (default options), false, or console options. */
+  console?: boolean | ConsoleReporterOptions;
+  json?: string;
+  junit?: string;
+  html?: string;
+  /** Command prefix for replay lines in console and HTML output. */
+  replayBase?: string;
+}
+
+export function createReporters(sel: ReporterSelection): Reporter[] {
+  const out: Reporter[] = [];
+  if (sel.console) out.push(new ConsoleReporter({ replayBase: sel.replayBase, ...(typeof sel.console === 'object' ? sel.console : {}) }));
+  if (sel.json) out.push(new JsonReporter(sel.json));
+  if (sel.junit) out.push(new JunitReporter(sel.junit));
+  if (sel.html) out.push(new HtmlReporter(sel.html, sel.replayBase));
+  return out;
+}

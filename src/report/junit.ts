@@ -1,0 +1,64 @@
+// JUnit XML for CI: one testsuite per area, one testcase per check. Built in code (not a template)
+// so that every interpolated value goes through xmlEscape.
+
+import type { Reporter, RunEvent } from '../events/index.ts';
+import { RunCollector, type CollectedCheck } from './collect.ts';
+import { writeReport } from './files.ts';
+import { xmlEscape as x } from './xml.ts';
+
+const secs = (ms: number) => (ms / 1000).toFixed(3);
+
+function failureText(c: CollectedCheck): string {
+  const f = c.failure!;
+  const parts = [f.message, `rules: ${f.rules.join(', ')}`, `section: ${c.section}`, `seed: ${c.seed}`];
+  if (f.cause) parts.push(`cause: ${f.cause}`);
+  if (f.counterexample) parts.push('', f.counterexample);
+  if (f.exchange) {
+    parts.push('', `curl: ${f.exchange.curl}`);
+    if (f.exchange.response) parts.push(`response: HTTP ${f.exchange.response.status} ${f.exchange.response.body ?? ''}`);
+  }
+  return parts.join('\n');
+}
+
+function testcase(c: CollectedCheck): string {
+  const open = `    <testcase classname="${x(c.area)}" name="${x(c.checkId)}" time="${secs(c.durationMs)}">`;
+  const props = `      <properties><property name="title" value="${x(c.title)}"/><property name="rules" value="${x(c.rules.join(' '))}"/><property name="section" value="${x(c.section)}"/></properties>`;
+  let body = '';
+  if (c.verdict === 'skip') body = `      <skipped message="${x(c.reason)}"/>`;
+  if (c.verdict === 'fail') body = `      <failure message="${x(c.failure?.message)}" type="${x(c.failure?.cause ?? 'CheckFailure')}">${x(failureText(c))}</failure>`;
+  return [open, props, body, '    </testcase>'].filter(Boolean).join('\n');
+}
+
+export function buildJunit(collector: RunCollector): string {
+  const { started, checks, summary } = collector.run;
+  const areas = new Map<string, CollectedCheck[]>();
+  for (const c of checks) (areas.get(c.area) ?? areas.set(c.area, []).get(c.area)!).push(c);
+  const suites = [...areas].map(([area, list]) => {
+    const n = (v: string) => list.filter((c) => c.verdict === v).length;
+    const time = list.reduce((t, c) => t + c.durationMs, 0);
+    return [
+      `  <testsuite name="${x(area)}" tests="${list.length}" failures="${n('fail')}" errors="0" skipped="${n('skip')}" time="${secs(time)}" timestamp="${x(started?.startedAt?.slice(0, 19))}">`,
+      `    <properties><property name="seed" value="${x(started?.seed)}"/><property name="target" value="${x(started?.target)}"/></properties>`,
+      ...list.map(testcase),
+      '  </testsuite>',
+    ].join('\n');
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="baas-conform" tests="${checks.length}" failures="${summary?.failed ?? 0}" errors="0" skipped="${summary?.skipped ?? 0}" time="${secs(summary?.durationMs ?? 0)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+export class JunitReporter implements Reporter {
+  private readonly collector = new RunCollector(1);
+  constructor(private readonly path: string) {}
+  onEvent(e: RunEvent): void {
+    this.collector.onEvent(e);
+  }
+  async close(): Promise<void> {
+    await writeReport(this.path, buildJunit(this.collector));
+  }
+}
