@@ -156,13 +156,13 @@ export function controlRoutes(bank: Bank): Route[] {
     handler,
   });
   return [
-    r('PUT', '/webhooks', 'setWebhooks', putWebhooks),
-    r('PUT', '/idp', 'setIdp', putIdp),
+    r('PUT', '/webhooks', 'setWebhookBaseUrl', putWebhooks),
+    r('PUT', '/idp', 'setIdpConfig', putIdp),
     r('POST', '/clock/advance', 'advanceClock', advanceClock),
-    r('POST', '/users/{user_id}/3ds', 'create3ds', create3ds),
-    r('PUT', '/users/{user_id}/capabilities/SepaAccount', 'setSepaStatus', putCapability),
+    r('POST', '/users/{user_id}/3ds', 'create3dsChallenge', create3ds),
+    r('PUT', '/users/{user_id}/capabilities/SepaAccount', 'setSepaCapabilityStatus', putCapability),
     r('PUT', '/users/{user_id}/primary-wallet', 'setPrimaryWallet', putPrimaryWallet),
-    r('POST', '/users/{user_id}/sepa/complete', 'completeSepa', completeSepa),
+    r('POST', '/users/{user_id}/sepa/complete', 'completeSepaActivation', completeSepa),
     r('POST', '/users/{user_id}/withdrawal-requests', 'createWithdrawalRequest', createWithdrawal),
     r('POST', '/activities/{activity_id}/complete', 'completeActivity', completeActivity),
   ];

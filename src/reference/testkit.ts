@@ -1,0 +1,90 @@
+// Test helpers for the reference server's own tests: real HTTP over loopback with undici.
+
+import { randomBytes } from 'node:crypto';
+import { request } from 'undici';
+import type { TargetProfile } from '../profile/types.ts';
+import { startReference } from './index.ts';
+import type { ReferenceOptions, ReferenceServer } from './types.ts';
+
+export interface Res {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+export interface Kit {
+  ref: ReferenceServer;
+  p: TargetProfile;
+  call(method: string, path: string, o?: { body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; server?: 'api' | 'pci' | 'control' }): Promise<Res>;
+  token(client?: number): Promise<string>;
+  /** S2S headers (Authorization + X-Chain-Id) for client `client`. */
+  s2s(client?: number): Promise<Record<string, string>>;
+  /** Creates a user through POST /api/v2/user; returns id, address, email and headers identifying them. */
+  newUser(client?: number): Promise<{ id: string; address: string; email: string; headers: Record<string, string> }>;
+  close(): Promise<void>;
+}
+
+export function randomEoa(): string {
+  return '0x' + randomBytes(20).toString('hex');
+}
+
+export async function startKit(opts: ReferenceOptions = {}): Promise<Kit> {
+  const ref = await startReference(opts);
+  const p = ref.profile;
+  const tokens = new Map<number, string>();
+  const call: Kit['call'] = async (method, path, o = {}) => {
+    const base = o.server === 'pci' ? p.pci_url : o.server === 'control' ? p.control_url : p.base_url;
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    let body: string | Buffer | undefined = o.raw;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await request(base + path, { method: method as any, headers, body });
+    const text = await res.body.text();
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers, text, json };
+  };
+  const token = async (client = 0) => {
+    let t = tokens.get(client);
+    if (!t) {
+      const c = p.clients[client];
+      const r = await call('POST', '/api/v1/token', { body: { client_id: c.client_id, client_secret: c.client_secret, grant_type: 'client_credentials' } });
+      if (r.status !== 200) throw new Error(`token: ${r.status} ${r.text}`);
+      t = r.json.access_token as string;
+      tokens.set(client, t);
+    }
+    return t;
+  };
+  const s2s = async (client = 0) => ({ authorization: `Bearer ${await token(client)}`, 'x-chain-id': '84532' });
+  const newUser: Kit['newUser'] = async (client = 0) => {
+    const address = randomEoa();
+    const email = `u-${randomBytes(6).toString('hex')}@example.com`;
+    const h = await s2s(client);
+    const r = await call('POST', '/api/v2/user', { body: { email, country: 'DE', user_address: address }, headers: { authorization: h.authorization } });
+    if (r.status !== 200) throw new Error(`create user: ${r.status} ${r.text}`);
+    return { id: r.json.user_id, address, email, headers: { ...h, 'x-user-id': r.json.user_id } };
+  };
+  return { ref, p, call, token, s2s, newUser, close: () => ref.close() };
+}
+
+/** Asserts the section 7 body shape and returns it. */
+export function errorBody(r: Res): { reason: string; message: string; category: string; code: number; details: string[] } {
+  const b = r.json;
+  if (!b || typeof b.error_reason !== 'string' || typeof b.error_description !== 'string' || !b.error_category || !Array.isArray(b.error_details)) {
+    throw new Error(`not a section 7 error body (${r.status}): ${r.text}`);
+  }
+  return {
+    reason: b.error_reason,
+    message: b.error_description,
+    category: b.error_category.category,
+    code: b.error_category.http_status_code,
+    details: b.error_details.map((d: any) => d.details),
+  };
+}
