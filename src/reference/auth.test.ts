@@ -156,7 +156,8 @@ describe('identity headers', () => {
     expectRow(await kit.call('GET', '/api/v1/user', { headers: h }), 'ERR-S2S-USER-IDENTIFIER-MISSING');
     expectRow(await kit.call('GET', '/api/v1/user', { headers: { ...h, 'x-user-id': u.id, 'x-user-email': u.email } }), 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
     expectRow(await kit.call('GET', '/api/v1/user', { headers: { ...h, 'x-user-id': '00000000-0000-4000-8000-000000000000' } }), 'ERR-S2S-USER-NOT-FOUND');
-    for (const ident of [{ 'x-user-id': u.id }, { 'x-user-email': u.email.toUpperCase() }, { 'x-user-wallet': u.address.toUpperCase().replace('0X', '0x') }]) {
+    const idents: Record<string, string>[] = [{ 'x-user-id': u.id }, { 'x-user-email': u.email.toUpperCase() }, { 'x-user-wallet': u.address.toUpperCase().replace('0X', '0x') }];
+    for (const ident of idents) {
       const r = await kit.call('GET', '/api/v1/user', { headers: { ...h, ...ident } });
       expect(r.status, r.text).toBe(200);
       expect(r.json.user_id).toBe(u.id);

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, startKit, type Kit } from './testkit.ts';
@@ -36,7 +37,7 @@ describe('bad input never yields a 500 or a dropped connection', () => {
     async function* gen() {
       for (let i = 0; i < 64; i++) yield Buffer.alloc(16 * 1024, 0x20);
     }
-    const res = await request(`${kit.p.base_url}/api/v1/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: gen() });
+    const res = await request(`${kit.p.base_url}/api/v1/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Readable.from(gen()) });
     expect(res.statusCode).toBe(400);
     await res.body.text();
   });
