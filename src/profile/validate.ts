@@ -36,7 +36,10 @@ function describe(root: string, err: ErrorObject): string {
     case 'pattern':
       return `${base}: ${JSON.stringify(String(err.data)).slice(0, 80)} does not have the expected form (${err.params.pattern})`;
     case 'type':
-      return `${base}: must be ${(err.params as { type: string }).type === 'array' ? 'an array' : `a ${err.params.type}`}`;
+    {
+      const type = String((err.params as { type: string }).type);
+      return `${base}: must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+    }
     default:
       return `${base}: ${err.message ?? 'is invalid'}`;
   }

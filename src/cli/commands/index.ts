@@ -1,0 +1,6 @@
+// The command registry. To add a command, create src/cli/commands/<name>.ts exporting a CliCommand
+// and append it here; src/cli/index.ts registers every entry with yargs.
+import type { CliCommand } from '../types.ts';
+import { runCommand } from './run.ts';
+
+export const commands: CliCommand[] = [runCommand];

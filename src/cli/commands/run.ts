@@ -1,0 +1,137 @@
+// `baas-conform run`: resolve options once (flags > config file > defaults), pick the target
+// (profile, --target, or the embedded reference), run the checks, write the reports.
+
+import { join, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { ConfigError } from '../../errors/index.ts';
+import { loadModel } from '../../model/index.ts';
+import { loadConfig, loadProfile, resolveProfile, type ResolvedProfile } from '../../profile/index.ts';
+import { maskSecrets } from '../../profile/mask.ts';
+import { startReference } from '../../reference/index.ts';
+import { createReporters } from '../../report/index.ts';
+import { parseShard, runChecks, RUN_DEFAULTS } from '../../runner/index.ts';
+import { loadChecks } from '../../../suites/index.ts';
+import type { CliCommand, CliIo } from '../types.ts';
+
+export const RUN_CLI_DEFAULTS = {
+  reportDir: 'baas-conform-report',
+  files: { json: 'results.json', junit: 'junit.xml', html: 'report.html' },
+} as const;
+
+function positiveInt(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function parseSeed(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new ConfigError(`--seed must be an integer from 0 to 4294967295, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function shellArg(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+async function runHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+  const config = await loadConfig({ file: args.config, cwd: io.cwd });
+  const profilePath: string | undefined = args.profile !== undefined ? resolve(io.cwd, args.profile) : config.profile;
+  const target: string | undefined = args.target ?? config.target;
+  const shardText: string | undefined = args.shard ?? config.shard;
+  const shard = shardText === undefined ? undefined : parseShard(String(shardText));
+  if (shardText !== undefined && !shard) throw new ConfigError(`--shard must look like i/n with 1 <= i <= n, got ${JSON.stringify(shardText)}`);
+  const seed = parseSeed(args.seed ?? config.seed);
+  const concurrency = positiveInt('concurrency', args.concurrency ?? config.concurrency);
+  const numRuns = positiveInt('runs', args.runs ?? config.runs);
+  const timeoutBudgetMs = positiveInt('timeout-budget', args.timeoutBudget ?? config.timeout_budget);
+  const checkTimeoutMs = positiveInt('check-timeout', args.checkTimeout ?? config.check_timeout);
+  const checkIds: string[] = [...(args.check ?? config.check ?? [])].map(String);
+  const reportDir = resolve(io.cwd, args.reportDir ?? config.report_dir ?? RUN_CLI_DEFAULTS.reportDir);
+  const safe = !!(args.safe ?? config.safe);
+  const failFast = !!(args.failFast ?? config.fail_fast);
+
+  let reference: Awaited<ReturnType<typeof startReference>> | undefined;
+  let profile: ResolvedProfile | undefined;
+  const controller = new AbortController();
+  const onSigint = () => {
+    io.stderr.write(`${'\n'}cancelling: running checks are aborted, reports are still written (Ctrl-C again to quit)\n`);
+    controller.abort(new Error('cancelled'));
+  };
+  try {
+    if (profilePath) profile = await loadProfile(profilePath, { target, env: io.env });
+    else if (target) profile = resolveProfile(undefined, { target, env: io.env }, '--target');
+    else {
+      // No target given: run against the embedded reference implementation. Its profile carries its
+      // own credentials, so environment credentials do not apply.
+      reference = await startReference();
+      profile = resolveProfile(reference.profile, { env: {} }, 'embedded reference profile');
+      io.stdout.write(`no --profile or --target: running against the embedded reference at ${profile.base_url}\n`);
+    }
+    const model = await loadModel();
+    const checks = await loadChecks();
+    const replayBase = ['npx baas-conform run', ...(profilePath ? ['--profile', shellArg(args.profile ?? profilePath)] : []), ...(target ? ['--target', shellArg(target)] : [])].join(' ');
+    const paths = {
+      json: resolve(io.cwd, args.json ?? join(reportDir, RUN_CLI_DEFAULTS.files.json)),
+      junit: resolve(io.cwd, args.junit ?? join(reportDir, RUN_CLI_DEFAULTS.files.junit)),
+      html: resolve(io.cwd, args.html ?? join(reportDir, RUN_CLI_DEFAULTS.files.html)),
+    };
+    const reporters = createReporters({ console: { stream: io.stdout }, ...paths, replayBase });
+    process.once('SIGINT', onSigint);
+    const outcome = await runChecks(
+      {
+        profile,
+        model,
+        seed,
+        shard,
+        safe,
+        checkIds,
+        concurrency: concurrency ?? RUN_DEFAULTS.concurrency,
+        numRuns,
+        timeoutBudgetMs,
+        checkTimeoutMs,
+        failFast,
+        signal: controller.signal,
+        onLog: args.verbose ? (id, msg) => io.stdout.write(`  [${id}] ${msg}\n`) : undefined,
+      },
+      checks,
+      reporters,
+    );
+    io.stdout.write(`Reports: ${paths.json}, ${paths.junit}, ${paths.html}\n`);
+    return outcome.exitCode;
+  } catch (err) {
+    // Messages may quote the target; mask with the profile's secrets before they reach stderr.
+    if (err instanceof Error && profile) err.message = maskSecrets(err.message, profile);
+    throw err;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await reference?.close();
+  }
+}
+
+export const runCommand: CliCommand = {
+  command: 'run',
+  describe: 'Run the conformance checks against a target (default: the embedded reference)',
+  builder: (y: Argv) =>
+    y
+      .option('profile', { type: 'string', describe: 'Target profile JSON (spec/schemas/profile.schema.json)' })
+      .option('target', { type: 'string', describe: 'Target base URL (overrides the profile base_url)' })
+      .option('config', { type: 'string', describe: 'Config file (default ./baas-conform.config.json when present)' })
+      .option('seed', { type: 'number', describe: 'Run seed (random when absent; printed for replay)' })
+      .option('check', { type: 'string', array: true, describe: 'Run only these checks: exact id, prefix (errors.token.*) or glob; repeatable' })
+      .option('shard', { type: 'string', describe: 'Run shard i of n, e.g. 2/4 (deterministic split by check id)' })
+      .option('safe', { type: 'boolean', describe: 'Only checks that create nothing and move no money' })
+      .option('concurrency', { type: 'number', describe: `Checks run at once (default ${RUN_DEFAULTS.concurrency})` })
+      .option('runs', { type: 'number', describe: `fast-check runs per property (default ${RUN_DEFAULTS.numRuns})` })
+      .option('timeout-budget', { type: 'number', describe: `Per-request time budget in ms (default ${RUN_DEFAULTS.timeoutBudgetMs})` })
+      .option('check-timeout', { type: 'number', describe: `Per-check time limit in ms (default ${RUN_DEFAULTS.checkTimeoutMs})` })
+      .option('report-dir', { type: 'string', describe: `Directory for results.json, junit.xml, report.html (default ./${RUN_CLI_DEFAULTS.reportDir})` })
+      .option('json', { type: 'string', describe: 'Path of the JSON results file' })
+      .option('junit', { type: 'string', describe: 'Path of the JUnit XML file' })
+      .option('html', { type: 'string', describe: 'Path of the HTML report' })
+      .option('fail-fast', { type: 'boolean', describe: 'Stop starting checks after the first failure' })
+      .option('verbose', { type: 'boolean', describe: 'Print check log lines' }),
+  run: runHandler,
+};

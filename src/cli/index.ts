@@ -1,0 +1,56 @@
+// CLI entry: `main(argv)` returns the exit code (bin/baas-conform.js sets process.exitCode).
+// 0 all checks passed, 1 a check failed, 2 usage/configuration error, 3 target unreachable.
+// Errors are one line on stderr: never a stack trace, never a secret.
+
+import yargs from 'yargs';
+import { BaasConformError, ConfigError } from '../errors/index.ts';
+import { maskSecrets } from '../profile/mask.ts';
+import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
+import { commands } from './commands/index.ts';
+import type { CliCommand, CliIo } from './types.ts';
+
+export type { CliCommand, CliIo } from './types.ts';
+export { commands } from './commands/index.ts';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3 } as const;
+
+function oneLine(text: string): string {
+  return maskSecrets(text.replace(/\s*\n\s*/g, ' ').trim());
+}
+
+export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
+  const ctx: CliIo = { stdout: io.stdout ?? process.stdout, stderr: io.stderr ?? process.stderr, env: io.env ?? process.env, cwd: io.cwd ?? process.cwd() };
+  let exitCode: number = EXIT.ok;
+  let y = yargs(argv)
+    .scriptName(TOOL_NAME)
+    .usage(`${TOOL_NAME} <command> [options]`)
+    .version(TOOL_VERSION)
+    .help()
+    .alias('h', 'help')
+    .strict()
+    .exitProcess(false)
+    .wrap(Math.min(110, (ctx.stdout as { columns?: number }).columns ?? 100))
+    .demandCommand(1, 'give a command: run (see --help)')
+    .fail((msg, err) => {
+      // yargs validation messages become a ConfigError (exit 2); handler errors pass through.
+      throw err ?? new ConfigError(msg);
+    });
+  for (const cmd of commands as CliCommand[]) {
+    y = y.command(cmd.command, cmd.describe, cmd.builder, async (args) => {
+      exitCode = await cmd.run(args as Record<string, any>, ctx);
+    });
+  }
+  try {
+    await y.parseAsync();
+    return exitCode;
+  } catch (err) {
+    if (err instanceof BaasConformError) {
+      ctx.stderr.write(`${TOOL_NAME}: ${oneLine(err.message)}\n`);
+      return err.exitCode;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    ctx.stderr.write(`${TOOL_NAME}: internal error: ${oneLine(message)} (set BAAS_DEBUG=1 for details)\n`);
+    if (ctx.env.BAAS_DEBUG) ctx.stderr.write(`${maskSecrets((err as Error)?.stack ?? '')}\n`);
+    return EXIT.failed;
+  }
+}
