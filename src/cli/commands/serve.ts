@@ -1,0 +1,76 @@
+// `baas-conform serve`: run the reference implementation as a standalone target. The first stdout
+// line is the target profile as one JSON line (secrets included: it is the credential hand-off);
+// the server runs until SIGINT/SIGTERM and then closes cleanly (exit 0).
+
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { ConfigError } from '../../errors/index.ts';
+import { startReference, type ReferenceServer } from '../../reference/index.ts';
+import type { CliCommand, CliIo } from '../types.ts';
+
+function port(name: string, v: unknown): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`--${name} must be a port number from 0 to 65535, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+export interface ServeArgs {
+  port?: number;
+  pciPort?: number;
+  host?: string;
+  control?: boolean;
+  profileOut?: string;
+}
+
+/** Starts the reference, prints the profile line and resolves when `stop` resolves (after closing). */
+export async function serve(args: ServeArgs, io: CliIo, stop: Promise<unknown>): Promise<number> {
+  let ref: ReferenceServer;
+  try {
+    ref = await startReference({
+      host: args.host ?? '127.0.0.1',
+      port: port('port', args.port ?? 0),
+      pciPort: port('pci-port', args.pciPort ?? 0),
+      control: args.control !== false,
+    });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new ConfigError(`cannot listen on ${args.host ?? '127.0.0.1'}: ${code}`);
+    }
+    throw e;
+  }
+  try {
+    const line = JSON.stringify(ref.profile);
+    io.stdout.write(`${line}\n`);
+    if (args.profileOut) await writeFile(resolve(io.cwd, args.profileOut), `${line}\n`, { mode: 0o600 });
+    await stop;
+  } finally {
+    await ref.close();
+  }
+  return 0;
+}
+
+export const serveCommand: CliCommand = {
+  command: 'serve',
+  describe: 'Run the reference implementation; prints its target profile as the first stdout line',
+  builder: (y: Argv) =>
+    y
+      .option('port', { type: 'number', default: 0, describe: 'API port (0: any free port)' })
+      .option('pci-port', { type: 'number', default: 0, describe: 'Card-tokenization environment port (0: any free port)' })
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
+      .option('control', { type: 'boolean', default: true, describe: 'Serve the test-control API under /__control (--no-control to disable)' })
+      .option('profile-out', { type: 'string', describe: 'Also write the profile JSON to this file (mode 0600)' }),
+  run: (args, io) => {
+    let onSignal: () => void = () => {};
+    const stop = new Promise<void>((r) => {
+      onSignal = () => r();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+    });
+    return serve({ port: args.port, pciPort: args.pciPort, host: args.host, control: args.control, profileOut: args.profileOut }, io, stop).finally(() => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    });
+  },
+};
