@@ -2,5 +2,6 @@
 // and append it here; src/cli/index.ts registers every entry with yargs.
 import type { CliCommand } from '../types.ts';
 import { runCommand } from './run.ts';
+import { serveCommand } from './serve.ts';
 
-export const commands: CliCommand[] = [runCommand];
+export const commands: CliCommand[] = [runCommand, serveCommand];
