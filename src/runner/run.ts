@@ -106,7 +106,10 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
     return { message: timedOut.message, rules: check.rules, cause: 'CHECK_TIMEOUT', exchange: http.lastExchange };
   }
   if (isCheckFailure(err)) {
-    const info: CheckFailureInfo = { message: mask(err.message), rules: err.rules?.length ? err.rules : check.rules };
+    // The contract says failure rules are a subset of the check's rules; an assertion naming other
+    // rules (a helper reused across checks) falls back to the check's own.
+    const named = (err.rules ?? []).filter((r) => check.rules.includes(r));
+    const info: CheckFailureInfo = { message: mask(err.message), rules: named.length ? named : check.rules };
     if (err.counterexample) info.counterexample = mask(err.counterexample);
     const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
     if (exchange) info.exchange = exchange;
