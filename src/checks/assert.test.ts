@@ -1,0 +1,87 @@
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import type { ErrorRule, Model } from '../model/types.ts';
+import { CheckFailure, expectErrorRule, expectSchema, expectStatus, isJsonContentType } from './assert.ts';
+import type { HttpResponse } from './types.ts';
+
+const rule: ErrorRule = {
+  id: 'ERR-X',
+  kind: 'error',
+  section: '7',
+  summary: 's',
+  operations: [],
+  testable: true,
+  source: { file: 'rules/errors.yaml', pointer: '' },
+  table: 'other',
+  status: 400,
+  reason: 'ErrorInvalidField',
+  message: null,
+  category: 'CategoryValidationFailure',
+  cause: 'c',
+  details: ['chain_id'],
+  details_not: ['chain'],
+};
+
+function res(status: number, json: any, ct = 'application/json; charset=utf-8'): HttpResponse {
+  return { status, headers: { 'content-type': ct }, text: JSON.stringify(json), json, durationMs: 1 };
+}
+
+const good = {
+  error_reason: 'ErrorInvalidField',
+  error_description: 'anything goes: the model has no message',
+  error_category: { category: 'CategoryValidationFailure', http_status_code: 400 },
+  error_details: [{ key: 'whatever', details: 'chain_id' }],
+};
+
+function failure(fn: () => void): CheckFailure {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(CheckFailure);
+    return err as CheckFailure;
+  }
+  throw new Error('expected CheckFailure');
+}
+
+describe('expectErrorRule', () => {
+  it('accepts the section 7 body the rule describes (null message = any, details under any key)', () => {
+    expectErrorRule(res(400, good), rule);
+  });
+  it('names every mismatch and the rule', () => {
+    const f = failure(() =>
+      expectErrorRule(
+        res(401, { ...good, error_reason: 'ErrorMissingField', error_category: { category: 'CategoryValidationFailure', http_status_code: 400 }, error_details: [{ key: 'field', details: 'chain' }] }),
+        rule,
+      ),
+    );
+    expect(f.rules).toEqual(['ERR-X']);
+    expect(f.message).toContain('status 401, expected 400');
+    expect(f.message).toContain('error_reason "ErrorMissingField"');
+    expect(f.message).toContain('http_status_code 400, expected 401');
+    expect(f.message).toContain('no entry with details "chain_id"');
+    expect(f.message).toContain('names "chain"');
+  });
+  it('fails on a non-JSON body', () => {
+    expect(failure(() => expectErrorRule({ status: 400, headers: {}, text: '<html>', json: undefined, jsonError: 'Unexpected token', durationMs: 1 }, rule)).message).toContain(
+      'not a JSON object',
+    );
+  });
+});
+
+describe('expectSchema / expectStatus', () => {
+  const ajv = new Ajv();
+  const validators: Record<string, any> = { 'getThing:200': ajv.compile({ type: 'object', required: ['id'], properties: { id: { type: 'string' } } }), 'getThing:default': ajv.compile({}) };
+  const model = { validator: (k: string) => validators[k] } as unknown as Model;
+  it('validates by status, falls back to default, and requires application/json', () => {
+    expectSchema(res(200, { id: 'a' }), 'getThing', model);
+    expectSchema(res(404, { anything: 1 }), 'getThing', model);
+    expect(failure(() => expectSchema(res(200, { id: 1 }), 'getThing', model)).message).toContain('/id must be string');
+    expect(failure(() => expectSchema(res(200, { id: 'a' }, 'text/html'), 'getThing', model)).message).toContain('expected application/json');
+    expect(failure(() => expectSchema(res(200, {}), 'other', model)).message).toContain('not a documented response');
+    expect(isJsonContentType('Application/JSON ; charset=UTF-8')).toBe(true);
+    expect(isJsonContentType('application/jsonp')).toBe(false);
+  });
+  it('expectStatus shows the body', () => {
+    expect(failure(() => expectStatus(res(500, { oops: true }), [200, 201])).message).toBe('expected HTTP 200 or 201, got 500: {"oops":true}');
+  });
+});
