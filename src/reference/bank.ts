@@ -109,33 +109,38 @@ export class Bank {
 
   // ------------------------------------------------------------------ authentication (section 5, 7)
 
-  /** Runs the route's authentication; sets ctx.caller (and ctx.user on user calls). */
-  async authenticate(ctx: Ctx): Promise<void> {
+  /**
+   * Runs the route's authentication; sets ctx.caller (and ctx.user on user calls). Returns a promise
+   * only for the identity-provider forms (JWKS); every other path is synchronous.
+   */
+  authenticate(ctx: Ctx): Promise<void> | undefined {
     switch (ctx.route.auth) {
       case 'none':
-        return;
+        return undefined;
       case 's2s':
         ctx.caller = this.s2sOnly(ctx);
-        return;
+        return undefined;
       case 's2s-chain':
         ctx.caller = this.s2sOnly(ctx);
         this.requireChain(ctx);
-        return;
+        return undefined;
       case 'user':
         this.userCall(ctx);
-        return;
+        return undefined;
       case 'idp':
-        ctx.caller = await this.idpCaller(ctx);
-        return;
+        return this.idpCaller(ctx).then((c) => {
+          ctx.caller = c;
+        });
       case 'authorize': {
         if (this.isIdpForm(ctx)) {
-          ctx.caller = await this.idpCaller(ctx);
-        } else {
-          ctx.caller = this.s2sOnly(ctx);
-          this.requireChain(ctx);
-          ctx.user = this.identify(ctx, ctx.caller.company_id);
+          return this.idpCaller(ctx).then((c) => {
+            ctx.caller = c;
+          });
         }
-        return;
+        ctx.caller = this.s2sOnly(ctx);
+        this.requireChain(ctx);
+        ctx.user = this.identify(ctx, ctx.caller.company_id);
+        return undefined;
       }
     }
   }

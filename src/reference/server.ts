@@ -93,14 +93,17 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
         };
         if (route.operationId === 'createToken') bank.rateLimit('ip', ctx.ip);
         try {
-          await bank.authenticate(ctx);
+          // Only the identity-provider forms are asynchronous; the hot path stays synchronous.
+          const pending = bank.authenticate(ctx);
+          if (pending) await pending;
         } catch (e) {
           // Section 7 other rule 1: 3DS approve and decline never return 401.
           if (route.never401 && e instanceof ApiError && e.status === 401 && !bank.fault('3ds.auth-401')) throw E.rule('ERR-3DS-NOT-FOUND');
           throw e;
         }
         ctx.body = parse(ctx, route);
-        reply = await route.handler(ctx);
+        const out = route.handler(ctx);
+        reply = out instanceof Promise ? await out : out;
       }
     } catch (e) {
       reply = toReply(e);
