@@ -3,5 +3,6 @@
 import type { CliCommand } from '../types.ts';
 import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
+import { rulesCommand } from './rules.ts';
 
-export const commands: CliCommand[] = [runCommand, serveCommand];
+export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand];

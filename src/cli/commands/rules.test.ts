@@ -1,0 +1,44 @@
+import { describe, it, expect } from 'vitest';
+import { cp, mkdtemp, writeFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from '../index.ts';
+import { DEFAULT_SPEC_DIR } from '../../model/index.ts';
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: {}, cwd: process.cwd() },
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
+}
+
+describe('baas-conform rules', () => {
+  it('prints the catalogue as JSON with every rule id and its section', async () => {
+    const c = capture();
+    const code = await main(['rules', '--json'], c.io);
+    expect(code).toBe(0);
+    const parsed = JSON.parse(c.out());
+    const ids = parsed.rules.map((r: any) => r.id);
+    expect(ids).toContain('ERR-TOKEN-CLIENT-ID-MISSING');
+    expect(ids).toContain('STATE-SEPA-WRONG-PATH');
+    expect(ids).toContain('ALIAS-USER-READ-WALLET-ADDRESS');
+    for (const r of parsed.rules) expect(r.section).toMatch(/^\d/);
+  });
+
+  it('exits 2 naming the file and pointer when the model is malformed', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'baas-spec-'));
+    try {
+      await cp(DEFAULT_SPEC_DIR, dir, { recursive: true });
+      await writeFile(path.join(dir, 'rules/general.yaml'), 'rules:\n  - { id: bad id, kind: endpoint, section: "4", summary: x, operations: [] }\n');
+      const c = capture();
+      const code = await main(['rules', '--spec', dir], c.io);
+      expect(code).toBe(2);
+      expect(c.err()).toMatch(/spec\/rules\/general\.yaml at \/rules\/0\/id: must match pattern/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,33 @@
+// `baas-conform rules`: the rule catalogue (every rule id, its spec section, the checks covering it).
+import type { Argv } from 'yargs';
+import { loadModel } from '../../model/index.ts';
+import { ruleCatalogue, uncoveredRules } from '../../checks/catalogue.ts';
+import { loadChecks } from '../../../suites/index.ts';
+import type { CliCommand, CliIo } from '../types.ts';
+
+async function rulesHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+  const model = await loadModel(args.spec);
+  const entries = ruleCatalogue(model, await loadChecks());
+  const shown = args.uncovered ? uncoveredRules(entries) : entries;
+  if (args.json) {
+    io.stdout.write(`${JSON.stringify({ rules: shown, total: entries.length, uncovered: uncoveredRules(entries).length }, null, 2)}\n`);
+  } else {
+    for (const e of shown) {
+      const cover = !e.testable ? `untestable: ${e.untestable_reason}` : e.checks.length ? e.checks.join(', ') : 'UNCOVERED';
+      io.stdout.write(`${e.id.padEnd(42)} §${e.section.padEnd(9)} ${cover}\n`);
+    }
+    io.stdout.write(`${entries.length} rules, ${uncoveredRules(entries).length} testable rules uncovered, ${entries.filter((e) => !e.testable).length} untestable\n`);
+  }
+  // --uncovered is a gate for CI: non-zero when any testable rule lacks a check.
+  return args.uncovered && shown.length > 0 ? 1 : 0;
+}
+
+export const rulesCommand: CliCommand = {
+  command: 'rules',
+  describe: 'List every rule of the spec model with its section and the checks that cover it',
+  builder: (y: Argv) => y
+    .option('uncovered', { type: 'boolean', describe: 'only testable rules no check covers (exit 1 if any)' })
+    .option('json', { type: 'boolean', describe: 'machine-readable output' })
+    .option('spec', { type: 'string', describe: 'model directory (default: the bundled spec/)' }),
+  run: rulesHandler,
+};
