@@ -1,5 +1,16 @@
-// PLACEHOLDER written by the engine engineer so `baas-conform run` works before the suites land.
-// The suite engineer owns this file: replace it with the real `loadChecks()` (generated + hand-written).
-import type { Check } from '../src/checks/types.ts';
+// Every check: the generated per-rule checks (suites/generated, from spec/rules + suites/lib drivers)
+// plus the hand-written extras (suites/extra).
 
-export const loadChecks = async (): Promise<Check[]> => [];
+import type { Check } from '../src/checks/types.ts';
+import { generatedChecks } from './generated/index.ts';
+import { extraChecks } from './extra/index.ts';
+
+export async function loadChecks(): Promise<Check[]> {
+  const all = [...generatedChecks, ...extraChecks];
+  const seen = new Set<string>();
+  for (const c of all) {
+    if (seen.has(c.id)) throw new Error(`duplicate check id ${c.id}`);
+    seen.add(c.id);
+  }
+  return all;
+}

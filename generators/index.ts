@@ -1,0 +1,34 @@
+// `npm run generate`: regenerates everything derived from spec/ — TypeScript types (src/generated,
+// generators/types.ts) and the check suites (suites/generated, generators/suites.ts).
+
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { generateSuites, SUITES_OUT_DIR } from './suites.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const SPEC_DIR = path.join(ROOT, 'spec');
+export const TYPES_OUT_DIR = path.join(ROOT, 'src/generated');
+
+export async function generateAll(specDir = SPEC_DIR): Promise<string[]> {
+  const written: string[] = [];
+  const typesModule = path.join(ROOT, 'generators/types.ts');
+  if (existsSync(typesModule)) {
+    const { generateTypes } = await import(pathToFileURL(typesModule).href);
+    written.push(...(await generateTypes(specDir, TYPES_OUT_DIR)));
+  }
+  written.push(...(await generateSuites(specDir, SUITES_OUT_DIR)));
+  return written;
+}
+
+const invoked = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invoked) {
+  generateAll(process.argv[2] ?? SPEC_DIR)
+    .then((files) => {
+      for (const f of files) console.log(`wrote ${path.relative(ROOT, f)}`);
+    })
+    .catch((err) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(2);
+    });
+}

@@ -1,0 +1,28 @@
+// Model-based checks of the section 3 machines (see suites/lib/state-models.ts). Their rule lists
+// come from the same module, and every id is checked against the model when the checks run.
+
+import type { Check } from '../../src/checks/types.ts';
+import { SEPA_MODEL_RULES, THREE_DS_MODEL_RULES, sepaModelRun, threeDsModelRun } from '../lib/state-models.ts';
+
+export const stateModelChecks: Check[] = [
+  {
+    id: 'states.sepa.model',
+    title: 'SepaAccount capability, model-based: generated sequences of direct activation, init, complete, provider completion, status and Primary wallet changes follow section 3',
+    area: 'states',
+    section: '3',
+    rules: SEPA_MODEL_RULES,
+    safe: false,
+    needs: ['control'],
+    run: sepaModelRun,
+  },
+  {
+    id: 'states.3ds.model',
+    title: '3DS challenges, model-based: generated sequences of create, approve, decline (own, other user\'s, unknown) and list follow section 3 and section 7 other rule 1',
+    area: 'states',
+    section: '3',
+    rules: THREE_DS_MODEL_RULES,
+    safe: false,
+    needs: ['control', 'operation:approve3ds', 'operation:decline3ds'],
+    run: threeDsModelRun,
+  },
+];

@@ -1,0 +1,19 @@
+// The hand-written half of a check: what it needs and how it runs. generators/suites.ts joins each
+// driver with its rule from spec/rules (id, section, title) into suites/generated/<area>.ts.
+
+import type { CheckContext, Need } from '../../src/checks/types.ts';
+
+export interface Driver {
+  /** Check title; default: the rule's summary. */
+  title?: string;
+  /** True when the check creates nothing and moves no money. */
+  safe: boolean;
+  needs?: Need[];
+  /** Must not run alongside other checks (moves the server clock, floods the rate limiter). */
+  exclusive?: boolean;
+  /** Further rule ids this check also covers (their rules need no driver of their own). */
+  alsoCovers?: string[];
+  run(ctx: CheckContext): Promise<void>;
+}
+
+export type Drivers = Record<string, Driver>;

@@ -1,0 +1,475 @@
+// Fixtures shared by the drivers: S2S tokens (cached per target and client), users, identity
+// headers, user tokens, the test-control API, forged JWTs, and error assertions whose expected values
+// come from the model (never from literals here).
+
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { SignJWT, decodeJwt, decodeProtectedHeader, base64url, type JWTPayload } from 'jose';
+import { CheckFailure, expectErrorRule } from '../../src/checks/assert.ts';
+import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
+
+export { CheckFailure };
+
+// ---------------------------------------------------------------------------------------------
+// Random data
+
+export const rnd = {
+  hex(bytes: number): string {
+    return randomBytes(bytes).toString('hex');
+  },
+  /** An EOA-shaped address: 0x + 40 lowercase hex digits. */
+  address(): string {
+    return `0x${randomBytes(20).toString('hex')}`;
+  },
+  email(): string {
+    return `conform-${randomBytes(8).toString('hex')}@example.com`;
+  },
+  uuid(): string {
+    return randomUUID();
+  },
+};
+
+/** Real two-letter country codes (section 2: "country code, two letters"). */
+export const COUNTRIES = ['DE', 'FR', 'ES', 'IT', 'NL', 'PT', 'IE', 'AT', 'BE', 'PL', 'SE', 'FI', 'GB', 'US', 'MX'];
+
+// ---------------------------------------------------------------------------------------------
+// Small response helpers
+
+export function is2xx(res: HttpResponse): boolean {
+  return res.status >= 200 && res.status < 300;
+}
+
+/** Success may be any 2xx (200 or 201 are both readings the spec allows). */
+export function expect2xx(res: HttpResponse, what: string, rules?: string[]): void {
+  if (!is2xx(res)) {
+    const body = res.text.length > 300 ? `${res.text.slice(0, 300)}…` : res.text;
+    throw new CheckFailure(`${what}: expected a 2xx answer, got HTTP ${res.status}: ${body}`, { rules, response: res });
+  }
+}
+
+export function expectNot2xx(res: HttpResponse, what: string, rules?: string[]): void {
+  if (is2xx(res)) throw new CheckFailure(`${what}: expected a refusal, got HTTP ${res.status}: ${res.text.slice(0, 300)}`, { rules, response: res });
+}
+
+export function check(condition: unknown, message: string, opts: { rules?: string[]; response?: HttpResponse } = {}): asserts condition {
+  if (!condition) throw new CheckFailure(message, opts);
+}
+
+/** Fails unless the response is exactly the section 7 row `ruleId` (status, reason, message, category, details) with the section 7 body shape. */
+export function expectError(ctx: CheckContext, res: HttpResponse, ruleId: string, rules?: string[]): void {
+  const rule = ctx.model.errorRule(ruleId);
+  expectErrorRule(res, rule);
+  expectErrorShape(ctx, res, rules ?? [ruleId]);
+}
+
+/** Fails unless the body has the section 7 error shape and its category matches the HTTP status. */
+export function expectErrorShape(ctx: CheckContext, res: HttpResponse, rules?: string[]): void {
+  const validate = ctx.model.errorBodyValidator;
+  if (!validate(res.json)) {
+    const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    throw new CheckFailure(`HTTP ${res.status}: error body does not have the section 7 shape: ${problems}: ${res.text.slice(0, 300)}`, { rules, response: res });
+  }
+  const cat = (res.json as any).error_category;
+  if (cat.http_status_code !== res.status) {
+    throw new CheckFailure(`error_category.http_status_code ${cat.http_status_code} differs from the HTTP status ${res.status}`, { rules, response: res });
+  }
+  const want = ctx.model.categoryFor(res.status);
+  if (want !== null && cat.category !== want) {
+    throw new CheckFailure(`HTTP ${res.status} carries error_category.category ${JSON.stringify(cat.category)}; section 7 gives ${want}`, { rules, response: res });
+  }
+}
+
+/** Merges header maps left to right; an undefined value removes the header set by an earlier part. */
+export function headers(...parts: Record<string, string | undefined>[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of parts) {
+    for (const [k, v] of Object.entries(p)) {
+      if (v === undefined) delete out[k];
+      else out[k] = v;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tokens
+
+export function chainHeader(ctx: CheckContext, value: string = ctx.profile.chain_id): Record<string, string> {
+  return { [ctx.model.auth.chain_header]: value };
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { Authorization: `Bearer ${token}` };
+}
+
+function client(ctx: CheckContext, i: number) {
+  const c = ctx.profile.clients[i];
+  if (!c) ctx.skip(`needs profile.clients[${i}] (the profile has ${ctx.profile.clients.length} client(s))`);
+  return c;
+}
+
+/** A token request for client i with the three required fields (section 4). */
+export function tokenBody(ctx: CheckContext, i = 0): Record<string, string> {
+  const c = client(ctx, i);
+  return { client_id: c.client_id, client_secret: c.client_secret, grant_type: 'client_credentials' };
+}
+
+export function requestToken(ctx: CheckContext, body: unknown, opts: { noRetry?: boolean } = {}): Promise<HttpResponse> {
+  return ctx.http.send({ op: 'createToken', body, noRetry: opts.noRetry });
+}
+
+const tokenCache = new Map<string, Promise<{ token: string; exp: number }>>();
+
+/** S2S token for client i, cached per target and client, refreshed 5 minutes before expiry. */
+export async function s2sToken(ctx: CheckContext, i = 0): Promise<string> {
+  const c = client(ctx, i);
+  const key = `${ctx.profile.base_url}|${c.client_id}|${c.client_secret}`;
+  const buffer = ctx.model.limits.token_refresh_buffer?.value ?? 300;
+  const cached = tokenCache.get(key);
+  if (cached) {
+    try {
+      const got = await cached;
+      if (got.exp - buffer > Date.now() / 1000) return got.token;
+    } catch {
+      // fall through and fetch again
+    }
+  }
+  const p = (async () => {
+    const res = await requestToken(ctx, tokenBody(ctx, i));
+    expect2xx(res, `POST /api/v1/token for profile.clients[${i}]`);
+    const token = res.json?.access_token;
+    check(typeof token === 'string' && token.length > 0, 'token response carries no access_token', { response: res });
+    const exp = typeof res.json?.expires_at === 'number' ? res.json.expires_at : Date.now() / 1000 + 600;
+    return { token, exp };
+  })();
+  tokenCache.set(key, p);
+  p.catch(() => tokenCache.delete(key));
+  return (await p).token;
+}
+
+export async function s2sHeaders(ctx: CheckContext, i = 0, opts: { chain?: boolean } = {}): Promise<Record<string, string>> {
+  return headers(bearer(await s2sToken(ctx, i)), opts.chain === false ? {} : chainHeader(ctx));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Users
+
+export interface TestUser {
+  id: string;
+  email: string;
+  /** EOA address given at registration (user_address). */
+  address: string;
+  country: string;
+  /** Index of the client (company) that created it. */
+  client: number;
+}
+
+export interface NewUser {
+  client?: number;
+  email?: string;
+  address?: string;
+  country?: string;
+  version?: 'v1' | 'v2';
+  /** Request body override (alias checks); default { email, country, user_address }. */
+  body?: Record<string, unknown>;
+}
+
+/** The user id in a create-user answer ("user id": user_id or id, or a bare string). */
+export function userIdFrom(json: any): string | undefined {
+  if (typeof json === 'string') return json;
+  const v = json?.user_id ?? json?.id ?? json?.data?.user_id ?? json?.data?.id;
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function createUserRaw(ctx: CheckContext, version: 'v1' | 'v2', h: Record<string, string>, body: unknown): Promise<HttpResponse> {
+  return ctx.http.send({ op: version === 'v1' ? 'createUserV1' : 'createUserV2', headers: h, body });
+}
+
+/** Creates a user through POST /api/v1/user (or v2) with an S2S token; returns what was registered. */
+export async function createUser(ctx: CheckContext, opts: NewUser = {}): Promise<TestUser> {
+  const i = opts.client ?? 0;
+  const user = {
+    email: opts.email ?? rnd.email(),
+    address: opts.address ?? rnd.address(),
+    country: opts.country ?? 'DE',
+  };
+  const body = opts.body ?? { email: user.email, country: user.country, user_address: user.address };
+  const res = await createUserRaw(ctx, opts.version ?? 'v1', await s2sHeaders(ctx, i), body);
+  expect2xx(res, `POST /api/${opts.version ?? 'v1'}/user`);
+  const id = userIdFrom(res.json);
+  check(id, `POST /api/${opts.version ?? 'v1'}/user answered without a user id: ${res.text.slice(0, 200)}`, { response: res });
+  return { id, ...user, client: i };
+}
+
+const sharedUsers = new Map<string, Promise<TestUser>>();
+
+/** One user per target and client, created on first use and reused by read-only checks. */
+export function sharedUser(ctx: CheckContext, i = 0): Promise<TestUser> {
+  const c = client(ctx, i);
+  const key = `${ctx.profile.base_url}|${c.client_id}`;
+  let p = sharedUsers.get(key);
+  if (!p) {
+    p = createUser(ctx, { client: i });
+    sharedUsers.set(key, p);
+    p.catch(() => sharedUsers.delete(key));
+  }
+  return p;
+}
+
+export type IdentityKind = 'wallet' | 'email' | 'id';
+
+/** Header name for an identity kind, from the model's section 5 list. */
+export function identityHeader(ctx: CheckContext, kind: IdentityKind): string {
+  const names = ctx.model.auth.identity_headers;
+  const re = kind === 'wallet' ? /wallet/i : kind === 'email' ? /email/i : /-id$/i;
+  const name = names.find((n) => re.test(n));
+  if (!name) throw new Error(`the model's identity_headers ${JSON.stringify(names)} name no ${kind} header`);
+  return name;
+}
+
+export const IDENTITY_KINDS: IdentityKind[] = ['wallet', 'email', 'id'];
+
+export function identityValue(user: TestUser, kind: IdentityKind): string {
+  return kind === 'wallet' ? user.address : kind === 'email' ? user.email : user.id;
+}
+
+/** S2S token of the user's company + one identity header + X-Chain-Id. */
+export async function userHeaders(ctx: CheckContext, user: TestUser, kind: IdentityKind = 'id'): Promise<Record<string, string>> {
+  return headers(await s2sHeaders(ctx, user.client), { [identityHeader(ctx, kind)]: identityValue(user, kind) });
+}
+
+/** POST /api/v1/user/authorize (S2S form): the raw answer. */
+export async function authorizeRaw(ctx: CheckContext, user: TestUser, extra: Record<string, string | undefined> = {}): Promise<HttpResponse> {
+  const h = headers(await s2sHeaders(ctx, user.client), { [identityHeader(ctx, 'wallet')]: user.address }, extra);
+  return ctx.http.send({ op: 'authorizeUser', headers: h });
+}
+
+/** A user-scoped token for `user` (S2S + X-User-Wallet + X-Chain-Id). */
+export async function userToken(ctx: CheckContext, user: TestUser): Promise<string> {
+  const res = await authorizeRaw(ctx, user);
+  expect2xx(res, 'POST /api/v1/user/authorize');
+  const token = res.json?.access_token;
+  check(typeof token === 'string' && token.length > 0, 'user authorize answer carries no access_token', { response: res });
+  return token;
+}
+
+/** GET /api/v1/user or /api/v2/user with the given headers. */
+export function readUser(ctx: CheckContext, version: 'v1' | 'v2', h: Record<string, string>): Promise<HttpResponse> {
+  return ctx.http.send({ op: version === 'v1' ? 'getUserV1' : 'getUserV2', headers: h });
+}
+
+/** Sends an operation as `user` (S2S + X-User-Id + X-Chain-Id). */
+export async function asUser(ctx: CheckContext, user: TestUser, req: Omit<HttpRequest, 'headers'> & { headers?: Record<string, string> }): Promise<HttpResponse> {
+  return ctx.http.send({ ...req, headers: headers(await userHeaders(ctx, user), req.headers ?? {}) });
+}
+
+/** Smart Wallet addresses of the user (GET /api/v1/wallets). */
+export async function smartWallets(ctx: CheckContext, user: TestUser): Promise<string[]> {
+  const res = await asUser(ctx, user, { op: 'listWallets' });
+  expect2xx(res, 'GET /api/v1/wallets');
+  return walletItems(res.json).map((w) => w?.wallet_address).filter((a): a is string => typeof a === 'string');
+}
+
+/** Wallet list items: a bare array, or wrapped in data / wallets. */
+export function walletItems(json: any): any[] {
+  if (Array.isArray(json)) return json;
+  for (const k of ['data', 'wallets', 'items']) if (Array.isArray(json?.[k])) return json[k];
+  return [];
+}
+
+/** Items of a list answer: a bare array or { data: [...] }. */
+export function listItems(json: any): any[] {
+  if (Array.isArray(json)) return json;
+  if (Array.isArray(json?.data)) return json.data;
+  return [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test-control API (spec/control.yaml)
+
+const clockAdvanced = new Map<string, number>();
+
+export async function control(ctx: CheckContext, method: string, path: string, body?: unknown): Promise<HttpResponse> {
+  if (!ctx.profile.control_url) ctx.skip('needs the test-control API: profile.control_url is not set');
+  const res = await ctx.http.send({ server: 'control', method, path, body: body ?? (method === 'GET' ? undefined : {}) });
+  if (!is2xx(res)) throw new Error(`test-control ${method} ${path} failed with HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+  return res;
+}
+
+/** Moves the target's clock forward (control POST /clock/advance); remembers the total per target. */
+export async function advanceClock(ctx: CheckContext, seconds: number): Promise<void> {
+  await control(ctx, 'POST', '/clock/advance', { seconds });
+  clockAdvanced.set(ctx.profile.base_url, (clockAdvanced.get(ctx.profile.base_url) ?? 0) + seconds);
+}
+
+/** Seconds this process moved the target's clock forward (tolerance for "now" comparisons). */
+export function clockSkewAllowance(ctx: CheckContext): number {
+  return clockAdvanced.get(ctx.profile.base_url) ?? 0;
+}
+
+export function userPath(user: TestUser, rest: string): string {
+  return `/users/${encodeURIComponent(user.id)}${rest}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JWTs
+
+const enc = new TextEncoder();
+
+/** Signs `payload` as an HS256 JWT (claims exactly as given; nothing added). */
+export async function forgeHs256(payload: JWTPayload, secret: string, header: Record<string, unknown> = {}): Promise<string> {
+  return new SignJWT(payload).setProtectedHeader({ typ: 'JWT', ...header, alg: 'HS256' }).sign(enc.encode(secret));
+}
+
+/** The same token with its signature altered (first signature byte flipped): needs no secret. */
+export function tamperSignature(token: string): string {
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts[2]) throw new Error('not a signed compact JWT');
+  const sig = base64url.decode(parts[2]);
+  sig[0] ^= 0x01;
+  return `${parts[0]}.${parts[1]}.${base64url.encode(sig)}`;
+}
+
+export function jwtClaims(token: string): JWTPayload {
+  return decodeJwt(token);
+}
+
+export function jwtHeader(token: string): Record<string, unknown> {
+  return decodeProtectedHeader(token) as Record<string, unknown>;
+}
+
+/** Claim names whose value equals `value` (addresses and emails compared case-insensitively). */
+export function claimsCarrying(payload: JWTPayload, value: string): string[] {
+  const v = value.toLowerCase();
+  return Object.entries(payload)
+    .filter(([, x]) => typeof x === 'string' && x.toLowerCase() === v)
+    .map(([k]) => k);
+}
+
+/** Polls `fn` until it returns a value or `timeoutMs` passes. */
+export async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 250): Promise<T | undefined> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() >= end) return undefined;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// fast-check helpers
+
+/** numRuns scaled by the cost of one run: cheap (a request or two), user (creates a user), model (a command sequence). */
+export function runsFor(ctx: CheckContext, cost: 'cheap' | 'user' | 'model'): number {
+  if (cost === 'cheap') return ctx.numRuns;
+  if (cost === 'user') return Math.max(2, Math.ceil(ctx.numRuns / 10));
+  return Math.max(2, Math.ceil(ctx.numRuns / 20));
+}
+
+export interface UserData {
+  email: string;
+  country: string;
+  address: string;
+}
+
+const DOMAINS = ['example.com', 'example.org', 'example.net', 'mail.example.com'];
+
+/** Generated registration data. Values are made unique per use with `uniqueUser` (registration refuses duplicates). */
+export function userDataArb(): fc.Arbitrary<UserData> {
+  return fc.record({
+    email: fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,11}$/), fc.constantFrom(...DOMAINS)).map(([l, d]) => `${l}@${d}`),
+    country: fc.constantFrom(...COUNTRIES),
+    address: fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => `0x${Buffer.from(b).toString('hex')}`),
+  });
+}
+
+/** Same shape, but unique: a random suffix on the email's local part and on the address's last 6 bytes. */
+export function uniqueUser(d: UserData): UserData {
+  const [local, domain] = d.email.split('@');
+  return { email: `${local}${rnd.hex(5)}@${domain}`, country: d.country, address: `${d.address.slice(0, 30)}${rnd.hex(6)}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Alias helpers (section 9)
+
+/** Both names present with the same value (and equal to `expected` when given; addresses compare case-insensitively). */
+export function aliasProblem(obj: any, oldName: string, newName: string, expected?: string): string | undefined {
+  if (obj === null || typeof obj !== 'object') return `not an object: ${JSON.stringify(obj)}`;
+  const has = (k: string) => Object.hasOwn(obj, k) && obj[k] !== undefined;
+  if (!has(newName)) return `${newName} is missing (deprecated ${oldName} = ${JSON.stringify(obj[oldName])})`;
+  if (!has(oldName)) return `deprecated ${oldName} is missing (responses keep both names, section 9.3); ${newName} = ${JSON.stringify(obj[newName])}`;
+  if (obj[oldName] !== obj[newName]) return `${oldName} ${JSON.stringify(obj[oldName])} differs from ${newName} ${JSON.stringify(obj[newName])}`;
+  if (expected !== undefined && (typeof obj[newName] !== 'string' || obj[newName].toLowerCase() !== expected.toLowerCase())) {
+    return `${newName} ${JSON.stringify(obj[newName])}, expected ${JSON.stringify(expected)}`;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Control-API shortcuts
+
+export async function create3ds(ctx: CheckContext, user: TestUser): Promise<{ transaction_id: string; expires_at?: number }> {
+  const res = await control(ctx, 'POST', userPath(user, '/3ds'), { amount: 12.5, currency: 'EUR' });
+  const id = res.json?.transaction_id;
+  if (typeof id !== 'string') throw new Error(`test-control POST /users/{id}/3ds answered no transaction_id: ${res.text.slice(0, 200)}`);
+  return res.json;
+}
+
+export async function createWithdrawal(ctx: CheckContext, user: TestUser, destination: string): Promise<any> {
+  return (await control(ctx, 'POST', userPath(user, '/withdrawal-requests'), { destination_address: destination })).json;
+}
+
+export async function setSepaStatus(ctx: CheckContext, user: TestUser, status: string): Promise<void> {
+  await control(ctx, 'PUT', userPath(user, '/capabilities/SepaAccount'), { status });
+}
+
+export async function setPrimaryWallet(ctx: CheckContext, user: TestUser, present: boolean): Promise<void> {
+  await control(ctx, 'PUT', userPath(user, '/primary-wallet'), { present });
+}
+
+/** SepaAccount capability status read through GET /api/v2/user (undefined when the capability is absent). */
+export async function sepaStatus(ctx: CheckContext, user: TestUser): Promise<{ status: string | undefined; res: HttpResponse }> {
+  const res = await readUser(ctx, 'v2', await userHeaders(ctx, user));
+  expect2xx(res, 'GET /api/v2/user');
+  const caps = Array.isArray(res.json?.capabilities) ? res.json.capabilities : [];
+  const cap = caps.find((c: any) => c?.type === 'SepaAccount');
+  return { status: cap?.status, res };
+}
+
+/** The SepaAccount statuses of section 3, from the model's OpenAPI document. */
+export function sepaStatuses(ctx: CheckContext): string[] {
+  const e = ctx.model.openapi?.components?.schemas?.SepaAccountStatus?.enum;
+  if (!Array.isArray(e) || e.length === 0) throw new Error('spec/openapi.yaml has no components.schemas.SepaAccountStatus enum (section 3 values)');
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SEPA wallet-linking path helpers (section 3)
+
+/**
+ * The signed challenge sent to complete. The spec does not show the signature scheme (the Primary
+ * Smart Wallet signs, and its keys live with the target), so a deterministic stand-in derived from
+ * the challenge is sent.
+ */
+export function signChallenge(challenge: string): string {
+  return `0x${createHash('sha256').update(challenge).digest('hex')}${createHash('sha256').update(`2${challenge}`).digest('hex')}`;
+}
+
+export async function initSepa(ctx: CheckContext, user: TestUser, chain: unknown = ctx.profile.chain_id): Promise<HttpResponse> {
+  return asUser(ctx, user, { op: 'initBankAccount', body: { chain } });
+}
+
+export async function completeSepa(ctx: CheckContext, user: TestUser, challenge: string, chain: unknown = ctx.profile.chain_id): Promise<HttpResponse> {
+  return asUser(ctx, user, { op: 'completeBankAccount', body: { chain, signed_challenge: signChallenge(challenge) } });
+}
+
+export async function directSepa(ctx: CheckContext, user: TestUser): Promise<HttpResponse> {
+  return asUser(ctx, user, { op: 'createBankAccount', body: { account_type: 'Sepa' } });
+}
+
+/** Content-Type of a header map names JSON (parameters such as charset allowed). */
+export function isJsonContentTypeOf(h: Record<string, string>): boolean {
+  const v = Object.entries(h).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+  return typeof v === 'string' && v.split(';')[0].trim().toLowerCase() === 'application/json';
+}

@@ -1,0 +1,281 @@
+// Model-based tests (fast-check commands) of the section 3 state machines. Each run creates fresh
+// users, replays a generated command sequence against the target and a small model of section 3,
+// and compares every answer and the observable state after each step.
+
+import fc from 'fast-check';
+import { checkProperty } from '../../src/checks/property.ts';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import {
+  type TestUser, aliasProblem, asUser, check, completeSepa, control, create3ds, createUser, directSepa, expect2xx, expectError,
+  expectNot2xx, initSepa, is2xx, listItems, rnd, runsFor, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus, userPath,
+  CheckFailure,
+} from './fixtures.ts';
+import { decide, expect3dsNotFound, type Decision } from './states.ts';
+
+// ------------------------------------------------------------------------------------------------ SEPA
+
+const ANS = 'ActivationNotStarted';
+const EPVR = 'ExternalProviderVerificationRequired';
+const IN_PROGRESS = 'InProgress';
+const ACTIVE = 'Active';
+
+export const SEPA_MODEL_RULES = [
+  'STATE-SEPA-DIRECT-ACTIVATION', 'STATE-SEPA-WALLET-LINK-ACTIVATION', 'STATE-SEPA-WEBHOOK-ACTIVE', 'STATE-SEPA-ACTIVE-RETRIEVE',
+  'STATE-SEPA-WRONG-PATH', 'ERR-SEPA-WRONG-PATH', 'STATE-SEPA-PRIMARY-WALLET-REQUIRED', 'VERSION-SEPA-CAPABILITY-STATUSES',
+];
+const WRONG = ['STATE-SEPA-WRONG-PATH', 'ERR-SEPA-WRONG-PATH'];
+
+interface SepaModel {
+  status: string;
+  primary: boolean;
+  /** A challenge from a successful init is held (complete may be tried on the happy path). */
+  challenge: boolean;
+}
+interface SepaReal {
+  ctx: CheckContext;
+  user: TestUser;
+  challenge?: string;
+}
+
+async function expectStatus(r: SepaReal, m: SepaModel, after: string, rules: string[]) {
+  const { status, res } = await sepaStatus(r.ctx, r.user);
+  check(status === m.status, `after ${after}: SepaAccount status ${JSON.stringify(status)}, the section 3 model says ${m.status}`, { rules, response: res });
+}
+
+function detailsOk(res: HttpResponse, what: string, rules: string[]) {
+  expect2xx(res, what, rules);
+  check(res.json?.details_id !== undefined && res.json?.details_id !== null, `${what}: no details_id`, { rules, response: res });
+}
+
+class DirectCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
+  check = () => true;
+  async run(m: SepaModel, r: SepaReal) {
+    const res = await directSepa(r.ctx, r.user);
+    const from = m.status;
+    if (from === ANS) {
+      detailsOk(res, 'direct activation from ActivationNotStarted', ['STATE-SEPA-DIRECT-ACTIVATION']);
+      m.status = IN_PROGRESS;
+      await expectStatus(r, m, 'direct activation', ['STATE-SEPA-DIRECT-ACTIVATION']);
+      return;
+    }
+    if (from === ACTIVE) detailsOk(res, 'direct activation when Active (details are retrieved)', ['STATE-SEPA-ACTIVE-RETRIEVE']);
+    else if (from === IN_PROGRESS) {
+      if (!is2xx(res)) expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
+    } else expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
+    await expectStatus(r, m, `direct activation from ${from}`, from === ACTIVE ? ['STATE-SEPA-ACTIVE-RETRIEVE'] : WRONG);
+  }
+  toString = () => 'direct(Sepa)';
+}
+
+class InitCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
+  check = () => true;
+  async run(m: SepaModel, r: SepaReal) {
+    const res = await initSepa(r.ctx, r.user);
+    if (m.status === EPVR) {
+      if (m.primary) expect2xx(res, 'init with a Primary Smart Wallet', ['STATE-SEPA-WALLET-LINK-ACTIVATION']);
+      if (is2xx(res)) {
+        check(typeof res.json?.challenge === 'string', 'init answered no challenge string', { rules: ['STATE-SEPA-WALLET-LINK-ACTIVATION'], response: res });
+        r.challenge = res.json.challenge;
+        m.challenge = true;
+      }
+    } else expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
+    await expectStatus(r, m, `init from ${m.status}`, m.status === EPVR ? ['STATE-SEPA-WALLET-LINK-ACTIVATION'] : WRONG);
+  }
+  toString = () => 'init';
+}
+
+class CompleteCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
+  check = (m: Readonly<SepaModel>) => m.status !== EPVR || !m.primary || m.challenge;
+  async run(m: SepaModel, r: SepaReal) {
+    const res = await completeSepa(r.ctx, r.user, r.challenge ?? `challenge-${rnd.hex(8)}`);
+    const from = m.status;
+    if (from !== EPVR) expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
+    else if (!m.primary) expectNot2xx(res, 'complete without a Primary Smart Wallet', ['STATE-SEPA-PRIMARY-WALLET-REQUIRED']);
+    else {
+      detailsOk(res, 'complete with the signed challenge', ['STATE-SEPA-WALLET-LINK-ACTIVATION']);
+      m.status = IN_PROGRESS;
+      m.challenge = false;
+      r.challenge = undefined;
+    }
+    const rules = from !== EPVR ? WRONG : !m.primary ? ['STATE-SEPA-PRIMARY-WALLET-REQUIRED'] : ['STATE-SEPA-WALLET-LINK-ACTIVATION'];
+    await expectStatus(r, m, `complete from ${from}${m.primary ? '' : ' without a Primary wallet'}`, rules);
+  }
+  toString = () => 'complete';
+}
+
+class ProviderCompleteCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
+  check = (m: Readonly<SepaModel>) => m.status === IN_PROGRESS;
+  async run(m: SepaModel, r: SepaReal) {
+    await control(r.ctx, 'POST', userPath(r.user, '/sepa/complete'), {});
+    m.status = ACTIVE;
+    await expectStatus(r, m, 'the provider reported the SEPA details', ['STATE-SEPA-WEBHOOK-ACTIVE']);
+  }
+  toString = () => 'provider-complete';
+}
+
+class SetStatusCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
+  constructor(readonly status: string) {}
+  check = () => true;
+  async run(m: SepaModel, r: SepaReal) {
+    await setSepaStatus(r.ctx, r.user, this.status);
+    m.status = this.status;
+    m.challenge = false;
+    r.challenge = undefined;
+    await expectStatus(r, m, `control set ${this.status}`, ['VERSION-SEPA-CAPABILITY-STATUSES']);
+  }
+  toString = () => `set(${this.status})`;
+}
+
+class SetPrimaryCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
+  constructor(readonly present: boolean) {}
+  check = () => true;
+  async run(m: SepaModel, r: SepaReal) {
+    await setPrimaryWallet(r.ctx, r.user, this.present);
+    m.primary = this.present;
+    m.challenge = false;
+    r.challenge = undefined;
+  }
+  toString = () => `primary(${this.present})`;
+}
+
+class ReadCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
+  check = () => true;
+  async run(m: SepaModel, r: SepaReal) {
+    await expectStatus(r, m, 'a read', ['VERSION-SEPA-CAPABILITY-STATUSES']);
+  }
+  toString = () => 'read';
+}
+
+export async function sepaModelRun(ctx: CheckContext): Promise<void> {
+  const statuses = sepaStatuses(ctx);
+  const cmds = fc.commands(
+    [
+      fc.constant(new DirectCmd()),
+      fc.constant(new InitCmd()),
+      fc.constant(new CompleteCmd()),
+      fc.constant(new ProviderCompleteCmd()),
+      fc.constantFrom(...statuses).map((s) => new SetStatusCmd(s)),
+      fc.boolean().map((b) => new SetPrimaryCmd(b)),
+      fc.constant(new ReadCmd()),
+    ],
+    { maxCommands: 10 },
+  );
+  await checkProperty(ctx, fc.asyncProperty(fc.constantFrom(...statuses), fc.boolean(), cmds, async (initial, primary, seq) => {
+    const setup = async () => {
+      const user = await createUser(ctx);
+      await setPrimaryWallet(ctx, user, primary);
+      await setSepaStatus(ctx, user, initial);
+      return { model: { status: initial, primary, challenge: false } as SepaModel, real: { ctx, user } as SepaReal };
+    };
+    await fc.asyncModelRun(setup, seq);
+  }), { numRuns: runsFor(ctx, 'model') });
+}
+
+// ------------------------------------------------------------------------------------------------- 3DS
+
+export const THREE_DS_MODEL_RULES = [
+  'STATE-3DS-DECIDE-PENDING', 'STATE-3DS-NO-REPLAY', 'STATE-3DS-CALLER-SCOPED', 'STATE-3DS-NEVER-401', 'ERR-3DS-NOT-FOUND', 'ALIAS-3DS-OWNER',
+];
+
+interface TdsModel {
+  challenges: { owner: number; decided: boolean }[];
+}
+interface TdsReal {
+  ctx: CheckContext;
+  users: TestUser[];
+  ids: string[];
+  /** status, reason, description of the first refusal: every refusal is "the same 400". */
+  refusal?: string;
+}
+
+function refusalSig(res: HttpResponse): string {
+  return JSON.stringify([res.status, res.json?.error_reason, res.json?.error_description]);
+}
+
+function expectRefusal(r: TdsReal, res: HttpResponse, rules: string[]) {
+  expect3dsNotFound(r.ctx, res, rules);
+  const sig = refusalSig(res);
+  r.refusal ??= sig;
+  check(sig === r.refusal, `3DS refusals differ: ${r.refusal} vs ${sig} (the same 400 for every case, section 7 other rule 1)`, { rules: ['STATE-3DS-CALLER-SCOPED'], response: res });
+}
+
+class CreateChallengeCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
+  constructor(readonly owner: number) {}
+  check = () => true;
+  async run(m: TdsModel, r: TdsReal) {
+    const ch = await create3ds(r.ctx, r.users[this.owner]);
+    r.ids.push(ch.transaction_id);
+    m.challenges.push({ owner: this.owner, decided: false });
+  }
+  toString = () => `create(user${this.owner})`;
+}
+
+class DecideCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
+  constructor(readonly pick: number, readonly op: Decision, readonly caller: number) {}
+  check = (m: Readonly<TdsModel>) => m.challenges.length > 0;
+  async run(m: TdsModel, r: TdsReal) {
+    const i = this.pick % m.challenges.length;
+    const ch = m.challenges[i];
+    const res = await decide(r.ctx, r.users[this.caller], this.op, r.ids[i]);
+    if (ch.owner === this.caller && !ch.decided) {
+      expect2xx(res, `${this.op} of the caller's pending challenge`, ['STATE-3DS-DECIDE-PENDING']);
+      ch.decided = true;
+    } else {
+      expectRefusal(r, res, ch.owner !== this.caller ? ['STATE-3DS-CALLER-SCOPED', 'ERR-3DS-NOT-FOUND', 'STATE-3DS-NEVER-401'] : ['STATE-3DS-NO-REPLAY', 'ERR-3DS-NOT-FOUND', 'STATE-3DS-NEVER-401']);
+    }
+  }
+  toString = () => `${this.op}(#${this.pick}, by user${this.caller})`;
+}
+
+class DecideUnknownCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
+  constructor(readonly op: Decision, readonly caller: number) {}
+  check = () => true;
+  async run(_m: TdsModel, r: TdsReal) {
+    expectRefusal(r, await decide(r.ctx, r.users[this.caller], this.op, rnd.uuid()), ['STATE-3DS-CALLER-SCOPED', 'ERR-3DS-NOT-FOUND', 'STATE-3DS-NEVER-401']);
+  }
+  toString = () => `${this.op}(unknown, by user${this.caller})`;
+}
+
+class ListCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
+  constructor(readonly caller: number) {}
+  check = () => true;
+  async run(m: TdsModel, r: TdsReal) {
+    const user = r.users[this.caller];
+    const res = await asUser(r.ctx, user, { op: 'list3dsRequests' });
+    expect2xx(res, 'GET /api/v1/cards/3ds/requests');
+    const items = listItems(res.json);
+    const pending = r.ids.filter((_, i) => m.challenges[i].owner === this.caller && !m.challenges[i].decided);
+    for (const item of items) {
+      const p = aliasProblem(item, 'owner', 'user_address', user.address);
+      if (p) throw new CheckFailure(`3DS challenge list: ${p}`, { rules: ['ALIAS-3DS-OWNER'], response: res });
+    }
+    const ids = items.map((x) => x?.transaction_id ?? x?.id).filter((x) => x !== undefined).map(String);
+    if (ids.length === items.length && items.length > 0) {
+      check(JSON.stringify([...ids].sort()) === JSON.stringify([...pending].sort()), `listed challenges ${JSON.stringify(ids)}, the caller's pending ones are ${JSON.stringify(pending)}`, { rules: ['STATE-3DS-DECIDE-PENDING', 'STATE-3DS-NO-REPLAY'], response: res });
+    } else {
+      check(items.length === pending.length, `${items.length} challenges listed, the caller has ${pending.length} pending`, { rules: ['STATE-3DS-DECIDE-PENDING', 'STATE-3DS-NO-REPLAY'], response: res });
+    }
+  }
+  toString = () => `list(user${this.caller})`;
+}
+
+export async function threeDsModelRun(ctx: CheckContext): Promise<void> {
+  const op = fc.constantFrom<Decision>('approve3ds', 'decline3ds');
+  const who = fc.constantFrom(0, 1);
+  const cmds = fc.commands(
+    [
+      who.map((o) => new CreateChallengeCmd(o)),
+      fc.tuple(fc.nat(), op, who).map(([p, o, c]) => new DecideCmd(p, o, c)),
+      fc.tuple(op, who).map(([o, c]) => new DecideUnknownCmd(o, c)),
+      who.map((c) => new ListCmd(c)),
+    ],
+    { maxCommands: 12 },
+  );
+  await checkProperty(ctx, fc.asyncProperty(cmds, async (seq) => {
+    const setup = async () => {
+      const users = [await createUser(ctx), await createUser(ctx)];
+      return { model: { challenges: [] } as TdsModel, real: { ctx, users, ids: [] } as TdsReal };
+    };
+    await fc.asyncModelRun(setup, seq);
+  }), { numRuns: runsFor(ctx, 'model') });
+}

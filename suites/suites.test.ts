@@ -1,0 +1,68 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadChecks } from './index.ts';
+import { loadModel } from '../src/model/index.ts';
+import type { Check } from '../src/checks/types.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const haveEngine = existsSync(path.join(ROOT, 'src/reference/index.ts')) && existsSync(path.join(ROOT, 'src/runner/index.ts'));
+
+describe('the check catalogue', () => {
+  it('has unique ids, existing rule ids, and areas from the list', async () => {
+    const model = await loadModel();
+    const checks = await loadChecks();
+    const ids = new Set<string>();
+    for (const c of checks) {
+      expect(ids.has(c.id), c.id).toBe(false);
+      ids.add(c.id);
+      expect(c.rules.length, c.id).toBeGreaterThan(0);
+      for (const r of c.rules) expect(() => model.rule(r), `${c.id} names ${r}`).not.toThrow();
+      expect(c.id.startsWith(`${c.area}.`), c.id).toBe(true);
+    }
+    const covered = new Set(checks.flatMap((c) => c.rules));
+    expect(model.rules.filter((r) => r.testable && !covered.has(r.id)).map((r) => r.id)).toEqual([]);
+    expect(model.rules.filter((r) => !r.testable && covered.has(r.id)).map((r) => r.id)).toEqual([]);
+  });
+
+  it('marks as safe only checks that create nothing (no creating helper is safe)', async () => {
+    const checks = await loadChecks();
+    const safe = checks.filter((c) => c.safe).map((c) => c.id).sort();
+    // Safe checks: token/S2S errors, unknown-user lookups, config reads, token limits.
+    for (const id of safe) expect(id, id).toMatch(/^(errors\.(token|s2s|body)|identity\.(s2s\.user-identifier-missing|s2s\.user-not-found)|auth\.(s2s|user\.agnostic)|users\.endpoint\.config-reads|schema\.(create-token|get-config|get-validation-rules)|limits\.)/);
+  });
+});
+
+describe.skipIf(!haveEngine)('all checks against the reference server', () => {
+  let ref: { profile: any; close(): Promise<void> };
+  let outcome: any;
+  let checks: Check[];
+
+  beforeAll(async () => {
+    const { startReference } = await import(pathToFileURL(path.join(ROOT, 'src/reference/index.ts')).href);
+    const { runChecks } = await import(pathToFileURL(path.join(ROOT, 'src/runner/index.ts')).href);
+    const { resolveProfile } = await import(pathToFileURL(path.join(ROOT, 'src/profile/index.ts')).href);
+    ref = await startReference({ rateLimit: { perIp: 60, perClient: 40, windowMs: 2000 } });
+    const profile = resolveProfile(ref.profile, { env: {} });
+    checks = await loadChecks();
+    outcome = await runChecks({ profile, model: await loadModel(), seed: 20240601, numRuns: 20, concurrency: 4 }, checks, []);
+  }, 600_000);
+
+  afterAll(async () => {
+    await ref?.close();
+  });
+
+  it('passes every check', () => {
+    const bad = outcome.results
+      .filter((r: any) => r.verdict !== 'pass')
+      .map((r: any) => `${r.checkId}: ${r.verdict} ${r.reason ?? ''}${r.failure ? `${r.failure.message}${r.failure.counterexample ? `\n${r.failure.counterexample}` : ''}` : ''}`);
+    expect(bad).toEqual([]);
+  });
+
+  it('leaves no testable rule uncovered', () => {
+    const uncovered = outcome.rules.filter((r: any) => r.verdict === 'uncovered').map((r: any) => r.id);
+    expect(uncovered).toEqual([]);
+    expect(outcome.results.length).toBe(checks.length);
+  });
+});
