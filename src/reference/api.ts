@@ -187,7 +187,7 @@ export function apiRoutes(bank: Bank): Route[] {
     const live = c && (bank.nowSec() < c.expires_at || bank.fault('3ds.ignore-expiry'));
     if (!c || !visible || !pending || !live) throw E.rule('ERR-3DS-NOT-FOUND');
     // Check and set run in one synchronous step: the first decision wins, no lost update.
-    if (bank.fault('3ds.lost-update')) await sleep(5);
+    if (bank.fault('3ds.lost-update')) await sleep(100);
     c.status = decision;
     return ok({ transaction_id: c.transaction_id, status: decision });
   };
