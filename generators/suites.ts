@@ -80,8 +80,27 @@ export function areaOf(rule: Rule): Area {
 const ID_PREFIXES = ['ERR', 'STATE', 'ALIAS', 'AUTH', 'LIMIT', 'VERSION', 'EVENT', 'ENDPOINT', 'FLOW', 'GENERAL'];
 const TABLE_PREFIX: Record<string, string> = { token: 'TOKEN', s2s: 'S2S', idp: 'IDP', user_token: 'USER-TOKEN' };
 
+/** Ids the generic derivation renders awkwardly (a header name or the area repeated as the group). */
+const CHECK_ID_OVERRIDES: Record<string, string> = {
+  'AUTH-IDENTITY-HEADER-KINDS': 'identity.headers.each-kind',
+  'AUTH-X-USER-WALLET-IS-EOA': 'identity.wallet-header.eoa-only',
+  'AUTH-CHAIN-ID-REQUIRED': 'identity.chain-header.required',
+  'ENDPOINT-USER-CREATE': 'users.create.v1-v2',
+  'ENDPOINT-CARDS': 'cards.virtual.create-and-list',
+  'STATE-CARD-CLOSE-TERMINAL': 'cards.close.terminal',
+  'ENDPOINT-BANK-ACCOUNT-TYPES': 'bank.accounts.types',
+  'ENDPOINT-CHAIN-NUMERIC-STRING': 'bank.chain.numeric-string',
+  'ENDPOINT-PRIMARY-WALLET-SERVER': 'bank.primary-wallet.server-resolved',
+  'ENDPOINT-RETAIL-REGISTER': 'users.retail.register',
+  'FLOW-PUSH-TO-CARD': 'transfers.push-to-card.end-to-end',
+  'ENDPOINT-WALLETS': 'users.wallets.read',
+  'EVENT-WEBHOOK-DELIVERY': 'webhooks.delivery.json-post',
+};
+
 /** Stable, readable check id from the rule id: ERR-TOKEN-CLIENT-ID-MISSING -> errors.token.client-id-missing. */
 export function checkIdFor(rule: Rule, area: Area): string {
+  const override = CHECK_ID_OVERRIDES[rule.id];
+  if (override) return override;
   let rest = rule.id;
   const first = rest.split('-')[0];
   if (ID_PREFIXES.includes(first)) rest = rest.slice(first.length + 1);
@@ -103,7 +122,7 @@ export function checkIdFor(rule: Rule, area: Area): string {
 }
 
 export function kebab(opId: string): string {
-  return opId.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  return opId.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/([a-z])([0-9])/g, '$1-$2').toLowerCase();
 }
 
 /** Default check title: the rule summary, or for a section 7 row its status, reason, message and cause. */

@@ -108,7 +108,7 @@ export const checks: Check[] = [
   },
   {
     id: "aliases.recipient.address",
-    title: "Recipient crypto details carry recipient_address and address with the same value (observed on recipients created here; the spec does not show how to create crypto details)",
+    title: "Recipient crypto details carry recipient_address and address with the same value (a recipient created with recipient_address)",
     area: "aliases",
     section: "9.6",
     rules: ["ALIAS-RECIPIENT-ADDRESS"],

@@ -17,7 +17,7 @@ export const checks: Check[] = [
     run: (ctx) => drivers["ERR-CHAIN-NOT-NUMERIC"].run(ctx),
   },
   {
-    id: "bank.bank.account-types",
+    id: "bank.accounts.types",
     title: "POST /api/v1/bank/accounts answers { details_id } for each account_type (Sepa from ActivationNotStarted) and refuses a type outside the list",
     area: "bank",
     section: "4",
@@ -27,7 +27,7 @@ export const checks: Check[] = [
     run: (ctx) => drivers["ENDPOINT-BANK-ACCOUNT-TYPES"].run(ctx),
   },
   {
-    id: "bank.primary.wallet-server",
+    id: "bank.primary-wallet.server-resolved",
     title: "init with only chain: the server resolves the Primary wallet and returns it as wallet_address (one of the user's Smart Wallets, not the EOA) with a challenge string",
     area: "bank",
     section: "4.rule2",

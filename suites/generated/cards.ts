@@ -7,7 +7,7 @@ import { drivers } from '../lib/cards.ts';
 
 export const checks: Check[] = [
   {
-    id: "cards.card.close-terminal",
+    id: "cards.close.terminal",
     title: "After close, activate, block and unblock (those with a path in the profile) do not succeed",
     area: "cards",
     section: "3",
@@ -17,7 +17,7 @@ export const checks: Check[] = [
     run: (ctx) => drivers["STATE-CARD-CLOSE-TERMINAL"].run(ctx),
   },
   {
-    id: "cards.cards",
+    id: "cards.virtual.create-and-list",
     title: "POST /api/v1/cards/virtual with card_name creates a card with an id; GET /api/v1/cards lists it in { data: [Card] }",
     area: "cards",
     section: "4",

@@ -47,7 +47,7 @@ export const checks: Check[] = [
     run: (ctx) => drivers["ERR-S2S-USER-NOT-FOUND"].run(ctx),
   },
   {
-    id: "identity.identity.header-kinds",
+    id: "identity.headers.each-kind",
     title: "Each identity header alone (X-User-Wallet with the EOA, X-User-Email, X-User-Id) identifies the user on GET /api/v1/user and /api/v2/user",
     area: "identity",
     section: "5",
@@ -57,7 +57,7 @@ export const checks: Check[] = [
     run: (ctx) => drivers["AUTH-IDENTITY-HEADER-KINDS"].run(ctx),
   },
   {
-    id: "identity.x.user-wallet-is-eoa",
+    id: "identity.wallet-header.eoa-only",
     title: "X-User-Wallet carries the EOA: the user's Smart Wallet address (GET /api/v1/wallets) there is not found",
     area: "identity",
     section: "5",

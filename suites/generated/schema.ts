@@ -157,7 +157,7 @@ export const checks: Check[] = [
     run: (ctx) => drivers["createVirtualCard"].run(ctx),
   },
   {
-    id: "schema.list3ds-requests",
+    id: "schema.list-3ds-requests",
     title: "GET /api/v1/cards/3ds/requests: the happy path answers JSON matching the documented response schema",
     area: "schema",
     section: "4",

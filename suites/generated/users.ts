@@ -7,7 +7,7 @@ import { drivers } from '../lib/users.ts';
 
 export const checks: Check[] = [
   {
-    id: "users.user.create",
+    id: "users.create.v1-v2",
     title: "POST /api/v1/user and /api/v2/user create a user from email, country and user_address, return its id, and GET /api/v1/user reads the same fields back",
     area: "users",
     section: "4",
@@ -27,7 +27,7 @@ export const checks: Check[] = [
     run: (ctx) => drivers["ENDPOINT-CONFIG-READS"].run(ctx),
   },
   {
-    id: "users.wallets",
+    id: "users.wallets.read",
     title: "GET /api/v1/wallets lists wallets with wallet_address; GET /api/v1/wallet reads the default wallet and a wallet by id, with balances",
     area: "users",
     section: "2",

@@ -17,7 +17,7 @@ export const checks: Check[] = [
     run: (ctx) => drivers["EVENT-ACTIVATION-BANK-ACCOUNT"].run(ctx),
   },
   {
-    id: "webhooks.webhook.delivery",
+    id: "webhooks.delivery.json-post",
     title: "Every webhook received during the run is a JSON POST to a section 6 path whose payload matches its documented shape",
     area: "webhooks",
     section: "6",

@@ -12,7 +12,7 @@ import {
   listItems, readUser, rnd, runsFor, s2sHeaders, smartWallets, uniqueUser, userDataArb, userHeaders, userIdFrom, walletItems,
   CheckFailure,
 } from './fixtures.ts';
-import { pushToCardRecipient } from './transfers.ts';
+import { cryptoRecipient } from './transfers.ts';
 
 function aliasRule(ctx: CheckContext, id: string): AliasRule {
   const r = ctx.model.rule(id);
@@ -288,13 +288,15 @@ export const drivers: Drivers = {
   },
 
   'ALIAS-RECIPIENT-ADDRESS': {
-    title: 'Recipient crypto details carry recipient_address and address with the same value (observed on recipients created here; the spec does not show how to create crypto details)',
+    title: 'Recipient crypto details carry recipient_address and address with the same value (a recipient created with recipient_address)',
     safe: false,
     needs: ['pci'],
     async run(ctx) {
       const rule = aliasRule(ctx, 'ALIAS-RECIPIENT-ADDRESS');
       const user = await createUser(ctx);
-      const { res } = await pushToCardRecipient(ctx, user);
+      const addr = rnd.address();
+      const res = await cryptoRecipient(ctx, user, addr);
+      if (!res) return ctx.skip('the target refused recipient_address on recipient creation; the spec does not show how crypto details are created (recipients v2 payloads not shown)');
       const found: any[] = [];
       const walk = (o: any) => {
         if (Array.isArray(o)) o.forEach(walk);
@@ -304,8 +306,8 @@ export const drivers: Drivers = {
         }
       };
       walk(res.json);
-      if (found.length === 0) ctx.skip('no recipient with crypto details was observed: the spec does not show how to create one (recipients v2 payloads not shown)');
-      for (const o of found) expectPair(rule, o, undefined, 'recipient crypto details', res);
+      check(found.length > 0, `the recipient was created with ${rule.new} = ${addr} but the answer carries neither ${rule.new} nor ${rule.old}`, { response: res });
+      for (const o of found) expectPair(rule, o, addr, 'recipient crypto details', res);
     },
   },
 
@@ -391,5 +393,11 @@ export const drivers: Drivers = {
     const match = (b: any) => sameText(b?.destination_address, dest) || sameText(b?.to_address, dest);
     return { match, expected: (b: any) => (match(b) ? dest : undefined) };
   }),
-  'ALIAS-WEBHOOK-RECIPIENT-ADDRESS': webhookAlias('ALIAS-WEBHOOK-RECIPIENT-ADDRESS'),
+  'ALIAS-WEBHOOK-RECIPIENT-ADDRESS': webhookAlias('ALIAS-WEBHOOK-RECIPIENT-ADDRESS', async (ctx) => {
+    if (!ctx.profile.pci_url) return undefined;
+    const addr = rnd.address();
+    if (!(await cryptoRecipient(ctx, await createUser(ctx), addr))) return undefined;
+    const match = (b: any) => sameText(b?.recipient_address, addr) || sameText(b?.address, addr);
+    return { match, expected: (b: any) => (match(b) ? addr : undefined) };
+  }),
 };

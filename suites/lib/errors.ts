@@ -195,6 +195,10 @@ const bodyShape: Driver = {
       const others = forms.filter((f) => f !== 'missing');
       if (missing.length === 1 && others.every((f) => f === 'valid') && MISSING_ROW[missing[0]]) expectError(ctx, res, MISSING_ROW[missing[0]]!);
     }), { numRuns: Math.min(ctx.numRuns, 40) });
+    // A body that is not JSON at all is a client error too (all bodies are JSON, section 4).
+    const malformed = await ctx.http.send({ op: 'createToken', rawBody: '{"client_id": "x", "client_secret": ', headers: { 'Content-Type': 'application/json' } });
+    check(malformed.status >= 400 && malformed.status < 500, `token endpoint answered HTTP ${malformed.status} to a malformed JSON body; expected a 4xx client error`, { response: malformed });
+    expectErrorShape(ctx, malformed);
     // Errors from the other tables carry the same shape.
     const more = [
       await ctx.http.send({ op: 'getConfig', headers: chainHeader(ctx) }),

@@ -6,9 +6,9 @@ import { expectSchema } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import {
-  type TestUser, advanceClock, asUser, check, completeSepa, control, create3ds, createUser, createWithdrawal,
-  directSepa, expect2xx, expectError, expectNot2xx, initSepa, listItems, rnd, sepaStatus,
-  setPrimaryWallet, setSepaStatus, userPath,
+  type TestUser, advanceClock, asUser, bearer, chainHeader, check, completeSepa, control, create3ds, createUser, createWithdrawal,
+  directSepa, expect2xx, expectError, expectNot2xx, headers, identityHeader, initSepa, listItems, rnd, s2sToken, sepaStatus,
+  setPrimaryWallet, setSepaStatus, tamperSignature, userPath,
 } from './fixtures.ts';
 import { walletLinkUser } from './bank.ts';
 
@@ -202,6 +202,13 @@ export const drivers: Drivers = {
         expect2xx(await decide(ctx, user, first, ch.transaction_id), `first decision (${first})`);
         expect3dsNotFound(ctx, await decide(ctx, user, second, ch.transaction_id), rules);
       }
+      // Concurrent decisions on one challenge: exactly one wins, every other is refused.
+      const RACERS = 6;
+      const ch = await create3ds(ctx, user);
+      const answers = await Promise.all(Array.from({ length: RACERS }, (_, i) => decide(ctx, user, i % 2 ? 'decline3ds' : 'approve3ds', ch.transaction_id)));
+      const wins = answers.filter((r) => r.status >= 200 && r.status < 300);
+      check(wins.length === 1, `${RACERS} concurrent decisions on one challenge: ${wins.length} succeeded, exactly one may (a decision cannot be replayed)`, { rules, response: wins[1] ?? answers[0] });
+      for (const r of answers) if (!(r.status >= 200 && r.status < 300)) expect3dsNotFound(ctx, r, rules);
     },
   },
 
@@ -252,7 +259,7 @@ export const drivers: Drivers = {
   },
 
   'STATE-3DS-NEVER-401': {
-    title: '3DS approve and decline never return 401 for a refused lookup (unknown, decided or another user\'s transaction)',
+    title: '3DS approve and decline never return 401: not for a refused lookup (unknown, decided, another user\'s) and not for a token with an altered signature',
     safe: false,
     needs: [...THREE_DS_NEEDS],
     async run(ctx) {
@@ -260,6 +267,13 @@ export const drivers: Drivers = {
       const user = await createUser(ctx);
       const other = await createUser(ctx);
       const ch = await create3ds(ctx, user);
+      // Section 7 other rule 1 says "never": even a bad token is refused without 401.
+      const bad = headers(bearer(tamperSignature(await s2sToken(ctx))), chainHeader(ctx), { [identityHeader(ctx, 'id')]: user.id });
+      for (const op of ['approve3ds', 'decline3ds'] as const) {
+        const res = await ctx.http.send({ op, params: { transaction_id: ch.transaction_id }, headers: bad });
+        check(res.status !== 401, `${op} with an altered S2S token answered 401; approve and decline never return 401`, { response: res });
+        expectNot2xx(res, `${op} with an altered S2S token`);
+      }
       for (const op of ['approve3ds', 'decline3ds'] as const) {
         expect3dsNotFound(ctx, await decide(ctx, user, op, rnd.uuid()), rules);
         expect3dsNotFound(ctx, await decide(ctx, other, op, ch.transaction_id), rules);

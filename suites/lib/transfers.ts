@@ -27,17 +27,30 @@ function paymentDetailsOf(json: any): any[] {
 }
 
 /** Steps 1-2: tokenize and create the Card recipient; returns the recipient id and payment_details.id. */
-export async function pushToCardRecipient(ctx: CheckContext, user: TestUser) {
+export async function pushToCardRecipient(ctx: CheckContext, user: TestUser, extra: Record<string, unknown> = {}) {
   const { token } = await tokenize(ctx);
   const res = await asUser(ctx, user, {
     op: 'createRecipientV2',
-    body: { type: 'Card', card_token: token, first_name: 'Ada', last_name: 'Lovelace', is_business: false },
+    body: { type: 'Card', card_token: token, first_name: 'Ada', last_name: 'Lovelace', is_business: false, ...extra },
   });
   expect2xx(res, 'POST /api/v2/recipients (type Card with the card_token)');
   const details = paymentDetailsOf(res.json);
   const card = details.find((d) => d?.type === 'Card') ?? details[0];
   check(card && card.id !== undefined && card.id !== null, `the Card recipient has no payment_details.id: ${res.text.slice(0, 300)}`, { response: res });
   return { res, recipientId: res.json?.id as string | undefined, paymentDetailsId: String(card.id) };
+}
+
+/**
+ * A recipient that also carries crypto details: the section 2 Recipient field recipient_address sent
+ * on create (the spec shows no other way to create crypto details). Undefined when the target refuses it.
+ */
+export async function cryptoRecipient(ctx: CheckContext, user: TestUser, address: string): Promise<HttpResponse | undefined> {
+  const { token } = await tokenize(ctx);
+  const res = await asUser(ctx, user, {
+    op: 'createRecipientV2',
+    body: { type: 'Card', card_token: token, first_name: 'Ada', last_name: 'Lovelace', is_business: false, recipient_address: address },
+  });
+  return is2xx(res) ? res : undefined;
 }
 
 const ACTIVITY_WEBHOOK = '/v2/webhooks/activities';
