@@ -1,0 +1,206 @@
+// Mutant-bank interception proxy: sits between the engine and a reference server on loopback for
+// variants that a response transform cannot express — those that must see the request (its body),
+// rewrite it, change the transfer framing (chunked, no content-length), or rewrite webhook payloads.
+// It serves base_url (API and /__control); the card-tokenization environment stays direct.
+
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TargetProfile } from '../profile/types.ts';
+
+export interface ProxyRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  /** Query string without '?', '' when none. */
+  query: string;
+  /** Lower-case header names, first value only. */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Parsed JSON body, undefined when empty or not JSON. */
+  json?: any;
+}
+
+export interface ProxyResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Parsed JSON body, undefined when empty or not JSON. */
+  json?: any;
+}
+
+export interface ProxyContext {
+  /** The reference's own profile (original URLs and credentials). */
+  profile: TargetProfile;
+  /** Per-server scratch state of the variant. */
+  state: Map<string, unknown>;
+}
+
+export interface ProxyHooks {
+  /** Rewrite the request (mutate or return a new one), or answer it directly (return a response). */
+  request?(req: ProxyRequest, ctx: ProxyContext): ProxyRequest | ProxyResponse | void;
+  /** Rewrite the response the reference gave (mutate or return a new one). */
+  response?(req: ProxyRequest, res: ProxyResponse, ctx: ProxyContext): ProxyResponse | void;
+  /** Rewrite a webhook payload on its way from the reference to the engine's receiver. */
+  webhook?(path: string, body: any, ctx: ProxyContext): any;
+  /** Send every response with chunked transfer encoding (no content-length). */
+  chunked?: boolean;
+}
+
+export interface InterceptProxy {
+  /** Origin the engine talks to instead of the reference's base_url. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+const CONTROL_PREFIX = '/__control';
+const RELAY_PREFIX = '/__mutant-relay';
+const MAX_BODY = 8 * 1024 * 1024;
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'proxy-connection', 'upgrade', 'te', 'trailer']);
+
+function parseJson(text: string): any {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function flatten(h: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+function readAll(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        req.destroy();
+        reject(new Error('body too large for the mutant proxy'));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function forward(agent: http.Agent, origin: URL, method: string, pathAndQuery: string, headers: Record<string, string>, body: Buffer): Promise<ProxyResponse> {
+  return new Promise((resolve, reject) => {
+    const h: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) if (!HOP_BY_HOP.has(k)) h[k] = v;
+    if (body.length > 0 || method === 'POST' || method === 'PUT' || method === 'PATCH') h['content-length'] = String(body.length);
+    const req = http.request({ agent, host: origin.hostname, port: origin.port, method, path: pathAndQuery, headers: h }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const rh = flatten(res.headers);
+        for (const k of Object.keys(rh)) if (HOP_BY_HOP.has(k)) delete rh[k];
+        resolve({ status: res.statusCode ?? 502, headers: rh, body: text, json: parseJson(text) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function send(res: http.ServerResponse, out: ProxyResponse, chunked: boolean): void {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(out.headers)) if (k !== 'content-length' && k !== 'transfer-encoding') headers[k] = v;
+  const buf = Buffer.from(out.body, 'utf8');
+  if (!chunked) {
+    headers['content-length'] = String(buf.length);
+    res.writeHead(out.status, headers);
+    res.end(buf);
+    return;
+  }
+  // No content-length: node frames the body with chunked transfer encoding. Two writes make the
+  // chunking visible on the wire.
+  res.writeHead(out.status, headers);
+  if (buf.length === 0) return void res.end();
+  const mid = Math.max(1, Math.floor(buf.length / 2));
+  res.write(buf.subarray(0, mid));
+  setImmediate(() => res.end(buf.subarray(mid)));
+}
+
+/**
+ * Starts a proxy in front of `profile.base_url`. The returned baseUrl replaces base_url (and
+ * base_url + /__control replaces control_url) in the profile handed to the engine.
+ */
+export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHooks, host = '127.0.0.1'): Promise<InterceptProxy> {
+  const origin = new URL(profile.base_url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const ctx: ProxyContext = { profile, state: new Map() };
+  let relayTarget: string | undefined;
+  let selfOrigin = '';
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const path = q === -1 ? url : url.slice(0, q);
+      const query = q === -1 ? '' : url.slice(q + 1);
+      const raw = await readAll(req);
+
+      // Webhook relay: the reference posts here; the hook rewrites; the engine's receiver gets it.
+      if (path.startsWith(RELAY_PREFIX)) {
+        const rest = path.slice(RELAY_PREFIX.length) || '/';
+        if (!relayTarget) return send(res, { status: 503, headers: {}, body: '' }, false);
+        let body = parseJson(raw.toString('utf8'));
+        if (hooks.webhook && body !== undefined) body = hooks.webhook(rest, body, ctx) ?? body;
+        const target = new URL(relayTarget.replace(/\/$/, '') + rest);
+        const out = await forward(agent, target, req.method ?? 'POST', target.pathname + target.search, flatten(req.headers), Buffer.from(body === undefined ? raw : JSON.stringify(body)));
+        return send(res, out, false);
+      }
+
+      let preq: ProxyRequest = { method: req.method ?? 'GET', path, query, headers: flatten(req.headers), body: raw, json: parseJson(raw.toString('utf8')) };
+      // Webhook registration: point the reference at the relay when the variant rewrites webhooks.
+      if (hooks.webhook && preq.method === 'PUT' && path === `${CONTROL_PREFIX}/webhooks` && typeof preq.json?.base_url === 'string') {
+        relayTarget = preq.json.base_url;
+        preq.json = { ...preq.json, base_url: `${selfOrigin}${RELAY_PREFIX}` };
+        preq.body = Buffer.from(JSON.stringify(preq.json));
+      }
+      if (hooks.request) {
+        const r = hooks.request(preq, ctx);
+        if (r && 'status' in r) return send(res, r, !!hooks.chunked);
+        if (r) preq = r;
+      }
+      let out = await forward(agent, origin, preq.method, preq.query ? `${preq.path}?${preq.query}` : preq.path, preq.headers, preq.body);
+      if (hooks.response) out = hooks.response(preq, out, ctx) ?? out;
+      send(res, out, !!hooks.chunked);
+    })().catch((err) => {
+      if (!res.headersSent) {
+        res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(`mutant proxy: ${(err as Error).message}`);
+      } else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  selfOrigin = `http://${host}:${port}`;
+  return {
+    baseUrl: selfOrigin,
+    close: () =>
+      new Promise<void>((resolve) => {
+        agent.destroy();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export const PROXY_CONTROL_PREFIX = CONTROL_PREFIX;
