@@ -17,11 +17,12 @@ export const stateModelChecks: Check[] = [
   },
   {
     id: 'states.3ds.model',
-    title: '3DS challenges, model-based: generated sequences of create, approve, decline (own, other user\'s, unknown) and list follow section 3 and section 7 other rule 1',
+    title: '3DS challenges, model-based: generated sequences of create, approve, decline (own, other user\'s, unknown), list and server clock moves follow section 3, section 7 other rule 1 and the 5-minute window',
     area: 'states',
     section: '3',
     rules: THREE_DS_MODEL_RULES,
     safe: false,
+    exclusive: true,
     needs: ['control', 'operation:approve3ds', 'operation:decline3ds'],
     run: threeDsModelRun,
   },

@@ -364,7 +364,7 @@ export async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs:
 export function runsFor(ctx: CheckContext, cost: 'cheap' | 'user' | 'model'): number {
   if (cost === 'cheap') return ctx.numRuns;
   if (cost === 'user') return Math.max(2, Math.ceil(ctx.numRuns / 10));
-  return Math.max(2, Math.ceil(ctx.numRuns / 20));
+  return Math.max(2, Math.ceil(ctx.numRuns / 10));
 }
 
 export interface UserData {

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import {
-  type TestUser, aliasProblem, asUser, check, completeSepa, control, create3ds, createUser, directSepa, expect2xx, expectError,
+  type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, control, create3ds, createUser, directSepa, expect2xx, expectError,
   expectNot2xx, initSepa, is2xx, listItems, rnd, runsFor, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus, userPath,
   CheckFailure,
 } from './fixtures.ts';
@@ -153,12 +153,14 @@ export async function sepaModelRun(ctx: CheckContext): Promise<void> {
       fc.constant(new DirectCmd()),
       fc.constant(new InitCmd()),
       fc.constant(new CompleteCmd()),
+      fc.constant(new InitCmd()),
+      fc.constant(new CompleteCmd()),
       fc.constant(new ProviderCompleteCmd()),
       fc.constantFrom(...statuses).map((s) => new SetStatusCmd(s)),
       fc.boolean().map((b) => new SetPrimaryCmd(b)),
       fc.constant(new ReadCmd()),
     ],
-    { maxCommands: 10 },
+    { maxCommands: 10, size: 'medium' },
   );
   await checkProperty(ctx, fc.asyncProperty(fc.constantFrom(...statuses), fc.boolean(), cmds, async (initial, primary, seq) => {
     const setup = async () => {
@@ -174,12 +176,19 @@ export async function sepaModelRun(ctx: CheckContext): Promise<void> {
 // ------------------------------------------------------------------------------------------------- 3DS
 
 export const THREE_DS_MODEL_RULES = [
-  'STATE-3DS-DECIDE-PENDING', 'STATE-3DS-NO-REPLAY', 'STATE-3DS-CALLER-SCOPED', 'STATE-3DS-NEVER-401', 'ERR-3DS-NOT-FOUND', 'ALIAS-3DS-OWNER',
+  'STATE-3DS-DECIDE-PENDING', 'STATE-3DS-NO-REPLAY', 'STATE-3DS-CALLER-SCOPED', 'STATE-3DS-NEVER-401', 'STATE-3DS-EXPIRY', 'LIMIT-3DS-WINDOW',
+  'ERR-3DS-NOT-FOUND', 'ALIAS-3DS-OWNER',
 ];
 
 interface TdsModel {
-  challenges: { owner: number; decided: boolean }[];
+  /** Seconds the server clock was moved forward since the run began. */
+  clock: number;
+  /** Decision window from the model (section 8). */
+  window: number;
+  challenges: { owner: number; decided: boolean; createdAt: number }[];
 }
+
+const live = (m: Readonly<TdsModel>, c: { createdAt: number }) => m.clock - c.createdAt < m.window;
 interface TdsReal {
   ctx: CheckContext;
   users: TestUser[];
@@ -205,26 +214,30 @@ class CreateChallengeCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
   async run(m: TdsModel, r: TdsReal) {
     const ch = await create3ds(r.ctx, r.users[this.owner]);
     r.ids.push(ch.transaction_id);
-    m.challenges.push({ owner: this.owner, decided: false });
+    m.challenges.push({ owner: this.owner, decided: false, createdAt: m.clock });
   }
   toString = () => `create(user${this.owner})`;
 }
 
 class DecideCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
-  constructor(readonly pick: number, readonly op: Decision, readonly caller: number) {}
+  /** `asOwner`: the challenge's own user decides; otherwise the other user tries. */
+  constructor(readonly pick: number, readonly op: Decision, readonly asOwner: boolean) {}
   check = (m: Readonly<TdsModel>) => m.challenges.length > 0;
+  caller = 0;
   async run(m: TdsModel, r: TdsReal) {
     const i = this.pick % m.challenges.length;
     const ch = m.challenges[i];
+    this.caller = this.asOwner ? ch.owner : 1 - ch.owner;
     const res = await decide(r.ctx, r.users[this.caller], this.op, r.ids[i]);
-    if (ch.owner === this.caller && !ch.decided) {
-      expect2xx(res, `${this.op} of the caller's pending challenge`, ['STATE-3DS-DECIDE-PENDING']);
+    if (ch.owner === this.caller && !ch.decided && live(m, ch)) {
+      expect2xx(res, `${this.op} of the caller's pending challenge, ${m.clock - ch.createdAt} s after creation`, ['STATE-3DS-DECIDE-PENDING', 'STATE-3DS-EXPIRY']);
       ch.decided = true;
     } else {
-      expectRefusal(r, res, ch.owner !== this.caller ? ['STATE-3DS-CALLER-SCOPED', 'ERR-3DS-NOT-FOUND', 'STATE-3DS-NEVER-401'] : ['STATE-3DS-NO-REPLAY', 'ERR-3DS-NOT-FOUND', 'STATE-3DS-NEVER-401']);
+      const why = ch.owner !== this.caller ? 'STATE-3DS-CALLER-SCOPED' : ch.decided ? 'STATE-3DS-NO-REPLAY' : 'STATE-3DS-EXPIRY';
+      expectRefusal(r, res, [why, 'ERR-3DS-NOT-FOUND', 'STATE-3DS-NEVER-401', ...(why === 'STATE-3DS-EXPIRY' ? ['LIMIT-3DS-WINDOW'] : [])]);
     }
   }
-  toString = () => `${this.op}(#${this.pick}, by user${this.caller})`;
+  toString = () => `${this.op}(#${this.pick}, by ${this.asOwner ? 'its owner' : 'the other user'})`;
 }
 
 class DecideUnknownCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
@@ -244,37 +257,59 @@ class ListCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
     const res = await asUser(r.ctx, user, { op: 'list3dsRequests' });
     expect2xx(res, 'GET /api/v1/cards/3ds/requests');
     const items = listItems(res.json);
-    const pending = r.ids.filter((_, i) => m.challenges[i].owner === this.caller && !m.challenges[i].decided);
+    const mine = (i: number) => m.challenges[i].owner === this.caller && !m.challenges[i].decided;
+    // Live pending challenges must be listed; decided ones must not; expired ones may be either.
+    const pending = r.ids.filter((_, i) => mine(i) && live(m, m.challenges[i]));
+    const expired = r.ids.filter((_, i) => mine(i) && !live(m, m.challenges[i]));
     for (const item of items) {
       const p = aliasProblem(item, 'owner', 'user_address', user.address);
       if (p) throw new CheckFailure(`3DS challenge list: ${p}`, { rules: ['ALIAS-3DS-OWNER'], response: res });
     }
     const ids = items.map((x) => x?.transaction_id ?? x?.id).filter((x) => x !== undefined).map(String);
+    const rules = ['STATE-3DS-DECIDE-PENDING', 'STATE-3DS-NO-REPLAY'];
     if (ids.length === items.length && items.length > 0) {
-      check(JSON.stringify([...ids].sort()) === JSON.stringify([...pending].sort()), `listed challenges ${JSON.stringify(ids)}, the caller's pending ones are ${JSON.stringify(pending)}`, { rules: ['STATE-3DS-DECIDE-PENDING', 'STATE-3DS-NO-REPLAY'], response: res });
+      const extra = ids.filter((id) => !pending.includes(id) && !expired.includes(id));
+      const missing = pending.filter((id) => !ids.includes(id));
+      check(extra.length === 0 && missing.length === 0, `listed challenges ${JSON.stringify(ids)}; the caller's pending ones are ${JSON.stringify(pending)} (missing ${JSON.stringify(missing)}, not pending ${JSON.stringify(extra)})`, { rules, response: res });
     } else {
-      check(items.length === pending.length, `${items.length} challenges listed, the caller has ${pending.length} pending`, { rules: ['STATE-3DS-DECIDE-PENDING', 'STATE-3DS-NO-REPLAY'], response: res });
+      check(items.length >= pending.length && items.length <= pending.length + expired.length, `${items.length} challenges listed, the caller has ${pending.length} pending (+${expired.length} expired)`, { rules, response: res });
     }
   }
   toString = () => `list(user${this.caller})`;
 }
 
+/** Clock steps kept away from the window edge: sums of 70 s stay >= 20 s from 300 s, 310 s jumps past it. */
+class AdvanceClockCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
+  constructor(readonly long: boolean) {}
+  check = () => true;
+  async run(m: TdsModel, r: TdsReal) {
+    const seconds = this.long ? m.window + 10 : Math.round(m.window * 7 / 30);
+    await advanceClock(r.ctx, seconds);
+    m.clock += seconds;
+  }
+  toString = () => `advance(${this.long ? 'past the window' : 'inside the window'})`;
+}
+
 export async function threeDsModelRun(ctx: CheckContext): Promise<void> {
+  const windowS = ctx.model.limits.three_ds_window?.value;
+  if (!windowS) throw new Error('the model has no three_ds_window limit');
   const op = fc.constantFrom<Decision>('approve3ds', 'decline3ds');
   const who = fc.constantFrom(0, 1);
   const cmds = fc.commands(
     [
       who.map((o) => new CreateChallengeCmd(o)),
-      fc.tuple(fc.nat(), op, who).map(([p, o, c]) => new DecideCmd(p, o, c)),
+      fc.tuple(fc.nat(), op, fc.boolean()).map(([p, o, own]) => new DecideCmd(p, o, own)),
+      fc.tuple(fc.nat(), op).map(([p, o]) => new DecideCmd(p, o, true)),
       fc.tuple(op, who).map(([o, c]) => new DecideUnknownCmd(o, c)),
       who.map((c) => new ListCmd(c)),
+      fc.boolean().map((long) => new AdvanceClockCmd(long)),
     ],
-    { maxCommands: 12 },
+    { maxCommands: 14, size: 'medium' },
   );
   await checkProperty(ctx, fc.asyncProperty(cmds, async (seq) => {
     const setup = async () => {
       const users = [await createUser(ctx), await createUser(ctx)];
-      return { model: { challenges: [] } as TdsModel, real: { ctx, users, ids: [] } as TdsReal };
+      return { model: { clock: 0, window: windowS, challenges: [] } as TdsModel, real: { ctx, users, ids: [] } as TdsReal };
     };
     await fc.asyncModelRun(setup, seq);
   }), { numRuns: runsFor(ctx, 'model') });
