@@ -4,5 +4,6 @@ import type { CliCommand } from '../types.ts';
 import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 import { rulesCommand } from './rules.ts';
+import { loadCommand } from './load.ts';
 
-export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand];
+export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand];

@@ -1,0 +1,92 @@
+// `baas-conform load <scenario>`: a bounded load scenario against a target you own (default: the
+// embedded reference), verdict against thresholds. `baas-conform load merge a.json b.json ...`:
+// add results of several machines (histograms and counts) and recompute the percentiles.
+// Exit: 0 pass, 1 a threshold or contract failed, 2 configuration, 3 target unreachable.
+
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { ConfigError } from '../../errors/index.ts';
+import { LOAD_LIMITS, SCENARIOS, mergeResults, readResultFile, renderResult, runLoad, writeResult, type LoadResult, type Thresholds } from '../../load/index.ts';
+import { boundedInt, boundedNumber } from '../../load/safety.ts';
+import { loadProfile, maskSecrets, resolveProfile, type ResolvedProfile } from '../../profile/index.ts';
+import { startReference } from '../../reference/index.ts';
+import type { CliCommand, CliIo } from '../types.ts';
+
+function thresholdsOf(args: Record<string, any>): Thresholds {
+  return {
+    ...(args.p99Max !== undefined ? { p99MaxMs: boundedNumber('p99-max', args.p99Max, 0, 3_600_000) } : {}),
+    ...(args.errorRateMax !== undefined ? { errorRateMax: boundedNumber('error-rate-max', args.errorRateMax, 0, 1) } : {}),
+    ...(args.rpsMin !== undefined ? { rpsMin: boundedNumber('rps-min', args.rpsMin, 0, 1e12) } : {}),
+  };
+}
+
+async function emit(result: LoadResult, args: Record<string, any>, io: CliIo, profile?: ResolvedProfile): Promise<number> {
+  if (args.out) await writeResult(resolve(io.cwd, args.out), result, profile);
+  const text = args.json ? `${JSON.stringify(result, null, 2)}\n` : renderResult(result);
+  io.stdout.write(maskSecrets(text, profile));
+  if (args.out && !args.json) io.stdout.write(`result written to ${args.out}\n`);
+  return result.verdict.pass ? 0 : 1;
+}
+
+async function mergeHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+  const files: string[] = (args.files ?? []).map(String);
+  if (files.length < 2) throw new ConfigError('load merge: give at least two result files (load merge a.json b.json ...)');
+  const inputs = await Promise.all(files.map((f) => readResultFile(resolve(io.cwd, f))));
+  return emit(mergeResults(inputs, thresholdsOf(args)), args, io);
+}
+
+async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+  const scenario = String(args.scenario ?? '');
+  if (scenario === 'merge') return mergeHandler(args, io);
+  if (!scenario) throw new ConfigError(`load: give a scenario: ${SCENARIOS.map((s) => s.id).join(', ')} (or: load merge a.json b.json ...)`);
+  if ((args.files ?? []).length) throw new ConfigError(`load ${scenario}: unexpected arguments ${(args.files as string[]).join(' ')}`);
+  const thresholds = thresholdsOf(args);
+  const durationSec = boundedNumber('duration', args.duration, 0.1, LOAD_LIMITS.maxDurationSec) ?? LOAD_LIMITS.defaultDurationSec;
+  const connections = boundedInt('connections', args.connections, LOAD_LIMITS.defaultConnections, 1, LOAD_LIMITS.maxConnections);
+  const maxRequests = args.amount === undefined ? undefined : boundedInt('amount', args.amount, 0, connections, LOAD_LIMITS.maxMaxRequests);
+  const rate = args.rate === undefined ? undefined : boundedInt('rate', args.rate, 0, 1, LOAD_LIMITS.maxRate);
+  const timeoutMs = args.timeoutBudget === undefined ? undefined : boundedInt('timeout-budget', args.timeoutBudget, 0, 1000, 300_000);
+
+  let reference: Awaited<ReturnType<typeof startReference>> | undefined;
+  let profile: ResolvedProfile | undefined;
+  try {
+    if (args.profile !== undefined) profile = await loadProfile(resolve(io.cwd, args.profile), { target: args.target, env: io.env });
+    else if (args.target !== undefined) profile = resolveProfile(undefined, { target: args.target, env: io.env }, '--target');
+    else {
+      reference = await startReference();
+      profile = resolveProfile(reference.profile, { env: {} }, 'embedded reference profile');
+      io.stderr.write(`no --profile or --target: load-testing the embedded reference at ${profile.base_url} (default rate limit)\n`);
+    }
+    const result = await runLoad({ scenario, profile, durationSec, connections, maxRequests, rate, timeoutMs, thresholds, allowRemote: args.allowRemote === true });
+    if (reference) result.notes.push('the embedded reference shares this Node process (one event loop) with the load generator: figures describe the pair; for a server figure run `baas-conform serve` elsewhere and pass --profile');
+    return await emit(result, args, io, profile);
+  } catch (err) {
+    if (err instanceof Error && profile) err.message = maskSecrets(err.message, profile);
+    throw err;
+  } finally {
+    await reference?.close();
+  }
+}
+
+export const loadCommand: CliCommand = {
+  command: 'load [scenario] [files..]',
+  describe: 'Run a bounded load scenario (token-burst, user-read, mixed-reads) or merge results: load merge a.json b.json ...',
+  builder: (y: Argv) =>
+    y
+      .positional('scenario', { type: 'string', choices: [...SCENARIOS.map((s) => s.id), 'merge'], describe: 'scenario to run, or merge' })
+      .positional('files', { type: 'string', array: true, describe: 'result files (merge only)' })
+      .option('profile', { type: 'string', describe: 'Target profile JSON (default: the embedded reference)' })
+      .option('target', { type: 'string', describe: 'Target base URL (overrides the profile base_url)' })
+      .option('allow-remote', { type: 'boolean', describe: 'Allow a non-loopback target. Only for targets you own or are authorised to load.' })
+      .option('duration', { type: 'number', describe: `Seconds of load (default ${LOAD_LIMITS.defaultDurationSec}, max ${LOAD_LIMITS.maxDurationSec})` })
+      .option('amount', { type: 'number', describe: 'At most this many requests (default: 20000 for token-burst, else 1000000); the duration still bounds the run' })
+      .option('connections', { type: 'number', describe: `Concurrent connections (default ${LOAD_LIMITS.defaultConnections}, max ${LOAD_LIMITS.maxConnections})` })
+      .option('rate', { type: 'number', describe: 'Cap the offered load at R req/s (autocannon overallRate); default closed loop' })
+      .option('timeout-budget', { type: 'number', describe: 'Per-request budget in ms (default: the spec\'s 30 s); slower requests count as failures' })
+      .option('p99-max', { type: 'number', describe: 'Fail when p99 latency (ms) exceeds this' })
+      .option('error-rate-max', { type: 'number', describe: 'Fail when the error fraction exceeds this (default 0). Errors: unexpected non-2xx (429 is expected on token-burst), transport errors, timeouts' })
+      .option('rps-min', { type: 'number', describe: 'Fail when throughput (req/s) is below this' })
+      .option('out', { type: 'string', describe: 'Write the result JSON here (secrets masked); input for load merge' })
+      .option('json', { type: 'boolean', describe: 'Print the result JSON instead of the table' }),
+  run: loadHandler,
+};

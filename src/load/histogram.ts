@@ -1,0 +1,62 @@
+// Latency histograms: every response time goes into an HDR histogram (microseconds, 3 significant
+// digits, 1 us .. 1 h). The histogram travels in the result file as compressed base64 so results
+// from several machines can be added and the percentiles recomputed from the sum: averaging
+// percentiles is wrong, adding histograms is not.
+
+import hdr from 'hdr-histogram-js';
+import type { Histogram } from 'hdr-histogram-js';
+
+export const HISTOGRAM_ENCODING = 'hdr-histogram-compressed-base64' as const;
+export const HISTOGRAM_UNIT = 'us' as const;
+const HIGHEST_US = 3_600_000_000;
+
+export function newHistogram(): Histogram {
+  // Plain JS (no WebAssembly): nothing to destroy, safe to keep in long-lived objects.
+  return hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_US, numberOfSignificantValueDigits: 3, useWebAssembly: false, autoResize: true });
+}
+
+export function toMicros(ms: number): number {
+  return Math.min(HIGHEST_US, Math.max(1, Math.round(ms * 1000)));
+}
+
+export function encodeHistogram(h: Histogram): string {
+  return hdr.encodeIntoCompressedBase64(h);
+}
+
+export function decodeHistogram(data: string): Histogram {
+  const decoded = hdr.decodeFromCompressedBase64(data, 32, false);
+  // Copy into a fresh auto-resizing histogram so any two decoded inputs can be added.
+  const h = newHistogram();
+  h.add(decoded);
+  return h;
+}
+
+export interface LatencySummary {
+  /** Milliseconds, from the HDR histogram (3 significant digits). */
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+  min: number;
+  mean: number;
+  /** Number of recorded values. */
+  count: number;
+}
+
+const ms = (us: number) => Math.round(us) / 1000;
+
+export function summarise(h: Histogram): LatencySummary {
+  if (h.totalCount === 0) return { p50: 0, p90: 0, p99: 0, p999: 0, max: 0, min: 0, mean: 0, count: 0 };
+  return {
+    p50: ms(h.getValueAtPercentile(50)),
+    p90: ms(h.getValueAtPercentile(90)),
+    p99: ms(h.getValueAtPercentile(99)),
+    p999: ms(h.getValueAtPercentile(99.9)),
+    // Highest equivalent value of the top bucket: the same whether h was recorded here or decoded.
+    max: ms(h.getValueAtPercentile(100)),
+    min: ms(h.minNonZeroValue),
+    mean: ms(h.mean),
+    count: h.totalCount,
+  };
+}

@@ -1,0 +1,58 @@
+// Load tests generate real traffic. Refuse any target that is not on this machine unless the
+// operator says explicitly that they own it (--allow-remote).
+
+import { isIP } from 'node:net';
+import { ConfigError } from '../errors/index.ts';
+
+/** Upper bounds on every knob: no run is unbounded in time or count. */
+export const LOAD_LIMITS = {
+  defaultDurationSec: 10,
+  maxDurationSec: 300,
+  defaultConnections: 10,
+  maxConnections: 1_000,
+  /** Default cap on requests per run (autocannon maxOverallRequests); the duration caps it too. */
+  defaultMaxRequests: 1_000_000,
+  maxMaxRequests: 50_000_000,
+  maxRate: 1_000_000,
+} as const;
+
+/** true for 127.0.0.0/8, ::1 (and its IPv4-mapped forms) and localhost. */
+export function isLoopbackHost(hostname: string): boolean {
+  let h = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
+  if (mapped) h = mapped[1];
+  if (isIP(h) === 4) return h.split('.')[0] === '127';
+  if (isIP(h) === 6) return h === '::1' || /^(0{1,4}:){7}0{0,3}1$/.test(h) || h === '0:0:0:0:0:0:0:1';
+  return false;
+}
+
+export function assertTargetAllowed(baseUrl: string, allowRemote: boolean): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigError(`load: target base_url ${JSON.stringify(baseUrl)} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`load: target ${url.origin} must be http: or https:`);
+  if (allowRemote || isLoopbackHost(url.hostname)) return;
+  throw new ConfigError(
+    `load: refusing to load-test ${url.origin}: its host is not loopback (127.0.0.0/8, ::1, localhost). ` +
+      'Load tests send sustained traffic and must only be run against targets you own or are authorised to load; ' +
+      'if that is the case, pass --allow-remote explicitly.',
+  );
+}
+
+export function boundedInt(name: string, value: unknown, def: number, min: number, max: number): number {
+  if (value === undefined || value === null) return def;
+  const n = Number(value);
+  if (!Number.isFinite(n) || !Number.isInteger(n) || n < min || n > max) throw new ConfigError(`load: --${name} must be an integer between ${min} and ${max} (got ${String(value)})`);
+  return n;
+}
+
+export function boundedNumber(name: string, value: unknown, min: number, max: number): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`load: --${name} must be a number between ${min} and ${max} (got ${String(value)})`);
+  return n;
+}

@@ -1,0 +1,100 @@
+// Scenario setup over undici: an S2S token (with bounded 429 backoff, since a load run may follow
+// another against the same target) and a user to read. Transport failures here mean the target is
+// unreachable (exit 3); rejected credentials are a configuration error (exit 2).
+
+import { randomBytes } from 'node:crypto';
+import { request } from 'undici';
+import { RETRY_DEFAULTS, backoffDelay } from '../client/retry.ts';
+import { ConfigError, CredentialsError, TargetUnreachableError } from '../errors/index.ts';
+import type { ClientCredentials, ResolvedProfile } from '../profile/index.ts';
+
+export interface SetupHttp {
+  profile: ResolvedProfile;
+  timeoutMs: number;
+}
+
+export interface HttpReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+/** base_url path prefix + operation path (a target may sit under a path). */
+export function targetPath(profile: ResolvedProfile, path: string): string {
+  const prefix = new URL(profile.base_url).pathname.replace(/\/+$/, '');
+  return `${prefix}${path}`;
+}
+
+const MAX_SETUP_BODY = 1024 * 1024;
+
+export async function send(s: SetupHttp, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<HttpReply> {
+  const url = new URL(targetPath(s.profile, path), s.profile.base_url);
+  let res;
+  try {
+    res = await request(url, {
+      method: method as 'GET',
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headersTimeout: s.timeoutMs,
+      bodyTimeout: s.timeoutMs,
+    });
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? (err as Error).message;
+    throw new TargetUnreachableError(`load: cannot reach ${url.origin} (${code}) during scenario setup`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of res.body) {
+    size += (c as Buffer).length;
+    if (size > MAX_SETUP_BODY) {
+      res.body.destroy();
+      break;
+    }
+    chunks.push(c as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, text, json };
+}
+
+export function tokenBody(c: ClientCredentials): Record<string, string> {
+  return { client_id: c.client_id, client_secret: c.client_secret, grant_type: 'client_credentials' };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** S2S token for `client`; backs off on 429 (bounded retries, bounded waits). */
+export async function s2sToken(s: SetupHttp, client: ClientCredentials | undefined): Promise<string> {
+  if (!client?.client_id || !client.client_secret) throw new CredentialsError('load: the profile has no clients[0] credentials (client_id, client_secret)');
+  for (let attempt = 0; ; attempt++) {
+    const r = await send(s, 'POST', '/api/v1/token', {}, tokenBody(client));
+    if (r.status === 200 && typeof r.json?.access_token === 'string') return r.json.access_token as string;
+    if (r.status === 429 && attempt < RETRY_DEFAULTS.maxRetries) {
+      const ra = r.headers['retry-after'];
+      await sleep(backoffDelay(attempt + 1, Array.isArray(ra) ? ra[0] : ra, RETRY_DEFAULTS));
+      continue;
+    }
+    if (r.status === 401 || r.status === 400) throw new CredentialsError(`load: the target rejected clients[0] at POST /api/v1/token (HTTP ${r.status} ${r.json?.error_reason ?? ''})`);
+    throw new CredentialsError(`load: could not get an S2S token for clients[0] (HTTP ${r.status}${r.status === 429 ? ', still rate limited after backoff' : ''})`);
+  }
+}
+
+export function randomEvmAddress(): string {
+  return `0x${randomBytes(20).toString('hex')}`;
+}
+
+/** Creates a user (POST /api/v2/user, user-agnostic) and returns its user id. */
+export async function createUser(s: SetupHttp, token: string): Promise<string> {
+  const tag = randomBytes(6).toString('hex');
+  const r = await send(s, 'POST', '/api/v2/user', { authorization: `Bearer ${token}` }, { email: `load-${tag}@example.com`, country: 'DE', user_address: randomEvmAddress() });
+  const id = r.json?.user_id ?? r.json?.id;
+  if (r.status !== 200 && r.status !== 201) throw new ConfigError(`load: setup could not create a user (POST /api/v2/user: HTTP ${r.status} ${r.json?.error_reason ?? ''})`);
+  if (typeof id !== 'string') throw new ConfigError('load: setup created a user but the response carries no user_id');
+  return id;
+}

@@ -1,0 +1,38 @@
+// Pass/fail with reasons. Thresholds are the operator's; the scenario's own contract (429 shape,
+// recovery, the timeout budget) always applies.
+
+import type { LoadResult, Thresholds, Verdict } from './types.ts';
+import { scenarioById } from './scenarios.ts';
+
+export function errorRate(r: Pick<LoadResult, 'counts'>): number {
+  return r.counts.attempts === 0 ? 0 : r.counts.errors / r.counts.attempts;
+}
+
+const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(n < 1 ? 4 : 1));
+
+export function evaluate(r: Omit<LoadResult, 'verdict' | 'thresholds'>, t: Thresholds): Verdict {
+  const reasons: string[] = [];
+  const c = r.counts;
+  if (c.responses === 0) reasons.push(`no response at all in ${fmt(r.duration_s)} s (${c.transport_errors} transport errors, ${c.timeouts} timeouts)`);
+  if (c.timeouts > 0) reasons.push(`${c.timeouts} request(s) exceeded the ${r.config.timeout_ms} ms timeout budget (section 8 recommended client timeout)`);
+  const rate = errorRate(r);
+  const maxRate = t.errorRateMax ?? 0;
+  if (rate > maxRate) {
+    const scenario = scenarioById(r.scenario);
+    const what = scenario?.expectedNon2xx.length ? `non-2xx other than ${scenario.expectedNon2xx.join(', ')}` : 'non-2xx';
+    reasons.push(`error rate ${fmt(rate)} (${c.errors}/${c.attempts}: ${what}, transport errors, timeouts) > --error-rate-max ${fmt(maxRate)}`);
+  }
+  if (t.p99MaxMs !== undefined && r.latency_ms.p99 > t.p99MaxMs) reasons.push(`p99 ${fmt(r.latency_ms.p99)} ms > --p99-max ${fmt(t.p99MaxMs)} ms`);
+  if (t.rpsMin !== undefined && r.rps < t.rpsMin) reasons.push(`throughput ${fmt(r.rps)} req/s < --rps-min ${fmt(t.rpsMin)}`);
+  const scenario = scenarioById(r.scenario);
+  if (scenario?.require429 && c['429'] === 0) {
+    reasons.push(`no 429 in ${c.responses} responses: the token endpoint limit was not reached (section 8: over-limit returns 429); raise --connections/--duration/--amount`);
+  }
+  if (r.contract && r.contract.violations > 0) {
+    reasons.push(`${r.contract.violations}/${r.contract.checked} 429 responses break the section 7/8 contract (${r.contract.samples[0] ?? ''})`);
+  }
+  for (const rec of r.recovery ?? []) {
+    if (!rec.recovered) reasons.push(`backoff client did not get through: ${rec.detail}`);
+  }
+  return { pass: reasons.length === 0, reasons };
+}
