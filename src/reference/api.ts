@@ -7,6 +7,7 @@ import { Fields } from './fields.ts';
 import type { Ctx, Reply, Route } from './http.ts';
 import { SEPA_STATUSES, randomXrplAddress, type Activity, type Card, type PaymentDetails, type Recipient, type User } from './store.ts';
 import * as view from './views.ts';
+import { walletVerify } from './signing.ts';
 
 /** Default paths of the operations the spec does not show (published in the profile). */
 export const DEFAULT_OPERATION_PATHS: Record<string, { method: string; path: string }> = {
@@ -409,8 +410,10 @@ export function apiRoutes(bank: Bank): Route[] {
   const completeBankAccount = (ctx: Ctx): Reply => {
     const u = user(ctx);
     chain(ctx.body);
-    f.string(ctx.body, 'signed_challenge', 4096);
-    walletLinkGuard(u);
+    const signed = f.string(ctx.body, 'signed_challenge', 4096);
+    const w = walletLinkGuard(u);
+    // The Primary Smart Wallet must have signed the challenge init issued (not shown by the spec; see signing.ts).
+    if (!u.sepa.challenge || !w || !walletVerify(w.wallet_address, u.sepa.challenge, signed)) throw E.invalid('signed_challenge');
     u.sepa.details_id ??= randomUUID();
     u.sepa.status = 'InProgress';
     u.sepa.challenge = undefined;

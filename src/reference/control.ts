@@ -8,6 +8,7 @@ import type { Bank } from './bank.ts';
 import { Fields } from './fields.ts';
 import type { Ctx, Reply, Route } from './http.ts';
 import { SEPA_STATUSES, newWallet, randomAddress, type Challenge, type User, type WithdrawalRequest } from './store.ts';
+import { walletSign } from './signing.ts';
 import * as view from './views.ts';
 
 export const CONTROL_PREFIX = '/__control';
@@ -116,6 +117,14 @@ export function controlRoutes(bank: Bank): Route[] {
     return NO_CONTENT;
   };
 
+  const sign = (ctx: Ctx): Reply => {
+    const u = userOf(ctx);
+    const challenge = f.string(ctx.body, 'challenge', 4096);
+    const w = store.primaryWallet(u);
+    if (!w) throw E.notFound('wallet_address');
+    return { status: 200, body: { signed_challenge: walletSign(w.wallet_address, challenge), wallet_address: w.wallet_address } };
+  };
+
   const createWithdrawal = (ctx: Ctx): Reply => {
     const u = userOf(ctx);
     const dest = f.optString(ctx.body, 'destination_address', 128) ?? randomAddress();
@@ -163,6 +172,7 @@ export function controlRoutes(bank: Bank): Route[] {
     r('PUT', '/users/{user_id}/capabilities/SepaAccount', 'setSepaCapabilityStatus', putCapability),
     r('PUT', '/users/{user_id}/primary-wallet', 'setPrimaryWallet', putPrimaryWallet),
     r('POST', '/users/{user_id}/sepa/complete', 'completeSepaActivation', completeSepa),
+    r('POST', '/users/{user_id}/sign', 'signChallenge', sign),
     r('POST', '/users/{user_id}/withdrawal-requests', 'createWithdrawalRequest', createWithdrawal),
     r('POST', '/activities/{activity_id}/complete', 'completeActivity', completeActivity),
   ];

@@ -58,7 +58,17 @@ describe('SEPA activation', () => {
     expect(errorBody(bad).details).not.toContain('chain');
     const noSig = await kit.call('POST', '/api/v1/bank/accounts/complete', { headers: u.headers, body: { chain: '84532' } });
     expect(noSig.status).toBe(400);
-    const done = await kit.call('POST', '/api/v1/bank/accounts/complete', { headers: u.headers, body: { chain: '84532', signed_challenge: '0xsig' } });
+    const wrongSig = await kit.call('POST', '/api/v1/bank/accounts/complete', { headers: u.headers, body: { chain: '84532', signed_challenge: '0xsig' } });
+    expect(wrongSig.status).toBe(400);
+    expect(errorBody(wrongSig).details).toContain('signed_challenge');
+    const signed = await kit.call('POST', `/users/${u.id}/sign`, { server: 'control', body: { challenge: init.json.challenge } });
+    expect(signed.status, signed.text).toBe(200);
+    expect(signed.json.signed_challenge).toMatch(/^0x[0-9a-f]{64}$/);
+    const otherChallenge = await kit.call('POST', `/users/${u.id}/sign`, { server: 'control', body: { challenge: `${init.json.challenge}x` } });
+    const wrongChallenge = await kit.call('POST', '/api/v1/bank/accounts/complete', { headers: u.headers, body: { chain: '84532', signed_challenge: otherChallenge.json.signed_challenge } });
+    expect(wrongChallenge.status).toBe(400);
+    expect(await sepaStatus(u.headers)).toBe('ExternalProviderVerificationRequired');
+    const done = await kit.call('POST', '/api/v1/bank/accounts/complete', { headers: u.headers, body: { chain: '84532', signed_challenge: signed.json.signed_challenge } });
     expect(done.status, done.text).toBe(200);
     expect(done.json.details_id).toBeTypeOf('string');
     expect(await sepaStatus(u.headers)).toBe('InProgress');
@@ -67,10 +77,15 @@ describe('SEPA activation', () => {
   it('a user without a Primary Smart Wallet cannot finish the wallet-linking path', async () => {
     const u = await kit.newUser();
     await setSepa(u.id, 'ExternalProviderVerificationRequired');
+    // A challenge issued and signed while the Primary wallet was there, so the missing wallet is the only fault.
+    const first = await kit.call('POST', '/api/v1/bank/accounts/init', { headers: u.headers, body: { chain: '84532' } });
+    const signed = await kit.call('POST', `/users/${u.id}/sign`, { server: 'control', body: { challenge: first.json.challenge } });
+    expect(signed.status).toBe(200);
     expect((await kit.call('PUT', `/users/${u.id}/primary-wallet`, { server: 'control', body: { present: false } })).status).toBe(204);
+    expect((await kit.call('POST', `/users/${u.id}/sign`, { server: 'control', body: { challenge: 'x' } })).status).toBe(400);
     const init = await kit.call('POST', '/api/v1/bank/accounts/init', { headers: u.headers, body: { chain: '84532' } });
     expect(init.status).toBe(400);
-    const complete = await kit.call('POST', '/api/v1/bank/accounts/complete', { headers: u.headers, body: { chain: '84532', signed_challenge: '0xsig' } });
+    const complete = await kit.call('POST', '/api/v1/bank/accounts/complete', { headers: u.headers, body: { chain: '84532', signed_challenge: signed.json.signed_challenge } });
     expect(complete.status).toBe(400);
     expect(await sepaStatus(u.headers)).toBe('ExternalProviderVerificationRequired');
   });
