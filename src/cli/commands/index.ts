@@ -5,5 +5,6 @@ import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 import { rulesCommand } from './rules.ts';
 import { loadCommand } from './load.ts';
+import { selftestCommand } from './selftest.ts';
 
-export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand];
+export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand];

@@ -1,0 +1,117 @@
+// `baas-conform selftest`: runs every check against the unmodified reference and against every
+// variant of the mutant bank (src/mutants/bank.ts); prints the kill matrix, the mutation score and
+// the false positives. Exit 0 only when every faulty variant is caught by a check naming the broken
+// rule and neither a benign variant nor the baseline fails any check.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { ConfigError } from '../../errors/index.ts';
+import { buildMutantBank, variantsById, type MutantVariant } from '../../mutants/bank.ts';
+import { runSelftest, SELFTEST_DEFAULTS, type SelftestResult, type VariantOutcome } from '../../mutants/selftest.ts';
+import type { CliCommand, CliIo } from '../types.ts';
+
+function positiveInt(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function parseSeed(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new ConfigError(`--seed must be an integer from 0 to 4294967295, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function verdictOf(o: VariantOutcome): string {
+  if (o.error) return `ERROR: ${o.error}`;
+  if (o.kind === 'faulty') {
+    if (o.ok) return o.caughtBy.join(', ');
+    if (o.failing.length === 0) return 'NOT CAUGHT (no check failed)';
+    return `NOT CAUGHT (failing: ${o.failing.map((f) => `${f.checkId} [${f.rules.join(',')}]`).join('; ')})`;
+  }
+  return o.failing.length === 0 ? '-' : `FALSE POSITIVE: ${o.failing.map((f) => f.checkId).join(', ')}`;
+}
+
+export function formatSelftest(r: SelftestResult): string {
+  const rows = [r.baseline, ...r.variants];
+  const w = { id: Math.max(7, ...rows.map((o) => o.id.length)), breaks: Math.max(6, ...rows.map((o) => o.breaks.join(',').length)) };
+  const lines: string[] = [];
+  lines.push(`${'VARIANT'.padEnd(w.id)}  ${'KIND'.padEnd(8)}  ${'BREAKS'.padEnd(w.breaks)}  CAUGHT BY`);
+  for (const o of rows) lines.push(`${o.id.padEnd(w.id)}  ${o.kind.padEnd(8)}  ${(o.breaks.join(',') || '-').padEnd(w.breaks)}  ${verdictOf(o)}`);
+  lines.push('');
+  lines.push(`Baseline: ${r.baseline.passed} passed, ${r.baseline.failing.length} failed, ${r.baseline.skipped} skipped (${r.checks} checks, ${secs(r.baseline.durationMs)})`);
+  lines.push(`Mutation score: ${r.score.caught}/${r.score.faulty} faulty variants caught by a check naming the broken rule (${r.score.percent}%)`);
+  if (r.uncaught.length) {
+    lines.push(`Not caught (${r.uncaught.length}):`);
+    for (const id of r.uncaught) {
+      const o = r.variants.find((v) => v.id === id)!;
+      lines.push(`  ${id} [${o.breaks.join(',')}]: ${verdictOf(o)}`);
+    }
+  }
+  if (r.caughtOnlyByOtherRules.length) lines.push(`Caught only by checks not naming the broken rule (count as not caught): ${r.caughtOnlyByOtherRules.join(', ')}`);
+  const benign = r.variants.filter((o) => o.kind === 'benign').length;
+  lines.push(`False positives: ${r.falsePositives.length === 0 ? 'none' : r.falsePositives.length} (baseline + ${benign} benign variants)`);
+  for (const f of r.falsePositives) lines.push(`  ${f.variant}: ${f.checkId} [${f.rules.join(',')}]${f.cause ? ` ${f.cause}` : ''}: ${f.message.slice(0, 300)}`);
+  const hidden = rows.filter((o) => o.newlySkipped.length > 0);
+  for (const o of hidden) lines.push(`Note: ${o.id} skipped checks that pass on the baseline: ${o.newlySkipped.join(', ')}`);
+  lines.push(`Seed ${r.seed}, timeout budget ${r.timeoutBudgetMs} ms, ${r.concurrency} variants at once, ${secs(r.durationMs)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function selftestHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+  const concurrency = positiveInt('concurrency', args.concurrency) ?? SELFTEST_DEFAULTS.concurrency;
+  const timeoutBudgetMs = positiveInt('timeout-budget', args.timeoutBudget) ?? SELFTEST_DEFAULTS.timeoutBudgetMs;
+  const seed = parseSeed(args.seed) ?? SELFTEST_DEFAULTS.seed;
+  const ids: string[] = [...(args.variant ?? [])].map(String);
+  let variants: MutantVariant[];
+  try {
+    variants = ids.length ? variantsById(ids) : buildMutantBank();
+  } catch (err) {
+    throw new ConfigError(`--variant: ${(err as Error).message}`);
+  }
+  if (args.list) {
+    for (const v of variants) io.stdout.write(`${v.id.padEnd(48)} ${v.kind.padEnd(7)} ${(v.breaks.join(',') || '-').padEnd(36)} ${v.description}\n`);
+    return 0;
+  }
+  io.stdout.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once, timeout budget ${timeoutBudgetMs} ms, seed ${seed}\n`);
+  const result = await runSelftest({
+    variants,
+    concurrency,
+    timeoutBudgetMs,
+    seed,
+    onProgress: (p) => {
+      if (p.type !== 'variant-finished') return;
+      const o = p.outcome;
+      const mark = o.ok ? (o.kind === 'faulty' ? 'caught' : 'clean') : o.kind === 'faulty' ? 'NOT CAUGHT' : 'FALSE POSITIVE';
+      io.stdout.write(`[${String(p.done).padStart(String(p.total).length)}/${p.total}] ${o.id} ${mark} (${secs(o.durationMs)})\n`);
+    },
+  });
+  io.stdout.write('\n');
+  io.stdout.write(formatSelftest(result));
+  if (args.json) {
+    const file = resolve(io.cwd, String(args.json));
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
+    io.stdout.write(`JSON: ${file}\n`);
+  }
+  return result.exitCode;
+}
+
+export const selftestCommand: CliCommand = {
+  command: 'selftest',
+  describe: 'Prove the checks catch non-conformance: run them against the reference and every mutant variant',
+  builder: (y: Argv) =>
+    y
+      .option('variant', { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs' })
+      .option('concurrency', { type: 'number', describe: `Variants run at once (default ${SELFTEST_DEFAULTS.concurrency})` })
+      .option('seed', { type: 'number', describe: `Run seed, the same for every variant (default ${SELFTEST_DEFAULTS.seed})` })
+      .option('json', { type: 'string', describe: 'Write the full result (kill matrix, score, false positives) to this JSON file' })
+      .option('timeout-budget', { type: 'number', describe: `Per-request time budget in ms (default ${SELFTEST_DEFAULTS.timeoutBudgetMs})` })
+      .option('list', { type: 'boolean', describe: 'List the variants and exit' }),
+  run: selftestHandler,
+};
