@@ -1,0 +1,29 @@
+// The whole selftest in CI: every check against the baseline reference and every mutant variant.
+// Takes minutes (each run waits out the token rate-limit window once), so it has its own long timeout.
+// Failure output names each uncaught variant with the checks that failed instead, and each false
+// positive with its check and message.
+
+import { describe, expect, it } from 'vitest';
+import { runSelftest } from './selftest.ts';
+
+const THIRTY_MINUTES = 30 * 60 * 1000;
+
+describe('selftest (mutant bank)', () => {
+  it(
+    'catches every faulty variant by its rule and fails no check on the baseline or a benign variant',
+    async () => {
+      const result = await runSelftest({ concurrency: 2, timeoutBudgetMs: 3000, seed: 1 });
+      const uncaught = result.variants
+        .filter((v) => v.kind === 'faulty' && !v.ok)
+        .map((v) => `${v.id} [${v.breaks.join(',')}]: ${v.error ?? (v.failing.map((f) => `${f.checkId} [${f.rules.join(',')}]`).join('; ') || 'no check failed')}`);
+      const falsePositives = result.falsePositives.map((f) => `${f.variant}: ${f.checkId} [${f.rules.join(',')}] ${f.message.slice(0, 200)}`);
+      console.log(`selftest: score ${result.score.caught}/${result.score.faulty} (${result.score.percent}%), ${result.falsePositives.length} false positives, ${Math.round(result.durationMs / 1000)} s`);
+      expect(result.baseline.error).toBeUndefined();
+      expect(falsePositives).toEqual([]);
+      expect(uncaught).toEqual([]);
+      expect(result.score.percent).toBe(100);
+      expect(result.exitCode).toBe(0);
+    },
+    THIRTY_MINUTES,
+  );
+});
