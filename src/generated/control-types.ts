@@ -23,6 +23,8 @@ export interface ControlSchemas {
   IdpConfig: IdpConfig;
   PrimaryWalletUpdate: PrimaryWalletUpdate;
   SepaAccountStatus: SepaAccountStatus;
+  SignChallengeRequest: SignChallengeRequest;
+  SignedChallenge: SignedChallenge;
   WebhookConfig: WebhookConfig;
   WithdrawalRequest: WithdrawalRequest;
 }
@@ -96,6 +98,24 @@ export interface IdpConfig {
 }
 export interface PrimaryWalletUpdate {
   present: boolean;
+  [k: string]: unknown;
+}
+export interface SignChallengeRequest {
+  /**
+   * The challenge POST /api/v1/bank/accounts/init returned.
+   */
+  challenge: string;
+  [k: string]: unknown;
+}
+export interface SignedChallenge {
+  /**
+   * What POST /api/v1/bank/accounts/complete takes as signed_challenge.
+   */
+  signed_challenge: string;
+  /**
+   * The Primary Smart Wallet that signed.
+   */
+  wallet_address?: string;
   [k: string]: unknown;
 }
 export interface WebhookConfig {

@@ -12,7 +12,7 @@ import addFormatsModule from 'ajv-formats';
 import { parseDocument, LineCounter } from 'yaml';
 import { ModelError } from '../errors/index.ts';
 import type {
-  AliasRule, Category, ErrorRule, GenericRule, LimitRule, Model, Operation, Rule, StateRule,
+  AliasRule, Category, ErrorRule, GenericRule, LimitRule, Model, Operation, Rule, StateMachine, StateRule,
 } from './types.ts';
 
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
@@ -182,8 +182,24 @@ export async function loadModelFrom(dir: string): Promise<Model> {
   });
   // states.yaml
   const sf = 'rules/states.yaml';
+  const machines: StateMachine[] = raw.states.machines.map((m: any) => ({
+    name: m.name,
+    section: m.section,
+    states: [...(m.states ?? [])],
+    ...(m.pending_status ? { pending_status: m.pending_status } : {}),
+  }));
   raw.states.machines.forEach((m: any, mi: number) => {
     m.rules.forEach((r: any, ri: number) => {
+      // Transitions name states of their machine (when the machine lists its states).
+      if (Array.isArray(m.states) && m.states.length > 0) {
+        (r.transitions ?? []).forEach((t: any, ti: number) => {
+          for (const key of ['from', 'to'] as const) {
+            if (t[key] !== undefined && !m.states.includes(t[key])) {
+              throw new ModelError(`spec/${sf}`, `/machines/${mi}/rules/${ri}/transitions/${ti}/${key}`, `state "${t[key]}" is not one of machine ${m.name}'s states ${JSON.stringify(m.states)}`);
+            }
+          }
+        });
+      }
       rules.push({
         ...pickCommon(r, sf, `/machines/${mi}/rules/${ri}`, { section: m.section }),
         kind: 'state', machine: m.name,
@@ -281,6 +297,7 @@ export async function loadModelFrom(dir: string): Promise<Model> {
     categories,
     categoryFor,
     aliases,
+    machines,
     limits,
     auth: raw.auth,
     validator: (key) => validators.get(key),

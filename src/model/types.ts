@@ -69,6 +69,16 @@ export interface StateRule extends RuleBase {
   transitions?: StateTransition[];
 }
 
+/** A section 3 state machine: its name, the state values the spec lists, and named statuses. */
+export interface StateMachine {
+  name: string;
+  section: Section;
+  /** State (status) values as the spec lists them; empty when the spec shows none. */
+  states: string[];
+  /** Status of a pending item, where the spec names one (withdrawal requests: `Requested`). */
+  pending_status?: string;
+}
+
 export type AliasDirection = 'request' | 'response' | 'webhook';
 
 export interface AliasRule extends RuleBase {
@@ -138,6 +148,8 @@ export interface Model {
   categories: { category: Category; status: number }[];
   categoryFor(status: number): Category | null;
   aliases: AliasRule[];
+  /** Section 3 state machines (spec/rules/states.yaml). */
+  machines: StateMachine[];
   limits: Record<string, LimitRule>;
   /** Section 5 facts (spec/rules/auth.yaml): S2S token algorithm, validity, scope, claims; identity headers. */
   auth: AuthFacts;

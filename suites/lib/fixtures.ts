@@ -2,7 +2,7 @@
 // headers, user tokens, the test-control API, forged JWTs, and error assertions whose expected values
 // come from the model (never from literals here).
 
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { SignJWT, decodeJwt, decodeProtectedHeader, base64url, type JWTPayload } from 'jose';
 import { CheckFailure, expectErrorRule } from '../../src/checks/assert.ts';
@@ -437,31 +437,99 @@ export async function sepaStatus(ctx: CheckContext, user: TestUser): Promise<{ s
   return { status: cap?.status, res };
 }
 
-/** The SepaAccount statuses of section 3, from the model's OpenAPI document. */
+/** A section 3 machine from the model (spec/rules/states.yaml); throws when it is absent. */
+export function machine(ctx: CheckContext, name: string) {
+  const m = ctx.model.machines.find((x) => x.name === name);
+  if (!m) throw new Error(`spec/rules/states.yaml has no ${name} machine`);
+  return m;
+}
+
+/** The SepaAccount statuses of section 3, from the model (spec/rules/states.yaml). */
 export function sepaStatuses(ctx: CheckContext): string[] {
-  const e = ctx.model.openapi?.components?.schemas?.SepaAccountStatus?.enum;
-  if (!Array.isArray(e) || e.length === 0) throw new Error('spec/openapi.yaml has no components.schemas.SepaAccountStatus enum (section 3 values)');
-  return e;
+  const states = machine(ctx, 'SepaAccount').states;
+  if (states.length === 0) throw new Error('spec/rules/states.yaml: the SepaAccount machine lists no states (section 3 values)');
+  return states;
+}
+
+export interface SepaStates {
+  notStarted: string;
+  verificationRequired: string;
+  registrationPending: string;
+  inProgress: string;
+  active: string;
+}
+
+function transitionOf(ctx: CheckContext, ruleId: string) {
+  const r = ctx.model.rule(ruleId);
+  const t = r.kind === 'state' ? r.transitions?.[0] : undefined;
+  if (!t) throw new Error(`spec/rules/states.yaml: rule ${ruleId} has no transition`);
+  return t;
+}
+
+/** The SepaAccount statuses by role, read from the section 3 transitions of the model. */
+export function sepaStates(ctx: CheckContext): SepaStates {
+  const direct = transitionOf(ctx, 'STATE-SEPA-DIRECT-ACTIVATION');
+  const link = transitionOf(ctx, 'STATE-SEPA-WALLET-LINK-ACTIVATION');
+  const webhook = transitionOf(ctx, 'STATE-SEPA-WEBHOOK-ACTIVE');
+  if (!direct.to || !webhook.to) throw new Error('spec/rules/states.yaml: SEPA activation transitions lack a target state');
+  const named = [direct.from, link.from, direct.to, webhook.to];
+  const rest = sepaStatuses(ctx).filter((x) => !named.includes(x));
+  if (rest.length !== 1) throw new Error(`spec/rules/states.yaml: expected exactly one SepaAccount state outside the activation transitions (registration pending), found ${JSON.stringify(rest)}`);
+  return { notStarted: direct.from, verificationRequired: link.from, registrationPending: rest[0], inProgress: direct.to, active: webhook.to };
 }
 
 // ---------------------------------------------------------------------------------------------
 // SEPA wallet-linking path helpers (section 3)
 
 /**
- * The signed challenge sent to complete. The spec does not show the signature scheme (the Primary
- * Smart Wallet signs, and its keys live with the target), so a deterministic stand-in derived from
- * the challenge is sent.
+ * The Primary Smart Wallet's signature of `challenge`, from the test wallet of the target's control
+ * API (POST /users/{user_id}/sign; the spec does not show the signature scheme and the wallet keys
+ * live with the target). Undefined when the control API has no sign endpoint (404/405/501).
  */
-export function signChallenge(challenge: string): string {
-  return `0x${createHash('sha256').update(challenge).digest('hex')}${createHash('sha256').update(`2${challenge}`).digest('hex')}`;
+export async function signChallenge(ctx: CheckContext, user: TestUser, challenge: string): Promise<string | undefined> {
+  if (!ctx.profile.control_url) ctx.skip('needs the test-control API: profile.control_url is not set');
+  const path = userPath(user, '/sign');
+  const res = await ctx.http.send({ server: 'control', method: 'POST', path, body: { challenge } });
+  if ([404, 405, 501].includes(res.status)) {
+    ctx.log(`test-control POST ${path} answered HTTP ${res.status}: the control API has no sign endpoint`);
+    return undefined;
+  }
+  if (!is2xx(res)) throw new Error(`test-control POST ${path} failed with HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+  const signed = res.json?.signed_challenge;
+  if (typeof signed !== 'string') throw new Error(`test-control POST ${path} answered no signed_challenge: ${res.text.slice(0, 200)}`);
+  return signed;
+}
+
+export const NO_SIGNER = 'the test-control API has no POST /users/{user_id}/sign (spec/control.yaml), so the challenge cannot be signed as the Primary Smart Wallet and complete cannot succeed';
+
+/** The signature, or a skip with NO_SIGNER when the control API cannot sign. */
+export async function requireSigned(ctx: CheckContext, user: TestUser, challenge: string): Promise<string> {
+  const s = await signChallenge(ctx, user, challenge);
+  if (s === undefined) ctx.skip(NO_SIGNER);
+  return s;
+}
+
+/** A well-formed signature nobody made (for refusals where the signature is not the point). */
+export function unsignedChallenge(): string {
+  return `0x${randomBytes(32).toString('hex')}`;
 }
 
 export async function initSepa(ctx: CheckContext, user: TestUser, chain: unknown = ctx.profile.chain_id): Promise<HttpResponse> {
   return asUser(ctx, user, { op: 'initBankAccount', body: { chain } });
 }
 
-export async function completeSepa(ctx: CheckContext, user: TestUser, challenge: string, chain: unknown = ctx.profile.chain_id): Promise<HttpResponse> {
-  return asUser(ctx, user, { op: 'completeBankAccount', body: { chain, signed_challenge: signChallenge(challenge) } });
+/** POST /api/v1/bank/accounts/complete with `signed_challenge` as given. */
+export async function completeSepa(ctx: CheckContext, user: TestUser, signed: string, chain: unknown = ctx.profile.chain_id): Promise<HttpResponse> {
+  return asUser(ctx, user, { op: 'completeBankAccount', body: { chain, signed_challenge: signed } });
+}
+
+/** init, then the test wallet signs the challenge: the input of a complete whose only possible fault is what the caller changes. */
+export async function initAndSign(ctx: CheckContext, user: TestUser, what = 'POST /api/v1/bank/accounts/init'): Promise<{ init: HttpResponse; challenge: string; signed: string }> {
+  const init = await initSepa(ctx, user);
+  expect2xx(init, what);
+  const challenge = init.json?.challenge;
+  check(typeof challenge === 'string' && challenge.length > 0, `${what}: no challenge string in ${init.text.slice(0, 200)}`, { response: init });
+  return { init, challenge, signed: await requireSigned(ctx, user, challenge) };
 }
 
 export async function directSepa(ctx: CheckContext, user: TestUser): Promise<HttpResponse> {

@@ -7,17 +7,12 @@ import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import {
   type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, control, create3ds, createUser, directSepa, expect2xx, expectError,
-  expectNot2xx, initSepa, is2xx, listItems, rnd, runsFor, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus, userPath,
-  CheckFailure,
+  expectNot2xx, initSepa, is2xx, listItems, rnd, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus,
+  signChallenge, unsignedChallenge, userPath, type SepaStates, CheckFailure,
 } from './fixtures.ts';
 import { decide, expect3dsNotFound, type Decision } from './states.ts';
 
 // ------------------------------------------------------------------------------------------------ SEPA
-
-const ANS = 'ActivationNotStarted';
-const EPVR = 'ExternalProviderVerificationRequired';
-const IN_PROGRESS = 'InProgress';
-const ACTIVE = 'Active';
 
 export const SEPA_MODEL_RULES = [
   'STATE-SEPA-DIRECT-ACTIVATION', 'STATE-SEPA-WALLET-LINK-ACTIVATION', 'STATE-SEPA-WEBHOOK-ACTIVE', 'STATE-SEPA-ACTIVE-RETRIEVE',
@@ -26,15 +21,18 @@ export const SEPA_MODEL_RULES = [
 const WRONG = ['STATE-SEPA-WRONG-PATH', 'ERR-SEPA-WRONG-PATH'];
 
 interface SepaModel {
+  /** Status names by role, from the model's section 3 transitions. */
+  S: SepaStates;
   status: string;
   primary: boolean;
-  /** A challenge from a successful init is held (complete may be tried on the happy path). */
+  /** A challenge from an init in the current status and wallet state is held, signed: complete may succeed. */
   challenge: boolean;
 }
 interface SepaReal {
   ctx: CheckContext;
   user: TestUser;
-  challenge?: string;
+  /** The signature of the latest challenge init issued and no complete used (kept across status changes). */
+  signed?: string;
 }
 
 async function expectStatus(r: SepaReal, m: SepaModel, after: string, rules: string[]) {
@@ -50,19 +48,20 @@ function detailsOk(res: HttpResponse, what: string, rules: string[]) {
 class DirectCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
   check = () => true;
   async run(m: SepaModel, r: SepaReal) {
+    const { S } = m;
     const res = await directSepa(r.ctx, r.user);
     const from = m.status;
-    if (from === ANS) {
-      detailsOk(res, 'direct activation from ActivationNotStarted', ['STATE-SEPA-DIRECT-ACTIVATION']);
-      m.status = IN_PROGRESS;
+    if (from === S.notStarted) {
+      detailsOk(res, `direct activation from ${S.notStarted}`, ['STATE-SEPA-DIRECT-ACTIVATION']);
+      m.status = S.inProgress;
       await expectStatus(r, m, 'direct activation', ['STATE-SEPA-DIRECT-ACTIVATION']);
       return;
     }
-    if (from === ACTIVE) detailsOk(res, 'direct activation when Active (details are retrieved)', ['STATE-SEPA-ACTIVE-RETRIEVE']);
-    else if (from === IN_PROGRESS) {
+    if (from === S.active) detailsOk(res, `direct activation when ${S.active} (details are retrieved)`, ['STATE-SEPA-ACTIVE-RETRIEVE']);
+    else if (from === S.inProgress) {
       if (!is2xx(res)) expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
     } else expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
-    await expectStatus(r, m, `direct activation from ${from}`, from === ACTIVE ? ['STATE-SEPA-ACTIVE-RETRIEVE'] : WRONG);
+    await expectStatus(r, m, `direct activation from ${from}`, from === S.active ? ['STATE-SEPA-ACTIVE-RETRIEVE'] : WRONG);
   }
   toString = () => 'direct(Sepa)';
 }
@@ -70,44 +69,54 @@ class DirectCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
 class InitCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
   check = () => true;
   async run(m: SepaModel, r: SepaReal) {
+    const { S } = m;
     const res = await initSepa(r.ctx, r.user);
-    if (m.status === EPVR) {
+    if (m.status === S.verificationRequired) {
       if (m.primary) expect2xx(res, 'init with a Primary Smart Wallet', ['STATE-SEPA-WALLET-LINK-ACTIVATION']);
       if (is2xx(res)) {
         check(typeof res.json?.challenge === 'string', 'init answered no challenge string', { rules: ['STATE-SEPA-WALLET-LINK-ACTIVATION'], response: res });
-        r.challenge = res.json.challenge;
-        m.challenge = true;
+        // The test wallet signs as the Primary Smart Wallet (none to sign with when it is absent).
+        const signed = m.primary ? await signChallenge(r.ctx, r.user, res.json.challenge) : undefined;
+        r.signed = signed ?? r.signed;
+        m.challenge = signed !== undefined;
       }
     } else expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
-    await expectStatus(r, m, `init from ${m.status}`, m.status === EPVR ? ['STATE-SEPA-WALLET-LINK-ACTIVATION'] : WRONG);
+    await expectStatus(r, m, `init from ${m.status}`, m.status === S.verificationRequired ? ['STATE-SEPA-WALLET-LINK-ACTIVATION'] : WRONG);
   }
   toString = () => 'init';
 }
 
 class CompleteCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
-  check = (m: Readonly<SepaModel>) => m.status !== EPVR || !m.primary || m.challenge;
+  check = (m: Readonly<SepaModel>) => m.status !== m.S.verificationRequired || !m.primary || m.challenge;
   async run(m: SepaModel, r: SepaReal) {
-    const res = await completeSepa(r.ctx, r.user, r.challenge ?? `challenge-${rnd.hex(8)}`);
+    const { S } = m;
     const from = m.status;
-    if (from !== EPVR) expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
-    else if (!m.primary) expectNot2xx(res, 'complete without a Primary Smart Wallet', ['STATE-SEPA-PRIMARY-WALLET-REQUIRED']);
+    // A legitimately obtained signature when there is one, so the path (or the wallet) is the only fault.
+    const res = await completeSepa(r.ctx, r.user, r.signed ?? unsignedChallenge());
+    if (from !== S.verificationRequired) {
+      if (r.signed !== undefined) expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
+      else {
+        // Never-issued signature and wrong path: two faults, so any 4xx; the status must not move (checked below).
+        check(res.status >= 400 && res.status < 500, `complete from ${from} with no signed challenge: expected a 4xx refusal, got HTTP ${res.status}`, { rules: WRONG, response: res });
+      }
+    } else if (!m.primary) expectNot2xx(res, 'complete without a Primary Smart Wallet', ['STATE-SEPA-PRIMARY-WALLET-REQUIRED']);
     else {
       detailsOk(res, 'complete with the signed challenge', ['STATE-SEPA-WALLET-LINK-ACTIVATION']);
-      m.status = IN_PROGRESS;
+      m.status = S.inProgress;
       m.challenge = false;
-      r.challenge = undefined;
+      r.signed = undefined;
     }
-    const rules = from !== EPVR ? WRONG : !m.primary ? ['STATE-SEPA-PRIMARY-WALLET-REQUIRED'] : ['STATE-SEPA-WALLET-LINK-ACTIVATION'];
+    const rules = from !== S.verificationRequired ? WRONG : !m.primary ? ['STATE-SEPA-PRIMARY-WALLET-REQUIRED'] : ['STATE-SEPA-WALLET-LINK-ACTIVATION'];
     await expectStatus(r, m, `complete from ${from}${m.primary ? '' : ' without a Primary wallet'}`, rules);
   }
   toString = () => 'complete';
 }
 
 class ProviderCompleteCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
-  check = (m: Readonly<SepaModel>) => m.status === IN_PROGRESS;
+  check = (m: Readonly<SepaModel>) => m.status === m.S.inProgress;
   async run(m: SepaModel, r: SepaReal) {
     await control(r.ctx, 'POST', userPath(r.user, '/sepa/complete'), {});
-    m.status = ACTIVE;
+    m.status = m.S.active;
     await expectStatus(r, m, 'the provider reported the SEPA details', ['STATE-SEPA-WEBHOOK-ACTIVE']);
   }
   toString = () => 'provider-complete';
@@ -120,7 +129,6 @@ class SetStatusCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
     await setSepaStatus(r.ctx, r.user, this.status);
     m.status = this.status;
     m.challenge = false;
-    r.challenge = undefined;
     await expectStatus(r, m, `control set ${this.status}`, ['VERSION-SEPA-CAPABILITY-STATUSES']);
   }
   toString = () => `set(${this.status})`;
@@ -133,7 +141,6 @@ class SetPrimaryCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
     await setPrimaryWallet(r.ctx, r.user, this.present);
     m.primary = this.present;
     m.challenge = false;
-    r.challenge = undefined;
   }
   toString = () => `primary(${this.present})`;
 }
@@ -148,6 +155,7 @@ class ReadCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
 
 export async function sepaModelRun(ctx: CheckContext): Promise<void> {
   const statuses = sepaStatuses(ctx);
+  const S = sepaStates(ctx);
   const cmds = fc.commands(
     [
       fc.constant(new DirectCmd()),
@@ -167,7 +175,7 @@ export async function sepaModelRun(ctx: CheckContext): Promise<void> {
       const user = await createUser(ctx);
       await setPrimaryWallet(ctx, user, primary);
       await setSepaStatus(ctx, user, initial);
-      return { model: { status: initial, primary, challenge: false } as SepaModel, real: { ctx, user } as SepaReal };
+      return { model: { S, status: initial, primary, challenge: false } as SepaModel, real: { ctx, user } as SepaReal };
     };
     await fc.asyncModelRun(setup, seq);
   }), { numRuns: runsFor(ctx, 'model') });
@@ -261,8 +269,10 @@ class ListCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
     // Live pending challenges must be listed; decided ones must not; expired ones may be either.
     const pending = r.ids.filter((_, i) => mine(i) && live(m, m.challenges[i]));
     const expired = r.ids.filter((_, i) => mine(i) && !live(m, m.challenges[i]));
+    const alias = r.ctx.model.rule('ALIAS-3DS-OWNER');
+    if (alias.kind !== 'alias') throw new Error('ALIAS-3DS-OWNER is not an alias rule');
     for (const item of items) {
-      const p = aliasProblem(item, 'owner', 'user_address', user.address);
+      const p = aliasProblem(item, alias.old, alias.new, user.address);
       if (p) throw new CheckFailure(`3DS challenge list: ${p}`, { rules: ['ALIAS-3DS-OWNER'], response: res });
     }
     const ids = items.map((x) => x?.transaction_id ?? x?.id).filter((x) => x !== undefined).map(String);

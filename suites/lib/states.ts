@@ -7,8 +7,8 @@ import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import {
   type TestUser, advanceClock, asUser, bearer, chainHeader, check, completeSepa, control, create3ds, createUser, createWithdrawal,
-  directSepa, expect2xx, expectError, expectNot2xx, headers, identityHeader, initSepa, listItems, rnd, s2sToken, sepaStatus,
-  setPrimaryWallet, setSepaStatus, tamperSignature, userPath,
+  directSepa, expect2xx, expectError, expectNot2xx, headers, identityHeader, initAndSign, initSepa, listItems, machine, NO_SIGNER, rnd, s2sToken, sepaStatus,
+  sepaStates, setPrimaryWallet, setSepaStatus, signChallenge, tamperSignature, unsignedChallenge, userPath,
 } from './fixtures.ts';
 import { walletLinkUser } from './bank.ts';
 
@@ -42,9 +42,9 @@ export function expect3dsNotFound(ctx: CheckContext, res: HttpResponse, rules: s
 }
 
 function withdrawalPendingStatus(ctx: CheckContext): string {
-  const m = /status (\w+)/.exec(ctx.model.rule('STATE-WITHDRAWAL-REQUESTED').summary);
-  if (!m) throw new Error('STATE-WITHDRAWAL-REQUESTED summary names no status');
-  return m[1];
+  const status = machine(ctx, 'WithdrawalRequest').pending_status;
+  if (!status) throw new Error('spec/rules/states.yaml: the WithdrawalRequest machine has no pending_status');
+  return status;
 }
 
 export const drivers: Drivers = {
@@ -52,13 +52,14 @@ export const drivers: Drivers = {
     safe: false,
     needs: [...SEPA_NEEDS],
     async run(ctx) {
+      const S = sepaStates(ctx);
       const user = await createUser(ctx);
-      await setSepaStatus(ctx, user, 'ActivationNotStarted');
-      await expectSepa(ctx, user, 'ActivationNotStarted', 'after control set ActivationNotStarted');
+      await setSepaStatus(ctx, user, S.notStarted);
+      await expectSepa(ctx, user, S.notStarted, `after control set ${S.notStarted}`);
       const res = await directSepa(ctx, user);
-      expectDetailsId(res, 'POST /api/v1/bank/accounts {account_type: Sepa} from ActivationNotStarted');
+      expectDetailsId(res, `POST /api/v1/bank/accounts {account_type: Sepa} from ${S.notStarted}`);
       expectSchema(res, 'createBankAccount');
-      await expectSepa(ctx, user, 'InProgress', 'after direct activation');
+      await expectSepa(ctx, user, S.inProgress, 'after direct activation');
     },
   },
 
@@ -66,14 +67,14 @@ export const drivers: Drivers = {
     safe: false,
     needs: [...SEPA_NEEDS],
     async run(ctx) {
+      const S = sepaStates(ctx);
       const user = await walletLinkUser(ctx);
-      await expectSepa(ctx, user, 'ExternalProviderVerificationRequired', 'after control set ExternalProviderVerificationRequired');
-      const init = await initSepa(ctx, user);
-      expect2xx(init, 'POST /api/v1/bank/accounts/init');
-      const done = await completeSepa(ctx, user, String(init.json?.challenge));
+      await expectSepa(ctx, user, S.verificationRequired, `after control set ${S.verificationRequired}`);
+      const { signed } = await initAndSign(ctx, user);
+      const done = await completeSepa(ctx, user, signed);
       expectDetailsId(done, 'POST /api/v1/bank/accounts/complete with the signed challenge');
       expectSchema(done, 'completeBankAccount');
-      await expectSepa(ctx, user, 'InProgress', 'after init + complete');
+      await expectSepa(ctx, user, S.inProgress, 'after init + complete');
     },
   },
 
@@ -82,12 +83,13 @@ export const drivers: Drivers = {
     safe: false,
     needs: [...SEPA_NEEDS],
     async run(ctx) {
+      const S = sepaStates(ctx);
       const user = await createUser(ctx);
-      await setSepaStatus(ctx, user, 'ActivationNotStarted');
+      await setSepaStatus(ctx, user, S.notStarted);
       expectDetailsId(await directSepa(ctx, user), 'direct activation');
-      await expectSepa(ctx, user, 'InProgress', 'after direct activation');
+      await expectSepa(ctx, user, S.inProgress, 'after direct activation');
       await control(ctx, 'POST', userPath(user, '/sepa/complete'), {});
-      await expectSepa(ctx, user, 'Active', 'after the provider reported the SEPA details');
+      await expectSepa(ctx, user, S.active, 'after the provider reported the SEPA details');
     },
   },
 
@@ -95,14 +97,15 @@ export const drivers: Drivers = {
     safe: false,
     needs: [...SEPA_NEEDS],
     async run(ctx) {
+      const S = sepaStates(ctx);
       const user = await createUser(ctx);
-      await setSepaStatus(ctx, user, 'ActivationNotStarted');
+      await setSepaStatus(ctx, user, S.notStarted);
       expectDetailsId(await directSepa(ctx, user), 'direct activation');
       await control(ctx, 'POST', userPath(user, '/sepa/complete'), {});
-      await expectSepa(ctx, user, 'Active', 'after the provider reported the SEPA details');
+      await expectSepa(ctx, user, S.active, 'after the provider reported the SEPA details');
       for (let i = 0; i < 2; i++) {
-        expectDetailsId(await directSepa(ctx, user), 'POST /api/v1/bank/accounts {Sepa} when Active (details are retrieved)');
-        await expectSepa(ctx, user, 'Active', 'after retrieving the details');
+        expectDetailsId(await directSepa(ctx, user), `POST /api/v1/bank/accounts {Sepa} when ${S.active} (details are retrieved)`);
+        await expectSepa(ctx, user, S.active, 'after retrieving the details');
       }
     },
   },
@@ -113,23 +116,39 @@ export const drivers: Drivers = {
     needs: [...SEPA_NEEDS],
     alsoCovers: ['ERR-SEPA-WRONG-PATH'],
     async run(ctx) {
+      const S = sepaStates(ctx);
       const rules = ['STATE-SEPA-WRONG-PATH', 'ERR-SEPA-WRONG-PATH'];
       // Direct path while verification is required.
       const a = await walletLinkUser(ctx);
       expectError(ctx, await directSepa(ctx, a), 'ERR-SEPA-WRONG-PATH', rules);
-      await expectSepa(ctx, a, 'ExternalProviderVerificationRequired', 'after the refused direct activation', rules);
-      // Wallet-linking path while activation has not started (Primary wallet present, so only the path is wrong).
+      await expectSepa(ctx, a, S.verificationRequired, 'after the refused direct activation', rules);
+      // Wallet-linking path while activation has not started (Primary wallet present, and the challenge
+      // issued and signed while the status matched, so only the path is wrong).
       const b = await createUser(ctx);
       await setPrimaryWallet(ctx, b, true);
-      await setSepaStatus(ctx, b, 'ActivationNotStarted');
+      await setSepaStatus(ctx, b, S.verificationRequired);
+      const first = await initSepa(ctx, b);
+      expect2xx(first, `baseline: init while ${S.verificationRequired}`);
+      const signed = typeof first.json?.challenge === 'string' ? await signChallenge(ctx, b, first.json.challenge) : undefined;
+      const wrongComplete = async (status: string) => {
+        const res = await completeSepa(ctx, b, signed ?? unsignedChallenge());
+        if (signed !== undefined) expectError(ctx, res, 'ERR-SEPA-WRONG-PATH', rules);
+        else {
+          // Without a signed challenge the signature is a second fault: any 4xx, and the status must not move.
+          ctx.log(`complete from ${status} sent an unsigned challenge (${NO_SIGNER}); any 4xx accepted`);
+          check(res.status >= 400 && res.status < 500, `complete from ${status}: expected a 4xx refusal, got HTTP ${res.status}`, { rules, response: res });
+        }
+      };
+      await setSepaStatus(ctx, b, S.notStarted);
       expectError(ctx, await initSepa(ctx, b), 'ERR-SEPA-WRONG-PATH', rules);
-      expectError(ctx, await completeSepa(ctx, b, `challenge-${rnd.hex(8)}`), 'ERR-SEPA-WRONG-PATH', rules);
-      await expectSepa(ctx, b, 'ActivationNotStarted', 'after the refused wallet-linking calls', rules);
+      await wrongComplete(S.notStarted);
+      await expectSepa(ctx, b, S.notStarted, 'after the refused wallet-linking calls', rules);
       // Registration pending: neither path matches.
-      await setSepaStatus(ctx, b, 'ExternalProviderRegistrationPending');
+      await setSepaStatus(ctx, b, S.registrationPending);
       expectError(ctx, await directSepa(ctx, b), 'ERR-SEPA-WRONG-PATH', rules);
       expectError(ctx, await initSepa(ctx, b), 'ERR-SEPA-WRONG-PATH', rules);
-      await expectSepa(ctx, b, 'ExternalProviderRegistrationPending', 'after the refused calls', rules);
+      await wrongComplete(S.registrationPending);
+      await expectSepa(ctx, b, S.registrationPending, 'after the refused calls', rules);
     },
   },
 
@@ -138,19 +157,19 @@ export const drivers: Drivers = {
     safe: false,
     needs: [...SEPA_NEEDS],
     async run(ctx) {
-      const user = await createUser(ctx);
-      await setSepaStatus(ctx, user, 'ExternalProviderVerificationRequired');
+      const S = sepaStates(ctx);
+      // The challenge is issued and signed while the Primary wallet is there; then the wallet is removed,
+      // so the missing wallet is the only fault of the complete.
+      const user = await walletLinkUser(ctx);
+      const { signed } = await initAndSign(ctx, user, 'init with a Primary Smart Wallet');
       await setPrimaryWallet(ctx, user, false);
-      const init = await initSepa(ctx, user);
-      const challenge = init.status >= 200 && init.status < 300 && typeof init.json?.challenge === 'string' ? init.json.challenge : `challenge-${rnd.hex(8)}`;
-      const done = await completeSepa(ctx, user, challenge);
+      const done = await completeSepa(ctx, user, signed);
       expectNot2xx(done, 'POST /api/v1/bank/accounts/complete for a user with no Primary Smart Wallet');
-      await expectSepa(ctx, user, 'ExternalProviderVerificationRequired', 'after the refused complete');
+      await expectSepa(ctx, user, S.verificationRequired, 'after the refused complete');
       // With the Primary wallet back, the same path finishes (the wallet was the only obstacle).
       await setPrimaryWallet(ctx, user, true);
-      const init2 = await initSepa(ctx, user);
-      expect2xx(init2, 'init with a Primary Smart Wallet');
-      expect2xx(await completeSepa(ctx, user, String(init2.json?.challenge)), 'complete with a Primary Smart Wallet');
+      const again = await initAndSign(ctx, user, 'init with a Primary Smart Wallet');
+      expect2xx(await completeSepa(ctx, user, again.signed), 'complete with a Primary Smart Wallet');
     },
   },
 

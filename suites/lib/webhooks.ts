@@ -3,7 +3,7 @@
 
 import type { CheckContext, ReceivedWebhook } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
-import { check, control, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, setSepaStatus, userPath, CheckFailure } from './fixtures.ts';
+import { check, control, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, sepaStates, setSepaStatus, userPath, CheckFailure } from './fixtures.ts';
 
 /** Section 6 paths: the model's webhooks (x-webhook-path) plus the profile's paths for those the spec does not show. */
 export function webhookPaths(ctx: CheckContext): Map<string, string> {
@@ -56,7 +56,7 @@ export const drivers: Drivers = {
     async run(ctx) {
       const hooks = ctx.services.webhooks!;
       const user = await createUser(ctx);
-      await setSepaStatus(ctx, user, 'ActivationNotStarted');
+      await setSepaStatus(ctx, user, sepaStates(ctx).notStarted);
       const res = await directSepa(ctx, user);
       expect2xx(res, 'direct SEPA activation');
       const detailsId = res.json?.details_id !== undefined ? String(res.json.details_id) : '';
