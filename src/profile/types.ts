@@ -49,9 +49,25 @@ export interface TargetProfile {
   webhook_paths?: Record<string, string>;
   /** Bounds that protect shared sandboxes. */
   rate_limit?: {
-    /** Upper bound on requests the rate-limit check may send to the token endpoint. */
+    /** Upper bound on requests the rate-limit check may send to the token endpoint (default 400). */
     max_probe_requests?: number;
+    /** Upper bound on how long the rate-limit check floods the token endpoint, in seconds (default 20). */
+    max_probe_seconds?: number;
+    /** How long the rate-limit check backs off waiting for a 2xx again, in seconds (default 60). */
+    recovery_seconds?: number;
   };
+  /**
+   * How long checks wait for a webhook the target emits on its own schedule (activity, bank account).
+   * Default 20000 ms when the control API settles the event at once, else 300000 ms; bounded 1000..600000.
+   */
+  webhook_timeout_ms?: number;
+  /** Query parameter name of GET /api/v1/wallet that selects a wallet by ID (not shown by the spec). */
+  wallet_id_param?: string;
+  /**
+   * Request bodies the spec does not show, keyed by operationId: merged (shallow) over the driver's
+   * default body; a null value removes a field. Defaults are listed in spec/schemas/profile.schema.json.
+   */
+  request_templates?: Record<string, Record<string, unknown>>;
 }
 
 /** A profile after defaults were filled in: trusted inside the engine. */

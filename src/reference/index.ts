@@ -102,6 +102,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     idp: { enabled: control },
     operations: Object.fromEntries(Object.entries(DEFAULT_OPERATION_PATHS).map(([k, v]) => [k, { ...v }])),
     webhook_paths: { bank_account: bankAccountWebhookPath },
+    // GET /api/v1/wallet?wallet_id= (the spec says "optional wallet ID" without naming it).
+    wallet_id_param: 'wallet_id',
   };
 
   let closed: Promise<void> | undefined;
