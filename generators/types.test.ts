@@ -108,7 +108,7 @@ describe('spec/openapi.yaml', () => {
   it('has the section 7 ErrorBody and the section 6 webhooks', async () => {
     const api: any = await SwaggerParser.parse(path.join(specDir, 'openapi.yaml'));
     const err = api.components.schemas.ErrorBody;
-    expect([...err.required].sort()).toEqual(['error_category', 'error_description', 'error_reason']);
+    expect([...err.required].sort()).toEqual(['error_category', 'error_description', 'error_details', 'error_reason']);
     expect(Object.keys(err.properties).sort()).toEqual(
       ['error_category', 'error_description', 'error_details', 'error_reason'],
     );

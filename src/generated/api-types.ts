@@ -87,6 +87,7 @@ export interface ApiSchemas {
   CreateUserRequest: CreateUserRequest;
   CreateUserResult: CreateUserResult;
   CreateVirtualCardRequest: CreateVirtualCardRequest;
+  CreatedCard: CreatedCard;
   ErcWithdrawalWebhook: ErcWithdrawalWebhook;
   ErrorBody: ErrorBody;
   ErrorCategory: ErrorCategory;
@@ -371,9 +372,21 @@ export interface CreateVirtualCardRequest {
   card_name?: string;
   [k: string]: unknown;
 }
+/**
+ * Answer of POST /api/v1/cards/virtual; section 4 shows only "card with id".
+ */
+export interface CreatedCard {
+  id: string;
+  status?: string;
+  card_data?: CardData;
+  [k: string]: unknown;
+}
+/**
+ * Payload field table not shown (section 6 names the fields it carries, not where or whether each is required).
+ */
 export interface ErcWithdrawalWebhook {
-  wallet_address: string;
-  destination_address: string;
+  wallet_address?: string;
+  destination_address?: string;
   /**
    * @deprecated
    * Deprecated alias of wallet_address.
@@ -387,7 +400,7 @@ export interface ErcWithdrawalWebhook {
   [k: string]: unknown;
 }
 /**
- * Error body (section 7).
+ * Error body (section 7). error_details is part of the body shape; an empty array is fine.
  */
 export interface ErrorBody {
   /**
@@ -396,7 +409,7 @@ export interface ErrorBody {
   error_reason: string;
   error_description: string;
   error_category: ErrorCategory;
-  error_details?: ErrorDetail[];
+  error_details: ErrorDetail[];
   [k: string]: unknown;
 }
 export interface ErrorCategory {
@@ -580,8 +593,11 @@ export interface ThreeDsChallenge {
   owner: string;
   [k: string]: unknown;
 }
+/**
+ * Payload field table not shown (section 6 names the fields it carries, not where or whether each is required).
+ */
 export interface ThreeDsWebhook {
-  user_address: string;
+  user_address?: string;
   /**
    * @deprecated
    * Deprecated alias of user_address.
@@ -674,9 +690,12 @@ export interface UserV2 {
   capabilities: Capability[];
   [k: string]: unknown;
 }
+/**
+ * Payload field table not shown (section 6 names the fields it carries, not where or whether each is required).
+ */
 export interface UserWebhook {
-  user_id: string;
-  user_address: string;
+  user_id?: string;
+  user_address?: string;
   /**
    * @deprecated
    * Deprecated alias of user_id.

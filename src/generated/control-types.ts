@@ -74,7 +74,7 @@ export interface ErrorBody {
     http_status_code: number;
     [k: string]: unknown;
   };
-  error_details?: {
+  error_details: {
     key: string;
     details: string;
     [k: string]: unknown;

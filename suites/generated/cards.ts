@@ -8,7 +8,7 @@ import { drivers } from '../lib/cards.ts';
 export const checks: Check[] = [
   {
     id: "cards.close.terminal",
-    title: "After close, activate, block and unblock (those with a path in the profile) do not succeed",
+    title: "After close, activate, block and unblock (those with a path in the profile) do not bring the card back: refused, or a no-op that leaves it listed with its closed status",
     area: "cards",
     section: "3",
     rules: ["STATE-CARD-CLOSE-TERMINAL"],

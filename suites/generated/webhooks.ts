@@ -8,7 +8,7 @@ import { drivers } from '../lib/webhooks.ts';
 export const checks: Check[] = [
   {
     id: "webhooks.activation.bank-account",
-    title: "SEPA activation (direct activation, then the provider reports the details) ends with the bank account webhook for that user",
+    title: "SEPA activation (direct activation, then the provider reports the details) ends with a webhook on the bank account webhook path (profile.webhook_paths.bank_account)",
     area: "webhooks",
     section: "6",
     rules: ["EVENT-ACTIVATION-BANK-ACCOUNT"],
@@ -18,7 +18,7 @@ export const checks: Check[] = [
   },
   {
     id: "webhooks.delivery.json-post",
-    title: "Every webhook received during the run is a JSON POST to a section 6 path whose payload matches its documented shape",
+    title: "Every webhook received on a section 6 path (or a path the profile gives) is a JSON POST; deliveries elsewhere are logged",
     area: "webhooks",
     section: "6",
     rules: ["EVENT-WEBHOOK-DELIVERY"],

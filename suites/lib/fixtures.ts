@@ -541,3 +541,63 @@ export function isJsonContentTypeOf(h: Record<string, string>): boolean {
   const v = Object.entries(h).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
   return typeof v === 'string' && v.split(';')[0].trim().toLowerCase() === 'application/json';
 }
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks (section 6) and request bodies the spec does not show
+
+/** Delivery path of a section 6 webhook, from the model (spec/openapi.yaml webhooks.<name>.post.x-webhook-path). */
+export function webhookPath(ctx: CheckContext, name: string): string {
+  const p = ctx.model.openapi?.webhooks?.[name]?.post?.['x-webhook-path'];
+  if (typeof p !== 'string') throw new Error(`spec/openapi.yaml has no webhooks.${name}.post.x-webhook-path`);
+  return p;
+}
+
+/** True when some string or number anywhere in `body` equals `value` (strings compared case-insensitively). */
+export function mentionsDeep(body: unknown, value: string): boolean {
+  if (!value) return false;
+  const v = value.toLowerCase();
+  const seen = new Set<unknown>();
+  const walk = (o: unknown): boolean => {
+    if (typeof o === 'string') return o.toLowerCase() === v;
+    if (typeof o === 'number') return String(o) === value;
+    if (o === null || typeof o !== 'object' || seen.has(o)) return false;
+    seen.add(o);
+    return (Array.isArray(o) ? o : Object.values(o)).some(walk);
+  };
+  return walk(body);
+}
+
+export const WEBHOOK_TIMEOUT_BOUNDS = { min: 1000, max: 600_000, settled: 20_000, unsettled: 300_000 } as const;
+
+/**
+ * How long to wait for a webhook the target emits on its own schedule: profile.webhook_timeout_ms, else
+ * 20 s when the control API settled the event at once, else 5 minutes; always within 1 s..10 min.
+ */
+export function webhookTimeoutMs(ctx: CheckContext, settledByControl: boolean): number {
+  const b = WEBHOOK_TIMEOUT_BOUNDS;
+  const want = ctx.profile.webhook_timeout_ms ?? (settledByControl ? b.settled : b.unsettled);
+  return Math.min(b.max, Math.max(b.min, want));
+}
+
+/**
+ * The request body for an operation whose payload the spec does not show: the driver's defaults and the
+ * values it took from earlier steps (`fromSteps`, e.g. estimation_id), with profile.request_templates[op]
+ * merged over them. A template value of null removes the field; a string "{{name}}" is replaced by the
+ * step value `name` (so a target that names a field differently can still receive it).
+ */
+export function requestBody(ctx: CheckContext, op: string, defaults: Record<string, unknown>, fromSteps: Record<string, unknown> = {}): Record<string, unknown> {
+  const tpl = ctx.profile.request_templates?.[op] ?? {};
+  const out: Record<string, unknown> = { ...defaults, ...fromSteps };
+  const fill = (v: unknown): unknown => {
+    if (typeof v !== 'string') return v;
+    const whole = /^\{\{(\w+)\}\}$/.exec(v);
+    if (whole && Object.hasOwn(fromSteps, whole[1])) return fromSteps[whole[1]];
+    return v.replace(/\{\{(\w+)\}\}/g, (m, name: string) => (Object.hasOwn(fromSteps, name) ? String(fromSteps[name]) : m));
+  };
+  for (const [k, v] of Object.entries(tpl)) {
+    if (v === null) delete out[k];
+    else out[k] = fill(v);
+  }
+  for (const [k, v] of Object.entries(out)) if (v === undefined) delete out[k];
+  return out;
+}

@@ -7,10 +7,10 @@ import type { CheckContext, HttpResponse, Need } from '../../src/checks/types.ts
 import type { Driver, Drivers } from './driver.ts';
 import {
   asUser, authorizeRaw, completeSepa, directSepa, is2xx, sepaStates, setSepaStatus, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx, initAndSign, initSepa,
-  readUser, requestToken, rnd, s2sHeaders, smartWallets, tokenBody, userHeaders, walletItems,
+  readUser, requestBody, requestToken, rnd, s2sHeaders, smartWallets, tokenBody, userHeaders, walletItems,
 } from './fixtures.ts';
 import { idpHeaders, newIdpIdentity } from './idp.ts';
-import { pushToCardRecipient, tokenize } from './transfers.ts';
+import { estimateTransfer, executeTransfer, pushToCardRecipient, tokenize } from './transfers.ts';
 import { walletLinkUser } from './bank.ts';
 
 function schemaCheck(op: string, safe: boolean, needs: Need[], exercise: (ctx: CheckContext) => Promise<HttpResponse>): Driver {
@@ -30,11 +30,7 @@ const now = () => Math.floor(Date.now() / 1000);
 async function estimate(ctx: CheckContext) {
   const user = await createUser(ctx);
   const r = await pushToCardRecipient(ctx, user);
-  const res = await asUser(ctx, user, {
-    op: 'estimateCardTransfer',
-    body: { ...(r.recipientId ? { recipient_id: r.recipientId } : {}), payment_details_id: r.paymentDetailsId, amount: '5.00', currency: 'EUR' },
-  });
-  return { user, res };
+  return { user, res: await estimateTransfer(ctx, user, r, '5.00') };
 }
 
 export const drivers: Drivers = {
@@ -54,7 +50,7 @@ export const drivers: Drivers = {
   getValidationRules: schemaCheck('getValidationRules', true, [], async (ctx) => ctx.http.send({ op: 'getValidationRules', headers: await s2sHeaders(ctx) })),
   getWallet: schemaCheck('getWallet', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'getWallet' })),
   listWallets: schemaCheck('listWallets', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'listWallets' })),
-  createXrplAccount: schemaCheck('createXrplAccount', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'createXrplAccount', body: {} })),
+  createXrplAccount: schemaCheck('createXrplAccount', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'createXrplAccount', body: requestBody(ctx, 'createXrplAccount', {}) })),
   listCards: schemaCheck('listCards', false, [], async (ctx) => {
     const user = await createUser(ctx);
     await asUser(ctx, user, { op: 'createVirtualCard', body: { card_name: 'schema card' } });
@@ -70,7 +66,7 @@ export const drivers: Drivers = {
   executeCardTransfer: schemaCheck('executeCardTransfer', false, ['pci'], async (ctx) => {
     const { user, res } = await estimate(ctx);
     expect2xx(res, 'estimate');
-    return asUser(ctx, user, { op: 'executeCardTransfer', body: { estimation_id: res.json.estimation_id } });
+    return executeTransfer(ctx, user, res.json.estimation_id);
   }),
   createRecipientV2: schemaCheck('createRecipientV2', false, ['pci'], async (ctx) => (await pushToCardRecipient(ctx, await createUser(ctx))).res),
   tokenizeCard: schemaCheck('tokenizeCard', false, ['pci'], async (ctx) => (await tokenize(ctx)).res),
@@ -79,7 +75,7 @@ export const drivers: Drivers = {
     if (ctx.profile.control_url) await createWithdrawal(ctx, user, rnd.address());
     return asUser(ctx, user, { op: 'listWithdrawalRequests' });
   }),
-  estimateFx: schemaCheck('estimateFx', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'estimateFx', body: { destination_address: rnd.address() } })),
+  estimateFx: schemaCheck('estimateFx', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'estimateFx', body: requestBody(ctx, 'estimateFx', {}, { destination_address: rnd.address() }) })),
   getFullStatement: schemaCheck('getFullStatement', false, [], async (ctx) => {
     const user = await createUser(ctx);
     const wallets = await smartWallets(ctx, user);

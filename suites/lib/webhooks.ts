@@ -3,7 +3,10 @@
 
 import type { CheckContext, ReceivedWebhook } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
-import { check, control, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, sepaStates, setSepaStatus, userPath, CheckFailure } from './fixtures.ts';
+import {
+  check, control, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus, userPath,
+  webhookPath, webhookTimeoutMs,
+} from './fixtures.ts';
 
 /** Section 6 paths: the model's webhooks (x-webhook-path) plus the profile's paths for those the spec does not show. */
 export function webhookPaths(ctx: CheckContext): Map<string, string> {
@@ -16,14 +19,9 @@ export function webhookPaths(ctx: CheckContext): Map<string, string> {
   return out;
 }
 
-function mentions(body: unknown, ...values: string[]): boolean {
-  const text = JSON.stringify(body ?? null);
-  return values.some((v) => v && text.includes(v));
-}
-
 export const drivers: Drivers = {
   'EVENT-WEBHOOK-DELIVERY': {
-    title: 'Every webhook received during the run is a JSON POST to a section 6 path whose payload matches its documented shape',
+    title: 'Every webhook received on a section 6 path (or a path the profile gives) is a JSON POST; deliveries elsewhere are logged',
     safe: false,
     needs: ['webhooks'],
     async run(ctx) {
@@ -31,49 +29,45 @@ export const drivers: Drivers = {
       // Provoke what can be provoked; the spec does not say which of these emit webhooks.
       const user = await createUser(ctx);
       if (ctx.profile.control_url) await create3ds(ctx, user).catch(() => undefined);
-      await hooks.waitFor('/v2/webhooks/user', (b) => mentions(b, user.id), 3000);
-      const all: ReceivedWebhook[] = hooks.all();
-      if (all.length === 0) ctx.skip('no webhook arrived during the run; the spec does not say when most webhooks are emitted');
+      await hooks.waitFor(webhookPath(ctx, 'user'), (b) => mentionsDeep(b, user.id), 3000);
       const paths = webhookPaths(ctx);
-      for (const w of all) {
-        const name = paths.get(w.path);
-        check(name, `webhook delivered to ${w.path}, which is not a section 6 path (${[...paths.keys()].join(', ')})`);
+      // The receiver records POSTs only (any other method is answered 405 and not kept).
+      const all: ReceivedWebhook[] = hooks.all();
+      const unknown = [...new Set(all.filter((w) => !paths.has(w.path)).map((w) => w.path))];
+      // Paths of the wallets, balances, card limit and bank account webhooks are not shown: not a failure.
+      if (unknown.length > 0) ctx.log(`webhooks on paths that are not section 6 paths nor in profile.webhook_paths (not checked): ${unknown.join(', ')}`);
+      const known = all.filter((w) => paths.has(w.path));
+      if (known.length === 0) ctx.skip('no webhook arrived on a section 6 path during the run; the spec does not say when most webhooks are emitted');
+      for (const w of known) {
         check(isJsonContentTypeOf(w.headers), `webhook ${w.path} has Content-Type ${JSON.stringify(w.headers['content-type'])}, expected application/json`);
-        check(w.body !== null && typeof w.body === 'object', `webhook ${w.path} body is not a JSON object: ${JSON.stringify(w.body)?.slice(0, 200)}`);
-        const validate = ctx.model.validator(`webhook:${name}`);
-        if (validate && !validate(w.body)) {
-          const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
-          throw new CheckFailure(`webhook ${w.path} payload does not match its section 6 shape: ${problems}`);
-        }
+        check(w.body !== undefined && typeof w.body !== 'string', `webhook ${w.path} body is not JSON: ${String(w.body ?? '(empty)').slice(0, 200)}`);
       }
     },
   },
 
   'EVENT-ACTIVATION-BANK-ACCOUNT': {
-    title: 'SEPA activation (direct activation, then the provider reports the details) ends with the bank account webhook for that user',
+    title: 'SEPA activation (direct activation, then the provider reports the details) ends with a webhook on the bank account webhook path (profile.webhook_paths.bank_account)',
     safe: false,
     needs: ['control', 'webhooks'],
     async run(ctx) {
+      const path = ctx.profile.webhook_paths?.bank_account;
+      // The path is not shown (section 6); guessing the webhook by its content would be inventing its payload.
+      if (!path) ctx.skip('the bank account webhook path is not shown by the spec and profile.webhook_paths.bank_account is not set');
       const hooks = ctx.services.webhooks!;
       const user = await createUser(ctx);
       await setSepaStatus(ctx, user, sepaStates(ctx).notStarted);
-      const res = await directSepa(ctx, user);
-      expect2xx(res, 'direct SEPA activation');
-      const detailsId = res.json?.details_id !== undefined ? String(res.json.details_id) : '';
+      expect2xx(await directSepa(ctx, user), 'direct SEPA activation');
+      const since = Date.now();
       await control(ctx, 'POST', userPath(user, '/sepa/complete'), {});
-      const path = ctx.profile.webhook_paths?.bank_account;
-      const known = webhookPaths(ctx);
-      const match = (w: ReceivedWebhook) => mentions(w.body, user.id, detailsId) && (path ? w.path === path : !['user', 'webhook3ds', '3ds'].includes(known.get(w.path) ?? ''));
+      const timeout = webhookTimeoutMs(ctx, true);
+      const end = Date.now() + timeout;
       let hit: ReceivedWebhook | undefined;
-      if (path) hit = await hooks.waitFor(path, (b) => mentions(b, user.id, detailsId), 10_000);
-      else {
-        const end = Date.now() + 10_000;
-        while (!hit && Date.now() < end) {
-          hit = hooks.all().find(match);
-          if (!hit) await new Promise((r) => setTimeout(r, 250));
-        }
+      while (!hit) {
+        hit = hooks.all().find((w) => w.path === path && w.receivedAt >= since);
+        if (hit || Date.now() >= end) break;
+        await new Promise((r) => setTimeout(r, 100));
       }
-      check(hit, `no bank account webhook for user ${user.id} arrived${path ? ` on ${path}` : ''} within 10 s after activation completed (section 6 rule 2)`);
+      check(hit, `no webhook arrived on ${path} within ${timeout / 1000} s after the activation completed (section 6 rule 2; profile.webhook_timeout_ms sets the wait)`);
     },
   },
 };
