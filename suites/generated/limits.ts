@@ -18,11 +18,11 @@ export const checks: Check[] = [
   },
   {
     id: "limits.token.rate-limit",
-    title: "The token endpoint is rate limited: a burst (bounded by profile.rate_limit.max_probe_requests, default 400, and 20 s) gets 429 CategoryTransientFailure; a caller using exponential backoff then succeeds",
+    title: "The token endpoint is rate limited: a burst (bounded by profile.rate_limit: max_probe_requests 400, max_probe_seconds 20 by default) gets 429 CategoryTransientFailure; exponential backoff then succeeds (within recovery_seconds, 60 by default). Not run with --safe: flooding a shared sandbox's token endpoint can lock out the partner's real client",
     area: "limits",
     section: "8",
     rules: ["LIMIT-TOKEN-RATE-LIMIT", "ERR-RATE-LIMITED"],
-    safe: true,
+    safe: false,
     exclusive: true,
     needs: [],
     run: (ctx) => drivers["LIMIT-TOKEN-RATE-LIMIT"].run(ctx),
@@ -39,7 +39,7 @@ export const checks: Check[] = [
   },
   {
     id: "limits.transport.tls",
-    title: "Transport is HTTPS with TLS 1.2 or newer; TLS 1.1 and older are refused",
+    title: "Transport is HTTPS with TLS 1.2 or newer: a 1.2+ handshake succeeds and the target refuses TLS 1.0/1.1 (skipped when the local TLS library cannot offer them)",
     area: "limits",
     section: "8",
     rules: ["LIMIT-TRANSPORT-TLS"],

@@ -102,8 +102,11 @@ export const drivers: Drivers = {
     async run(ctx) {
       const user = await sharedUser(ctx);
       expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, user, 'wallet')), 'GET /api/v1/user with X-User-Wallet = EOA');
-      const wallets = (await smartWallets(ctx, user)).filter((w) => w.toLowerCase() !== user.address.toLowerCase());
-      if (wallets.length === 0) ctx.skip('the user has no Smart Wallet listed by GET /api/v1/wallets');
+      const listed = await smartWallets(ctx, user);
+      // Sections 1 and 2: a user has an EOA and one or more Smart Wallets.
+      check(listed.length > 0, 'GET /api/v1/wallets lists no Smart Wallet for the user; a user has one or more Smart Wallets (sections 1, 2)');
+      const wallets = listed.filter((w) => w.toLowerCase() !== user.address.toLowerCase());
+      check(wallets.length > 0, `every Smart Wallet GET /api/v1/wallets lists (${listed.join(', ')}) is the user's EOA; X-User-Wallet carries the EOA, not the Smart Wallet address, so they differ (section 5)`);
       for (const w of wallets) {
         const res = await readUser(ctx, 'v1', await userHeaders(ctx, { ...user, address: w }, 'wallet'));
         expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', ['AUTH-X-USER-WALLET-IS-EOA']);

@@ -66,16 +66,23 @@ export const drivers: Drivers = {
       expect2xx(def, 'GET /api/v1/wallet (default wallet)');
       expectSchema(def, 'getWallet');
       check(items.some((w) => same(w.wallet_address, def.json.wallet_address)), `the default wallet ${def.json.wallet_address} is not among the listed wallets`, { response: def });
+      // Read by ID: the spec says "optional wallet ID" without naming the parameter, so the profile names it.
+      const param = ctx.profile.wallet_id_param;
+      if (!param) {
+        ctx.log('profile.wallet_id_param is not set (the spec does not name the wallet ID parameter); reading a wallet by ID is not exercised');
+        return;
+      }
+      if (items.length === 1) ctx.log('the user has one wallet, so reading it by ID cannot tell by-ID from default; by-ID selection is not proven');
       for (const w of items) {
         const id = await walletIdOf(w);
         if (id === undefined) {
           ctx.log('listed wallets carry no id field; reading by id is not exercised');
           break;
         }
-        const byId = await asUser(ctx, user, { op: 'getWallet', query: { wallet_id: id } });
-        expect2xx(byId, `GET /api/v1/wallet?wallet_id=${id}`);
+        const byId = await asUser(ctx, user, { op: 'getWallet', query: { [param]: id } });
+        expect2xx(byId, `GET /api/v1/wallet?${param}=${id}`);
         expectSchema(byId, 'getWallet');
-        check(same(byId.json.wallet_address, w.wallet_address), `GET /api/v1/wallet?wallet_id=${id} answered wallet ${byId.json.wallet_address}, listed as ${w.wallet_address}`, { response: byId });
+        check(same(byId.json.wallet_address, w.wallet_address), `GET /api/v1/wallet?${param}=${id} answered wallet ${byId.json.wallet_address}, listed as ${w.wallet_address}`, { response: byId });
       }
     },
   },
