@@ -538,11 +538,10 @@ export function buildMutantBank(): MutantVariant[] {
     faulty('sepa.init.wallet-not-primary', 'STATE-SEPA-INIT-RESULT', "init returns a wallet_address that is not one of the user's wallets", {
       transform: onOk(['initBankAccount'], (b) => void (b.wallet_address = `0x${'b'.repeat(40)}`)),
     }),
-    faulty('bank.account-type.spei-refused', 'ENDPOINT-BANK-ACCOUNT-TYPES', 'POST /api/v1/bank/accounts refuses account_type Spei', {}, {
-      request(req) {
-        if (req.method === 'POST' && req.path === '/api/v1/bank/accounts' && req.json?.account_type === 'Spei') {
-          return proxyError(400, 'ErrorInvalidField', 'Invalid value for account_type', 'account_type');
-        }
+    faulty('bank.account-type.spei-no-details-id', 'ENDPOINT-BANK-ACCOUNT-TYPES', 'POST /api/v1/bank/accounts with account_type Spei answers 200 without details_id', {}, {
+      response(req, res) {
+        if (req.method !== 'POST' || req.path !== '/api/v1/bank/accounts' || req.json?.account_type !== 'Spei' || !is2xx(res.status)) return;
+        return proxyJson(res, { account_type: 'Spei', status: 'Pending' });
       },
     }),
 

@@ -56,7 +56,16 @@ export function formatSelftest(r: SelftestResult): string {
   if (r.caughtOnlyByOtherRules.length) lines.push(`Caught only by checks not naming the broken rule (count as not caught): ${r.caughtOnlyByOtherRules.join(', ')}`);
   const benign = r.variants.filter((o) => o.kind === 'benign').length;
   lines.push(`False positives: ${r.falsePositives.length === 0 ? 'none' : r.falsePositives.length} (baseline + ${benign} benign variants)`);
-  for (const f of r.falsePositives) lines.push(`  ${f.variant}: ${f.checkId} [${f.rules.join(',')}]${f.cause ? ` ${f.cause}` : ''}: ${f.message.slice(0, 300)}`);
+  // A check failing on the baseline fails on most variants too: show it once, then the rest.
+  const onBaseline = new Set(r.baseline.failing.map((f) => f.checkId));
+  for (const f of r.falsePositives.filter((x) => x.variant === r.baseline.id)) {
+    const alsoOn = r.falsePositives.filter((x) => x.variant !== r.baseline.id && x.checkId === f.checkId).length;
+    lines.push(`  baseline: ${f.checkId} [${f.rules.join(',')}]${f.cause ? ` ${f.cause}` : ''}: ${f.message.slice(0, 300)}${alsoOn ? ` (also on ${alsoOn} benign variants)` : ''}`);
+  }
+  if (r.baseline.error) lines.push(`  baseline: could not run: ${r.baseline.error}`);
+  for (const f of r.falsePositives.filter((x) => x.variant !== r.baseline.id && !onBaseline.has(x.checkId))) {
+    lines.push(`  ${f.variant}: ${f.checkId} [${f.rules.join(',')}]${f.cause ? ` ${f.cause}` : ''}: ${f.message.slice(0, 300)}`);
+  }
   const hidden = rows.filter((o) => o.newlySkipped.length > 0);
   for (const o of hidden) lines.push(`Note: ${o.id} skipped checks that pass on the baseline: ${o.newlySkipped.join(', ')}`);
   lines.push(`Seed ${r.seed}, timeout budget ${r.timeoutBudgetMs} ms, ${r.concurrency} variants at once, ${secs(r.durationMs)}`);
