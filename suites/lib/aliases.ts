@@ -90,7 +90,7 @@ function userCreateTarget(version: 'v1' | 'v2'): AliasTarget {
           if (!id) return undefined;
           const read = await readUser(ctx, 'v1', await userHeaders(ctx, { id, email: d.email, address: d.address, country: d.country, client: 0 }, 'id'));
           expect2xx(read, 'GET /api/v1/user for the user just created');
-          return read.json?.user_address;
+          return read.json?.[aliasRule(ctx, version === 'v1' ? 'ALIAS-USER-CREATE-WALLET-ADDRESS-V1' : 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2').new];
         },
       };
     },
@@ -366,7 +366,7 @@ export const drivers: Drivers = {
       const res = await asUser(ctx, user, { op: 'listWithdrawalRequests' });
       expect2xx(res, 'GET /api/v1/withdrawal/requests');
       const items = listItems(res.json);
-      const mine = items.find((i) => sameText(i?.destination_address, dest) || sameText(i?.to_address, dest));
+      const mine = items.find((i) => sameText(i?.[rule.new], dest) || sameText(i?.[rule.old], dest));
       check(mine, `no listed withdrawal request carries the destination ${dest} under ${rule.new} or ${rule.old}`, { response: res });
       expectPair(rule, mine, dest, 'withdrawal request', res);
     },

@@ -7,7 +7,7 @@ import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import {
   type TestUser, advanceClock, asUser, bearer, chainHeader, check, completeSepa, control, create3ds, createUser, createWithdrawal,
-  directSepa, expect2xx, expectError, expectNot2xx, headers, identityHeader, initAndSign, initSepa, listItems, machine, NO_SIGNER, rnd, s2sToken, sepaStatus,
+  directSepa, expect2xx, expectError, expectNot2xx, headers, identityHeader, initAndSign, initSepa, listItems, machine, mentionsDeep, NO_SIGNER, rnd, s2sToken, sepaStatus,
   sepaStates, setPrimaryWallet, setSepaStatus, signChallenge, tamperSignature, unsignedChallenge, userPath,
 } from './fixtures.ts';
 import { walletLinkUser } from './bank.ts';
@@ -185,7 +185,8 @@ export const drivers: Drivers = {
       expect2xx(res, 'GET /api/v1/withdrawal/requests');
       expectSchema(res, 'listWithdrawalRequests');
       const items = listItems(res.json);
-      const mine = items.find((w) => [w?.destination_address, w?.to_address].some((v) => typeof v === 'string' && v.toLowerCase() === dest.toLowerCase()));
+      // The pending request this check created: the one that mentions its destination (under either alias name).
+      const mine = items.find((w) => mentionsDeep(w, dest));
       check(mine, `the pending withdrawal request to ${dest} is not listed`, { response: res });
       check(mine.status === pending, `pending withdrawal request has status ${JSON.stringify(mine.status)}, expected ${pending}`, { response: res });
     },
