@@ -690,7 +690,7 @@ export function variantsById(ids: string[], bank: readonly MutantVariant[] = bui
   const byId = new Map(bank.map((v) => [v.id, v]));
   return ids.map((id) => {
     const v = byId.get(id);
-    if (!v) throw new Error(`unknown mutant variant ${JSON.stringify(id)}; known: ${[...byId.keys()].join(', ')}`);
+    if (!v) throw new Error(`unknown mutant variant ${JSON.stringify(id)} (baas-conform selftest --list shows the ${byId.size} variants)`);
     return v;
   });
 }

@@ -1,0 +1,50 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../index.ts';
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: {}, cwd: process.cwd() },
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
+}
+
+describe('baas-conform selftest', () => {
+  it('lists the variants with kind and broken rule', async () => {
+    const c = capture();
+    expect(await main(['selftest', '--list'], c.io)).toBe(0);
+    expect(c.out()).toMatch(/^token\.client-id-missing\.wrong-message\s+faulty\s+ERR-TOKEN-CLIENT-ID-MISSING/m);
+    expect(c.out()).toMatch(/^benign\.chunked\s+benign\s+-/m);
+  });
+
+  it('exits 2 on an unknown variant', async () => {
+    const c = capture();
+    expect(await main(['selftest', '--variant', 'no.such.variant'], c.io)).toBe(2);
+    expect(c.err()).toMatch(/unknown mutant variant "no\.such\.variant"/);
+  });
+
+  it('runs the baseline and the chosen variants, prints the matrix and writes --json', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'baas-selftest-'));
+    try {
+      const c = capture();
+      const json = path.join(dir, 'selftest.json');
+      const code = await main(['selftest', '--variant', 'token.grant-type.not-checked', '--variant', 'benign.pretty-json', '--concurrency', '2', '--json', json], c.io);
+      const out = c.out();
+      expect(out).toMatch(/^token\.grant-type\.not-checked\s+faulty\s+ERR-TOKEN-GRANT-TYPE-INVALID\s+\S*errors\.token\.grant-type-invalid/m);
+      expect(out).toMatch(/^benign\.pretty-json\s+benign\s+-\s+-$/m);
+      expect(out).toMatch(/Mutation score: 1\/1 faulty variants caught/);
+      const result = JSON.parse(await readFile(json, 'utf8'));
+      expect(result.variants.map((v: any) => v.id)).toEqual(['token.grant-type.not-checked', 'benign.pretty-json']);
+      expect(result.baseline.id).toBe('baseline');
+      // Exit 0 only without false positives (a check failing on the baseline is one).
+      expect(code).toBe(result.falsePositives.length === 0 ? 0 : 1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
