@@ -515,6 +515,16 @@ export function buildMutantBank(): MutantVariant[] {
       }),
     }),
 
+    faulty('alias.webhook.user-owner-dropped', 'ALIAS-WEBHOOK-USER-OWNER', 'the user webhook omits the deprecated owner', {}, {
+      webhook: (path, body) => (path === '/v2/webhooks/user' && isObject(body) ? (delete body.owner, body) : body),
+    }),
+    faulty('alias.webhook.3ds-owner-diverges', 'ALIAS-WEBHOOK-3DS-OWNER', 'the 3DS webhook carries an owner different from user_address', {}, {
+      webhook: (path, body) => (path === '/v2/webhooks/3ds' && isObject(body) && has(body, 'owner') ? { ...body, owner: `0x${'e'.repeat(40)}` } : body),
+    }),
+    faulty('alias.webhook.withdrawal-to-address-dropped', 'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS', 'the ERC-20 withdrawal webhook omits the deprecated to_address', {}, {
+      webhook: (path, body) => (path === '/v2/webhooks/erc-withdrawals' && isObject(body) ? (delete body.to_address, body) : body),
+    }),
+
     // ---------------------------------------------------------------------------- versioning
     faulty('version.v1.capabilities', 'VERSION-V1-NO-CAPABILITIES', 'GET /api/v1/user returns the capabilities array', faults('user.v1-capabilities')),
     faulty('version.v2.no-capabilities', 'VERSION-V2-CAPABILITIES', 'GET /api/v2/user omits the capabilities array', faults('user.v2-no-capabilities')),
