@@ -29,11 +29,11 @@ export const checks: Check[] = [
   },
   {
     id: "limits.request.timeout",
-    title: "Documented calls answer within the recommended 30 s client timeout (a stall is a TIMEOUT failure)",
+    title: "Documented calls answer within the recommended 30 s client timeout: the token endpoint and every read (GET) whose path the spec shows, user reads for an existing user (a stall is a TIMEOUT failure)",
     area: "limits",
     section: "8",
     rules: ["LIMIT-REQUEST-TIMEOUT"],
-    safe: true,
+    safe: false,
     needs: [],
     run: (ctx) => drivers["LIMIT-REQUEST-TIMEOUT"].run(ctx),
   },

@@ -58,8 +58,15 @@ export function check(condition: unknown, message: string, opts: { rules?: strin
 /** Fails unless the response is exactly the section 7 row `ruleId` (status, reason, message, category, details) with the section 7 body shape. */
 export function expectError(ctx: CheckContext, res: HttpResponse, ruleId: string, rules?: string[]): void {
   const rule = ctx.model.errorRule(ruleId);
-  expectErrorRule(res, rule);
-  expectErrorShape(ctx, res, rules ?? [ruleId]);
+  // A mismatch breaks the row and every rule the caller names (the runner keeps those the check covers).
+  const named = [...new Set([...(rules ?? []), ruleId])];
+  try {
+    expectErrorRule(res, rule);
+  } catch (err) {
+    if (err instanceof CheckFailure) throw new CheckFailure(err.message, { rules: named, response: res });
+    throw err;
+  }
+  expectErrorShape(ctx, res, named);
 }
 
 /** Fails unless the body has the section 7 error shape and its category matches the HTTP status. */
@@ -296,6 +303,8 @@ export function listItems(json: any): any[] {
 // Test-control API (spec/control.yaml)
 
 const clockAdvanced = new Map<string, number>();
+/** Per target instance (a later target may reuse a base_url on a freed port). */
+const clockKey = (ctx: CheckContext) => `${ctx.profile.base_url}|${ctx.profile.clients[0]?.client_id}`;
 
 export async function control(ctx: CheckContext, method: string, path: string, body?: unknown): Promise<HttpResponse> {
   if (!ctx.profile.control_url) ctx.skip('needs the test-control API: profile.control_url is not set');
@@ -307,12 +316,13 @@ export async function control(ctx: CheckContext, method: string, path: string, b
 /** Moves the target's clock forward (control POST /clock/advance); remembers the total per target. */
 export async function advanceClock(ctx: CheckContext, seconds: number): Promise<void> {
   await control(ctx, 'POST', '/clock/advance', { seconds });
-  clockAdvanced.set(ctx.profile.base_url, (clockAdvanced.get(ctx.profile.base_url) ?? 0) + seconds);
+  const key = clockKey(ctx);
+  clockAdvanced.set(key, (clockAdvanced.get(key) ?? 0) + seconds);
 }
 
 /** Seconds this process moved the target's clock forward (tolerance for "now" comparisons). */
 export function clockSkewAllowance(ctx: CheckContext): number {
-  return clockAdvanced.get(ctx.profile.base_url) ?? 0;
+  return clockAdvanced.get(clockKey(ctx)) ?? 0;
 }
 
 export function userPath(user: TestUser, rest: string): string {

@@ -53,7 +53,8 @@ const registered = new Map<string, Promise<IdpUser>>();
 
 /** One registered retail user per target, reused by the provider-exchange error checks. */
 export function sharedIdpUser(ctx: CheckContext): Promise<IdpUser> {
-  const key = ctx.profile.base_url;
+  // Keyed by target and client too: a later target may reuse a base_url (a freed port) with other state.
+  const key = `${ctx.profile.base_url}|${ctx.profile.clients[0]?.client_id}|${idp(ctx).appId}`;
   let p = registered.get(key);
   if (!p) {
     p = registerRetail(ctx);
