@@ -58,7 +58,7 @@ export interface TargetProfile {
   };
   /**
    * How long checks wait for a webhook the target emits on its own schedule (activity, bank account).
-   * Default 20000 ms when the control API settles the event at once, else 300000 ms; bounded 1000..600000.
+   * Default 20000 ms when the control API settles the event at once, else 90000 ms (under the default 120 s per-check limit); bounded 1000..600000. A larger value raises the per-check limit to it plus 30 s.
    */
   webhook_timeout_ms?: number;
   /** Query parameter name of GET /api/v1/wallet that selects a wallet by ID (not shown by the spec). */

@@ -131,7 +131,11 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
 export async function runChecks(options: RunOptions, checks: Check[], reporters: Reporter[]): Promise<RunOutcome> {
   const concurrency = options.concurrency ?? RUN_DEFAULTS.concurrency;
   const numRuns = options.numRuns ?? RUN_DEFAULTS.numRuns;
-  const checkTimeoutMs = options.checkTimeoutMs ?? RUN_DEFAULTS.checkTimeoutMs;
+  // A check that waits for a webhook on the target's own schedule must get the profile's wait plus
+  // slack, or the per-check limit would turn a slow-but-conforming target into a failure.
+  const webhookWait = options.profile.webhook_timeout_ms;
+  const checkTimeoutMs = options.checkTimeoutMs
+    ?? (webhookWait !== undefined ? Math.max(RUN_DEFAULTS.checkTimeoutMs, webhookWait + 30_000) : RUN_DEFAULTS.checkTimeoutMs);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigError(`concurrency must be a positive integer, got ${concurrency}`);
   if (!Number.isInteger(numRuns) || numRuns < 1) throw new ConfigError(`runs must be a positive integer, got ${numRuns}`);
   const seed = (options.seed ?? randomSeed()) >>> 0;

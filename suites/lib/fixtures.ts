@@ -585,7 +585,7 @@ export function mentionsDeep(body: unknown, value: string): boolean {
   return walk(body);
 }
 
-export const WEBHOOK_TIMEOUT_BOUNDS = { min: 1000, max: 600_000, settled: 20_000, unsettled: 300_000 } as const;
+export const WEBHOOK_TIMEOUT_BOUNDS = { min: 1000, max: 600_000, settled: 20_000, unsettled: 90_000 } as const;
 
 /**
  * How long to wait for a webhook the target emits on its own schedule: profile.webhook_timeout_ms, else
