@@ -12,25 +12,12 @@ import { createReporters } from '../../report/index.ts';
 import { parseShard, runChecks, RUN_DEFAULTS } from '../../runner/index.ts';
 import { loadChecks } from '../../../suites/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
+import { parseSeed, positiveInt } from '../options.ts';
 
 export const RUN_CLI_DEFAULTS = {
   reportDir: 'baas-conform-report',
   files: { json: 'results.json', junit: 'junit.xml', html: 'report.html' },
 } as const;
-
-function positiveInt(name: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
-  return n;
-}
-
-function parseSeed(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new ConfigError(`--seed must be an integer from 0 to 4294967295, got ${JSON.stringify(value)}`);
-  return n;
-}
 
 function shellArg(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;

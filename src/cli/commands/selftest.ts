@@ -10,20 +10,7 @@ import { ConfigError } from '../../errors/index.ts';
 import { buildMutantBank, variantsById, type MutantVariant } from '../../mutants/bank.ts';
 import { runSelftest, SELFTEST_DEFAULTS, type SelftestResult, type VariantOutcome } from '../../mutants/selftest.ts';
 import type { CliCommand, CliIo } from '../types.ts';
-
-function positiveInt(name: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
-  return n;
-}
-
-function parseSeed(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new ConfigError(`--seed must be an integer from 0 to 4294967295, got ${JSON.stringify(value)}`);
-  return n;
-}
+import { parseSeed, positiveInt } from '../options.ts';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
