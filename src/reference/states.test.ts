@@ -152,11 +152,12 @@ describe('3DS challenges', () => {
       const u = await k.newUser();
       const a = await k.call('POST', `/users/${u.id}/3ds`, { server: 'control', body: {} });
       const b = await k.call('POST', `/users/${u.id}/3ds`, { server: 'control', body: {} });
-      const adv = await k.call('POST', '/clock/advance', { server: 'control', body: { seconds: 299 } });
+      const adv = await k.call('POST', '/clock/advance', { server: 'control', body: { seconds: 290 } });
       expect(adv.status).toBe(200);
       expect(adv.json.now).toBeTypeOf('number');
       expect((await k.call('POST', `/api/v1/cards/3ds/requests/${a.json.transaction_id}/approve`, { headers: u.headers })).status).toBe(200);
-      await k.call('POST', '/clock/advance', { server: 'control', body: { seconds: 2 } });
+      // 290 s leaves room for real seconds passing on a loaded machine; 290 + 11 is past the 300 s window.
+      await k.call('POST', '/clock/advance', { server: 'control', body: { seconds: 11 } });
       const r = await k.call('POST', `/api/v1/cards/3ds/requests/${b.json.transaction_id}/approve`, { headers: u.headers });
       expect(r.status).toBe(400);
       expect(errorBody(r).reason).toBe('ErrorNotFound');
