@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from './index.ts';
+import { captureIo } from './capture.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -12,11 +13,10 @@ afterEach(async () => {
 });
 
 async function cli(argv: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
   const cwd = await mkdtemp(join(tmpdir(), 'bc-cli-'));
-  const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env, cwd });
-  return { code, stdout, stderr, cwd };
+  const c = captureIo({ env, cwd });
+  const code = await main(argv, c.io);
+  return { code, stdout: c.out(), stderr: c.err(), cwd };
 }
 
 describe('cli', () => {

@@ -5,16 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/index.ts';
+import { captureIo } from '../cli/capture.ts';
 import { resolveProfile, type ResolvedProfile } from '../profile/index.ts';
 import { startReference, type ReferenceServer } from '../reference/index.ts';
 import { check429, decodeHistogram, encodeHistogram, isLoopbackHost, mergeResults, newHistogram, runLoad, summarise, type LoadResult } from './index.ts';
 
 async function cli(argv: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
   const cwd = await mkdtemp(join(tmpdir(), 'bc-load-'));
-  const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env, cwd });
-  return { code, stdout, stderr, cwd };
+  const c = captureIo({ env, cwd });
+  const code = await main(argv, c.io);
+  return { code, stdout: c.out(), stderr: c.err(), cwd };
 }
 
 describe('load: token-burst', () => {

@@ -3,17 +3,10 @@ import { cp, mkdtemp, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../index.ts';
+import { captureIo } from '../capture.ts';
 import { DEFAULT_SPEC_DIR } from '../../model/index.ts';
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: {}, cwd: process.cwd() },
-    out: () => out.join(''),
-    err: () => err.join(''),
-  };
-}
+const capture = () => captureIo();
 
 describe('baas-conform rules', () => {
   it('prints the catalogue as JSON with every rule id and its section', async () => {

@@ -3,16 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../index.ts';
+import { captureIo } from '../capture.ts';
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: {}, cwd: process.cwd() },
-    out: () => out.join(''),
-    err: () => err.join(''),
-  };
-}
+const capture = () => captureIo();
 
 describe('baas-conform selftest', () => {
   it('lists the variants with kind and broken rule', async () => {
