@@ -34,6 +34,7 @@ export async function checkProperty<Ts>(
   throw new CheckFailure(message, {
     rules: isCheckFailure(cause) ? cause.rules : undefined,
     response: isCheckFailure(cause) ? cause.response : undefined,
+    step: isCheckFailure(cause) ? cause.step : undefined,
     counterexample: report,
   });
 }

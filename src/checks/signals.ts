@@ -9,6 +9,11 @@ export interface CheckFailureOptions {
   /** The response that showed the failure; the runner attaches its recorded exchange. */
   response?: HttpResponse;
   counterexample?: string;
+  /**
+   * Set when a prerequisite step failed (a token, a user, a read the step under test needs), not the
+   * step under test: the check could not get as far as its rule. Names the step.
+   */
+  step?: string;
 }
 
 export class CheckFailure extends Error {
@@ -16,12 +21,14 @@ export class CheckFailure extends Error {
   readonly rules?: string[];
   readonly response?: HttpResponse;
   readonly counterexample?: string;
+  readonly step?: string;
   constructor(message: string, opts: CheckFailureOptions = {}) {
     super(message);
     this.name = 'CheckFailure';
     this.rules = opts.rules;
     this.response = opts.response;
     this.counterexample = opts.counterexample;
+    this.step = opts.step;
   }
 }
 
