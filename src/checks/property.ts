@@ -35,6 +35,7 @@ export async function checkProperty<Ts>(
     rules: isCheckFailure(cause) ? cause.rules : undefined,
     response: isCheckFailure(cause) ? cause.response : undefined,
     step: isCheckFailure(cause) ? cause.step : undefined,
+    comparison: isCheckFailure(cause) ? cause.comparison : undefined,
     counterexample: report,
   });
 }

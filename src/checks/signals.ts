@@ -1,6 +1,7 @@
 // What a check body throws to end itself: CheckFailure (the target broke a rule) or SkipSignal (the
 // check cannot run here, with a reason). The runner maps anything else to a failure with a cause.
 
+import type { FieldComparison } from '../events/index.ts';
 import type { HttpResponse } from './types.ts';
 
 export interface CheckFailureOptions {
@@ -14,6 +15,8 @@ export interface CheckFailureOptions {
    * step under test: the check could not get as far as its rule. Names the step.
    */
   step?: string;
+  /** Expected and actual field by field, for reports (optional). */
+  comparison?: FieldComparison[];
 }
 
 export class CheckFailure extends Error {
@@ -22,6 +25,7 @@ export class CheckFailure extends Error {
   readonly response?: HttpResponse;
   readonly counterexample?: string;
   readonly step?: string;
+  readonly comparison?: FieldComparison[];
   constructor(message: string, opts: CheckFailureOptions = {}) {
     super(message);
     this.name = 'CheckFailure';
@@ -29,6 +33,7 @@ export class CheckFailure extends Error {
     this.response = opts.response;
     this.counterexample = opts.counterexample;
     this.step = opts.step;
+    if (opts.comparison) this.comparison = opts.comparison;
   }
 }
 
