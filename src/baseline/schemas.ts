@@ -1,9 +1,10 @@
 // The JSON Schemas of the files this tool writes and reads (spec/schemas/*.schema.json), compiled
-// once. Paths are relative to this module, never the cwd: a user's working directory has no spec/.
+// once, from the package root (sources or dist/), never the cwd: a user's working directory has no spec/.
 
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { packagePath } from '../package/index.ts';
 
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -15,14 +16,14 @@ export const SCHEMA_FILES = {
   expectedFailures: 'expected-failures.schema.json',
 } as const;
 
-export function schemaUrl(file: string): URL {
-  return new URL(`../../spec/schemas/${file}`, import.meta.url);
+export function schemaPath(file: string): string {
+  return packagePath('spec', 'schemas', file);
 }
 
 export function validatorFor(file: string): ValidateFunction {
   let v = cache.get(file);
   if (!v) {
-    v = ajv.compile(JSON.parse(readFileSync(schemaUrl(file), 'utf8')));
+    v = ajv.compile(JSON.parse(readFileSync(schemaPath(file), 'utf8')));
     cache.set(file, v);
   }
   return v;

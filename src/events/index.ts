@@ -35,16 +35,36 @@ export interface Exchange {
   curl: string;
 }
 
+/** One field of a failed comparison: what the spec row wants beside what the target sent. */
+export interface FieldComparison {
+  /** Response field, e.g. `status`, `error_reason`, `error_description`, `error_category.category`. */
+  field: string;
+  /** Display text (JSON for values); `any` when the spec does not show the value. */
+  expected: string;
+  /** Display text of what the target sent (secrets masked by the runner). */
+  actual: string;
+  /** True for the field(s) that broke the rule. */
+  differs: boolean;
+}
+
 export interface CheckFailureInfo {
   message: string;
   /** The rule ids the failed assertion is about (subset of the check's rules). */
   rules: string[];
+  /**
+   * True when the failed assertion itself named `rules`; false when the runner filled in all of the
+   * check's rules (timeouts, transport errors, crashes, rule-less assertions). The selftest credits
+   * a kill only on named rules.
+   */
+  rulesNamed?: boolean;
   /** fast-check shrunk counterexample, when the check is a property. */
   counterexample?: string;
   /** The exchange that showed the failure, when there is one. */
   exchange?: Exchange;
   /** Transport cause (timeout, reset, ...) when the failure is one. */
   cause?: string;
+  /** Optional: expected and actual field by field (section 7 error rows, status mismatches). */
+  comparison?: FieldComparison[];
   /** The operation whose call failed, when the check's own subject step failed (root-cause grouping). */
   operation?: string;
 }
@@ -107,6 +127,8 @@ export interface RootCause {
   operation?: string;
   rules: string[];
   message: string;
+  /** Checks that failed on their own rules with this cause (one, or several failing on the same operation). */
+  checks: string[];
   /** Blocked checks this cause explains. */
   blocked: string[];
 }

@@ -12,9 +12,10 @@ export function rootCauseLines(e: Finished, clean: (s: string) => string): strin
   const causes = e.rootCauses ?? [];
   if (!causes.length) return [];
   const blocking = causes.filter((c) => c.kind === 'blocking').length;
-  const lines = [`Root causes: ${causes.length} (${causes.length - blocking} failed check${causes.length - blocking === 1 ? '' : 's'}, ${blocking} blocking operation${blocking === 1 ? '' : 's'}; ${e.summary.blocked} blocked check${e.summary.blocked === 1 ? '' : 's'})`];
+  const own = causes.length - blocking;
+  const lines = [`Root causes: ${causes.length} (${own} own failure${own === 1 ? '' : 's'}, ${blocking} blocking operation${blocking === 1 ? '' : 's'}; ${e.summary.failed} failed and ${e.summary.blocked} blocked check${e.summary.blocked === 1 ? '' : 's'})`];
   for (const c of causes) {
-    const what = c.kind === 'blocking' ? `operation ${c.id} failed as a prerequisite` : `check ${c.id}${c.operation ? ` (on ${c.operation})` : ''}`;
+    const what = c.kind === 'blocking' ? `operation ${c.id} failed as a prerequisite` : `check${c.checks.length > 1 ? 's' : ''} ${c.checks.join(', ')}${c.operation ? ` (on ${c.operation})` : ''}`;
     lines.push(`  ${what} — rules ${c.rules.join(', ') || '(none)'}: ${clean(c.message).slice(0, 300)}`);
     if (c.blocked.length) lines.push(`    blocks ${c.blocked.length}: ${c.blocked.join(', ')}`);
   }

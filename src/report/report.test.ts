@@ -62,8 +62,8 @@ function events(): RunEvent[] {
       type: 'run-finished',
       summary: { rootCauses: 2, passed: 1, failed: 1, blocked: 1, skipped: 2, warned: 1, total: 5, requests: 2, durationMs: 20, rules: { total: 2, passed: 0, failed: 1, blocked: 0, skipped: 0, uncovered: 1, untestable: 0 } },
       rootCauses: [
-        { kind: 'blocking', id: 'tokenizeCard', operation: 'tokenizeCard', rules: ['FLOW-PUSH-TO-CARD'], message: 'HTTP 404', blocked: ['schema.create-recipient-v2'] },
-        { kind: 'failure', id: 'errors.bad', rules: ['ERR-A'], message: 'bad', blocked: [] },
+        { kind: 'blocking', id: 'tokenizeCard', operation: 'tokenizeCard', rules: ['FLOW-PUSH-TO-CARD'], message: 'HTTP 404', checks: [], blocked: ['schema.create-recipient-v2'] },
+        { kind: 'failure', id: 'errors.bad', rules: ['ERR-A'], message: 'bad', checks: ['errors.bad'], blocked: [] },
       ],
       exit: { code: 1, reasons: ['1 check failed', '1 check blocked by a failed prerequisite'] },
       rules: [

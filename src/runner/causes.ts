@@ -29,16 +29,27 @@ export function ownOperations(model: Model, check: Check): Set<string> {
   return own;
 }
 
-/** Own failures first, each with the blocked checks it explains; then blocking operations with no own failure. */
+/**
+ * Own failures (those on the same operation merged: two checks failing on the tokenize call are one
+ * cause), each with the blocked checks it explains; then blocking operations no own failure explains.
+ */
 export function rootCauses(results: CheckResult[]): RootCause[] {
   const causes: RootCause[] = [];
   const byOperation = new Map<string, RootCause>();
   for (const r of results) {
     if (r.verdict !== 'fail') continue;
-    const cause: RootCause = { kind: 'failure', id: r.checkId, rules: r.failure?.rules ?? r.rules, message: r.failure?.message ?? 'failed', blocked: [] };
-    if (r.failure?.operation) {
-      cause.operation = r.failure.operation;
-      if (!byOperation.has(r.failure.operation)) byOperation.set(r.failure.operation, cause);
+    const op = r.failure?.operation;
+    const rules = r.failure?.rules ?? r.rules;
+    const existing = op ? byOperation.get(op) : undefined;
+    if (existing) {
+      existing.checks.push(r.checkId);
+      for (const id of rules) if (!existing.rules.includes(id)) existing.rules.push(id);
+      continue;
+    }
+    const cause: RootCause = { kind: 'failure', id: r.checkId, rules: [...rules], message: r.failure?.message ?? 'failed', checks: [r.checkId], blocked: [] };
+    if (op) {
+      cause.operation = op;
+      byOperation.set(op, cause);
     }
     causes.push(cause);
   }
@@ -47,14 +58,15 @@ export function rootCauses(results: CheckResult[]): RootCause[] {
     const op = r.blocked.operation;
     let cause = byOperation.get(op);
     if (!cause) {
-      cause = { kind: 'blocking', id: op, operation: op, rules: r.blocked.rules, message: r.blocked.message, blocked: [] };
+      cause = { kind: 'blocking', id: op, operation: op, rules: [...r.blocked.rules], message: r.blocked.message, checks: [], blocked: [] };
       byOperation.set(op, cause);
       causes.push(cause);
     }
     cause.blocked.push(r.checkId);
   }
   // The cause that explains the most checks first; ties keep run order.
-  return causes.map((c, i) => [c, i] as const).sort(([a, i], [b, j]) => b.blocked.length - a.blocked.length || i - j).map(([c]) => c);
+  const weight = (c: RootCause) => c.checks.length + c.blocked.length;
+  return causes.map((c, i) => [c, i] as const).sort(([a, i], [b, j]) => weight(b) - weight(a) || i - j).map(([c]) => c);
 }
 
 /**
