@@ -1,10 +1,11 @@
-// Model-based checks of the section 3 machines (see suites/lib/state-models.ts). Their rule lists
+// Model-based checks: fast-check command sequences over the section 3 state machines, each covering
+// several rules at once (so they are registered here, not generated one per rule). Their rule lists
 // come from the same module, and every id is checked against the model when the checks run.
 
 import type { Check } from '../../src/checks/types.ts';
-import { SEPA_MODEL_RULES, THREE_DS_MODEL_RULES, sepaModelRun, threeDsModelRun } from '../lib/state-models.ts';
+import { SEPA_MODEL_RULES, THREE_DS_MODEL_RULES, sepaModelRun, threeDsModelRun } from './state-models.ts';
 
-export const stateModelChecks: Check[] = [
+export const modelChecks: Check[] = [
   {
     id: 'states.sepa.model',
     title: 'SepaAccount capability, model-based: generated sequences of direct activation, init, complete, provider completion, status and Primary wallet changes follow section 3',

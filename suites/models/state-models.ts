@@ -9,8 +9,8 @@ import {
   type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, control, create3ds, createUser, directSepa, expect2xx, expectError,
   expectNot2xx, initSepa, is2xx, listItems, rnd, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus,
   signChallenge, unsignedChallenge, userPath, type SepaStates, CheckFailure,
-} from './fixtures.ts';
-import { decide, expect3dsNotFound, type Decision } from './states.ts';
+} from '../kit/index.ts';
+import { decide, expect3dsNotFound, type Decision } from '../drivers/states.ts';
 
 // ------------------------------------------------------------------------------------------------ SEPA
 

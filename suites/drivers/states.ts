@@ -1,15 +1,15 @@
 // Section 3 state machines, focused checks (one rule each): SEPA activation paths, 3DS decisions,
 // withdrawal requests. The model-based (fast-check command) tests of the same machines live in
-// suites/lib/state-models.ts and are registered from suites/extra/.
+// suites/models/state-models.ts and are registered from suites/models/index.ts.
 
-import { expectSchema } from '../../src/checks/assert.ts';
+import {
+  expectSchema, type TestUser, advanceClock, asUser, bearer, chainHeader, check, completeSepa, control, create3ds, createUser,
+  createWithdrawal, directSepa, expect2xx, expectError, expectNot2xx, headers, identityHeader, initAndSign, initSepa, listItems, machine,
+  mentionsDeep, NO_SIGNER, rnd, s2sToken, sepaStatus, sepaStates, setPrimaryWallet, setSepaStatus, signChallenge, tamperSignature,
+  unsignedChallenge, userPath,
+} from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
-import {
-  type TestUser, advanceClock, asUser, bearer, chainHeader, check, completeSepa, control, create3ds, createUser, createWithdrawal,
-  directSepa, expect2xx, expectError, expectNot2xx, headers, identityHeader, initAndSign, initSepa, listItems, machine, mentionsDeep, NO_SIGNER, rnd, s2sToken, sepaStatus,
-  sepaStates, setPrimaryWallet, setSepaStatus, signChallenge, tamperSignature, unsignedChallenge, userPath,
-} from './fixtures.ts';
 import { walletLinkUser } from './bank.ts';
 
 // ------------------------------------------------------------------------------------------------ SEPA

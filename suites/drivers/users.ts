@@ -1,12 +1,11 @@
 // Section 4 user, config and wallet endpoints: create (v1 and v2) and read back, config reads,
 // wallets read by default and by id.
 
-import { expectSchema } from '../../src/checks/assert.ts';
+import {
+  expectSchema, type TestUser, asUser, check, createUser, expect2xx, readUser, s2sHeaders, userHeaders, walletItems,
+} from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
-import {
-  type TestUser, asUser, check, createUser, expect2xx, readUser, s2sHeaders, userHeaders, walletItems,
-} from './fixtures.ts';
 
 const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 

@@ -2,14 +2,12 @@
 // issuance and use, and the identity-provider exchange.
 
 import { jwtVerify } from 'jose';
-import { expectSchema } from '../../src/checks/assert.ts';
+import {
+  expectSchema, authorizeRaw, bearer, chainHeader, check, createUser, createUserRaw, expect2xx, expectError, headers, jwtClaims, jwtHeader,
+  readUser, requestToken, rnd, s2sHeaders, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail,
+} from '../kit/index.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
-import {
-  authorizeRaw, bearer, chainHeader, check, createUser, createUserRaw, expect2xx, expectError, headers, jwtClaims, jwtHeader,
-  readUser, requestToken, rnd, s2sHeaders, s2sToken, tokenBody, userIdFrom, userToken,
-} from './fixtures.ts';
-import { idpAuthorize, newIdpIdentity, registerRetail } from './idp.ts';
 
 async function freshS2s(ctx: CheckContext, i = 0) {
   const res = await requestToken(ctx, tokenBody(ctx, i));

@@ -2,14 +2,13 @@
 // path and validate the response against the documented schema (expectSchema also requires
 // application/json). Rules: ENDPOINT-RESPONSE-SCHEMA and GENERAL-TRANSPORT-JSON.
 
-import { expectSchema } from '../../src/checks/assert.ts';
+import {
+  expectSchema, asUser, authorizeRaw, completeSepa, directSepa, is2xx, sepaStates, setSepaStatus, create3ds, createUser, createUserRaw,
+  createWithdrawal, expect2xx, initAndSign, initSepa, readUser, requestBody, requestToken, rnd, s2sHeaders, smartWallets, tokenBody,
+  userHeaders, walletItems, idpHeaders, newIdpIdentity,
+} from '../kit/index.ts';
 import type { CheckContext, HttpResponse, Need } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
-import {
-  asUser, authorizeRaw, completeSepa, directSepa, is2xx, sepaStates, setSepaStatus, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx, initAndSign, initSepa,
-  readUser, requestBody, requestToken, rnd, s2sHeaders, smartWallets, tokenBody, userHeaders, walletItems,
-} from './fixtures.ts';
-import { idpHeaders, newIdpIdentity } from './idp.ts';
 import { estimateTransfer, executeTransfer, pushToCardRecipient, tokenize } from './transfers.ts';
 import { walletLinkUser } from './bank.ts';
 

@@ -1,9 +1,10 @@
 // Section 9 versioning: v1 and v2 user endpoints coexist; only the v2 read has capabilities; the
 // SepaAccount capability status is one of the section 3 values.
 
-import { expectSchema } from '../../src/checks/assert.ts';
+import {
+  expectSchema, check, createUser, expect2xx, readUser, sepaStatus, sepaStatuses, setSepaStatus, userHeaders,
+} from '../kit/index.ts';
 import type { Drivers } from './driver.ts';
-import { check, createUser, expect2xx, readUser, sepaStatus, sepaStatuses, setSepaStatus, userHeaders } from './fixtures.ts';
 
 export const drivers: Drivers = {
   'VERSION-V2-CAPABILITIES': {

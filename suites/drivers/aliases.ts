@@ -11,7 +11,7 @@ import {
   type TestUser, aliasProblem, asUser, check, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx, expectError,
   expectErrorShape, listItems, mentionsDeep, readUser, requestBody, rnd, runsFor, s2sHeaders, smartWallets, uniqueUser, userDataArb,
   userHeaders, userIdFrom, walletItems, CheckFailure,
-} from './fixtures.ts';
+} from '../kit/index.ts';
 import { cryptoRecipient } from './transfers.ts';
 
 function aliasRule(ctx: CheckContext, id: string): AliasRule {
@@ -402,7 +402,7 @@ export const drivers: Drivers = {
     async run(ctx) {
       const ops = ctx.model.rule('ALIAS-MISMATCH-REJECTED').operations;
       const cases = ops.flatMap((op) => (TARGET_BY_OP[op] ?? []).map((id) => [op, id] as const));
-      for (const op of ops) if (!TARGET_BY_OP[op]) throw new Error(`suites/lib/aliases.ts: no alias target for ${op}`);
+      for (const op of ops) if (!TARGET_BY_OP[op]) throw new Error(`suites/drivers/aliases.ts: no alias target for ${op}`);
       await checkProperty(ctx, fc.asyncProperty(fc.constantFrom(...cases), fc.boolean(), async ([, id], oldWrong) => {
         await expectMismatchRefused(ctx, aliasRule(ctx, id), ALIAS_TARGETS[id], oldWrong, ['ALIAS-MISMATCH-REJECTED', 'ERR-ALIAS-MISMATCH']);
       }), { numRuns: Math.max(cases.length * 2, runsFor(ctx, 'user')) });

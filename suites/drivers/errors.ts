@@ -7,10 +7,10 @@ import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import { checkProperty } from '../../src/checks/property.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
-  bearer, chainHeader, check, claimsCarrying, grantType, expect2xx, expectError, expectErrorShape, forgeHs256, headers,
-  identityHeader, jwtClaims, readUser, requestToken, rnd, s2sToken, sharedUser, tamperSignature, tokenBody, userToken, CheckFailure,
-} from './fixtures.ts';
-import { idpAuthorize, sharedIdpUser } from './idp.ts';
+  bearer, chainHeader, check, claimsCarrying, grantType, expect2xx, expectError, expectErrorShape, forgeHs256, headers, identityHeader,
+  jwtClaims, readUser, requestToken, rnd, s2sToken, sharedUser, tamperSignature, tokenBody, userToken, CheckFailure, idpAuthorize,
+  sharedIdpUser,
+} from '../kit/index.ts';
 
 // ------------------------------------------------------------------------------------------ token
 

@@ -2,10 +2,11 @@
 // create a Card recipient with the card_token, estimate, execute, and receive the activity webhook
 // (section 6 rule 1) carrying the activity_id.
 
-import { expectSchema } from '../../src/checks/assert.ts';
+import {
+  expectSchema, type TestUser, asUser, check, createUser, expect2xx, is2xx, mentionsDeep, requestBody, webhookPath, webhookTimeoutMs,
+} from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
-import { type TestUser, asUser, check, createUser, expect2xx, is2xx, mentionsDeep, requestBody, webhookPath, webhookTimeoutMs } from './fixtures.ts';
 
 /** Default card details for tokenization (a well-known test PAN); the payload is not shown, profile.request_templates.tokenizeCard adjusts it. */
 export function testCard(): Record<string, unknown> {

@@ -2,14 +2,13 @@
 // other rule 3), and the server-resolved Primary wallet (rule 2).
 
 import fc from 'fast-check';
-import { expectSchema } from '../../src/checks/assert.ts';
+import {
+  expectSchema, type TestUser, NO_SIGNER, asUser, check, completeSepa, createUser, expect2xx, expectError, expectErrorShape, expectNot2xx,
+  is2xx, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, smartWallets,
+} from '../kit/index.ts';
 import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
-import {
-  type TestUser, NO_SIGNER, asUser, check, completeSepa, createUser, expect2xx, expectError, expectErrorShape, expectNot2xx, is2xx, initAndSign, initSepa, runsFor, sepaStates, signChallenge,
-  sepaStatus, setPrimaryWallet, setSepaStatus, smartWallets,
-} from './fixtures.ts';
 
 function accountTypes(ctx: CheckContext): string[] {
   const e = (ctx.model.operations.get('createBankAccount')?.requestSchema as any)?.properties?.account_type?.enum;

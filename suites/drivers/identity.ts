@@ -9,7 +9,7 @@ import type { Drivers } from './driver.ts';
 import {
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError,
   identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, smartWallets, userHeaders,
-} from './fixtures.ts';
+} from '../kit/index.ts';
 
 function expectSameUser(res: { json: any }, user: TestUser, what: string, rules?: string[]) {
   const got = res.json?.user_id ?? res.json?.id;

@@ -4,7 +4,7 @@
 import tls from 'node:tls';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
-import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders } from './fixtures.ts';
+import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders } from '../kit/index.ts';
 
 /** Bounds of the rate-limit probe; the profile (rate_limit) overrides each. */
 export const RATE_PROBE_DEFAULTS = { max_probe_requests: 400, max_probe_seconds: 20, recovery_seconds: 60 } as const;

@@ -1,8 +1,11 @@
-// Identity-provider fixtures: a retail user registered through the provider tokens of the engine's
+// Identity-provider helpers: a retail user registered through the provider tokens of the engine's
 // test identity provider (ctx.services.idp), and the header sets of the provider form.
 
 import type { CheckContext, IdpTokenOptions, TestIdentityProvider } from '../../src/checks/types.ts';
-import { bearer, chainHeader, check, expect2xx, headers, rnd, userIdFrom } from './fixtures.ts';
+import { check, expect2xx } from '../../src/checks/assert.ts';
+import { bearer, chainHeader, headers } from './http.ts';
+import { rnd } from './random.ts';
+import { userIdFrom } from './users.ts';
 
 export interface IdpUser {
   sub: string;

@@ -1,9 +1,10 @@
 // Cards: virtual card creation and listing (section 4), and "Close is terminal" (section 3).
 
-import { expectSchema } from '../../src/checks/assert.ts';
+import {
+  expectSchema, type TestUser, asUser, check, createUser, expect2xx, is2xx, listItems, rnd,
+} from '../kit/index.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
-import { type TestUser, asUser, check, createUser, expect2xx, is2xx, listItems, rnd } from './fixtures.ts';
 
 export async function createCard(ctx: CheckContext, user: TestUser, name = `conform ${rnd.hex(3)}`) {
   const res = await asUser(ctx, user, { op: 'createVirtualCard', body: { card_name: name } });

@@ -6,7 +6,7 @@ import type { Drivers } from './driver.ts';
 import {
   check, control, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus, userPath,
   webhookPath, webhookTimeoutMs,
-} from './fixtures.ts';
+} from '../kit/index.ts';
 
 /** Section 6 paths: the model's webhooks (x-webhook-path) plus the profile's paths for those the spec does not show. */
 export function webhookPaths(ctx: CheckContext): Map<string, string> {
