@@ -1,7 +1,9 @@
 // Pass/fail with reasons. Thresholds are the operator's; the scenario's own contract (429 shape,
 // recovery, the timeout budget) always applies.
 
-import type { LoadResult, Thresholds, Verdict } from './types.ts';
+import { decodeHistogram } from './histogram.ts';
+import type { LatencySummary } from './histogram.ts';
+import type { Counts, EncodedHistogram, LoadResult, ThresholdOutcome, ThresholdRule, Thresholds, Verdict } from './types.ts';
 import { scenarioById } from './scenarios.ts';
 
 export function errorRate(r: Pick<LoadResult, 'counts'>): number {
@@ -10,21 +12,62 @@ export function errorRate(r: Pick<LoadResult, 'counts'>): number {
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(n < 1 ? 4 : 1));
 
+type Measured = { counts: Counts; latency_ms: LatencySummary; histogram: EncodedHistogram };
+
+/** The value a threshold rule compares: percentiles from the HDR histogram (ms), rates from the counts. */
+export function measure(m: Measured, metric: string, durationS: number): number | null {
+  if (m.counts.attempts === 0) return null;
+  const p = /^p([0-9.]+)$/.exec(metric);
+  if (p) return Math.round(decodeHistogram(m.histogram.data).getValueAtPercentile(Number(p[1]))) / 1000;
+  switch (metric) {
+    case 'max':
+      return m.latency_ms.max;
+    case 'mean':
+      return m.latency_ms.mean;
+    case 'error_rate':
+      return m.counts.errors / m.counts.attempts;
+    case 'rps':
+      return Math.round((m.counts.responses / durationS) * 100) / 100;
+    case 'timeouts':
+      return m.counts.timeouts;
+    default:
+      return null;
+  }
+}
+
+const holds = (a: number, op: ThresholdRule['op'], b: number) => (op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b);
+
+export function evaluateRules(r: Omit<LoadResult, 'verdict' | 'thresholds'>, rules: ThresholdRule[]): ThresholdOutcome[] {
+  return rules.map((rule) => {
+    const target = rule.operation ? r.operations[rule.operation] : r;
+    const actual = target ? measure(target, rule.metric, r.duration_s) : null;
+    return { expr: rule.expr, ...(rule.operation ? { operation: rule.operation } : {}), actual, pass: actual !== null && holds(actual, rule.op, rule.value) };
+  });
+}
+
 export function evaluate(r: Omit<LoadResult, 'verdict' | 'thresholds'>, t: Thresholds): Verdict {
   const reasons: string[] = [];
+  const outcomes = evaluateRules(r, t.rules ?? []);
+  for (const o of outcomes) {
+    if (!o.pass) reasons.push(`threshold ${o.operation ? `${o.operation}: ` : ''}${o.expr} breached (actual ${o.actual === null ? 'n/a: no requests' : fmt(o.actual)})`);
+  }
   const c = r.counts;
   if (c.responses === 0) reasons.push(`no response at all in ${fmt(r.duration_s)} s (${c.transport_errors} transport errors, ${c.timeouts} timeouts)`);
-  if (c.timeouts > 0) reasons.push(`${c.timeouts} request(s) exceeded the ${r.config.timeout_ms} ms timeout budget (section 8 recommended client timeout)`);
+  if (c.timeouts > 0) reasons.push(`${c.timeouts} request(s) exceeded the ${r.config.timeout_ms} ms timeout budget (section 8 recommended client timeout); max latency ${fmt(r.latency_ms.max)} ms`);
+  if (c.incomplete > 0) {
+    const oldest = Math.max(0, ...r.incomplete.map((x) => x.age_ms));
+    reasons.push(`${c.incomplete} request(s) still unanswered after the ${r.config.drain_ms} ms drain (oldest ${oldest} ms)`);
+  }
   const rate = errorRate(r);
   const maxRate = t.errorRateMax ?? 0;
   if (rate > maxRate) {
-    const scenario = scenarioById(r.scenario);
+    const scenario = scenarioById(r.scenario.split('*')[0]);
     const what = scenario?.expectedNon2xx.length ? `non-2xx other than ${scenario.expectedNon2xx.join(', ')}` : 'non-2xx';
     reasons.push(`error rate ${fmt(rate)} (${c.errors}/${c.attempts}: ${what}, transport errors, timeouts) > --error-rate-max ${fmt(maxRate)}`);
   }
   if (t.p99MaxMs !== undefined && r.latency_ms.p99 > t.p99MaxMs) reasons.push(`p99 ${fmt(r.latency_ms.p99)} ms > --p99-max ${fmt(t.p99MaxMs)} ms`);
   if (t.rpsMin !== undefined && r.rps < t.rpsMin) reasons.push(`throughput ${fmt(r.rps)} req/s < --rps-min ${fmt(t.rpsMin)}`);
-  const scenario = scenarioById(r.scenario);
+  const scenario = scenarioById(r.scenario.split('*')[0]);
   if (scenario?.require429 && c['429'] === 0) {
     reasons.push(`no 429 in ${c.responses} responses: the token endpoint limit was not reached (section 8: over-limit returns 429); raise --connections/--duration/--amount`);
   }
@@ -34,5 +77,5 @@ export function evaluate(r: Omit<LoadResult, 'verdict' | 'thresholds'>, t: Thres
   for (const rec of r.recovery ?? []) {
     if (!rec.recovered) reasons.push(`backoff client did not get through: ${rec.detail}`);
   }
-  return { pass: reasons.length === 0, reasons };
+  return { pass: reasons.length === 0, reasons, ...(outcomes.length ? { thresholds: outcomes } : {}) };
 }

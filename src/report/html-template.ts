@@ -8,9 +8,12 @@
 
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Handlebars from 'handlebars';
+import { packagePath } from '../package/index.ts';
 
-const REPORTS_DIR = new URL('../../reports/', import.meta.url);
+/** reports/ at the package root: right from src/ (tsx) and from the compiled dist/ alike. */
+const REPORTS_DIR = packagePath('reports');
 
 export interface PageTemplate {
   /** Renders the page; `view` must not carry `csp` (it is set here). */
@@ -26,7 +29,7 @@ export function cspFor(css: string): string {
 }
 
 function readDir(sub: string, suffix: string): Map<string, string> {
-  const dir = new URL(`${sub}/`, REPORTS_DIR);
+  const dir = join(REPORTS_DIR, sub);
   const out = new Map<string, string>();
   let names: string[] = [];
   try {
@@ -34,7 +37,7 @@ function readDir(sub: string, suffix: string): Map<string, string> {
   } catch {
     return out;
   }
-  for (const name of names.filter((n) => n.endsWith(suffix)).sort()) out.set(name.slice(0, -suffix.length), readFileSync(new URL(name, dir), 'utf8'));
+  for (const name of names.filter((n) => n.endsWith(suffix)).sort()) out.set(name.slice(0, -suffix.length), readFileSync(join(dir, name), 'utf8'));
   return out;
 }
 
@@ -61,7 +64,7 @@ export function pageTemplate(name: string, styles: string[]): PageTemplate {
     .join('\n');
   if (css.includes('{{') || css.includes('</')) throw new Error('a stylesheet in reports/css holds "{{" or "</": it would not be written verbatim');
   hbs.registerPartial('style', css);
-  const compiled = hbs.compile(readFileSync(new URL(`${name}.html.hbs`, REPORTS_DIR), 'utf8'), { strict: false, noEscape: false, preventIndent: true });
+  const compiled = hbs.compile(readFileSync(join(REPORTS_DIR, `${name}.html.hbs`), 'utf8'), { strict: false, noEscape: false, preventIndent: true });
   const csp = cspFor(css);
   const page: PageTemplate = { csp, render: (view) => compiled({ ...view, csp }) };
   cache.set(key, page);

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { variantsById, type MutantVariant } from '../../src/mutants/bank.ts';
-import { runSelftest } from '../../src/mutants/selftest.ts';
+import { runSelftest, variantsById, type MutantVariant } from '../../src/mutants/index.ts';
 import { writeSelftestReport } from '../../src/report/index.ts';
 import { loadModel } from '../../src/model/index.ts';
 import { loadChecks } from '../../suites/index.ts';
@@ -22,7 +21,7 @@ const HOSTILE = `<script>window.__pwned=1;alert(1)</script><img src=x onerror="w
 const mislabelled: MutantVariant = {
   id: 'test.mislabelled-hostile',
   kind: 'benign',
-  breaks: [],
+  area: 'test',
   description: `labelled benign, answers token errors with ${HOSTILE}`,
   options: {
     transform: (req, res) => {
