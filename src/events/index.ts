@@ -31,6 +31,18 @@ export interface Exchange {
   curl: string;
 }
 
+/** One field of a failed comparison: what the spec row wants beside what the target sent. */
+export interface FieldComparison {
+  /** Response field, e.g. `status`, `error_reason`, `error_description`, `error_category.category`. */
+  field: string;
+  /** Display text (JSON for values); `any` when the spec does not show the value. */
+  expected: string;
+  /** Display text of what the target sent (secrets masked by the runner). */
+  actual: string;
+  /** True for the field(s) that broke the rule. */
+  differs: boolean;
+}
+
 export interface CheckFailureInfo {
   message: string;
   /** The rule ids the failed assertion is about (subset of the check's rules). */
@@ -41,6 +53,8 @@ export interface CheckFailureInfo {
   exchange?: Exchange;
   /** Transport cause (timeout, reset, ...) when the failure is one. */
   cause?: string;
+  /** Optional: expected and actual field by field (section 7 error rows, status mismatches). */
+  comparison?: FieldComparison[];
 }
 
 export interface CheckResult {

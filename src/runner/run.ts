@@ -111,6 +111,7 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
     const named = (err.rules ?? []).filter((r) => check.rules.includes(r));
     const info: CheckFailureInfo = { message: mask(err.message), rules: named.length ? named : check.rules };
     if (err.counterexample) info.counterexample = mask(err.counterexample);
+    if (err.comparison) info.comparison = err.comparison.map((c) => ({ ...c, expected: mask(c.expected), actual: mask(c.actual) }));
     const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
     if (exchange) info.exchange = exchange;
     return info;

@@ -63,7 +63,7 @@ export function expectError(ctx: CheckContext, res: HttpResponse, ruleId: string
   try {
     expectErrorRule(res, rule);
   } catch (err) {
-    if (err instanceof CheckFailure) throw new CheckFailure(err.message, { rules: named, response: res });
+    if (err instanceof CheckFailure) throw new CheckFailure(err.message, { rules: named, response: res, comparison: err.comparison });
     throw err;
   }
   expectErrorShape(ctx, res, named);
