@@ -2,13 +2,13 @@
 // sandbox-simulation calls (spec/schemas/control-adapter.schema.json). Validated once at load; any
 // problem is a ControlAdapterError naming the file, the JSON pointer and what is wrong.
 
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import type { HttpClient } from '../checks/types.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
+import { loadSchema } from '../profile/validate.ts';
 import { controlOperations, type ControlOperation } from './operations.ts';
 import { escapePointer, placeholders, readPointer, render, renderString, type Vars } from './template.ts';
 import { ControlAdapterError, type ControlAdapter, type ControlAnswer, type ControlInput } from './types.ts';
@@ -32,11 +32,11 @@ export interface AdapterFile {
   operations: Record<string, AdapterOperation>;
 }
 
+export const ADAPTER_SCHEMA = 'spec/schemas/control-adapter.schema.json';
+
 let validator: ReturnType<Ajv['compile']> | undefined;
 function validate(raw: unknown): ErrorObject | undefined {
-  validator ??= new Ajv({ allErrors: false, strict: false }).compile(
-    JSON.parse(readFileSync(new URL('../../spec/schemas/control-adapter.schema.json', import.meta.url), 'utf8')),
-  );
+  validator ??= new Ajv({ allErrors: false, strict: false }).compile(loadSchema(ADAPTER_SCHEMA) as object);
   return validator(raw) ? undefined : (validator.errors?.[0] ?? undefined);
 }
 

@@ -13,7 +13,8 @@ import { ConfigError } from '../errors/index.ts';
 import type { CheckFailureInfo, CheckResult, Reporter, RuleVerdict, RunEvent, RunSummary } from '../events/index.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
-import { ruleVerdicts, summarize } from './coverage.ts';
+import { httpControlAdapter } from '../control/index.ts';
+import { coverageOf, minCoverageMessage, ruleVerdicts, summarize } from './coverage.ts';
 import { skipReasonFor, type ServiceProblems } from './needs.ts';
 import { preflight } from './preflight.ts';
 import { randomSeed, deriveSeed } from './seed.ts';
@@ -57,6 +58,14 @@ export interface RunOptions {
   onLog?: (checkId: string, message: string) => void;
   /** Max response body size per request (bytes). */
   maxBodyBytes?: number;
+  /** --control-adapter FILE (overrides profile.control_adapter). */
+  controlAdapterFile?: string;
+  /** --webhook-listen host:port (overrides profile.webhooks.listen). */
+  webhookListen?: string;
+  /** Environment for the adapter's {{env.NAME}} placeholders (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** --min-coverage P: the run fails (exit 1) when fewer than P of the testable rules were exercised. */
+  minCoverage?: number;
 }
 
 export interface RunOutcome {
@@ -64,8 +73,10 @@ export interface RunOutcome {
   results: CheckResult[];
   rules: RuleVerdict[];
   summary: RunSummary;
-  /** 0 when no check failed, 1 otherwise. */
+  /** 0 when no check failed (and --min-coverage was met), 1 otherwise. */
   exitCode: 0 | 1;
+  /** Why --min-coverage failed the run, when it did. */
+  coverageProblem?: string;
 }
 
 class CheckTimeout extends Error {
@@ -156,17 +167,24 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
   const session = new HttpSession({ profile, model, timeoutBudgetMs: options.timeoutBudgetMs ?? RUN_DEFAULTS.timeoutBudgetMs, maxBodyBytes: options.maxBodyBytes });
   const bus = new EventBus(reporters);
   let servicesHandle: { close(): Promise<void> } | undefined;
+  let receiver: { stats(): NonNullable<RunSummary['webhooks']> } | undefined;
+  if (options.minCoverage !== undefined && !(options.minCoverage >= 0 && options.minCoverage <= 1)) {
+    throw new ConfigError(`--min-coverage must be a share from 0 to 1 (e.g. 0.9), got ${options.minCoverage}`);
+  }
   try {
     if (options.preflight !== false) await preflight(session);
     let services: RunServices = options.services ?? {};
+    // Callers that bring their own services still get our control API when the profile names one.
+    if (options.services && !services.control && profile.control_url) services = { ...services, control: httpControlAdapter(model) };
     let problems: ServiceProblems = {};
     if (!options.services) {
       const want = {
         idp: selected.some((c) => c.needs?.includes('idp')),
         webhooks: selected.some((c) => c.needs?.includes('webhooks')),
       };
-      const started = await startServices(session, want);
+      const started = await startServices(session, want, { controlAdapterFile: options.controlAdapterFile, webhookListen: options.webhookListen, env: options.env });
       servicesHandle = started;
+      receiver = started.webhooks;
       services = started.services;
       problems = started.problems;
     }
@@ -253,10 +271,13 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     const ordered = selected.map((c) => results.get(c.id)!);
     const rules = ruleVerdicts(model.rules, ordered, notSelected, checks);
     const summary = summarize(ordered, rules, Date.now() - startedAt.getTime());
+    summary.coverage = coverageOf(rules, ordered, notSelected, options.minCoverage);
+    if (receiver) summary.webhooks = receiver.stats();
+    const coverageProblem = minCoverageMessage(summary.coverage);
     bus.emit({ type: 'run-finished', summary, rules, results: ordered, finishedAt: new Date().toISOString() });
     await bus.drain();
     for (const r of reporters) await r.close?.();
-    return { seed, results: ordered, rules, summary, exitCode: summary.failed > 0 ? 1 : 0 };
+    return { seed, results: ordered, rules, summary, exitCode: summary.failed > 0 || coverageProblem ? 1 : 0, ...(coverageProblem ? { coverageProblem } : {}) };
   } finally {
     await servicesHandle?.close();
     await session.close();

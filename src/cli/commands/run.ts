@@ -12,7 +12,7 @@ import { createReporters } from '../../report/index.ts';
 import { parseShard, runChecks, RUN_DEFAULTS } from '../../runner/index.ts';
 import { loadChecks } from '../../../suites/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
-import { parseSeed, positiveInt } from '../options.ts';
+import { parseSeed, parseShare, positiveInt } from '../options.ts';
 
 export const RUN_CLI_DEFAULTS = {
   reportDir: 'baas-conform-report',
@@ -39,6 +39,9 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
   const reportDir = resolve(io.cwd, args.reportDir ?? config.report_dir ?? RUN_CLI_DEFAULTS.reportDir);
   const safe = !!(args.safe ?? config.safe);
   const failFast = !!(args.failFast ?? config.fail_fast);
+  const minCoverage = parseShare('min-coverage', args.minCoverage ?? config.min_coverage);
+  const controlAdapter: string | undefined = args.controlAdapter !== undefined ? resolve(io.cwd, args.controlAdapter) : config.control_adapter;
+  const webhookListen: string | undefined = args.webhookListen ?? config.webhook_listen;
 
   let reference: Awaited<ReturnType<typeof startReference>> | undefined;
   let profile: ResolvedProfile | undefined;
@@ -80,6 +83,10 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
         timeoutBudgetMs,
         checkTimeoutMs,
         failFast,
+        minCoverage,
+        controlAdapterFile: controlAdapter,
+        webhookListen,
+        env: io.env,
         signal: controller.signal,
         onLog: args.verbose ? (id, msg) => io.stdout.write(`  [${id}] ${msg}\n`) : undefined,
       },
@@ -87,6 +94,7 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
       reporters,
     );
     io.stdout.write(`Reports: ${paths.json}, ${paths.junit}, ${paths.html}\n`);
+    if (outcome.coverageProblem) io.stderr.write(`${outcome.coverageProblem}\n`);
     return outcome.exitCode;
   } catch (err) {
     // Messages may quote the target; mask with the profile's secrets before they reach stderr.
@@ -119,6 +127,9 @@ export const runCommand: CliCommand = {
       .option('junit', { type: 'string', describe: 'Path of the JUnit XML file' })
       .option('html', { type: 'string', describe: 'Path of the HTML report' })
       .option('fail-fast', { type: 'boolean', describe: 'Stop starting checks after the first failure' })
+      .option('min-coverage', { type: 'number', describe: 'Fail (exit 1) when less than this share (0..1) of the testable rules was exercised' })
+      .option('control-adapter', { type: 'string', describe: 'Control adapter file (YAML, spec/schemas/control-adapter.schema.json) or JS module; overrides profile.control_adapter' })
+      .option('webhook-listen', { type: 'string', describe: 'host:port for the webhook receiver (overrides profile.webhooks.listen)' })
       .option('verbose', { type: 'boolean', describe: 'Print check log lines' }),
   run: runHandler,
 };
