@@ -21,12 +21,39 @@ function bodySnippet(res: HttpResponse): string {
 }
 
 /** Fails unless `condition`; `rules` default to all of the check's rules. */
-export function expectThat(condition: unknown, message: string, opts: { rules?: string[]; response?: HttpResponse } = {}): asserts condition {
+export function check(condition: unknown, message: string, opts: { rules?: string[]; response?: HttpResponse } = {}): asserts condition {
   if (!condition) throw new CheckFailure(message, opts);
 }
 
 export function fail(message: string, opts: { rules?: string[]; response?: HttpResponse } = {}): never {
   throw new CheckFailure(message, opts);
+}
+
+export function is2xx(res: HttpResponse): boolean {
+  return res.status >= 200 && res.status < 300;
+}
+
+/** Success may be any 2xx (200 or 201 are both readings the spec allows). */
+export function expect2xx(res: HttpResponse, what: string, rules?: string[]): void {
+  if (!is2xx(res)) throw new CheckFailure(`${what}: expected a 2xx answer, got HTTP ${res.status}: ${bodySnippet(res)}`, { rules, response: res });
+}
+
+/**
+ * A prerequisite step (mint a token, create a user, read what the step under test needs) must
+ * succeed before the check can test its rule. Its failure carries `step`, so the runner can tell
+ * "the step under test broke the rule" from "the check could not get that far".
+ */
+export function expectStep(res: HttpResponse, step: string): void {
+  if (!is2xx(res)) throw new CheckFailure(`${step}: expected a 2xx answer, got HTTP ${res.status}: ${bodySnippet(res)}`, { response: res, step });
+}
+
+/** Fails as a prerequisite step (see expectStep) unless `condition`. */
+export function checkStep(condition: unknown, step: string, message: string, response?: HttpResponse): asserts condition {
+  if (!condition) throw new CheckFailure(`${step}: ${message}`, { response, step });
+}
+
+export function expectNot2xx(res: HttpResponse, what: string, rules?: string[]): void {
+  if (is2xx(res)) throw new CheckFailure(`${what}: expected a refusal, got HTTP ${res.status}: ${bodySnippet(res)}`, { rules, response: res });
 }
 
 /** Fails unless the status is `expected` (or one of them). */
@@ -89,6 +116,40 @@ export function expectErrorRule(res: HttpResponse, rule: ErrorRule): void {
     row('error_details', `no entry naming ${show(notWant)}`, show(body.error_details), named);
   }
   if (fails.length) throw new CheckFailure(`${rule.id}: ${fails.join('; ')}`, { rules, response: res, comparison });
+}
+
+/**
+ * Fails unless the response is exactly the section 7 row `ruleId` of the model (status, reason,
+ * message, category, details) with the section 7 body shape. A mismatch names the row and every rule
+ * the caller adds (the runner keeps those the check covers).
+ */
+export function expectError(ctx: { model: Model }, res: HttpResponse, ruleId: string, rules?: string[]): void {
+  const rule = ctx.model.errorRule(ruleId);
+  const named = [...new Set([...(rules ?? []), ruleId])];
+  try {
+    expectErrorRule(res, rule);
+  } catch (err) {
+    if (err instanceof CheckFailure) throw new CheckFailure(err.message, { rules: named, response: res, comparison: err.comparison });
+    throw err;
+  }
+  expectErrorShape(ctx, res, named);
+}
+
+/** Fails unless the body has the section 7 error shape and its category matches the HTTP status. */
+export function expectErrorShape(ctx: { model: Model }, res: HttpResponse, rules?: string[]): void {
+  const validate = ctx.model.errorBodyValidator;
+  if (!validate(res.json)) {
+    const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    throw new CheckFailure(`HTTP ${res.status}: error body does not have the section 7 shape: ${problems}: ${bodySnippet(res)}`, { rules, response: res });
+  }
+  const cat = (res.json as { error_category: { category: unknown; http_status_code: unknown } }).error_category;
+  if (cat.http_status_code !== res.status) {
+    throw new CheckFailure(`error_category.http_status_code ${show(cat.http_status_code)} differs from the HTTP status ${res.status}`, { rules, response: res });
+  }
+  const want = ctx.model.categoryFor(res.status);
+  if (want !== null && cat.category !== want) {
+    throw new CheckFailure(`HTTP ${res.status} carries error_category.category ${show(cat.category)}; section 7 gives ${want}`, { rules, response: res });
+  }
 }
 
 function modelOrCurrent(model: Model | undefined): Model {

@@ -47,6 +47,12 @@ export interface CheckFailureInfo {
   message: string;
   /** The rule ids the failed assertion is about (subset of the check's rules). */
   rules: string[];
+  /**
+   * True when the failed assertion itself named `rules`; false when the runner filled in all of the
+   * check's rules (timeouts, transport errors, crashes, rule-less assertions). The selftest credits
+   * a kill only on named rules.
+   */
+  rulesNamed?: boolean;
   /** fast-check shrunk counterexample, when the check is a property. */
   counterexample?: string;
   /** The exchange that showed the failure, when there is one. */
