@@ -30,6 +30,7 @@ const cache = new WeakMap<object, Map<string, ControlOperation>>();
 /** Every control operation of the model, keyed by operationId, in spec order. */
 export function controlOperations(model: Pick<Model, 'control'>): Map<string, ControlOperation> {
   const doc = model.control;
+  if (!doc || typeof doc !== 'object') return new Map();
   const hit = cache.get(doc);
   if (hit) return hit;
   const out = new Map<string, ControlOperation>();
