@@ -4,7 +4,7 @@
 // run that skipped a third of the spec cannot look like a full pass; --min-coverage gates on it.
 
 import type { Check } from '../checks/types.ts';
-import type { CheckResult, CoverageSummary, RuleVerdict, RunSummary } from '../events/index.ts';
+import type { CheckResult, CoverageSummary, RootCause, RuleVerdict, RunSummary } from '../events/index.ts';
 import type { Rule } from '../model/types.ts';
 
 export function ruleVerdicts(rules: Rule[], results: CheckResult[], notSelected: Map<string, string> = new Map(), allChecks: Check[] = []): RuleVerdict[] {
@@ -45,6 +45,7 @@ function skipReasonOfRule(rule: RuleVerdict, byCheck: Map<string, CheckResult>, 
     if (r?.verdict === 'skip' && r.reason) return r.reason;
     if (!r && notSelected.has(id)) return notSelected.get(id)!;
   }
+  if (rule.verdict === 'blocked') return rule.reason ?? 'blocked by a failed prerequisite';
   for (const id of rule.checks) if (byCheck.get(id)?.verdict === 'fail') return 'a covering check failed on another rule before observing this one';
   return rule.reason ?? 'skipped';
 }
@@ -53,13 +54,14 @@ export function coverageOf(rules: RuleVerdict[], results: CheckResult[], notSele
   const n = (v: RuleVerdict['verdict']) => rules.filter((r) => r.verdict === v).length;
   const total = rules.length;
   const exercised = n('pass') + n('fail');
-  const skipped = n('skip');
+  // A blocked rule (its check's prerequisite failed) was not observed either: counted with the skipped.
+  const skipped = n('skip') + n('blocked');
   const uncovered = n('uncovered');
   const untestable = n('untestable');
   const testable = total - untestable;
   const byCheck = new Map(results.map((r) => [r.checkId, r]));
   const groups = new Map<string, { rules: number; checks: Set<string> }>();
-  for (const rule of rules.filter((r) => r.verdict === 'skip')) {
+  for (const rule of rules.filter((r) => r.verdict === 'skip' || r.verdict === 'blocked')) {
     const reason = skipReasonOfRule(rule, byCheck, notSelected);
     const g = groups.get(reason) ?? groups.set(reason, { rules: 0, checks: new Set() }).get(reason)!;
     g.rules++;
@@ -84,16 +86,19 @@ export function minCoverageMessage(c: CoverageSummary): string | undefined {
   return `coverage ${pct(c.exercisedShareOfTestable)} of testable rules exercised (${c.rules.exercised} of ${c.rules.testable}) is below --min-coverage ${c.minimum.share} (${pct(c.minimum.share)})${top ? `; most skipped: ${top}` : ''}`;
 }
 
-export function summarize(results: CheckResult[], rules: RuleVerdict[], durationMs: number): RunSummary {
+export function summarize(results: CheckResult[], rules: RuleVerdict[], durationMs: number, causes: RootCause[] = []): RunSummary {
   const count = (v: string) => results.filter((r) => r.verdict === v).length;
   const rc = (v: string) => rules.filter((r) => r.verdict === v).length;
   return {
+    rootCauses: causes.length,
     passed: count('pass'),
     failed: count('fail'),
+    blocked: count('blocked'),
     skipped: count('skip'),
+    warned: results.filter((r) => r.warnings?.length).length,
     total: results.length,
     requests: results.reduce((n, r) => n + r.requests, 0),
     durationMs: Math.round(durationMs),
-    rules: { total: rules.length, passed: rc('pass'), failed: rc('fail'), skipped: rc('skip'), uncovered: rc('uncovered'), untestable: rc('untestable') },
+    rules: { total: rules.length, passed: rc('pass'), failed: rc('fail'), blocked: rc('blocked'), skipped: rc('skip'), uncovered: rc('uncovered'), untestable: rc('untestable') },
   };
 }
