@@ -10,6 +10,7 @@ import { createReporters } from '../../report/index.ts';
 import { parseShard, RUN_DEFAULTS } from '../../runner/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 import { parseSeed, parseShare, positiveInt } from '../options.ts';
+import { ciOptions, resolveCiOptions } from '../ci-options.ts';
 
 export const RUN_CLI_DEFAULTS = {
   reportDir: 'baas-conform-report',
@@ -39,6 +40,7 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
   const minCoverage = parseShare('min-coverage', args.minCoverage ?? config.min_coverage);
   const controlAdapter: string | undefined = args.controlAdapter !== undefined ? resolve(io.cwd, args.controlAdapter) : config.control_adapter;
   const webhookListen: string | undefined = args.webhookListen ?? config.webhook_listen;
+  const ci = await resolveCiOptions(args, io.cwd);
 
   const controller = new AbortController();
   const onSigint = () => {
@@ -72,6 +74,7 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
       minCoverage,
       controlAdapterFile: controlAdapter,
       webhookListen,
+      ...ci,
       signal: controller.signal,
       reporters,
       onTarget: ({ profile, embedded }) => {
@@ -91,7 +94,7 @@ export const runCommand: CliCommand = {
   command: 'run',
   describe: 'Run the conformance checks against a target (default: the embedded reference)',
   builder: (y: Argv) =>
-    y
+    ciOptions(y)
       .option('profile', { type: 'string', describe: 'Target profile JSON (spec/schemas/profile.schema.json)' })
       .option('target', { type: 'string', describe: 'Target base URL (overrides the profile base_url)' })
       .option('config', { type: 'string', describe: 'Config file (default ./baas-conform.config.json when present)' })
