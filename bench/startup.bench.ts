@@ -93,3 +93,11 @@ export async function benchStartup(opts: { rounds?: number; build?: boolean } = 
     target: 0.9,
   };
 }
+
+export function formatStartup(s: StartupBench): string {
+  const row = (label: string, key: keyof StartupFigures) =>
+    `  ${label}: tsx sources ${s.tsx[key]} ms, compiled dist/ ${s.compiled[key]} ms, ratio ${s.ratio[key].toFixed(2)} (target <= ${s.target})`;
+  return [`CLI startup (median of ${s.rounds}, spawn to event)`, row('--version          ', 'versionMs'), row('run: first check   ', 'firstCheckMs'), ''].join('\n');
+}
+
+export const startupMissed = (s: StartupBench): boolean => s.ratio.versionMs > s.target || s.ratio.firstCheckMs > s.target;
