@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../model/index.ts';
+import type { RuleId } from '../model/types.ts';
 import { FAULT_POINTS } from '../reference/index.ts';
 import { bankDigest, buildMutantBank, CATEGORY_OF, MUTANT_BANK, ulidOf, variantsById } from './bank.ts';
 
@@ -25,7 +26,7 @@ describe('mutant bank', () => {
     const model = await loadModel();
     for (const v of MUTANT_BANK) {
       for (const id of v.breaks) {
-        const rule = model.rule(id);
+        const rule = model.rule(id as RuleId); // breaks is string[] until the variant union lands (helper mut)
         expect(rule.id).toBe(id);
         expect(rule.testable, `${v.id} breaks ${id}, which the model marks untestable`).toBe(true);
       }

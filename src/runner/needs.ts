@@ -2,7 +2,7 @@
 // the profile field to set, so the report tells the user how to get more coverage.
 
 import type { Check, Need, RunServices } from '../checks/types.ts';
-import type { Model } from '../model/types.ts';
+import type { Model, OperationId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 
 export const NO_CONTROL = 'needs the test-control API: profile.control_url is not set';
@@ -47,7 +47,7 @@ export function unmetNeed(
       if (need.startsWith('operation:')) {
         const op = need.slice('operation:'.length);
         if (profile.operations[op]) return undefined;
-        const known = model?.operations.get(op);
+        const known = model?.operations.get(op as OperationId); // a need names any operation; unknown ones are undefined
         if (known && !known.pathUnspecified) return undefined;
         return `profile.operations.${op} not given: the spec does not show its path`;
       }

@@ -11,7 +11,7 @@ import { HttpSession, type CheckHttpClient } from '../client/http.ts';
 import { TransportError } from '../client/errors.ts';
 import { ConfigError } from '../errors/index.ts';
 import type { CheckFailureInfo, CheckResult, Reporter, RuleVerdict, RunEvent, RunSummary } from '../events/index.ts';
-import type { Model } from '../model/types.ts';
+import type { Model, RuleId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { ruleVerdicts, summarize } from './coverage.ts';
 import { skipReasonFor, type ServiceProblems } from './needs.ts';
@@ -108,7 +108,7 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
   if (isCheckFailure(err)) {
     // The contract says failure rules are a subset of the check's rules; an assertion naming other
     // rules (a helper reused across checks) falls back to the check's own.
-    const named = (err.rules ?? []).filter((r) => check.rules.includes(r));
+    const named = (err.rules ?? []).filter((r): r is RuleId => (check.rules as readonly string[]).includes(r));
     const info: CheckFailureInfo = { message: mask(err.message), rules: named.length ? named : check.rules };
     if (err.counterexample) info.counterexample = mask(err.counterexample);
     const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;

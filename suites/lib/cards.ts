@@ -2,6 +2,7 @@
 
 import { expectSchema } from '../../src/checks/assert.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
+import type { OperationId } from '../../src/model/types.ts';
 import type { Drivers } from './driver.ts';
 import { type TestUser, asUser, check, createUser, expect2xx, is2xx, listItems, rnd } from './fixtures.ts';
 
@@ -12,7 +13,7 @@ export async function createCard(ctx: CheckContext, user: TestUser, name = `conf
   return { id: String(res.json.id), name, res };
 }
 
-const CARD_ACTIONS = ['activateCard', 'blockCard', 'unblockCard'];
+const CARD_ACTIONS: OperationId[] = ['activateCard', 'blockCard', 'unblockCard'];
 
 export const drivers: Drivers = {
   'ENDPOINT-CARDS': {

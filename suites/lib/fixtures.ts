@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { SignJWT, decodeJwt, decodeProtectedHeader, base64url, type JWTPayload } from 'jose';
 import { CheckFailure, expectErrorRule } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
+import type { ErrorRuleId, StateName, StateRuleId } from '../../src/model/types.ts';
 
 export { CheckFailure };
 
@@ -56,7 +57,7 @@ export function check(condition: unknown, message: string, opts: { rules?: strin
 }
 
 /** Fails unless the response is exactly the section 7 row `ruleId` (status, reason, message, category, details) with the section 7 body shape. */
-export function expectError(ctx: CheckContext, res: HttpResponse, ruleId: string, rules?: string[]): void {
+export function expectError(ctx: CheckContext, res: HttpResponse, ruleId: ErrorRuleId, rules?: string[]): void {
   const rule = ctx.model.errorRule(ruleId);
   // A mismatch breaks the row and every rule the caller names (the runner keeps those the check covers).
   const named = [...new Set([...(rules ?? []), ruleId])];
@@ -463,7 +464,7 @@ export function machine(ctx: CheckContext, name: string) {
 }
 
 /** The SepaAccount statuses of section 3, from the model (spec/rules/states.yaml). */
-export function sepaStatuses(ctx: CheckContext): string[] {
+export function sepaStatuses(ctx: CheckContext): StateName[] {
   const states = machine(ctx, 'SepaAccount').states;
   if (states.length === 0) throw new Error('spec/rules/states.yaml: the SepaAccount machine lists no states (section 3 values)');
   return states;
@@ -477,7 +478,7 @@ export interface SepaStates {
   active: string;
 }
 
-function transitionOf(ctx: CheckContext, ruleId: string) {
+function transitionOf(ctx: CheckContext, ruleId: StateRuleId) {
   const r = ctx.model.rule(ruleId);
   const t = r.kind === 'state' ? r.transitions?.[0] : undefined;
   if (!t) throw new Error(`spec/rules/states.yaml: rule ${ruleId} has no transition`);
