@@ -1,5 +1,5 @@
 // Generates suites/generated/<area>.ts from the model: one check per testable rule, joined with the
-// hand-written driver for that rule (suites/lib/<area>.ts). Coverage cannot drop silently: a
+// hand-written driver for that rule (suites/drivers/<area>.ts). Coverage cannot drop silently: a
 // testable rule with no driver (and not covered by another driver's alsoCovers) is an error, and so
 // is a driver for a rule that no longer exists. Output is deterministic (model order, fixed areas).
 
@@ -9,13 +9,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Handlebars from 'handlebars';
 import { loadModel } from '../src/model/index.ts';
 import type { Model, Rule, ErrorRule, RuleId } from '../src/model/types.ts';
-import type { Driver, Drivers } from '../suites/lib/driver.ts';
+import type { Driver, Drivers } from '../suites/drivers/driver.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
 export const SUITES_OUT_DIR = path.join(ROOT, 'suites/generated');
 
-/** Areas in report order; each has suites/lib/<area>.ts and suites/generated/<area>.ts. */
+/** Areas in report order; each has suites/drivers/<area>.ts and suites/generated/<area>.ts. */
 export const AREAS = [
   'auth', 'errors', 'identity', 'users', 'aliases', 'states', 'cards',
   'transfers', 'bank', 'webhooks', 'versioning', 'schema', 'limits',
@@ -149,9 +149,9 @@ interface RenderedCheck {
 }
 
 async function loadDrivers(area: Area): Promise<Drivers> {
-  const file = path.join(ROOT, 'suites/lib', `${area}.ts`);
+  const file = path.join(ROOT, 'suites/drivers', `${area}.ts`);
   const mod = await import(pathToFileURL(file).href);
-  if (!mod.drivers || typeof mod.drivers !== 'object') throw new Error(`suites/lib/${area}.ts exports no \`drivers\` record`);
+  if (!mod.drivers || typeof mod.drivers !== 'object') throw new Error(`suites/drivers/${area}.ts exports no \`drivers\` record`);
   return mod.drivers as Drivers;
 }
 
@@ -178,8 +178,8 @@ export async function planSuites(model: Model): Promise<Map<Area, RenderedCheck[
   for (const [area, drivers] of driversByArea) {
     for (const [key, d] of Object.entries(drivers)) {
       for (const extra of d.alsoCovers ?? []) {
-        if (!byId.has(extra)) errors.push(`suites/lib/${area}.ts: driver ${key} alsoCovers unknown rule ${extra}`);
-        else if (!byId.get(extra)!.testable) errors.push(`suites/lib/${area}.ts: driver ${key} alsoCovers ${extra}, which is testable: false`);
+        if (!byId.has(extra)) errors.push(`suites/drivers/${area}.ts: driver ${key} alsoCovers unknown rule ${extra}`);
+        else if (!byId.get(extra)!.testable) errors.push(`suites/drivers/${area}.ts: driver ${key} alsoCovers ${extra}, which is testable: false`);
         alsoCovered.add(extra);
       }
     }
@@ -199,12 +199,12 @@ export async function planSuites(model: Model): Promise<Map<Area, RenderedCheck[
     const drivers = driversByArea.get(area)!;
     const d = Object.hasOwn(drivers, rule.id) ? drivers[rule.id] : undefined;
     if (!rule.testable) {
-      if (d) errors.push(`suites/lib/${area}.ts: driver for ${rule.id}, which spec/rules marks testable: false (${rule.untestable_reason})`);
+      if (d) errors.push(`suites/drivers/${area}.ts: driver for ${rule.id}, which spec/rules marks testable: false (${rule.untestable_reason})`);
       continue;
     }
     if (!d) {
       if (alsoCovered.has(rule.id)) continue;
-      errors.push(`rule ${rule.id} (spec/${rule.source.file} ${rule.source.pointer}) is testable but suites/lib/${area}.ts has no driver for it and no driver lists it in alsoCovers`);
+      errors.push(`rule ${rule.id} (spec/${rule.source.file} ${rule.source.pointer}) is testable but suites/drivers/${area}.ts has no driver for it and no driver lists it in alsoCovers`);
       continue;
     }
     usedKeys.get(area)!.add(rule.id);
@@ -217,7 +217,7 @@ export async function planSuites(model: Model): Promise<Map<Area, RenderedCheck[
   for (const op of model.operations.values()) {
     const d = Object.hasOwn(schemaDrivers, op.operationId) ? schemaDrivers[op.operationId] : undefined;
     if (!d) {
-      if (!op.pathUnspecified) errors.push(`operation ${op.operationId} (${op.method} ${op.path}) has a specified path but suites/lib/schema.ts has no driver for it`);
+      if (!op.pathUnspecified) errors.push(`operation ${op.operationId} (${op.method} ${op.path}) has a specified path but suites/drivers/schema.ts has no driver for it`);
       continue;
     }
     usedKeys.get('schema')!.add(op.operationId);
@@ -231,7 +231,7 @@ export async function planSuites(model: Model): Promise<Map<Area, RenderedCheck[
       if (!usedKeys.get(area)!.has(key)) {
         const r = byId.get(key);
         if (r && !r.testable) continue; // reported above
-        errors.push(`suites/lib/${area}.ts: driver ${key} matches no ${area === 'schema' ? 'operation' : `rule of area ${area}`}${r ? ` (rule ${key} belongs to area ${areaOf(r)})` : ''}`);
+        errors.push(`suites/drivers/${area}.ts: driver ${key} matches no ${area === 'schema' ? 'operation' : `rule of area ${area}`}${r ? ` (rule ${key} belongs to area ${areaOf(r)})` : ''}`);
       }
     }
   }

@@ -1,12 +1,13 @@
-// Every check: the generated per-rule checks (suites/generated, from spec/rules + suites/lib drivers)
-// plus the hand-written extras (suites/extra).
+// Every check: the generated per-rule checks (suites/generated, from spec/rules joined with the
+// per-rule drivers in suites/drivers) plus the model-based state-machine checks (suites/models).
+// Both are written with the check-writing kit (suites/kit) and the assertions of src/checks/assert.ts.
 
 import type { Check } from '../src/checks/types.ts';
 import { generatedChecks } from './generated/index.ts';
-import { extraChecks } from './extra/index.ts';
+import { modelChecks } from './models/index.ts';
 
 export async function loadChecks(): Promise<Check[]> {
-  const all = [...generatedChecks, ...extraChecks];
+  const all = [...generatedChecks, ...modelChecks];
   const seen = new Set<string>();
   for (const c of all) {
     if (seen.has(c.id)) throw new Error(`duplicate check id ${c.id}`);

@@ -61,6 +61,15 @@ describe('expectErrorRule', () => {
     expect(f.message).toContain('no entry with details "chain_id"');
     expect(f.message).toContain('names "chain"');
   });
+  it('gives expected and actual field by field; only the broken fields differ', () => {
+    const f = failure(() => expectErrorRule(res(400, { ...good, error_description: 'other text', error_reason: 'ErrorNotFound' }), rule));
+    const byField = Object.fromEntries((f.comparison ?? []).map((c) => [c.field, c]));
+    expect(byField.status).toEqual({ field: 'status', expected: '400', actual: '400', differs: false });
+    expect(byField.error_reason).toEqual({ field: 'error_reason', expected: '"ErrorInvalidField"', actual: '"ErrorNotFound"', differs: true });
+    // The model shows no message for this row: any is accepted, so it never differs.
+    expect(byField.error_description).toMatchObject({ expected: 'any', actual: '"other text"', differs: false });
+    expect((f.comparison ?? []).filter((c) => c.differs).map((c) => c.field)).toEqual(['error_reason']);
+  });
   it('fails on a non-JSON body', () => {
     expect(failure(() => expectErrorRule({ status: 400, headers: {}, text: '<html>', json: undefined, jsonError: 'Unexpected token', durationMs: 1 }, rule)).message).toContain(
       'not a JSON object',
@@ -83,5 +92,6 @@ describe('expectSchema / expectStatus', () => {
   });
   it('expectStatus shows the body', () => {
     expect(failure(() => expectStatus(res(500, { oops: true }), [200, 201])).message).toBe('expected HTTP 200 or 201, got 500: {"oops":true}');
+    expect(failure(() => expectStatus(res(500, {}), 200)).comparison).toEqual([{ field: 'status', expected: '200', actual: '500', differs: true }]);
   });
 });

@@ -1,7 +1,8 @@
 // Assertion helpers for check bodies. Each throws CheckFailure with a message that says what the
 // spec wants and what the target sent, and the rule ids the assertion is about.
 
-import type { ErrorRule, Model } from '../model/types.ts';
+import type { FieldComparison } from '../events/index.ts';
+import type { ErrorRule, ErrorRuleId, Model } from '../model/types.ts';
 import { currentContext } from './current.ts';
 import { CheckFailure, SkipSignal } from './signals.ts';
 import type { HttpResponse } from './types.ts';
@@ -20,7 +21,7 @@ function bodySnippet(res: HttpResponse): string {
 }
 
 /** Fails unless `condition`; `rules` default to all of the check's rules. */
-export function expectThat(condition: unknown, message: string, opts: { rules?: string[]; response?: HttpResponse } = {}): asserts condition {
+export function check(condition: unknown, message: string, opts: { rules?: string[]; response?: HttpResponse } = {}): asserts condition {
   if (!condition) throw new CheckFailure(message, opts);
 }
 
@@ -28,11 +29,39 @@ export function fail(message: string, opts: { rules?: string[]; response?: HttpR
   throw new CheckFailure(message, opts);
 }
 
+export function is2xx(res: HttpResponse): boolean {
+  return res.status >= 200 && res.status < 300;
+}
+
+/** Success may be any 2xx (200 or 201 are both readings the spec allows). */
+export function expect2xx(res: HttpResponse, what: string, rules?: string[]): void {
+  if (!is2xx(res)) throw new CheckFailure(`${what}: expected a 2xx answer, got HTTP ${res.status}: ${bodySnippet(res)}`, { rules, response: res });
+}
+
+/**
+ * A prerequisite step (mint a token, create a user, read what the step under test needs) must
+ * succeed before the check can test its rule. Its failure carries `step`, so the runner can tell
+ * "the step under test broke the rule" from "the check could not get that far".
+ */
+export function expectStep(res: HttpResponse, step: string): void {
+  if (!is2xx(res)) throw new CheckFailure(`${step}: expected a 2xx answer, got HTTP ${res.status}: ${bodySnippet(res)}`, { response: res, step });
+}
+
+/** Fails as a prerequisite step (see expectStep) unless `condition`. */
+export function checkStep(condition: unknown, step: string, message: string, response?: HttpResponse): asserts condition {
+  if (!condition) throw new CheckFailure(`${step}: ${message}`, { response, step });
+}
+
+export function expectNot2xx(res: HttpResponse, what: string, rules?: string[]): void {
+  if (is2xx(res)) throw new CheckFailure(`${what}: expected a refusal, got HTTP ${res.status}: ${bodySnippet(res)}`, { rules, response: res });
+}
+
 /** Fails unless the status is `expected` (or one of them). */
 export function expectStatus(res: HttpResponse, expected: number | number[], rules?: string[]): void {
   const list = Array.isArray(expected) ? expected : [expected];
   if (!list.includes(res.status)) {
-    throw new CheckFailure(`expected HTTP ${list.join(' or ')}, got ${res.status}: ${bodySnippet(res)}`, { rules, response: res });
+    const comparison = [{ field: 'status', expected: list.join(' or '), actual: String(res.status), differs: true }];
+    throw new CheckFailure(`expected HTTP ${list.join(' or ')}, got ${res.status}: ${bodySnippet(res)}`, { rules, response: res, comparison });
   }
 }
 
@@ -51,27 +80,76 @@ export function isJsonContentType(value: string | undefined): boolean {
 export function expectErrorRule(res: HttpResponse, rule: ErrorRule): void {
   const rules = [rule.id];
   const fails: string[] = [];
+  // Field by field, for reports: the row's values beside the target's (null in the model = any).
+  const comparison: FieldComparison[] = [];
+  const row = (field: string, expected: string, actual: string, differs: boolean) => comparison.push({ field, expected, actual, differs });
   if (res.status !== rule.status) fails.push(`status ${res.status}, expected ${rule.status}`);
+  row('status', String(rule.status), String(res.status), res.status !== rule.status);
   const body = res.json;
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     fails.push(`body is not a JSON object${res.jsonError ? ` (${res.jsonError})` : ''}: ${bodySnippet(res)}`);
-    throw new CheckFailure(`${rule.id}: ${fails.join('; ')}`, { rules, response: res });
+    row('body', 'a JSON object (section 7 error body)', bodySnippet(res), true);
+    throw new CheckFailure(`${rule.id}: ${fails.join('; ')}`, { rules, response: res, comparison });
   }
-  if (rule.reason !== null && body.error_reason !== rule.reason) fails.push(`error_reason ${show(body.error_reason)}, expected ${show(rule.reason)}`);
-  if (rule.message !== null && body.error_description !== rule.message) {
-    fails.push(`error_description ${show(body.error_description)}, expected ${show(rule.message)}`);
-  }
+  const reasonBad = rule.reason !== null && body.error_reason !== rule.reason;
+  if (reasonBad) fails.push(`error_reason ${show(body.error_reason)}, expected ${show(rule.reason)}`);
+  row('error_reason', rule.reason === null ? 'any' : show(rule.reason), show(body.error_reason), reasonBad);
+  const messageBad = rule.message !== null && body.error_description !== rule.message;
+  if (messageBad) fails.push(`error_description ${show(body.error_description)}, expected ${show(rule.message)}`);
+  row('error_description', rule.message === null ? 'any' : show(rule.message), show(body.error_description), messageBad);
   const cat = body.error_category;
-  if (rule.category !== null && cat?.category !== rule.category) fails.push(`error_category.category ${show(cat?.category)}, expected ${show(rule.category)}`);
-  if (cat?.http_status_code !== res.status) fails.push(`error_category.http_status_code ${show(cat?.http_status_code)}, expected ${res.status} (the HTTP status)`);
+  const categoryBad = rule.category !== null && cat?.category !== rule.category;
+  if (categoryBad) fails.push(`error_category.category ${show(cat?.category)}, expected ${show(rule.category)}`);
+  row('error_category.category', rule.category === null ? 'any' : show(rule.category), show(cat?.category), categoryBad);
+  const codeBad = cat?.http_status_code !== res.status;
+  if (codeBad) fails.push(`error_category.http_status_code ${show(cat?.http_status_code)}, expected ${res.status} (the HTTP status)`);
+  row('error_category.http_status_code', `${res.status} (the HTTP status)`, show(cat?.http_status_code), codeBad);
   const details: unknown[] = Array.isArray(body.error_details) ? body.error_details.map((d: any) => d?.details) : [];
   for (const want of rule.details ?? []) {
-    if (!details.includes(want)) fails.push(`error_details has no entry with details ${show(want)} (got ${show(body.error_details)})`);
+    const missing = !details.includes(want);
+    if (missing) fails.push(`error_details has no entry with details ${show(want)} (got ${show(body.error_details)})`);
+    row('error_details', `an entry with details ${show(want)}`, show(body.error_details), missing);
   }
   for (const notWant of rule.details_not ?? []) {
-    if (details.includes(notWant)) fails.push(`error_details names ${show(notWant)}, which the spec rules out`);
+    const named = details.includes(notWant);
+    if (named) fails.push(`error_details names ${show(notWant)}, which the spec rules out`);
+    row('error_details', `no entry naming ${show(notWant)}`, show(body.error_details), named);
   }
-  if (fails.length) throw new CheckFailure(`${rule.id}: ${fails.join('; ')}`, { rules, response: res });
+  if (fails.length) throw new CheckFailure(`${rule.id}: ${fails.join('; ')}`, { rules, response: res, comparison });
+}
+
+/**
+ * Fails unless the response is exactly the section 7 row `ruleId` of the model (status, reason,
+ * message, category, details) with the section 7 body shape. A mismatch names the row and every rule
+ * the caller adds (the runner keeps those the check covers).
+ */
+export function expectError(ctx: { model: Model }, res: HttpResponse, ruleId: ErrorRuleId, rules?: string[]): void {
+  const rule = ctx.model.errorRule(ruleId);
+  const named = [...new Set([...(rules ?? []), ruleId])];
+  try {
+    expectErrorRule(res, rule);
+  } catch (err) {
+    if (err instanceof CheckFailure) throw new CheckFailure(err.message, { rules: named, response: res, comparison: err.comparison });
+    throw err;
+  }
+  expectErrorShape(ctx, res, named);
+}
+
+/** Fails unless the body has the section 7 error shape and its category matches the HTTP status. */
+export function expectErrorShape(ctx: { model: Model }, res: HttpResponse, rules?: string[]): void {
+  const validate = ctx.model.errorBodyValidator;
+  if (!validate(res.json)) {
+    const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    throw new CheckFailure(`HTTP ${res.status}: error body does not have the section 7 shape: ${problems}: ${bodySnippet(res)}`, { rules, response: res });
+  }
+  const cat = (res.json as { error_category: { category: unknown; http_status_code: unknown } }).error_category;
+  if (cat.http_status_code !== res.status) {
+    throw new CheckFailure(`error_category.http_status_code ${show(cat.http_status_code)} differs from the HTTP status ${res.status}`, { rules, response: res });
+  }
+  const want = ctx.model.categoryFor(res.status);
+  if (want !== null && cat.category !== want) {
+    throw new CheckFailure(`HTTP ${res.status} carries error_category.category ${show(cat.category)}; section 7 gives ${want}`, { rules, response: res });
+  }
 }
 
 function modelOrCurrent(model: Model | undefined): Model {

@@ -1,6 +1,7 @@
 // What a check body throws to end itself: CheckFailure (the target broke a rule) or SkipSignal (the
 // check cannot run here, with a reason). The runner maps anything else to a failure with a cause.
 
+import type { FieldComparison } from '../events/index.ts';
 import type { HttpResponse } from './types.ts';
 
 export interface CheckFailureOptions {
@@ -9,6 +10,13 @@ export interface CheckFailureOptions {
   /** The response that showed the failure; the runner attaches its recorded exchange. */
   response?: HttpResponse;
   counterexample?: string;
+  /**
+   * Set when a prerequisite step failed (a token, a user, a read the step under test needs), not the
+   * step under test: the check could not get as far as its rule. Names the step.
+   */
+  step?: string;
+  /** Expected and actual field by field, for reports (optional). */
+  comparison?: FieldComparison[];
 }
 
 export class CheckFailure extends Error {
@@ -16,12 +24,16 @@ export class CheckFailure extends Error {
   readonly rules?: string[];
   readonly response?: HttpResponse;
   readonly counterexample?: string;
+  readonly step?: string;
+  readonly comparison?: FieldComparison[];
   constructor(message: string, opts: CheckFailureOptions = {}) {
     super(message);
     this.name = 'CheckFailure';
     this.rules = opts.rules;
     this.response = opts.response;
     this.counterexample = opts.counterexample;
+    this.step = opts.step;
+    if (opts.comparison) this.comparison = opts.comparison;
   }
 }
 

@@ -31,16 +31,36 @@ export interface Exchange {
   curl: string;
 }
 
+/** One field of a failed comparison: what the spec row wants beside what the target sent. */
+export interface FieldComparison {
+  /** Response field, e.g. `status`, `error_reason`, `error_description`, `error_category.category`. */
+  field: string;
+  /** Display text (JSON for values); `any` when the spec does not show the value. */
+  expected: string;
+  /** Display text of what the target sent (secrets masked by the runner). */
+  actual: string;
+  /** True for the field(s) that broke the rule. */
+  differs: boolean;
+}
+
 export interface CheckFailureInfo {
   message: string;
   /** The rule ids the failed assertion is about (subset of the check's rules). */
   rules: string[];
+  /**
+   * True when the failed assertion itself named `rules`; false when the runner filled in all of the
+   * check's rules (timeouts, transport errors, crashes, rule-less assertions). The selftest credits
+   * a kill only on named rules.
+   */
+  rulesNamed?: boolean;
   /** fast-check shrunk counterexample, when the check is a property. */
   counterexample?: string;
   /** The exchange that showed the failure, when there is one. */
   exchange?: Exchange;
   /** Transport cause (timeout, reset, ...) when the failure is one. */
   cause?: string;
+  /** Optional: expected and actual field by field (section 7 error rows, status mismatches). */
+  comparison?: FieldComparison[];
 }
 
 export interface CheckResult {

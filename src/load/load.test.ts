@@ -73,14 +73,14 @@ describe('load: user-read, thresholds, merge', () => {
     expect(l.p999).toBeLessThanOrEqual(l.max);
     expect(r.rps).toBeGreaterThan(10);
     expect(r.config.timeout_ms).toBe(30_000);
-    expect(r.notes.join(' ')).toMatch(/closed-loop/);
+    expect(r.mode).toBe('closed');
+    expect(r.notes.join(' ')).toMatch(/closed model/);
     expect(r.verdict).toEqual({ pass: true, reasons: [] });
   });
 
   it('merge adds counts and recomputes percentiles from the summed histogram', async () => {
-    runs.push(await runLoad({ scenario: 'user-read', profile, durationSec: 1, connections: 3, rate: 2000 }));
+    runs.push(await runLoad({ scenario: 'user-read', profile, durationSec: 1, connections: 3 }));
     const [a, b] = runs;
-    expect(b.notes.join(' ')).toMatch(/overallRate/);
     const m = mergeResults([a, b]);
     expect(m.counts.responses).toBe(a.counts.responses + b.counts.responses);
     expect(m.counts.attempts).toBe(a.counts.attempts + b.counts.attempts);

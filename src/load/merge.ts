@@ -4,9 +4,11 @@
 
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors/index.ts';
-import { decodeHistogram, encodeHistogram, newHistogram, summarise } from './histogram.ts';
-import { round2 } from './run.ts';
-import { LOAD_RESULT_KIND, LOAD_RESULT_VERSION, type Counts, type LoadResult, type Thresholds } from './types.ts';
+import type { Histogram } from 'hdr-histogram-js';
+import { decodeHistogram, encodeHistogram, newHistogram, summarise, HISTOGRAM_ENCODING, HISTOGRAM_UNIT } from './histogram.ts';
+import { round2 } from './result.ts';
+import type { TimelinePoint } from './timeline.ts';
+import { LOAD_RESULT_KIND, LOAD_RESULT_VERSION, type Counts, type LoadResult, type OperationResult, type Thresholds } from './types.ts';
 import { evaluate } from './verdict.ts';
 
 export async function readResultFile(file: string): Promise<LoadResult> {
@@ -34,9 +36,52 @@ function addRecord(a: Record<string, number>, b: Record<string, number>): Record
 }
 
 function addCounts(a: Counts, b: Counts): Counts {
-  const keys = ['attempts', 'responses', '2xx', '3xx', '4xx', '429', '5xx', 'other', 'timeouts', 'transport_errors', 'errors'] as const;
+  const keys = ['attempts', 'responses', '2xx', '3xx', '4xx', '429', '5xx', 'other', 'timeouts', 'transport_errors', 'incomplete', 'errors'] as const;
   const out = { ...a, status: addRecord(a.status, b.status), error_kinds: addRecord(a.error_kinds, b.error_kinds) };
   for (const k of keys) out[k] = (a[k] ?? 0) + (b[k] ?? 0);
+  return out;
+}
+
+const copyCounts = (c: Counts): Counts => ({ ...c, status: { ...c.status }, error_kinds: { ...c.error_kinds } });
+
+function mergeOperations(inputs: LoadResult[]): Record<string, OperationResult> {
+  const acc = new Map<string, { counts: Counts; hist: Histogram }>();
+  for (const r of inputs) {
+    for (const [op, o] of Object.entries(r.operations)) {
+      const cur = acc.get(op);
+      if (!cur) acc.set(op, { counts: copyCounts(o.counts), hist: decodeHistogram(o.histogram.data) });
+      else {
+        cur.counts = addCounts(cur.counts, o.counts);
+        cur.hist.add(decodeHistogram(o.histogram.data));
+      }
+    }
+  }
+  const out: Record<string, OperationResult> = {};
+  for (const [op, { counts, hist }] of [...acc].sort(([a], [b]) => a.localeCompare(b))) {
+    out[op] = { counts, latency_ms: summarise(hist), histogram: { encoding: HISTOGRAM_ENCODING, unit: HISTOGRAM_UNIT, data: encodeHistogram(hist) } };
+  }
+  return out;
+}
+
+/** Second by second, aligned on each source's start second; p99 per second is the highest of the sources (an upper bound). */
+function mergeTimelines(inputs: LoadResult[]): TimelinePoint[] {
+  const t0 = Math.min(...inputs.map((r) => Date.parse(r.started_at)));
+  const out: TimelinePoint[] = [];
+  for (const r of inputs) {
+    const shift = Math.round((Date.parse(r.started_at) - t0) / 1000);
+    for (const p of r.timeline) {
+      const t = p.t + shift;
+      for (let i = out.length; i <= t; i++) out[i] = { t: i, sent: 0, completed: 0, ok: 0, s429: 0, errors: 0, timeouts: 0, p99_ms: 0 };
+      const o = out[t];
+      o.sent += p.sent;
+      o.completed += p.completed;
+      o.ok += p.ok;
+      o.s429 += p.s429;
+      o.errors += p.errors;
+      o.timeouts += p.timeouts;
+      o.p99_ms = Math.max(o.p99_ms, p.p99_ms);
+    }
+  }
   return out;
 }
 
@@ -44,11 +89,13 @@ export function mergeResults(inputs: LoadResult[], thresholds: Thresholds = {}):
   if (inputs.length < 2) throw new ConfigError('load merge: give at least two result files');
   const scenarios = new Set(inputs.map((r) => r.scenario));
   if (scenarios.size > 1) throw new ConfigError(`load merge: results are of different scenarios (${[...scenarios].join(', ')}); merge only runs of one scenario`);
+  const modes = new Set(inputs.map((r) => r.mode));
+  if (modes.size > 1) throw new ConfigError('load merge: results mix the open and the closed model; merge only runs of one model');
   const hist = newHistogram();
   let counts: Counts | undefined;
   for (const r of inputs) {
     hist.add(decodeHistogram(r.histogram.data));
-    counts = counts ? addCounts(counts, r.counts) : { ...r.counts, status: { ...r.counts.status }, error_kinds: { ...r.counts.error_kinds } };
+    counts = counts ? addCounts(counts, r.counts) : copyCounts(r.counts);
   }
   const first = inputs[0];
   const targets = new Set(inputs.map((r) => r.target));
@@ -58,6 +105,9 @@ export function mergeResults(inputs: LoadResult[], thresholds: Thresholds = {}):
   if (targets.size > 1) notes.push(`warning: the results name different targets (${[...targets].join(', ')})`);
   const starts = inputs.map((r) => r.started_at).sort();
   const ends = inputs.map((r) => r.finished_at).sort();
+  const late = inputs.map((r) => r.late_sends);
+  const lateCount = late.reduce((n, l) => n + l.count, 0);
+  const sum = (f: (r: LoadResult) => number) => inputs.reduce((n, r) => n + f(r), 0);
   const base: Omit<LoadResult, 'verdict' | 'thresholds'> = {
     kind: LOAD_RESULT_KIND,
     version: LOAD_RESULT_VERSION,
@@ -65,16 +115,28 @@ export function mergeResults(inputs: LoadResult[], thresholds: Thresholds = {}):
     scenario: first.scenario,
     sends: first.sends,
     target: [...targets].join(', '),
+    mode: first.mode,
     sources: inputs.flatMap((r) => r.sources),
     started_at: starts[0],
     finished_at: ends[ends.length - 1],
     duration_s: Math.max(...inputs.map((r) => r.duration_s)),
-    config: { ...first.config, connections: inputs.reduce((n, r) => n + r.config.connections, 0), max_requests: inputs.reduce((n, r) => n + r.config.max_requests, 0), rate: inputs.every((r) => r.config.rate !== null) ? inputs.reduce((n, r) => n + (r.config.rate ?? 0), 0) : null },
+    config: {
+      ...first.config,
+      connections: sum((r) => r.config.connections),
+      max_requests: sum((r) => r.config.max_requests),
+      arrival_rate: first.mode === 'open' ? round2(sum((r) => r.config.arrival_rate ?? 0)) : null,
+      start: sum((r) => r.config.start),
+      stages: first.config.stages.map((s, i) => ({ duration_s: s.duration_s, target: round2(sum((r) => r.config.stages[i]?.target ?? 0)) })),
+      shard: null,
+    },
     counts: counts!,
-    rps: round2(inputs.reduce((n, r) => n + r.rps, 0)),
+    rps: round2(sum((r) => r.rps)),
     latency_ms: summarise(hist),
     histogram: { encoding: first.histogram.encoding, unit: 'us', data: encodeHistogram(hist) },
-    autocannon_latency_ms: inputs.flatMap((r) => r.autocannon_latency_ms),
+    operations: mergeOperations(inputs),
+    timeline: mergeTimelines(inputs),
+    late_sends: { count: lateCount, max_ms: Math.max(...late.map((l) => l.max_ms)), mean_ms: lateCount ? round2(late.reduce((n, l) => n + l.mean_ms * l.count, 0) / lateCount) : 0 },
+    incomplete: inputs.flatMap((r) => r.incomplete).slice(0, 100),
     ...(contracts.length
       ? {
           contract: {
@@ -87,6 +149,7 @@ export function mergeResults(inputs: LoadResult[], thresholds: Thresholds = {}):
         }
       : {}),
     ...(inputs.some((r) => r.recovery) ? { recovery: inputs.flatMap((r) => r.recovery ?? []) } : {}),
+    ...(inputs.some((r) => r.token_refreshes !== undefined) ? { token_refreshes: sum((r) => r.token_refreshes ?? 0) } : {}),
     notes,
   };
   return { ...base, thresholds, verdict: evaluate(base, thresholds) };

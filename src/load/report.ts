@@ -14,15 +14,27 @@ export function renderResult(r: LoadResult): string {
   const rows: [string, string][] = [
     ['scenario', `${r.scenario}: ${r.sends}`],
     ['target', r.target],
-    ['load', `${r.config.connections} connections, pipelining 1, ${r.config.duration_s} s max, at most ${n(r.config.max_requests)} requests, ${r.config.rate === null ? 'closed loop' : `--rate ${r.config.rate} req/s`}, timeout ${r.config.timeout_ms} ms`],
+    ['mode', modeLine(r)],
+    ['load', `${shapeLine(r)}, at most ${n(r.config.max_requests)} requests, budget ${r.config.timeout_ms} ms, drain ${r.config.drain_ms} ms${r.config.shard ? `, shard ${r.config.shard.index}/${r.config.shard.count}` : ''}`],
   ];
   if (r.sources.length > 1) rows.push(['sources', r.sources.map((s) => `${s.machine}@${s.started_at}`).join(', ')]);
   rows.push(
-    ['requests', `${n(c.responses)} responses in ${n(r.duration_s)} s = ${n(r.rps)} req/s`],
+    ['requests', `${n(c.responses)} responses in ${n(r.duration_s)} s wall time of the load phase = ${n(r.rps)} req/s`],
     ['latency ms', `p50 ${n(l.p50)}  p90 ${n(l.p90)}  p99 ${n(l.p99)}  p99.9 ${n(l.p999)}  max ${n(l.max)}  (${n(l.count)} samples)`],
-    ['status', `2xx ${n(c['2xx'])}  429 ${n(c['429'])}  other 4xx ${n(c['4xx'])}  5xx ${n(c['5xx'])}  3xx/other ${n(c['3xx'] + c.other)}  timeouts ${n(c.timeouts)}  transport errors ${n(c.transport_errors)}`],
+    ['status', `2xx ${n(c['2xx'])}  429 ${n(c['429'])}  other 4xx ${n(c['4xx'])}  5xx ${n(c['5xx'])}  3xx/other ${n(c['3xx'] + c.other)}  timeouts ${n(c.timeouts)}  incomplete ${n(c.incomplete)}  transport errors ${n(c.transport_errors)}`],
     ['errors', `${n(c.errors)} of ${n(c.attempts)} attempts (rate ${errorRate(r).toFixed(4)})${Object.keys(c.error_kinds).length ? ` ${JSON.stringify(c.error_kinds)}` : ''}`],
   );
+  if (r.mode === 'open') rows.push(['late sends', `${n(r.late_sends.count)} (mean ${n(r.late_sends.mean_ms)} ms, max ${n(r.late_sends.max_ms)} ms), charged to latency`]);
+  if (r.incomplete.length) rows.push(['incomplete', r.incomplete.slice(0, 10).map((x) => `${x.op} ${n(x.age_ms)} ms`).join(', ')]);
+  const ops = Object.entries(r.operations);
+  if (ops.length > 1) {
+    for (const [op, o] of ops) {
+      const st = Object.entries(o.counts.status).map(([k, v]) => `${k}:${n(v)}`).join(' ');
+      rows.push([`  ${op}`.slice(0, 13), `${op}: p50 ${n(o.latency_ms.p50)} p99 ${n(o.latency_ms.p99)} max ${n(o.latency_ms.max)} ms; ${st}${o.counts.timeouts ? ` timeouts:${o.counts.timeouts}` : ''}`]);
+    }
+  }
+  if (r.token_refreshes !== undefined) rows.push(['tokens', `${n(r.token_refreshes)} refresh(es) during the run (section 8 refresh buffer)`]);
+  for (const t of r.verdict.thresholds ?? []) rows.push(['threshold', `${t.pass ? 'pass' : 'FAIL'}  ${t.operation ? `${t.operation}: ` : ''}${t.expr} (actual ${t.actual === null ? 'n/a' : n(t.actual)})`]);
   if (r.contract) {
     rows.push(['429 contract', `${n(r.contract.checked)} checked, ${n(r.contract.violations)} violations (error_category ${r.contract.expected_category}/429); Retry-After on ${n(r.contract.retry_after_present)}`]);
   }
@@ -33,6 +45,18 @@ export function renderResult(r: LoadResult): string {
   for (const note of r.notes) rows.push(['note', note]);
   rows.push(['verdict', r.verdict.pass ? 'PASS' : `FAIL\n${r.verdict.reasons.map((x) => `${' '.repeat(15)}- ${x}`).join('\n')}`]);
   return `${rows.map(([k, v]) => `${k.padEnd(13)}  ${v}`).join('\n')}\n`;
+}
+
+export function modeLine(r: LoadResult): string {
+  return r.mode === 'open' ? `open model (arrival rate, latency from intended send time)` : `closed model (connections; latency from actual send)`;
+}
+
+function shapeLine(r: LoadResult): string {
+  const cfg = r.config;
+  const unit = r.mode === 'open' ? 'req/s' : 'connections';
+  const constant = cfg.stages.length === 1 && cfg.start === cfg.stages[0].target;
+  const shape = constant ? `${n(cfg.stages[0].target)} ${unit} for ${n(cfg.duration_s)} s` : `stages ${n(cfg.start)}${cfg.stages.map((s) => ` -> ${n(s.target)} in ${n(s.duration_s)} s`).join('')} (${unit})`;
+  return r.mode === 'open' ? `${shape}, up to ${cfg.connections} connections` : shape;
 }
 
 export async function writeResult(file: string, r: LoadResult, profile?: Partial<TargetProfile>, secrets: string[] = []): Promise<void> {

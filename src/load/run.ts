@@ -1,109 +1,60 @@
-// One load run: safety check, scenario setup (undici), the load phase (autocannon, bounded in time
-// and count), the token-burst contract and recovery probes, then the verdict.
+// One load run: safety check, scenario setup (undici), the load phase (engine.ts: closed or open
+// model, bounded in time and count, nothing in flight dropped), the token-burst contract and
+// recovery probes, then the verdict.
 
-import { hostname } from 'node:os';
-import autocannon from 'autocannon';
-import { RETRY_DEFAULTS, backoffDelay } from '../client/retry.ts';
 import { ConfigError } from '../errors/index.ts';
 import { loadModel, type Model } from '../model/index.ts';
 import type { ResolvedProfile } from '../profile/index.ts';
-import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
-import { encodeHistogram, newHistogram, summarise, toMicros, HISTOGRAM_ENCODING, HISTOGRAM_UNIT } from './histogram.ts';
+import { category429, check429, recoveryProbe } from './contract.ts';
+import { runEngine, type EngineRequest, type Progress } from './engine.ts';
+import { buildResult } from './result.ts';
 import { assertTargetAllowed, LOAD_LIMITS } from './safety.ts';
-import { scenarioById, SCENARIOS, type Scenario } from './scenarios.ts';
-import { send, targetPath, tokenBody, type SetupHttp } from './setup.ts';
-import { LOAD_RESULT_KIND, LOAD_RESULT_VERSION, type ContractResult, type Counts, type LoadResult, type RecoveryResult, type Thresholds } from './types.ts';
+import { SCENARIOS, scenarioById, weightedPicker, type MixEntry, type Scenario } from './scenarios.ts';
+import { constantShape, shapeDurationMs, shapeMax, type Shape, type Stage } from './schedule.ts';
+import { targetPath, type SetupHttp } from './setup.ts';
+import type { ContractResult, LoadModel, LoadResult, Thresholds } from './types.ts';
 import { evaluate } from './verdict.ts';
 
+export { category429, check429, recoveryProbe } from './contract.ts';
+export { countsFrom, round2 } from './result.ts';
+
 export interface LoadOptions {
-  scenario: string;
+  /** Scenario id, or several with weights (plans). */
+  scenario: string | { id: string; weight: number }[];
   profile: ResolvedProfile;
-  /** Seconds (default 10, max 300). */
+  /** Seconds (default 10, max 300); ignored when `stages` is given. */
   durationSec?: number;
+  /** Closed model: connections. Open model: most connections (default 100). */
   connections?: number;
   /** At most this many requests (default: the scenario's, else 1,000,000). */
   maxRequests?: number;
-  /** Offered load cap in req/s over all connections (autocannon overallRate). */
+  /** Open model: fixed arrival rate in req/s (intended send times independent of responses). */
+  arrivalRate?: number;
+  /** @deprecated same as arrivalRate (before 0.2 it capped a closed model). */
   rate?: number;
+  /** Ramp stages: targets are arrival rates (open) or connections (closed). */
+  stages?: Stage[];
+  /** Value the first stage ramps from (default 0). */
+  start?: number;
+  /** 'open' or 'closed'; default open when an arrival rate (or the scenario's default rate) is known. */
+  loadModel?: LoadModel;
   /** Per-request budget; default model.limits.request_timeout (30 s). */
   timeoutMs?: number;
+  /** Wait for in-flight requests after the load phase (default: the budget). */
+  drainMs?: number;
   thresholds?: Thresholds;
   allowRemote?: boolean;
+  /** This worker is shard index/count (1-based): it takes 1/count of the rate, connections and requests. */
+  shard?: { index: number; count: number };
   /** Recovery probe bounds (token-burst). */
   recovery?: { maxAttempts?: number; maxMs?: number };
+  onProgress?: (p: Progress) => void;
   model?: Model;
 }
 
 export function timeoutBudgetMs(model: Model): number {
   const v = model.limits.request_timeout?.value;
   return typeof v === 'number' ? v * 1000 : 30_000;
-}
-
-export function category429(model: Model): string {
-  return model.errorRule('ERR-RATE-LIMITED').category ?? model.categoryFor(429) ?? 'CategoryTransientFailure';
-}
-
-/** The section 7/8 429 contract for one response; returns the problem or undefined. */
-export function check429(body: string, expectedCategory: string): string | undefined {
-  let b: any;
-  try {
-    b = JSON.parse(body);
-  } catch {
-    return `429 body is not JSON: ${JSON.stringify(body.slice(0, 80))}`;
-  }
-  const cat = b?.error_category;
-  if (!cat || typeof cat !== 'object') return '429 body has no error_category object';
-  if (cat.category !== expectedCategory) return `error_category.category is ${JSON.stringify(cat.category)}, expected ${expectedCategory}`;
-  if (cat.http_status_code !== 429) return `error_category.http_status_code is ${JSON.stringify(cat.http_status_code)}, expected 429`;
-  return undefined;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * A well-behaved client after the burst: exponential backoff with full jitter (src/client/retry.ts),
- * honouring Retry-After (capped), bounded in attempts and total time. Recovery time runs from the
- * first probe to the first 200.
- */
-export async function recoveryProbe(s: SetupHttp, bounds: { maxAttempts?: number; maxMs?: number } = {}): Promise<RecoveryResult> {
-  const maxAttempts = bounds.maxAttempts ?? 20;
-  const maxMs = bounds.maxMs ?? 60_000;
-  const opts = { ...RETRY_DEFAULTS, maxRetries: maxAttempts };
-  const body = tokenBody(s.profile.clients[0]);
-  const start = Date.now();
-  const attempts: RecoveryResult['attempts'] = [];
-  for (let i = 1; i <= maxAttempts; i++) {
-    const at_ms = Date.now() - start;
-    let status: number | 'error';
-    let retryAfter: string | undefined;
-    try {
-      const r = await send(s, 'POST', '/api/v1/token', {}, body);
-      status = r.status;
-      const ra = r.headers['retry-after'];
-      retryAfter = Array.isArray(ra) ? ra[0] : ra;
-    } catch {
-      status = 'error';
-    }
-    const attempt: RecoveryResult['attempts'][number] = { at_ms, status, ...(retryAfter !== undefined ? { retry_after: retryAfter } : {}) };
-    attempts.push(attempt);
-    if (status === 200) {
-      return { recovered: true, recovery_ms: at_ms, attempts, limited_at_start: attempts[0].status === 429, detail: `got a token after ${at_ms} ms and ${i} attempt(s)` };
-    }
-    if (status !== 429 && status !== 'error') {
-      return { recovered: false, recovery_ms: null, attempts, limited_at_start: attempts[0].status === 429, detail: `probe got HTTP ${status} (neither 200 nor 429)` };
-    }
-    const wait = backoffDelay(i, retryAfter, opts);
-    if (Date.now() - start + wait > maxMs) break;
-    attempt.waited_ms = wait;
-    await sleep(wait);
-  }
-  return {
-    recovered: false,
-    recovery_ms: null,
-    attempts,
-    limited_at_start: attempts[0]?.status === 429,
-    detail: `still limited after ${attempts.length} attempt(s) over ${Date.now() - start} ms (bounds: ${maxAttempts} attempts, ${maxMs} ms)`,
-  };
 }
 
 export function resolveScenario(id: string): Scenario {
@@ -113,163 +64,140 @@ export function resolveScenario(id: string): Scenario {
 }
 
 export const CLOSED_LOOP_NOTE =
-  'autocannon is closed-loop: each connection sends its next request only after the previous response, so when the target stalls the requests it would have sent are never sent and percentiles understate latency (coordinated omission). Use --rate R for a fixed offered load.';
+  'closed model: each connection sends its next request only after the previous one settles, so while the target stalls the requests it would have sent are never sent (coordinated omission); latency runs from the actual send. Use --arrival-rate R for the open model.';
 
-export function rateNote(rate: number, connections: number): string {
-  return (
-    `--rate ${rate}: offered load capped with autocannon overallRate (${rate} req/s over ${connections} connections). ` +
-    `Each connection is still closed-loop (a slow response delays its next send), so latencies are corrected with HdrHistogram's expected-interval correction (${((connections * 1000) / rate).toFixed(3)} ms per connection); this is not a true open-loop generator.`
-  );
+export const OPEN_MODEL_NOTE =
+  'open model: intended send times follow the arrival schedule and never wait for responses; latency runs from the intended send time, and sends that went out more than 1 ms after their intended time (no free connection, or the generator itself behind) are counted as late_sends with the delay charged to their latency, never dropped.';
+
+const sharePart = (total: number, { index, count }: { index: number; count: number }) => Math.floor(total / count) + (index - 1 < total % count ? 1 : 0);
+
+function check(cond: boolean, msg: string): void {
+  if (!cond) throw new ConfigError(`load: ${msg}`);
 }
 
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
-  const scenario = resolveScenario(opts.scenario);
+  const parts = typeof opts.scenario === 'string' ? [{ id: opts.scenario, weight: 1 }] : opts.scenario;
+  check(parts.length > 0, 'give at least one scenario');
+  const scenarios = parts.map((p) => ({ scenario: resolveScenario(p.id), weight: p.weight }));
+  const first = scenarios[0].scenario;
   const profile = opts.profile;
   assertTargetAllowed(profile.base_url, opts.allowRemote === true);
   const model = opts.model ?? (await loadModel());
   const timeoutMs = opts.timeoutMs ?? timeoutBudgetMs(model);
-  if (!(timeoutMs >= 1000 && timeoutMs <= 300_000)) throw new ConfigError('load: timeout budget must be between 1000 and 300000 ms');
+  check(timeoutMs >= 100 && timeoutMs <= 300_000, 'timeout budget must be between 100 and 300000 ms');
+  const drainMs = opts.drainMs ?? timeoutMs;
+  check(drainMs >= 0 && drainMs <= 300_000, 'drain must be between 0 and 300000 ms');
+  const shard = opts.shard;
+  if (shard) check(Number.isInteger(shard.count) && shard.count >= 1 && Number.isInteger(shard.index) && shard.index >= 1 && shard.index <= shard.count, 'shard must be i/n with 1 <= i <= n');
+  const rate = opts.arrivalRate ?? opts.rate;
+  if (rate !== undefined) check(rate > 0 && rate <= LOAD_LIMITS.maxRate, `arrival rate must be > 0 and <= ${LOAD_LIMITS.maxRate} req/s`);
+  const modelKind: LoadModel = opts.loadModel ?? (rate !== undefined || (opts.stages === undefined && first.defaultArrivalRate !== undefined && opts.connections === undefined) ? 'open' : 'closed');
   const durationSec = opts.durationSec ?? LOAD_LIMITS.defaultDurationSec;
-  if (!(durationSec > 0 && durationSec <= LOAD_LIMITS.maxDurationSec)) throw new ConfigError(`load: duration must be > 0 and <= ${LOAD_LIMITS.maxDurationSec} s`);
-  const connections = opts.connections ?? LOAD_LIMITS.defaultConnections;
-  if (!(Number.isInteger(connections) && connections >= 1 && connections <= LOAD_LIMITS.maxConnections)) throw new ConfigError(`load: connections must be 1..${LOAD_LIMITS.maxConnections}`);
-  const maxRequests = opts.maxRequests ?? scenario.defaultMaxRequests ?? LOAD_LIMITS.defaultMaxRequests;
-  if (!(Number.isInteger(maxRequests) && maxRequests >= connections && maxRequests <= LOAD_LIMITS.maxMaxRequests)) {
-    throw new ConfigError(`load: --amount must be an integer between --connections (${connections}) and ${LOAD_LIMITS.maxMaxRequests}`);
+  let shape: Shape;
+  if (opts.stages?.length) {
+    shape = { start: opts.start ?? 0, stages: opts.stages };
+  } else {
+    check(durationSec > 0 && durationSec <= LOAD_LIMITS.maxDurationSec, `duration must be > 0 and <= ${LOAD_LIMITS.maxDurationSec} s`);
+    const level = modelKind === 'open' ? (rate ?? first.defaultArrivalRate ?? 100) : (opts.connections ?? LOAD_LIMITS.defaultConnections);
+    shape = constantShape(level, durationSec);
   }
-  const rate = opts.rate;
-  if (rate !== undefined && !(Number.isInteger(rate) && rate >= 1 && rate <= LOAD_LIMITS.maxRate)) throw new ConfigError(`load: --rate must be an integer 1..${LOAD_LIMITS.maxRate}`);
-  const effectiveConnections = rate !== undefined && rate < connections ? rate : connections;
+  check(shapeDurationMs(shape) > 0 && shapeDurationMs(shape) <= LOAD_LIMITS.maxDurationSec * 1000, `stages must last > 0 and <= ${LOAD_LIMITS.maxDurationSec} s in all`);
+  let connections = modelKind === 'open' ? (opts.connections ?? LOAD_LIMITS.defaultOpenConnections) : Math.ceil(shapeMax(shape));
+  check(Number.isInteger(connections) && connections >= 1 && connections <= LOAD_LIMITS.maxConnections, `connections must be 1..${LOAD_LIMITS.maxConnections}`);
+  let maxRequests = opts.maxRequests ?? first.defaultMaxRequests ?? LOAD_LIMITS.defaultMaxRequests;
+  check(Number.isInteger(maxRequests) && maxRequests >= 1 && maxRequests <= LOAD_LIMITS.maxMaxRequests, `--amount must be an integer between 1 and ${LOAD_LIMITS.maxMaxRequests}`);
+  if (modelKind === 'open') check(shapeMax(shape) <= LOAD_LIMITS.maxRate, `arrival rate must be <= ${LOAD_LIMITS.maxRate}`);
+  if (shard && shard.count > 1) {
+    // Each worker takes its share: rates scale by 1/n; connections and request caps split as integers.
+    const scale = (v: number) => (modelKind === 'open' ? v / shard.count : Math.max(1, sharePart(Math.round(v), shard)));
+    shape = { start: scale(shape.start), stages: shape.stages.map((s) => ({ duration_s: s.duration_s, target: scale(s.target) })) };
+    connections = Math.max(1, modelKind === 'open' ? sharePart(connections, shard) : Math.ceil(shapeMax(shape)));
+    maxRequests = Math.max(1, sharePart(maxRequests, shard));
+  }
 
-  const http: SetupHttp = { profile, timeoutMs };
-  const prepared = await scenario.setup(http);
-  const expectedCategory = category429(model);
-
-  const hist = newHistogram();
-  const expectedIntervalUs = rate !== undefined ? Math.round((effectiveConnections * 1e6) / rate) : 0;
-  const contract: ContractResult = { checked: 0, violations: 0, expected_category: expectedCategory, retry_after_present: 0, samples: [] };
-  const errorKinds: Record<string, number> = {};
-
-  const onResponse = (status: number, body: string, _ctx: unknown, headers: Record<string, unknown>) => {
-    if (status !== 429 || !scenario.check429Contract) return;
-    contract.checked++;
-    if (headers['retry-after'] !== undefined || headers['Retry-After'] !== undefined) contract.retry_after_present++;
-    const problem = check429(body, expectedCategory);
-    if (problem) {
-      contract.violations++;
-      if (contract.samples.length < 5) contract.samples.push(problem);
-    }
-  };
-  const requests = prepared.requests.map((r) => ({
-    method: r.method,
-    path: targetPath(profile, r.path),
-    headers: r.headers,
-    ...(r.body !== undefined ? { body: r.body } : {}),
-    onResponse,
-  }));
-
-  const startedAt = new Date();
-  const t0 = performance.now();
-  let lastEventAt = t0;
-  const ac = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: profile.base_url,
-        connections,
-        pipelining: 1,
-        duration: durationSec,
-        // maxOverallRequests (not `amount`): autocannon ignores the duration when `amount` is set.
-        maxOverallRequests: maxRequests,
-        ...(rate !== undefined ? { overallRate: rate } : {}),
-        timeout: timeoutMs / 1000,
-        requests,
-        excludeErrorStats: false,
-      } as autocannon.Options,
-      (err, res) => {
-        clearTimeout(watchdog);
-        if (err) reject(err instanceof Error ? new ConfigError(`load: autocannon: ${err.message}`) : err);
-        else resolve(res);
-      },
-    );
-    // Bound in time even if autocannon misbehaves: duration + one timeout budget + slack.
-    const watchdog = setTimeout(() => (instance as unknown as { stop(): void }).stop(), durationSec * 1000 + timeoutMs + 5_000);
-    watchdog.unref();
-    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
-      lastEventAt = performance.now();
-      const v = toMicros(responseTime);
-      if (expectedIntervalUs > 0) hist.recordValueWithExpectedInterval(v, expectedIntervalUs);
-      else hist.recordValue(v);
-    });
-    instance.on('reqError', (err: Error & { code?: string }) => {
-      lastEventAt = performance.now();
-      if (err.message === 'request timed out') {
-        // A timed-out request took at least the budget: record it there rather than drop it.
-        hist.recordValue(toMicros(timeoutMs));
-        return;
-      }
-      const k = err.code ?? err.message;
-      errorKinds[k] = (errorKinds[k] ?? 0) + 1;
-    });
+  const http: SetupHttp = { profile, timeoutMs, model };
+  const prepared = [];
+  for (const p of scenarios) prepared.push({ ...p, prep: await p.scenario.setup(http) });
+  const mix: MixEntry[] = prepared.flatMap(({ prep, weight }) => {
+    const total = prep.mix.reduce((n, m) => n + m.weight, 0);
+    return prep.mix.map((m) => ({ ...m, weight: (m.weight * weight) / total }));
   });
-  const finishedAt = new Date();
+  const expected = [...new Set(scenarios.flatMap((s) => s.scenario.expectedNon2xx))];
+  const check429Contract = scenarios.some((s) => s.scenario.check429Contract);
+  const expectedCategory = category429(model);
+  const contract: ContractResult = { checked: 0, violations: 0, expected_category: expectedCategory, retry_after_present: 0, samples: [] };
 
-  const status: Record<string, number> = {};
-  for (const [code, v] of Object.entries(ac.statusCodeStats ?? {})) status[code] = (v as { count: number }).count;
-  const counts = countsFrom(status, ac.errors - ac.timeouts, ac.timeouts, errorKinds, scenario.expectedNon2xx);
-
-  const recovery = scenario.recoveryProbe ? [await recoveryProbe(http, opts.recovery)] : undefined;
-
-  // From the start to the last response or error: autocannon's own duration is rounded up to its
-  // 1 s sampling tick, which inflates the time (and deflates req/s) of a run ended by --amount.
-  const duration_s = round2(Math.max(0.01, ((lastEventAt > t0 ? lastEventAt : performance.now()) - t0) / 1000));
-  const notes = [rate !== undefined ? rateNote(rate, effectiveConnections) : CLOSED_LOOP_NOTE];
-  notes.push('Latency percentiles come from an HDR histogram of every response time (us resolution); timed-out requests are recorded at the timeout budget.');
-  if (recovery?.[0] && recovery[0].recovered && !recovery[0].limited_at_start) notes.push('recovery: the first probe already got 200 (the limit window had reset); recovery time 0 says little.');
-
-  const base: Omit<LoadResult, 'verdict' | 'thresholds'> = {
-    kind: LOAD_RESULT_KIND,
-    version: LOAD_RESULT_VERSION,
-    tool: `${TOOL_NAME} ${TOOL_VERSION}`,
-    scenario: scenario.id,
-    sends: prepared.sends,
-    target: profile.base_url,
-    sources: [{ machine: hostname(), started_at: startedAt.toISOString(), duration_s, connections: effectiveConnections }],
-    started_at: startedAt.toISOString(),
-    finished_at: finishedAt.toISOString(),
-    duration_s,
-    config: { connections: effectiveConnections, pipelining: 1, duration_s: durationSec, max_requests: maxRequests, rate: rate ?? null, timeout_ms: timeoutMs, open_loop: false },
-    counts,
-    rps: duration_s > 0 ? round2(counts.responses / duration_s) : 0,
-    latency_ms: summarise(hist),
-    histogram: { encoding: HISTOGRAM_ENCODING, unit: HISTOGRAM_UNIT, data: encodeHistogram(hist) },
-    autocannon_latency_ms: [{ p50: ac.latency.p50, p90: ac.latency.p90, p99: ac.latency.p99, p999: (ac.latency as unknown as Record<string, number>).p99_9 ?? 0, max: ac.latency.max }],
-    ...(scenario.check429Contract ? { contract } : {}),
-    ...(recovery ? { recovery } : {}),
-    notes,
+  const pick = weightedPicker(mix);
+  const prefix = new URL(profile.base_url).pathname.replace(/\/+$/, '');
+  const cache = new Map<object, EngineRequest>();
+  const next = (): EngineRequest => {
+    const r = pick().build();
+    if (!prefix) return r;
+    // Fixed requests are built once: prefix them once too.
+    let out = cache.get(r);
+    if (!out) {
+      out = { ...r, path: targetPath(profile, r.path) };
+      if (cache.size < 64) cache.set(r, out);
+    }
+    return out;
   };
+
+  const run = await runEngine({
+    origin: new URL(profile.base_url).origin,
+    model: modelKind,
+    shape,
+    maxConnections: connections,
+    maxRequests,
+    timeoutMs,
+    drainMs,
+    next,
+    isError: (s) => !(s >= 200 && s < 300) && !expected.includes(s),
+    ...(check429Contract
+      ? {
+          bodyFor: (s: number) => s === 429,
+          onBody: (_op: string, _s: number, headers: Record<string, string>, body: string) => {
+            contract.checked++;
+            if (headers['retry-after'] !== undefined) contract.retry_after_present++;
+            const problem = check429(body, expectedCategory);
+            if (problem) {
+              contract.violations++;
+              if (contract.samples.length < 5) contract.samples.push(problem);
+            }
+          },
+        }
+      : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  });
+
+  const recovery = scenarios.some((s) => s.scenario.recoveryProbe) ? [await recoveryProbe(http, opts.recovery)] : undefined;
+  const keepers = prepared.map((p) => p.prep.tokens).filter((t) => t !== undefined);
+  for (const k of keepers) await k.settle();
+  const notes = [modelKind === 'open' ? OPEN_MODEL_NOTE : CLOSED_LOOP_NOTE];
+  notes.push(`Latency percentiles come from an HDR histogram of every request (us resolution); requests past the ${timeoutMs} ms budget are aborted and recorded at their age (>= the budget); throughput is responses over the wall time of the load phase including the drain.`);
+  if (recovery?.[0] && recovery[0].recovered && !recovery[0].limited_at_start) notes.push('recovery: the first probe already got 200 (the limit window had reset); recovery time 0 says little.');
+  const base = buildResult({
+    run,
+    scenario: parts.length === 1 ? first.id : parts.map((p) => `${p.id}*${p.weight}`).join('+'),
+    sends: prepared.map((p) => p.prep.sends).join(' | '),
+    target: profile.base_url,
+    config: {
+      model: modelKind,
+      connections,
+      arrival_rate: modelKind === 'open' ? shapeMax(shape) : null,
+      start: shape.start,
+      stages: shape.stages,
+      duration_s: shapeDurationMs(shape) / 1000,
+      max_requests: maxRequests,
+      timeout_ms: timeoutMs,
+      drain_ms: drainMs,
+      shard: shard ?? null,
+    },
+    expectedNon2xx: expected,
+    ...(check429Contract ? { contract } : {}),
+    ...(recovery ? { recovery } : {}),
+    ...(keepers.length ? { tokenRefreshes: keepers.reduce((n, k) => n + k.refreshes, 0) } : {}),
+    notes,
+  });
   const thresholds = opts.thresholds ?? {};
   return { ...base, thresholds, verdict: evaluate(base, thresholds) };
-}
-
-export function round2(n: number): number {
-  return Math.round(n * 100) / 100;
-}
-
-export function countsFrom(status: Record<string, number>, transport: number, timeouts: number, errorKinds: Record<string, number>, expectedNon2xx: number[]): Counts {
-  const c: Counts = { attempts: 0, responses: 0, '2xx': 0, '3xx': 0, '4xx': 0, '429': 0, '5xx': 0, other: 0, timeouts, transport_errors: transport, errors: 0, status, error_kinds: errorKinds };
-  let unexpected = 0;
-  for (const [code, n] of Object.entries(status)) {
-    const s = Number(code);
-    c.responses += n;
-    if (s === 429) c['429'] += n;
-    else if (s >= 200 && s < 300) c['2xx'] += n;
-    else if (s >= 300 && s < 400) c['3xx'] += n;
-    else if (s >= 400 && s < 500) c['4xx'] += n;
-    else if (s >= 500 && s < 600) c['5xx'] += n;
-    else c.other += n;
-    if (!(s >= 200 && s < 300) && !expectedNon2xx.includes(s)) unexpected += n;
-  }
-  c.attempts = c.responses + transport + timeouts;
-  c.errors = unexpected + transport + timeouts;
-  return c;
 }

@@ -9,8 +9,10 @@ export const LOAD_LIMITS = {
   defaultDurationSec: 10,
   maxDurationSec: 300,
   defaultConnections: 10,
+  /** Open model: most connections the generator opens unless --connections says otherwise. */
+  defaultOpenConnections: 100,
   maxConnections: 1_000,
-  /** Default cap on requests per run (autocannon maxOverallRequests); the duration caps it too. */
+  /** Default cap on requests per run; the duration caps it too. */
   defaultMaxRequests: 1_000_000,
   maxMaxRequests: 50_000_000,
   maxRate: 1_000_000,

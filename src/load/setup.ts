@@ -1,16 +1,28 @@
 // Scenario setup over undici: an S2S token (with bounded 429 backoff, since a load run may follow
-// another against the same target) and a user to read. Transport failures here mean the target is
+// another against the same target) and a user to read. Operation paths and request facts come from
+// the model (spec/openapi.yaml), never from this file. Transport failures here mean the target is
 // unreachable (exit 3); rejected credentials are a configuration error (exit 2).
 
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { RETRY_DEFAULTS, backoffDelay } from '../client/retry.ts';
 import { ConfigError, CredentialsError, TargetUnreachableError } from '../errors/index.ts';
+import type { Model, OperationId } from '../model/index.ts';
 import type { ClientCredentials, ResolvedProfile } from '../profile/index.ts';
 
 export interface SetupHttp {
   profile: ResolvedProfile;
   timeoutMs: number;
+  model: Model;
+}
+
+/** Method and path of a documented operation, from the model (a profile may relocate unshown ones). */
+export function operation(s: Pick<SetupHttp, 'model' | 'profile'>, operationId: OperationId): { method: string; path: string } {
+  const op = s.model.operations.get(operationId);
+  if (!op) throw new ConfigError(`load: the model has no operation ${operationId}`);
+  const loc = s.profile.operations?.[operationId] as { path?: string; method?: string } | undefined;
+  if (op.pathUnspecified && !loc?.path) throw new ConfigError(`load: the spec does not show the path of ${operationId}; give it in profile.operations.${operationId}`);
+  return { method: (loc?.method ?? op.method).toUpperCase(), path: loc?.path ?? op.path };
 }
 
 export interface HttpReply {
@@ -27,6 +39,12 @@ export function targetPath(profile: ResolvedProfile, path: string): string {
 }
 
 const MAX_SETUP_BODY = 1024 * 1024;
+
+/** Sends the documented operation `operationId` (path and method from the model). */
+export function sendOp(s: SetupHttp, operationId: OperationId, headers: Record<string, string> = {}, body?: unknown): Promise<HttpReply> {
+  const { method, path } = operation(s, operationId);
+  return send(s, method, path, headers, body);
+}
 
 export async function send(s: SetupHttp, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<HttpReply> {
   const url = new URL(targetPath(s.profile, path), s.profile.base_url);
@@ -63,24 +81,44 @@ export async function send(s: SetupHttp, method: string, path: string, headers: 
   return { status: res.statusCode, headers: res.headers, text, json };
 }
 
-export function tokenBody(c: ClientCredentials): Record<string, string> {
-  return { client_id: c.client_id, client_secret: c.client_secret, grant_type: 'client_credentials' };
+/** grant_type from the token request schema (section 4: must be `client_credentials`). */
+export function grantType(model: Model): string {
+  const g = (model.operations.get('createToken')?.requestSchema as any)?.properties?.grant_type?.enum?.[0];
+  if (typeof g !== 'string') throw new ConfigError('load: spec/openapi.yaml CreateTokenRequest has no grant_type enum');
+  return g;
+}
+
+export function tokenBody(c: ClientCredentials, model: Model): Record<string, string> {
+  return { client_id: c.client_id, client_secret: c.client_secret, grant_type: grantType(model) };
+}
+
+export interface IssuedToken {
+  token: string;
+  /** Unix seconds (section 2 Token.expires_at); undefined when the target sent none. */
+  expires_at?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** S2S token for `client`; backs off on 429 (bounded retries, bounded waits). */
 export async function s2sToken(s: SetupHttp, client: ClientCredentials | undefined): Promise<string> {
+  return (await issueToken(s, client)).token;
+}
+
+export async function issueToken(s: SetupHttp, client: ClientCredentials | undefined): Promise<IssuedToken> {
   if (!client?.client_id || !client.client_secret) throw new CredentialsError('load: the profile has no clients[0] credentials (client_id, client_secret)');
+  const { path } = operation(s, 'createToken');
   for (let attempt = 0; ; attempt++) {
-    const r = await send(s, 'POST', '/api/v1/token', {}, tokenBody(client));
-    if (r.status === 200 && typeof r.json?.access_token === 'string') return r.json.access_token as string;
+    const r = await sendOp(s, 'createToken', {}, tokenBody(client, s.model));
+    if (r.status === 200 && typeof r.json?.access_token === 'string') {
+      return { token: r.json.access_token as string, ...(typeof r.json.expires_at === 'number' ? { expires_at: r.json.expires_at as number } : {}) };
+    }
     if (r.status === 429 && attempt < RETRY_DEFAULTS.maxRetries) {
       const ra = r.headers['retry-after'];
       await sleep(backoffDelay(attempt + 1, Array.isArray(ra) ? ra[0] : ra, RETRY_DEFAULTS));
       continue;
     }
-    if (r.status === 401 || r.status === 400) throw new CredentialsError(`load: the target rejected clients[0] at POST /api/v1/token (HTTP ${r.status} ${r.json?.error_reason ?? ''})`);
+    if (r.status === 401 || r.status === 400) throw new CredentialsError(`load: the target rejected clients[0] at POST ${path} (HTTP ${r.status} ${r.json?.error_reason ?? ''})`);
     throw new CredentialsError(`load: could not get an S2S token for clients[0] (HTTP ${r.status}${r.status === 429 ? ', still rate limited after backoff' : ''})`);
   }
 }
@@ -89,12 +127,17 @@ export function randomEvmAddress(): string {
   return `0x${randomBytes(20).toString('hex')}`;
 }
 
-/** Creates a user (POST /api/v2/user, user-agnostic) and returns its user id. */
-export async function createUser(s: SetupHttp, token: string): Promise<string> {
+/** Body of a user registration (createUserV2 / createUserV1): fresh email and EOA each time. */
+export function newUserBody(): Record<string, string> {
   const tag = randomBytes(6).toString('hex');
-  const r = await send(s, 'POST', '/api/v2/user', { authorization: `Bearer ${token}` }, { email: `load-${tag}@example.com`, country: 'DE', user_address: randomEvmAddress() });
+  return { email: `load-${tag}@example.com`, country: 'DE', user_address: randomEvmAddress() };
+}
+
+/** Creates a user (createUserV2, user-agnostic) and returns its user id. */
+export async function createUser(s: SetupHttp, token: string): Promise<string> {
+  const r = await sendOp(s, 'createUserV2', { authorization: `Bearer ${token}` }, newUserBody());
   const id = r.json?.user_id ?? r.json?.id;
-  if (r.status !== 200 && r.status !== 201) throw new ConfigError(`load: setup could not create a user (POST /api/v2/user: HTTP ${r.status} ${r.json?.error_reason ?? ''})`);
+  if (r.status !== 200 && r.status !== 201) throw new ConfigError(`load: setup could not create a user (createUserV2 ${operation(s, 'createUserV2').path}: HTTP ${r.status} ${r.json?.error_reason ?? ''})`);
   if (typeof id !== 'string') throw new ConfigError('load: setup created a user but the response carries no user_id');
   return id;
 }

@@ -1,8 +1,12 @@
 // The load result: what `baas-conform load --out FILE` writes and `load merge` reads.
 import type { LatencySummary } from './histogram.ts';
+import type { TimelinePoint } from './timeline.ts';
 
 export const LOAD_RESULT_KIND = 'baas-conform.load-result';
-export const LOAD_RESULT_VERSION = 1;
+export const LOAD_RESULT_VERSION = 2;
+
+/** closed: N connections, each sends after the previous response; open: a fixed arrival schedule. */
+export type LoadModel = 'closed' | 'open';
 
 export interface Thresholds {
   /** Fail when p99 latency (ms) is above this. */
@@ -11,11 +15,33 @@ export interface Thresholds {
   errorRateMax?: number;
   /** Fail when throughput (req/s) is below this. */
   rpsMin?: number;
+  /** Threshold expressions (`p99 < 500`, `error_rate < 0.01`), overall or per operation. */
+  rules?: ThresholdRule[];
+}
+
+export interface ThresholdRule {
+  /** As written, e.g. `p99 < 500`. */
+  expr: string;
+  /** `p<N>` (ms), `max`, `mean`, `error_rate`, `rps`, `timeouts`, `count`. */
+  metric: string;
+  op: '<' | '<=' | '>' | '>=';
+  value: number;
+  /** operationId; absent for the whole run. */
+  operation?: string;
+}
+
+export interface ThresholdOutcome {
+  expr: string;
+  operation?: string;
+  actual: number | null;
+  pass: boolean;
 }
 
 export interface Verdict {
   pass: boolean;
   reasons: string[];
+  /** Each threshold rule with its measured value. */
+  thresholds?: ThresholdOutcome[];
 }
 
 export interface Counts {
@@ -33,7 +59,9 @@ export interface Counts {
   timeouts: number;
   /** Connection errors, resets (not timeouts). */
   transport_errors: number;
-  /** Non-2xx the scenario does not expect + transport errors + timeouts. */
+  /** Requests still unanswered when the drain after the load phase ended (a failure, always). */
+  incomplete: number;
+  /** Non-2xx the scenario does not expect + transport errors + timeouts + incomplete. */
   errors: number;
   /** Per status code. */
   status: Record<string, number>;
@@ -70,6 +98,35 @@ export interface RecoveryResult {
   detail: string;
 }
 
+export interface OperationResult {
+  counts: Counts;
+  latency_ms: LatencySummary;
+  histogram: EncodedHistogram;
+}
+
+export interface EncodedHistogram {
+  encoding: 'hdr-histogram-compressed-base64';
+  unit: 'us';
+  data: string;
+}
+
+export interface LoadConfig {
+  model: LoadModel;
+  /** closed: connections (most, over the stages); open: most connections the generator opens. */
+  connections: number;
+  /** open: the arrival rate (req/s) of a constant run, or the highest stage target; null when closed. */
+  arrival_rate: number | null;
+  /** Ramp stages (plans); a constant run has one. */
+  start: number;
+  stages: { duration_s: number; target: number }[];
+  duration_s: number;
+  max_requests: number;
+  timeout_ms: number;
+  /** How long in-flight requests were waited for after the load phase. */
+  drain_ms: number;
+  shard: { index: number; count: number } | null;
+}
+
 export interface LoadResult {
   kind: typeof LOAD_RESULT_KIND;
   version: typeof LOAD_RESULT_VERSION;
@@ -78,29 +135,32 @@ export interface LoadResult {
   sends: string;
   target: string;
   /** Hosts that produced this result (several after a merge). */
-  sources: { machine: string; started_at: string; duration_s: number; connections: number }[];
+  sources: { machine: string; started_at: string; duration_s: number; connections: number; shard: string | null }[];
   started_at: string;
   finished_at: string;
-  /** Wall time of the load phase in seconds (max over sources after a merge). */
+  /** The load model that produced these figures. */
+  mode: LoadModel;
+  /** Wall time of the load phase in seconds, from the first send to the end of the drain (max over sources after a merge). */
   duration_s: number;
-  config: {
-    connections: number;
-    pipelining: 1;
-    duration_s: number;
-    max_requests: number;
-    rate: number | null;
-    timeout_ms: number;
-    open_loop: false;
-  };
+  config: LoadConfig;
   counts: Counts;
-  /** Responses per second: completed responses / duration (sum over sources after a merge). */
+  /** Completed responses / wall time of the load phase (sum over sources after a merge). */
   rps: number;
+  /** Latency in ms; open model: from each request's intended send time. */
   latency_ms: LatencySummary;
-  histogram: { encoding: 'hdr-histogram-compressed-base64'; unit: 'us'; data: string };
-  /** autocannon's own latency percentiles (its histogram, ms), per source, for cross-checking. */
-  autocannon_latency_ms: { p50: number; p90: number; p99: number; p999: number; max: number }[];
+  histogram: EncodedHistogram;
+  /** Per operationId. */
+  operations: Record<string, OperationResult>;
+  /** Second by second, by completion time. */
+  timeline: TimelinePoint[];
+  /** Open model: sends that went out more than 1 ms after their intended time (no free connection, or the generator behind); charged to latency. */
+  late_sends: { count: number; max_ms: number; mean_ms: number };
+  /** Requests unanswered at the end of the drain, with their age (first 100). */
+  incomplete: { op: string; age_ms: number }[];
   contract?: ContractResult;
   recovery?: RecoveryResult[];
+  /** Token refreshes made during the run (section 8 refresh buffer). */
+  token_refreshes?: number;
   notes: string[];
   thresholds: Thresholds;
   verdict: Verdict;

@@ -14,17 +14,21 @@ export function evaluate(r: Omit<LoadResult, 'verdict' | 'thresholds'>, t: Thres
   const reasons: string[] = [];
   const c = r.counts;
   if (c.responses === 0) reasons.push(`no response at all in ${fmt(r.duration_s)} s (${c.transport_errors} transport errors, ${c.timeouts} timeouts)`);
-  if (c.timeouts > 0) reasons.push(`${c.timeouts} request(s) exceeded the ${r.config.timeout_ms} ms timeout budget (section 8 recommended client timeout)`);
+  if (c.timeouts > 0) reasons.push(`${c.timeouts} request(s) exceeded the ${r.config.timeout_ms} ms timeout budget (section 8 recommended client timeout); max latency ${fmt(r.latency_ms.max)} ms`);
+  if (c.incomplete > 0) {
+    const oldest = Math.max(0, ...r.incomplete.map((x) => x.age_ms));
+    reasons.push(`${c.incomplete} request(s) still unanswered after the ${r.config.drain_ms} ms drain (oldest ${oldest} ms)`);
+  }
   const rate = errorRate(r);
   const maxRate = t.errorRateMax ?? 0;
   if (rate > maxRate) {
-    const scenario = scenarioById(r.scenario);
+    const scenario = scenarioById(r.scenario.split('*')[0]);
     const what = scenario?.expectedNon2xx.length ? `non-2xx other than ${scenario.expectedNon2xx.join(', ')}` : 'non-2xx';
     reasons.push(`error rate ${fmt(rate)} (${c.errors}/${c.attempts}: ${what}, transport errors, timeouts) > --error-rate-max ${fmt(maxRate)}`);
   }
   if (t.p99MaxMs !== undefined && r.latency_ms.p99 > t.p99MaxMs) reasons.push(`p99 ${fmt(r.latency_ms.p99)} ms > --p99-max ${fmt(t.p99MaxMs)} ms`);
   if (t.rpsMin !== undefined && r.rps < t.rpsMin) reasons.push(`throughput ${fmt(r.rps)} req/s < --rps-min ${fmt(t.rpsMin)}`);
-  const scenario = scenarioById(r.scenario);
+  const scenario = scenarioById(r.scenario.split('*')[0]);
   if (scenario?.require429 && c['429'] === 0) {
     reasons.push(`no 429 in ${c.responses} responses: the token endpoint limit was not reached (section 8: over-limit returns 429); raise --connections/--duration/--amount`);
   }

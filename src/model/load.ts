@@ -5,19 +5,19 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parseDocument, LineCounter } from 'yaml';
 import { ModelError } from '../errors/index.ts';
+import { packagePath } from '../package/index.ts';
 import type {
   AliasRule, Category, ErrorRule, GenericRule, LimitRule, Model, Operation, Rule, StateMachine, StateRule, Webhook,
 } from './types.ts';
 
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
 
-export const DEFAULT_SPEC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../spec');
+export const DEFAULT_SPEC_DIR = packagePath('spec');
 
 const RULE_FILES = ['errors', 'states', 'aliases', 'limits', 'auth', 'general'] as const;
 type RuleFile = (typeof RULE_FILES)[number];

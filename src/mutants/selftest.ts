@@ -12,7 +12,8 @@ import { resolveProfile } from '../profile/index.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import { startReference } from '../reference/index.ts';
 import { runChecks } from '../runner/index.ts';
-import { buildMutantBank, type MutantVariant, type VariantKind } from './bank.ts';
+import { buildMutantBank } from './registry.ts';
+import { brokenRules, type MutantVariant, type VariantKind } from './variant.ts';
 import { startInterceptProxy, PROXY_CONTROL_PREFIX, type InterceptProxy } from './proxy.ts';
 
 export const SELFTEST_DEFAULTS = {
@@ -31,6 +32,8 @@ export interface FailingCheck {
   /** Rule ids the failure names (CheckResult.failure.rules). */
   rules: string[];
   message: string;
+  /** The failed assertion itself named `rules` (not filled in by the runner). */
+  named: boolean;
   cause?: string;
 }
 
@@ -115,6 +118,7 @@ function failingOf(results: CheckResult[]): FailingCheck[] {
       checkId: r.checkId,
       rules: r.failure?.rules ?? r.rules,
       message: r.failure?.message ?? '',
+      named: r.failure?.rulesNamed ?? false,
       ...(r.failure?.cause ? { cause: r.failure.cause } : {}),
     }));
 }
@@ -218,7 +222,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   const baselinePassed = new Set(checks.map((c) => c.id).filter((id) => !baseline.failing.some((f) => f.checkId === id) && !baselineSkipped.has(id)));
   const outcomes = await pool(variants, concurrency, async (v, i) => {
     progress({ type: 'variant-started', id: v.id, index: i + 1, total });
-    const o = await runOne({ id: v.id, kind: v.kind, breaks: v.breaks, description: v.description, variant: v }, { ...ctx, baselinePassed: baseline.error ? undefined : baselinePassed });
+    const o = await runOne({ id: v.id, kind: v.kind, breaks: brokenRules(v), description: v.description, variant: v }, { ...ctx, baselinePassed: baseline.error ? undefined : baselinePassed });
     done++;
     progress({ type: 'variant-finished', outcome: o, done, total });
     return o;

@@ -27,7 +27,7 @@ export interface ProfileOverrides {
 
 let schema: object | undefined;
 function profileSchema(): object {
-  return (schema ??= loadSchema('../../spec/schemas/profile.schema.json'));
+  return (schema ??= loadSchema('spec/schemas/profile.schema.json'));
 }
 
 /** Reads a profile file as JSON without validating it (resolveProfile validates). */

@@ -5,14 +5,18 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ConfigError } from '../errors/index.ts';
+import { packagePath } from '../package/index.ts';
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 const compiled = new Map<object, ValidateFunction>();
 
-/** Reads a JSON schema that ships with the tool (relative to this file, never the cwd). */
-export function loadSchema(relative: string): object {
-  const url = new URL(relative, import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8')) as object;
+/**
+ * Reads a JSON schema that ships with the tool, by its path from the package root
+ * (`spec/schemas/profile.schema.json`), never the cwd. A leading `../../` (the older form, relative to
+ * src/profile/) is dropped: every data file sits at the package root, and this file also runs from dist/.
+ */
+export function loadSchema(fromRoot: string): object {
+  return JSON.parse(readFileSync(packagePath(fromRoot.replace(/^(\.\.\/)+/, '')), 'utf8')) as object;
 }
 
 /** JSON pointer `/clients/0/client_id` -> `clients[0].client_id`. */

@@ -3,6 +3,7 @@
 // `<script>`) renders as inert text. A CSP meta tag forbids scripts as a second fence.
 
 import { readFileSync } from 'node:fs';
+import { packagePath } from '../package/index.ts';
 import Handlebars from 'handlebars';
 import type { Exchange, Reporter, RunEvent } from '../events/index.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
@@ -10,7 +11,7 @@ import { RunCollector, type CollectedCheck } from './collect.ts';
 import { writeReport } from './files.ts';
 import { replayCommand, DEFAULT_REPLAY_BASE } from './replay.ts';
 
-const TEMPLATE_URL = new URL('../../reports/report.html.hbs', import.meta.url);
+const TEMPLATE_URL = packagePath('reports', 'report.html.hbs');
 let compiled: HandlebarsTemplateDelegate | undefined;
 function template(): HandlebarsTemplateDelegate {
   // A private instance: helpers or partials registered elsewhere cannot change this output.

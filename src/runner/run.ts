@@ -109,8 +109,9 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
     // The contract says failure rules are a subset of the check's rules; an assertion naming other
     // rules (a helper reused across checks) falls back to the check's own.
     const named = (err.rules ?? []).filter((r): r is RuleId => (check.rules as readonly string[]).includes(r));
-    const info: CheckFailureInfo = { message: mask(err.message), rules: named.length ? named : check.rules };
+    const info: CheckFailureInfo = { message: mask(err.message), rules: named.length ? named : check.rules, rulesNamed: named.length > 0 };
     if (err.counterexample) info.counterexample = mask(err.counterexample);
+    if (err.comparison) info.comparison = err.comparison.map((c) => ({ ...c, expected: mask(c.expected), actual: mask(c.actual) }));
     const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
     if (exchange) info.exchange = exchange;
     return info;

@@ -2,11 +2,13 @@
 // embedded reference), verdict against thresholds. `baas-conform load merge a.json b.json ...`:
 // add results of several machines (histograms and counts) and recompute the percentiles.
 // Exit: 0 pass, 1 a threshold or contract failed, 2 configuration, 3 target unreachable.
+// Progress goes to stderr (one line in place on a terminal, plain periodic lines otherwise).
 
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { LOAD_LIMITS, SCENARIOS, mergeResults, readResultFile, renderResult, runLoad, writeResult, type LoadResult, type Thresholds } from '../../load/index.ts';
+import { progressPrinter } from '../../load/progress.ts';
 import { boundedInt, boundedNumber } from '../../load/safety.ts';
 import { loadProfile, maskSecrets, resolveProfile, type ResolvedProfile } from '../../profile/index.ts';
 import { startReference } from '../../reference/index.ts';
@@ -18,6 +20,16 @@ function thresholdsOf(args: Record<string, any>): Thresholds {
     ...(args.errorRateMax !== undefined ? { errorRateMax: boundedNumber('error-rate-max', args.errorRateMax, 0, 1) } : {}),
     ...(args.rpsMin !== undefined ? { rpsMin: boundedNumber('rps-min', args.rpsMin, 0, 1e12) } : {}),
   };
+}
+
+/** `--shard i/n` (1-based, as in `JOB_COMPLETION_INDEX + 1`). */
+export function parseShard(v: unknown): { index: number; count: number } | undefined {
+  if (v === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(String(v));
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || count > 10_000 || index < 1 || index > count) throw new ConfigError(`load: --shard must be i/n with 1 <= i <= n (got ${String(v)}); in a Kubernetes Indexed Job use $((JOB_COMPLETION_INDEX + 1))/n`);
+  return { index, count };
 }
 
 async function emit(result: LoadResult, args: Record<string, any>, io: CliIo, profile?: ResolvedProfile): Promise<number> {
@@ -44,8 +56,11 @@ async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number
   const durationSec = boundedNumber('duration', args.duration, 0.1, LOAD_LIMITS.maxDurationSec) ?? LOAD_LIMITS.defaultDurationSec;
   const connections = boundedInt('connections', args.connections, LOAD_LIMITS.defaultConnections, 1, LOAD_LIMITS.maxConnections);
   const maxRequests = args.amount === undefined ? undefined : boundedInt('amount', args.amount, 0, connections, LOAD_LIMITS.maxMaxRequests);
-  const rate = args.rate === undefined ? undefined : boundedInt('rate', args.rate, 0, 1, LOAD_LIMITS.maxRate);
-  const timeoutMs = args.timeoutBudget === undefined ? undefined : boundedInt('timeout-budget', args.timeoutBudget, 0, 1000, 300_000);
+  const arrivalRate = boundedNumber('arrival-rate', args.arrivalRate, 0.001, LOAD_LIMITS.maxRate);
+  const timeoutMs = args.timeoutBudget === undefined ? undefined : boundedInt('timeout-budget', args.timeoutBudget, 0, 100, 300_000);
+  const drainMs = args.drain === undefined ? undefined : boundedInt('drain', args.drain, 0, 0, 300_000);
+  const shard = parseShard(args.shard);
+  const loadModel = args.model === undefined ? undefined : args.model === 'open' || args.model === 'closed' ? (args.model as 'open' | 'closed') : (() => { throw new ConfigError('load: --model must be open or closed'); })();
 
   let reference: Awaited<ReturnType<typeof startReference>> | undefined;
   let profile: ResolvedProfile | undefined;
@@ -57,7 +72,27 @@ async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number
       profile = resolveProfile(reference.profile, { env: {} }, 'embedded reference profile');
       io.stderr.write(`no --profile or --target: load-testing the embedded reference at ${profile.base_url} (default rate limit)\n`);
     }
-    const result = await runLoad({ scenario, profile, durationSec, connections, maxRequests, rate, timeoutMs, thresholds, allowRemote: args.allowRemote === true });
+    const progress = args.progress === false ? undefined : progressPrinter(io.stderr, io.env, scenario);
+    let result: LoadResult;
+    try {
+      result = await runLoad({
+        scenario,
+        profile,
+        durationSec,
+        connections: args.connections === undefined ? undefined : connections,
+        maxRequests,
+        arrivalRate,
+        loadModel,
+        timeoutMs,
+        drainMs,
+        shard,
+        thresholds,
+        allowRemote: args.allowRemote === true,
+        ...(progress ? { onProgress: progress.onProgress } : {}),
+      });
+    } finally {
+      progress?.done();
+    }
     if (reference) result.notes.push('the embedded reference shares this Node process (one event loop) with the load generator: figures describe the pair; for a server figure run `baas-conform serve` elsewhere and pass --profile');
     return await emit(result, args, io, profile);
   } catch (err) {
@@ -70,7 +105,7 @@ async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number
 
 export const loadCommand: CliCommand = {
   command: 'load [scenario] [files..]',
-  describe: 'Run a bounded load scenario (token-burst, user-read, mixed-reads) or merge results: load merge a.json b.json ...',
+  describe: `Run a bounded load scenario (${SCENARIOS.map((x) => x.id).join(', ')}) in the closed or open model, or merge results: load merge a.json b.json ...`,
   builder: (y: Argv) =>
     y
       .positional('scenario', { type: 'string', choices: [...SCENARIOS.map((s) => s.id), 'merge'], describe: 'scenario to run, or merge' })
@@ -80,8 +115,12 @@ export const loadCommand: CliCommand = {
       .option('allow-remote', { type: 'boolean', describe: 'Allow a non-loopback target. Only for targets you own or are authorised to load.' })
       .option('duration', { type: 'number', describe: `Seconds of load (default ${LOAD_LIMITS.defaultDurationSec}, max ${LOAD_LIMITS.maxDurationSec})` })
       .option('amount', { type: 'number', describe: 'At most this many requests (default: 20000 for token-burst, else 1000000); the duration still bounds the run' })
-      .option('connections', { type: 'number', describe: `Concurrent connections (default ${LOAD_LIMITS.defaultConnections}, max ${LOAD_LIMITS.maxConnections})` })
-      .option('rate', { type: 'number', describe: 'Cap the offered load at R req/s (autocannon overallRate); default closed loop' })
+      .option('connections', { type: 'number', describe: `Closed model: concurrent connections (default ${LOAD_LIMITS.defaultConnections}); open model: most connections (default ${LOAD_LIMITS.defaultOpenConnections}); max ${LOAD_LIMITS.maxConnections}` })
+      .option('arrival-rate', { type: 'number', alias: 'rate', describe: 'Open model: send R req/s on a fixed schedule that never waits for responses; latency from the intended send time (default: closed model, or the scenario\'s rate)' })
+      .option('model', { type: 'string', choices: ['open', 'closed'], describe: 'Load model (default: open when an arrival rate is known, else closed)' })
+      .option('drain', { type: 'number', describe: 'After the load phase, wait this many ms for requests in flight (default: the timeout budget); the rest are reported incomplete' })
+      .option('shard', { type: 'string', describe: 'Be worker i of n (i/n, 1-based): take 1/n of the rate, connections and requests; merge the parts with load merge' })
+      .option('progress', { type: 'boolean', default: true, describe: 'Progress on stderr (--no-progress to silence)' })
       .option('timeout-budget', { type: 'number', describe: 'Per-request budget in ms (default: the spec\'s 30 s); slower requests count as failures' })
       .option('p99-max', { type: 'number', describe: 'Fail when p99 latency (ms) exceeds this' })
       .option('error-rate-max', { type: 'number', describe: 'Fail when the error fraction exceeds this (default 0). Errors: unexpected non-2xx (429 is expected on token-burst), transport errors, timeouts' })

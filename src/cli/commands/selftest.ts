@@ -1,5 +1,5 @@
 // `baas-conform selftest`: runs every check against the unmodified reference and against every
-// variant of the mutant bank (src/mutants/bank.ts); prints the kill matrix, the mutation score and
+// variant of the mutant bank (src/mutants/registry.ts); prints the kill matrix, the mutation score and
 // the false positives. Exit 0 only when every faulty variant is caught by a check naming the broken
 // rule and neither a benign variant nor the baseline fails any check.
 
@@ -7,8 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { buildMutantBank, variantsById, type MutantVariant } from '../../mutants/bank.ts';
-import { runSelftest, SELFTEST_DEFAULTS, type SelftestResult, type VariantOutcome } from '../../mutants/selftest.ts';
+import { brokenRules, buildMutantBank, runSelftest, SELFTEST_DEFAULTS, variantsById, type MutantVariant, type SelftestResult, type VariantOutcome } from '../../mutants/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 import { parseSeed, positiveInt } from '../options.ts';
 
@@ -71,7 +70,7 @@ async function selftestHandler(args: Record<string, any>, io: CliIo): Promise<nu
     throw new ConfigError(`--variant: ${(err as Error).message}`);
   }
   if (args.list) {
-    for (const v of variants) io.stdout.write(`${v.id.padEnd(48)} ${v.kind.padEnd(7)} ${(v.breaks.join(',') || '-').padEnd(36)} ${v.description}\n`);
+    for (const v of variants) io.stdout.write(`${v.id.padEnd(48)} ${v.kind.padEnd(7)} ${(brokenRules(v).join(',') || '-').padEnd(36)} ${v.description}\n`);
     return 0;
   }
   io.stdout.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once, timeout budget ${timeoutBudgetMs} ms, seed ${seed}\n`);

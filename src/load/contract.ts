@@ -1,0 +1,73 @@
+// Token-burst contract: the section 7/8 shape of a 429, and a well-behaved client's recovery.
+
+import { RETRY_DEFAULTS, backoffDelay } from '../client/retry.ts';
+import type { Model } from '../model/index.ts';
+import { sendOp, tokenBody, type SetupHttp } from './setup.ts';
+import type { RecoveryResult } from './types.ts';
+
+export function category429(model: Model): string {
+  return model.errorRule('ERR-RATE-LIMITED').category ?? model.categoryFor(429) ?? 'CategoryTransientFailure';
+}
+
+/** The section 7/8 429 contract for one response; returns the problem or undefined. */
+export function check429(body: string, expectedCategory: string): string | undefined {
+  let b: any;
+  try {
+    b = JSON.parse(body);
+  } catch {
+    return `429 body is not JSON: ${JSON.stringify(body.slice(0, 80))}`;
+  }
+  const cat = b?.error_category;
+  if (!cat || typeof cat !== 'object') return '429 body has no error_category object';
+  if (cat.category !== expectedCategory) return `error_category.category is ${JSON.stringify(cat.category)}, expected ${expectedCategory}`;
+  if (cat.http_status_code !== 429) return `error_category.http_status_code is ${JSON.stringify(cat.http_status_code)}, expected 429`;
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A well-behaved client after the burst: exponential backoff with full jitter (src/client/retry.ts),
+ * honouring Retry-After (capped), bounded in attempts and total time. Recovery time runs from the
+ * first probe to the first 200.
+ */
+export async function recoveryProbe(s: SetupHttp, bounds: { maxAttempts?: number; maxMs?: number } = {}): Promise<RecoveryResult> {
+  const maxAttempts = bounds.maxAttempts ?? 20;
+  const maxMs = bounds.maxMs ?? 60_000;
+  const opts = { ...RETRY_DEFAULTS, maxRetries: maxAttempts };
+  const body = tokenBody(s.profile.clients[0], s.model);
+  const start = Date.now();
+  const attempts: RecoveryResult['attempts'] = [];
+  for (let i = 1; i <= maxAttempts; i++) {
+    const at_ms = Date.now() - start;
+    let status: number | 'error';
+    let retryAfter: string | undefined;
+    try {
+      const r = await sendOp(s, 'createToken', {}, body);
+      status = r.status;
+      const ra = r.headers['retry-after'];
+      retryAfter = Array.isArray(ra) ? ra[0] : ra;
+    } catch {
+      status = 'error';
+    }
+    const attempt: RecoveryResult['attempts'][number] = { at_ms, status, ...(retryAfter !== undefined ? { retry_after: retryAfter } : {}) };
+    attempts.push(attempt);
+    if (status === 200) {
+      return { recovered: true, recovery_ms: at_ms, attempts, limited_at_start: attempts[0].status === 429, detail: `got a token after ${at_ms} ms and ${i} attempt(s)` };
+    }
+    if (status !== 429 && status !== 'error') {
+      return { recovered: false, recovery_ms: null, attempts, limited_at_start: attempts[0].status === 429, detail: `probe got HTTP ${status} (neither 200 nor 429)` };
+    }
+    const wait = backoffDelay(i, retryAfter, opts);
+    if (Date.now() - start + wait > maxMs) break;
+    attempt.waited_ms = wait;
+    await sleep(wait);
+  }
+  return {
+    recovered: false,
+    recovery_ms: null,
+    attempts,
+    limited_at_start: attempts[0]?.status === 429,
+    detail: `still limited after ${attempts.length} attempt(s) over ${Date.now() - start} ms (bounds: ${maxAttempts} attempts, ${maxMs} ms)`,
+  };
+}

@@ -1,0 +1,309 @@
+// The load generator: undici's Pool driven directly, in two models.
+// - closed: N workers, each sends its next request when the previous one settles (autocannon's model).
+// - open:   sends follow an arrival schedule fixed in advance (schedule.ts) and never wait for
+//           responses; latency runs from the intended send time, so a send that waits for a free
+//           connection is late and its lateness is charged to its latency (wrk2, k6 arrival-rate).
+// Every request either completes, times out at the budget (aborted, recorded at >= the budget) or,
+// if it is still unsettled when the drain ends, is reported as incomplete with its age. Nothing in
+// flight vanishes. autocannon is not used: its stop() destroys its sockets and drops the requests in
+// flight, and its overallRate is a per-second quota on closed connections, not an arrival schedule.
+
+import type { Histogram } from 'hdr-histogram-js';
+import { Pool } from 'undici';
+import { newHistogram, toMicros } from './histogram.ts';
+import { arrivalTimes, shapeDurationMs, shapeMax, valueAt, type Shape } from './schedule.ts';
+import { Timeline } from './timeline.ts';
+
+export interface EngineRequest {
+  /** Operation id (per-operation figures). */
+  op: string;
+  method: string;
+  /** Full request path (base_url prefix included). */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface OpStats {
+  hist: Histogram;
+  status: Record<string, number>;
+  timeouts: number;
+  transport: number;
+  incomplete: number;
+  error_kinds: Record<string, number>;
+}
+
+export interface Progress {
+  elapsed_s: number;
+  rps: number;
+  p99_ms: number;
+  errors: number;
+  in_flight: number;
+  queued: number;
+  completed: number;
+}
+
+export interface EngineOptions {
+  origin: string;
+  model: 'closed' | 'open';
+  /** closed: connections over time; open: arrival rate (req/s) over time. */
+  shape: Shape;
+  /** open: most connections (sends beyond wait for one and are late). closed: ignored (shape). */
+  maxConnections: number;
+  maxRequests: number;
+  timeoutMs: number;
+  /** How long to wait for requests in flight when the load phase ends (default: timeoutMs). */
+  drainMs?: number;
+  next: () => EngineRequest;
+  isError: (status: number) => boolean;
+  /** Called with the body of responses whose status it accepts (token-burst: 429). */
+  bodyFor?: (status: number) => boolean;
+  onBody?: (op: string, status: number, headers: Record<string, string>, body: string) => void;
+  onProgress?: (p: Progress) => void;
+  progressEveryMs?: number;
+}
+
+export interface Incomplete {
+  op: string;
+  age_ms: number;
+}
+
+export interface EngineRun {
+  started_at: Date;
+  /** Wall time of the load phase: first send to the end of the drain (ms). */
+  wall_ms: number;
+  /** Time sends were scheduled for (ms). */
+  send_ms: number;
+  overall: Histogram;
+  ops: Map<string, OpStats>;
+  timeline: Timeline;
+  sent: number;
+  late: { count: number; max_ms: number; total_ms: number };
+  incomplete: Incomplete[];
+  max_in_flight: number;
+}
+
+interface InFlight {
+  op: string;
+  start: number;
+  done: boolean;
+  abort?: (err?: Error) => void;
+}
+
+class TimeoutAbort extends Error {}
+
+export function newOpStats(): OpStats {
+  return { hist: newHistogram(), status: {}, timeouts: 0, transport: 0, incomplete: 0, error_kinds: {} };
+}
+
+export async function runEngine(o: EngineOptions): Promise<EngineRun> {
+  const openModel = o.model === 'open';
+  const connections = openModel ? o.maxConnections : Math.max(1, Math.ceil(shapeMax(o.shape)));
+  const pool = new Pool(o.origin, { connections, pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 60_000 });
+  const sendMs = shapeDurationMs(o.shape);
+  const drainMs = o.drainMs ?? o.timeoutMs;
+  const overall = newHistogram();
+  const ops = new Map<string, OpStats>();
+  const timeline = new Timeline(Math.ceil((sendMs + drainMs) / 1000) + 2);
+  const inflight = new Set<InFlight>();
+  const queue: { req: EngineRequest; at: number }[] = [];
+  const late = { count: 0, max_ms: 0, total_ms: 0 };
+  let sent = 0;
+  let completed = 0;
+  let errors = 0;
+  let maxInFlight = 0;
+  let sending = true;
+  let activeWorkers = 0;
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const stat = (op: string) => {
+    let s = ops.get(op);
+    if (!s) ops.set(op, (s = newOpStats()));
+    return s;
+  };
+  let settleDrain: () => void = () => {};
+  const drained = new Promise<void>((r) => (settleDrain = r));
+
+  const record = (r: InFlight, now: number, kind: 'status' | 'timeout' | 'transport', status = 0, errKind = '') => {
+    const us = toMicros(now - r.start);
+    const s = stat(r.op);
+    overall.recordValue(us);
+    s.hist.recordValue(us);
+    const b = timeline.at((now - t0) / 1000);
+    b.hist.recordValue(us);
+    b.completed++;
+    completed++;
+    if (kind === 'status') {
+      s.status[status] = (s.status[status] ?? 0) + 1;
+      if (status >= 200 && status < 300) b.ok++;
+      if (status === 429) b.s429++;
+      if (o.isError(status)) (b.errors++, errors++);
+    } else {
+      if (kind === 'timeout') (s.timeouts++, b.timeouts++);
+      else (s.transport++, (s.error_kinds[errKind] = (s.error_kinds[errKind] ?? 0) + 1));
+      b.errors++;
+      errors++;
+    }
+  };
+
+  const settled = (r: InFlight) => {
+    inflight.delete(r);
+    if (openModel) pump();
+    else if (sending && workerWanted()) issue(o.next(), performance.now());
+    else activeWorkers--;
+    if (!sending && inflight.size === 0 && queue.length === 0) settleDrain();
+  };
+
+  const issue = (req: EngineRequest, start: number) => {
+    sent++;
+    if (!openModel) timeline.at((start - t0) / 1000).sent++;
+    const r: InFlight = { op: req.op, start, done: false };
+    inflight.add(r);
+    if (inflight.size > maxInFlight) maxInFlight = inflight.size;
+    const wantBody = o.bodyFor && o.onBody;
+    let status = 0;
+    let rawHeaders: Buffer[] = [];
+    let chunks: Buffer[] | undefined;
+    pool.dispatch(
+      { path: req.path, method: req.method, headers: req.headers, ...(req.body !== undefined ? { body: req.body } : {}) },
+      {
+        onConnect(abort: (err?: Error) => void) {
+          r.abort = abort;
+          if (r.done) abort(new TimeoutAbort('timeout'));
+        },
+        onHeaders(code: number, raw: Buffer[]) {
+          status = code;
+          if (wantBody && o.bodyFor!(code)) (chunks = []), (rawHeaders = raw);
+          return true;
+        },
+        onData(chunk: Buffer) {
+          chunks?.push(chunk);
+          return true;
+        },
+        onComplete() {
+          if (r.done) return;
+          r.done = true;
+          const now = performance.now();
+          record(r, now, 'status', status);
+          if (chunks) o.onBody!(req.op, status, headerMap(rawHeaders), Buffer.concat(chunks).toString('utf8'));
+          settled(r);
+        },
+        onError(err: Error & { code?: string }) {
+          if (r.done) return;
+          r.done = true;
+          record(r, performance.now(), 'transport', 0, err.code ?? err.message);
+          settled(r);
+        },
+      } as never,
+    );
+  };
+
+  // Open model: send what the schedule says is due, as long as a connection is free.
+  const pump = () => {
+    while (queue.length && inflight.size < connections) {
+      const q = queue.shift()!;
+      const now = performance.now();
+      const lateMs = now - q.at;
+      if (lateMs > 1) {
+        late.count++;
+        late.total_ms += lateMs;
+        if (lateMs > late.max_ms) late.max_ms = lateMs;
+      }
+      issue(q.req, q.at);
+    }
+  };
+  const workerWanted = () => activeWorkers <= Math.round(valueAt(o.shape, performance.now() - t0)) && sent < o.maxRequests;
+
+  // Timeouts: in-flight requests and queued sends are in start order, so the sweep stops at the first young one.
+  const sweepEvery = Math.max(10, Math.min(100, o.timeoutMs / 20));
+  const sweep = () => {
+    const now = performance.now();
+    for (const r of inflight) {
+      if (now - r.start < o.timeoutMs) break;
+      r.done = true;
+      record(r, now, 'timeout');
+      r.abort?.(new TimeoutAbort('timeout'));
+      settled(r);
+    }
+    while (queue.length && now - queue[0].at >= o.timeoutMs) {
+      const q = queue.shift()!;
+      const r: InFlight = { op: q.req.op, start: q.at, done: true };
+      sent++;
+      record(r, now, 'timeout');
+    }
+    if (openModel) pump();
+  };
+  const sweeper = setInterval(sweep, sweepEvery);
+
+  // Closed model: start or retire workers as the connection shape moves.
+  const control = () => {
+    if (!sending || openModel) return;
+    while (activeWorkers < Math.round(valueAt(o.shape, performance.now() - t0)) && sent < o.maxRequests) {
+      activeWorkers++;
+      issue(o.next(), performance.now());
+    }
+  };
+
+  // Open model: walk the arrival schedule on a timer; each due arrival keeps its intended time.
+  const arrivals = openModel ? arrivalTimes(o.shape, o.maxRequests) : undefined;
+  let nextAt = arrivals?.next();
+  let scheduler: NodeJS.Timeout | undefined;
+  const tick = () => {
+    const now = performance.now() - t0;
+    while (nextAt && !nextAt.done && nextAt.value <= now) {
+      timeline.at(nextAt.value / 1000).sent++;
+      queue.push({ req: o.next(), at: t0 + nextAt.value });
+      nextAt = arrivals!.next();
+    }
+    pump();
+    if (nextAt && !nextAt.done) scheduler = setTimeout(tick, Math.max(0, Math.min(5, nextAt.value - (performance.now() - t0))));
+  };
+
+  let lastCompleted = 0;
+  let lastAt = t0;
+  const progress = o.onProgress
+    ? setInterval(() => {
+        const now = performance.now();
+        o.onProgress!({ elapsed_s: (now - t0) / 1000, rps: ((completed - lastCompleted) * 1000) / Math.max(1, now - lastAt), p99_ms: overall.totalCount ? overall.getValueAtPercentile(99) / 1000 : 0, errors, in_flight: inflight.size, queued: queue.length, completed });
+        lastCompleted = completed;
+        lastAt = now;
+      }, o.progressEveryMs ?? 1000)
+    : undefined;
+
+  const controller = openModel ? undefined : setInterval(control, 50);
+  if (openModel) tick();
+  else control();
+
+  await new Promise<void>((r) => setTimeout(r, sendMs));
+  sending = false;
+  clearTimeout(scheduler);
+  clearInterval(controller);
+  if (openModel) tick(); // arrivals due by the end are still sent (late), never dropped
+  if (inflight.size === 0 && queue.length === 0) settleDrain();
+  const sendEnd = performance.now();
+  let drainTimer: NodeJS.Timeout | undefined;
+  await Promise.race([drained, new Promise<void>((r) => (drainTimer = setTimeout(r, drainMs + 2 * sweepEvery)))]);
+  clearTimeout(drainTimer);
+  clearInterval(sweeper);
+  clearInterval(progress);
+  const end = performance.now();
+  const incomplete: Incomplete[] = [];
+  for (const r of [...inflight, ...queue.map((q) => ({ op: q.req.op, start: q.at, done: false }) as InFlight)]) {
+    r.done = true;
+    r.abort?.(new TimeoutAbort('incomplete'));
+    incomplete.push({ op: r.op, age_ms: Math.round(end - r.start) });
+    stat(r.op).incomplete++;
+    // Unanswered: its latency is at least its age; record that lower bound rather than nothing.
+    overall.recordValue(toMicros(end - r.start));
+    stat(r.op).hist.recordValue(toMicros(end - r.start));
+  }
+  await pool.destroy().catch(() => {});
+  void sendEnd;
+  return { started_at: startedAt, wall_ms: end - t0, send_ms: sendMs, overall, ops, timeline, sent, late, incomplete, max_in_flight: maxInFlight };
+}
+
+function headerMap(raw: Buffer[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) out[raw[i].toString('latin1').toLowerCase()] = raw[i + 1].toString('latin1');
+  return out;
+}

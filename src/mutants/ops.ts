@@ -1,0 +1,9 @@
+// Operation sets the variants select responses by (operationIds of spec/openapi.yaml).
+
+/** Operations that authenticate with the user identity (user token, or S2S + identity header). */
+export const USER_READS = ['getUserV1', 'getUserV2'];
+export const IDP_OPS = ['authorizeUser', 'registerRetailUser'];
+export const S2S_PROBES = ['getConfig', 'getValidationRules'];
+export const USER_READ_OPS = ['getUserV1', 'getUserV2', 'validateRetailUser'];
+export const CREATE_OPS = ['createUserV1', 'createUserV2', 'registerRetailUser', 'createVirtualCard', 'createRecipientV2', 'createXrplAccount', 'createBankAccount', 'tokenizeCard'];
+export const THREE_DS = ['approve3ds', 'decline3ds'];

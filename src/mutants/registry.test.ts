@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { loadModel } from '../model/index.ts';
+import { FAULT_POINTS } from '../reference/index.ts';
+import { bankDigest, buildMutantBank, MUTANT_BANK, variantsById } from './registry.ts';
+import { CATEGORY_OF } from './transforms.ts';
+import { ulidOf } from './ulid.ts';
+import { brokenRules } from './variant.ts';
+
+describe('mutant bank (registry)', () => {
+  it('has at least 40 faulty and 10 benign variants', () => {
+    expect(MUTANT_BANK.filter((v) => v.kind === 'faulty').length).toBeGreaterThanOrEqual(40);
+    expect(MUTANT_BANK.filter((v) => v.kind === 'benign').length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('has unique ids', () => {
+    const ids = MUTANT_BANK.map((v) => v.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('each faulty variant breaks exactly one rule; benign variants break none', () => {
+    for (const v of MUTANT_BANK) {
+      expect(brokenRules(v), v.id).toHaveLength(v.kind === 'faulty' ? 1 : 0);
+    }
+  });
+
+  it('every broken rule id exists in the model and is testable', async () => {
+    const model = await loadModel();
+    for (const v of MUTANT_BANK) {
+      for (const id of brokenRules(v)) {
+        const rule = model.rule(id);
+        expect(rule.id).toBe(id);
+        expect(rule.testable, `${v.id} breaks ${id}, which the model marks untestable`).toBe(true);
+      }
+    }
+  });
+
+  it('uses only known fault points and says how it mutates', () => {
+    const known = new Set<string>(FAULT_POINTS);
+    for (const v of MUTANT_BANK) {
+      for (const f of v.options.faults ?? []) expect(known.has(f), `${v.id}: unknown fault point ${f}`).toBe(true);
+      const mutates = (v.options.faults?.size ?? 0) > 0 || !!v.options.transform || v.options.latencyMs !== undefined || !!v.options.rateLimit || !!v.proxy;
+      expect(mutates, `${v.id} changes nothing`).toBe(true);
+      expect(v.description.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('spreads faulty variants over every area of the brief', () => {
+    const prefixes = new Set(MUTANT_BANK.filter((v) => v.kind === 'faulty').map((v) => v.id.split('.')[0]));
+    for (const p of ['token', 's2s', 'idp', 'user-token', 'identity', 'isolation', 'errors', 'schema', 'alias', 'version', 'sepa', '3ds', 'p2c', 'withdrawal', 'ratelimit', 'timeout']) {
+      expect(prefixes.has(p), `no faulty variant in area ${p}`).toBe(true);
+    }
+  });
+
+  it('restates the section 7 categories as the model has them', async () => {
+    const model = await loadModel();
+    for (const [status, category] of Object.entries(CATEGORY_OF)) expect(model.categoryFor(Number(status))).toBe(category);
+  });
+
+  it('builds fresh variants with the same ids and digest', () => {
+    const again = buildMutantBank();
+    expect(again.map((v) => v.id)).toEqual(MUTANT_BANK.map((v) => v.id));
+    expect(bankDigest(again)).toBe(bankDigest(MUTANT_BANK));
+    expect(again[0]).not.toBe(MUTANT_BANK[0]);
+  });
+
+  it('looks variants up by id and refuses unknown ids', () => {
+    expect(variantsById(['benign.chunked'])[0].id).toBe('benign.chunked');
+    expect(() => variantsById(['no.such.variant'])).toThrow(/unknown mutant variant/);
+  });
+
+  it('makes ULID-like ids deterministically', () => {
+    const u = '0d8f1a52-3c44-4e0b-9a1e-6f1b2c3d4e5f';
+    expect(ulidOf(u)).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(ulidOf(u)).toBe(ulidOf(u));
+    expect(ulidOf(u)).not.toBe(ulidOf('1d8f1a52-3c44-4e0b-9a1e-6f1b2c3d4e5f'));
+  });
+});

@@ -1,0 +1,57 @@
+// What a mutant variant is. A FAULTY variant breaks exactly one documented rule (a spec/rules id); a
+// BENIGN variant changes only what the spec leaves free. The union makes "faulty without a rule" and
+// "benign with a rule" unrepresentable.
+//
+// Mutations use, in order of preference: the reference's named fault points (options.faults), a
+// response transform (options.transform: status, headers, body of one response), reference options
+// (latency, rate limits), and, only where the request must be seen or the transport framing changed,
+// the interception proxy (proxy.ts).
+
+import type { ReferenceOptions } from '../reference/index.ts';
+import type { ProxyHooks } from './proxy.ts';
+
+import type { RuleId } from '../model/types.ts';
+
+// The generated union (src/generated/ids.ts): a variant breaking a rule spec/rules lacks fails tsc.
+export type { RuleId };
+
+interface VariantBase {
+  /** Stable id, e.g. `token.client-id-missing.wrong-message`. */
+  id: string;
+  description: string;
+  /** Reference options: faults, transform, latencyMs, rateLimit. */
+  options: Partial<ReferenceOptions>;
+  /** Request-aware or transport-level mutation through the interception proxy (proxy.ts). */
+  proxy?: ProxyHooks;
+}
+
+/** A variant as an area file declares it. */
+export type VariantSpec = VariantBase & ({ kind: 'faulty'; breaks: RuleId } | { kind: 'benign' });
+
+/** A variant in the bank: its spec plus the area (registry key) it was declared in. */
+export type MutantVariant = VariantSpec & { area: string };
+
+export type VariantKind = VariantSpec['kind'];
+
+/** The rules a variant breaks, as a list (empty for a benign variant). */
+export const brokenRules = (v: VariantSpec): RuleId[] => (v.kind === 'faulty' ? [v.breaks] : []);
+
+export const faulty = (id: string, breaks: RuleId, description: string, options: Partial<ReferenceOptions>, proxy?: ProxyHooks): VariantSpec => ({
+  id,
+  kind: 'faulty',
+  breaks,
+  description,
+  options,
+  ...(proxy ? { proxy } : {}),
+});
+
+export const benign = (id: string, description: string, options: Partial<ReferenceOptions>, proxy?: ProxyHooks): VariantSpec => ({
+  id,
+  kind: 'benign',
+  description,
+  options,
+  ...(proxy ? { proxy } : {}),
+});
+
+/** Reference options switching on the named fault points (src/reference/faults.ts). */
+export const faults = (...names: string[]): Partial<ReferenceOptions> => ({ faults: new Set(names) });

@@ -1,0 +1,89 @@
+// Benign variants: each changes only what the spec leaves free; no check may fail on them.
+
+import { randomUUID } from 'node:crypto';
+import type { OutgoingResponse, TransformRequest } from '../../reference/index.ts';
+import { ulidProxy } from '../ulid.ts';
+import { CREATE_OPS } from '../ops.ts';
+import { JSON_TYPE, isObject, rewrite, onOkAny, walk, reverseKeys, reverseArrays, errorBody, parse } from '../transforms.ts';
+import { benign, faults, type VariantSpec } from '../variant.ts';
+
+/** Builds the benign variants (stateful transforms get fresh state on every call). */
+export function benignVariants(): VariantSpec[] {
+  return [
+    benign('benign.extra-fields', 'every JSON object in every response (errors included) carries extra unknown fields', {
+      transform: rewrite(() => true, (b) => {
+        walk(b, (o) => {
+          o.x_mutant_extra = 'unknown field';
+        });
+        if (isObject(b)) b.x_mutant_meta = { request_id: randomUUID(), flags: [1, 2] };
+      }),
+    }),
+    benign('benign.key-order', 'object keys in every JSON response come in reverse order', {
+      transform: rewrite(() => true, (b) => reverseKeys(b)),
+    }),
+    benign('benign.extra-headers', 'responses carry extra headers (request id, cache, security, rate-limit info)', {
+      transform: (_req, res) => {
+        Object.assign(res.headers, {
+          'x-request-id': randomUUID(),
+          'x-powered-by': 'mutant-bank',
+          'cache-control': 'no-store',
+          'strict-transport-security': 'max-age=63072000',
+          'x-ratelimit-remaining': '99',
+          vary: 'Accept-Encoding',
+        });
+      },
+    }),
+    benign('benign.chunked', 'responses use chunked transfer encoding (no content-length)', {}, { chunked: true }),
+    benign('benign.content-type-no-charset', 'JSON responses are typed application/json without charset', {
+      transform: (_req, res) => {
+        if (res.headers['content-type']) res.headers['content-type'] = 'application/json';
+      },
+    }),
+    benign('benign.content-type-upper', 'JSON responses are typed application/json;charset=UTF-8 (no space, upper case)', {
+      transform: (_req, res) => {
+        if (res.headers['content-type']) res.headers['content-type'] = 'application/json;charset=UTF-8';
+      },
+    }),
+    benign('benign.pretty-json', 'JSON bodies are pretty-printed with a trailing newline', {
+      transform: (_req, res) => {
+        const b = parse(res.body);
+        if (b !== undefined) res.body = `${JSON.stringify(b, null, 2)}\n`;
+      },
+    }),
+    benign('benign.extra-error-details', 'error bodies carry extra error_details entries', {
+      transform: rewrite((_req, res, b) => res.status >= 400 && isObject(b), (b) => {
+        b.error_details = [...(Array.isArray(b.error_details) ? b.error_details : []), { key: 'trace_id', details: randomUUID() }, { key: 'hint', details: 'see the documentation' }];
+      }),
+    }),
+    benign('benign.latency-50ms', 'every response is delayed by 50 ms (well within the timeout budget)', { latencyMs: 50 }),
+    benign('benign.token-429-every-7th', 'every 7th token request answers 429 CategoryTransientFailure with Retry-After: 1', {
+      transform: (() => {
+        const counts = new Map<string, number>();
+        return (req: TransformRequest, res: OutgoingResponse) => {
+          if (req.operationId !== 'createToken') return;
+          const key = String(req.headers.host);
+          const n = (counts.get(key) ?? 0) + 1;
+          counts.set(key, n);
+          if (n % 7 !== 0 || res.status === 429) return;
+          return { status: 429, headers: { 'content-type': JSON_TYPE, 'retry-after': '1' }, body: JSON.stringify(errorBody(429, 'ErrorRateLimited', 'Too many requests')) };
+        };
+      })(),
+    }),
+    benign('benign.connection-close', 'every response carries Connection: close', {
+      transform: (_req, res) => {
+        res.headers.connection = 'close';
+      },
+    }),
+    benign('benign.ulid-ids', 'ids other than user ids (cards, wallets, challenges, recipients, estimations, activities, details) are ULID-like instead of UUIDs', {}, ulidProxy),
+    benign('benign.list-order', 'every array in successful responses comes in reverse order', {
+      transform: onOkAny((b) => reverseArrays(b)),
+    }),
+    benign('benign.created-201', 'resource creations answer 201 instead of 200', {
+      transform: (req, res) => {
+        if (res.status === 200 && CREATE_OPS.includes(req.operationId ?? '')) res.status = 201;
+      },
+    }),
+    benign('benign.429-no-retry-after', '429 answers carry no Retry-After header (the spec does not show one)', faults('ratelimit.no-retry-after')),
+    benign('benign.tight-rate-limit', 'a lower token-endpoint limit: 150 per IP and 60 per client per 10 s', { rateLimit: { perIp: 150, perClient: 60, windowMs: 10_000 } }),
+  ];
+}

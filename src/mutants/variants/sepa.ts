@@ -1,0 +1,30 @@
+// SEPA activation (section 3) and bank accounts (section 4).
+
+import { proxyJson } from '../proxy-edits.ts';
+import { is2xx, onOk } from '../transforms.ts';
+import { faulty, faults, type VariantSpec } from '../variant.ts';
+
+/** Builds the sepa variants (stateful transforms get fresh state on every call). */
+export function sepaVariants(): VariantSpec[] {
+  return [
+    faulty('sepa.wrong-path.allowed', 'STATE-SEPA-WRONG-PATH', 'either activation path is accepted in any status', faults('sepa.allow-wrong-path')),
+    faulty('sepa.wrong-path.500', 'ERR-SEPA-WRONG-PATH', 'the wrong activation path answers 500 instead of 400', faults('sepa.wrong-path-500')),
+    faulty('sepa.primary-wallet.not-checked', 'STATE-SEPA-PRIMARY-WALLET-REQUIRED', 'the wallet-linking path completes without a Primary Smart Wallet', faults('sepa.no-primary-wallet-check')),
+    faulty('sepa.webhook.not-activating', 'STATE-SEPA-WEBHOOK-ACTIVE', 'the SEPA details report does not move the capability to Active (it stays InProgress)', {
+      transform: onOk(['getUserV2'], (b) => {
+        for (const c of Array.isArray(b?.capabilities) ? b.capabilities : []) if (c?.type === 'SepaAccount' && c.status === 'Active') c.status = 'InProgress';
+      }),
+    }),
+    faulty('sepa.bank-account-webhook.missing', 'EVENT-ACTIVATION-BANK-ACCOUNT', 'SEPA activation emits no bank account webhook', faults('webhooks.no-bank-account')),
+    faulty('sepa.chain-error.names-chain', 'ERR-CHAIN-NOT-NUMERIC', 'a non-numeric chain fails validation naming `chain` instead of `chain_id`', faults('sepa.chain-field-named-chain')),
+    faulty('sepa.init.wallet-not-primary', 'STATE-SEPA-INIT-RESULT', "init returns a wallet_address that is not one of the user's wallets", {
+      transform: onOk(['initBankAccount'], (b) => void (b.wallet_address = `0x${'b'.repeat(40)}`)),
+    }),
+    faulty('bank.account-type.spei-no-details-id', 'ENDPOINT-BANK-ACCOUNT-TYPES', 'POST /api/v1/bank/accounts with account_type Spei answers 200 without details_id', {}, {
+      response(req, res) {
+        if (req.method !== 'POST' || req.path !== '/api/v1/bank/accounts' || req.json?.account_type !== 'Spei' || !is2xx(res.status)) return;
+        return proxyJson(res, { account_type: 'Spei', status: 'Pending' });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,44 @@
+// Token endpoint: the section 7 token table, the token response (section 4/5) and its validity (section 8).
+
+import { knownClients, proxyJson } from '../proxy-edits.ts';
+import { CATEGORY_OF, isObject, onOk, onError, restatus } from '../transforms.ts';
+import { faulty, faults, type VariantSpec } from '../variant.ts';
+
+/** Builds the token variants (stateful transforms get fresh state on every call). */
+export function tokenVariants(): VariantSpec[] {
+  return [
+    faulty('token.client-id-missing.wrong-message', 'ERR-TOKEN-CLIENT-ID-MISSING', 'client_id missing answers "client_id is required" instead of "client id is required"', {
+      transform: onError('client id is required', (b) => void (b.error_description = 'client_id is required'), ['createToken']),
+    }),
+    faulty('token.client-secret-missing.401', 'ERR-TOKEN-CLIENT-SECRET-MISSING', 'client_secret missing answers 401 instead of 400', {
+      transform: onError('client secret is required', (b, res) => restatus(b, res, 401), ['createToken']),
+    }),
+    faulty('token.grant-type.not-checked', 'ERR-TOKEN-GRANT-TYPE-INVALID', 'any grant_type is accepted', faults('token.accept-any-grant-type')),
+    faulty('token.unknown-client.400', 'ERR-TOKEN-UNKNOWN-CLIENT', 'an unknown client_id answers 400 (validation) instead of 401', {}, {
+      response(req, res, ctx) {
+        if (req.path !== '/api/v1/token' || res.status !== 401 || typeof req.json?.client_id !== 'string' || knownClients(ctx).has(req.json.client_id)) return;
+        const b = res.json;
+        if (!isObject(b)) return;
+        b.error_category = { category: CATEGORY_OF[400], http_status_code: 400 };
+        return proxyJson({ ...res, status: 400 }, b);
+      },
+    }),
+    faulty('token.wrong-secret.wrong-message', 'ERR-TOKEN-WRONG-SECRET', 'a wrong client_secret of a known client answers "Invalid client secret"', {}, {
+      response(req, res, ctx) {
+        if (req.path !== '/api/v1/token' || res.status !== 401 || !knownClients(ctx).has(req.json?.client_id)) return;
+        if (res.json?.error_description !== 'Invalid client credentials') return;
+        return proxyJson(res, { ...res.json, error_description: 'Invalid client secret' });
+      },
+    }),
+    faulty('token.no-secret.wrong-reason', 'ERR-TOKEN-NO-SECRET-CONFIGURED', 'a client with no secret configured gets reason ErrorNotSupported instead of ErrorPermissionDenied', {
+      transform: onError('Client credentials access is not enabled for this account', (b) => void (b.error_reason = 'ErrorNotSupported'), ['createToken']),
+    }),
+    faulty('token.company-type.400', 'ERR-TOKEN-COMPANY-TYPE', 'the company-type restriction answers 400 instead of 401', {
+      transform: onError('Client credentials are not supported for this company type', (b, res) => restatus(b, res, 400), ['createToken']),
+    }),
+    faulty('token.response.token-type-jwt', 'AUTH-S2S-TOKEN-RESPONSE', 'the token response carries token_type "JWT" instead of "Bearer"', {
+      transform: onOk(['createToken'], (b) => void (b.token_type = 'JWT')),
+    }),
+    faulty('token.validity.one-hour', 'LIMIT-S2S-TOKEN-VALIDITY', 'S2S tokens are valid for 3600 s instead of 172800 s', faults('token.wrong-validity')),
+  ];
+}

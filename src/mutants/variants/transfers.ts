@@ -1,0 +1,30 @@
+// Push to Card (section 4 rule 3, section 6), withdrawals and cards.
+
+
+import { isObject, onOk } from '../transforms.ts';
+import { faulty, faults, type VariantSpec } from '../variant.ts';
+
+/** Builds the transfers variants (stateful transforms get fresh state on every call). */
+export function transfersVariants(): VariantSpec[] {
+  return [
+    faulty('p2c.payment-details.no-id', 'FLOW-PUSH-TO-CARD', 'the Card recipient payment_details carry no id', {
+      transform: onOk(['createRecipientV2'], (b) => {
+        const pd = b?.payment_details;
+        for (const p of Array.isArray(pd) ? pd : isObject(pd) ? [pd] : []) delete p.id;
+      }),
+    }),
+    faulty('p2c.execute.no-activity-id', 'FLOW-PUSH-TO-CARD', 'executing a card transfer returns no activity_id', {
+      transform: onOk(['executeCardTransfer'], (b) => void delete b.activity_id),
+    }),
+    faulty('p2c.activity-webhook.missing', 'EVENT-CARD-TRANSFER-ACTIVITY', 'card transfer completion emits no activity webhook', faults('webhooks.no-activity')),
+
+    // ---------------------------------------------------------------------------- withdrawals, cards
+    faulty('withdrawal.status.pending', 'STATE-WITHDRAWAL-REQUESTED', 'a pending withdrawal request has status "Pending" instead of "Requested"', {
+      transform: onOk(['listWithdrawalRequests'], (b) => void (Array.isArray(b) && b.forEach((w: any) => w.status === 'Requested' && (w.status = 'Pending')))),
+    }),
+    faulty('cards.close.not-terminal', 'STATE-CARD-CLOSE-TERMINAL', 'activate/block/unblock succeed on a closed card', faults('cards.close-not-terminal')),
+    faulty('cards.list.empty', 'ENDPOINT-CARDS', 'GET /api/v1/cards lists no card, even after one was created', {
+      transform: onOk(['listCards'], (b) => void (isObject(b) && (b.data = []))),
+    }),
+  ];
+}

@@ -1,0 +1,153 @@
+// Section 5: S2S token issuance and claims, the Bearer scheme, user-agnostic endpoints, user token
+// issuance and use, and the identity-provider exchange.
+
+import { jwtVerify } from 'jose';
+import {
+  expectSchema, authorizeRaw, bearer, chainHeader, check, createUser, createUserRaw, expect2xx, expectError, headers, jwtClaims, jwtHeader,
+  readUser, requestToken, rnd, s2sHeaders, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail,
+} from '../kit/index.ts';
+import type { CheckContext } from '../../src/checks/types.ts';
+import type { Drivers } from './driver.ts';
+
+async function freshS2s(ctx: CheckContext, i = 0) {
+  const res = await requestToken(ctx, tokenBody(ctx, i));
+  expect2xx(res, 'POST /api/v1/token with valid client credentials');
+  return res;
+}
+
+export const drivers: Drivers = {
+  'AUTH-S2S-TOKEN-RESPONSE': {
+    safe: true,
+    async run(ctx) {
+      const res = await freshS2s(ctx);
+      expectSchema(res, 'createToken');
+      const { access_token, token_type, expires_at } = res.json;
+      check(typeof access_token === 'string' && access_token.split('.').length === 3, `access_token is not a compact JWT: ${JSON.stringify(access_token)}`, { response: res });
+      check(token_type === ctx.model.auth.s2s_token.token_type, `token_type ${JSON.stringify(token_type)}, expected ${JSON.stringify(ctx.model.auth.s2s_token.token_type)}`, { response: res });
+      check(Number.isInteger(expires_at), `expires_at ${JSON.stringify(expires_at)} is not an integer (Unix seconds)`, { response: res });
+      // Unix seconds, not milliseconds: within a century of now.
+      check(Math.abs(expires_at - Date.now() / 1000) < 100 * 365 * 86400, `expires_at ${expires_at} is not Unix time in seconds`, { response: res });
+    },
+  },
+
+  'AUTH-S2S-TOKEN-CLAIMS': {
+    title: 'S2S token: HS256 header, claims iss, sub, azp (client UUID), company_id, scope partner:full, iat, exp (from the model); signature verifies with the secret when given',
+    safe: true,
+    async run(ctx) {
+      const facts = ctx.model.auth.s2s_token;
+      const res = await freshS2s(ctx);
+      const token: string = res.json?.access_token;
+      const header = jwtHeader(token);
+      check(header.alg === facts.algorithm, `JWT header alg ${JSON.stringify(header.alg)}, expected ${facts.algorithm}`, { response: res });
+      const claims = jwtClaims(token) as Record<string, unknown>;
+      const missing = facts.claims.filter((c) => claims[c] === undefined);
+      check(missing.length === 0, `S2S token lacks claim(s) ${missing.join(', ')}; section 5 lists ${facts.claims.join(', ')}`, { response: res });
+      check(claims.scope === facts.scope, `scope ${JSON.stringify(claims.scope)}, expected ${JSON.stringify(facts.scope)}`, { response: res });
+      check(typeof claims.sub === 'string' && claims.sub === claims.azp, `sub ${JSON.stringify(claims.sub)} and azp ${JSON.stringify(claims.azp)} must both be the client UUID`, { response: res });
+      check(typeof claims.iss === 'string' && claims.iss.length > 0, `iss ${JSON.stringify(claims.iss)} is not an issuer URL string`, { response: res });
+      check(Number.isInteger(claims.iat) && Number.isInteger(claims.exp), `iat/exp must be integers (got ${claims.iat}, ${claims.exp})`, { response: res });
+      check(claims.company_id !== null && claims.company_id !== '', `company_id is empty`, { response: res });
+      if (ctx.profile.s2s_signing_secret) {
+        try {
+          await jwtVerify(token, new TextEncoder().encode(ctx.profile.s2s_signing_secret), { algorithms: [facts.algorithm], currentDate: new Date((claims.iat as number) * 1000) });
+        } catch (err) {
+          check(false, `the S2S token does not verify as ${facts.algorithm} with profile.s2s_signing_secret: ${(err as Error).message}`, { response: res });
+        }
+      }
+      if (ctx.profile.clients.length >= 2) {
+        const other = jwtClaims((await freshS2s(ctx, 1)).json.access_token) as Record<string, unknown>;
+        check(other.azp !== claims.azp, 'two different clients received the same azp claim');
+        check(other.company_id !== claims.company_id, 'clients of two different companies (profile.clients[0], [1]) received the same company_id claim');
+      }
+    },
+  },
+
+  'AUTH-S2S-BEARER-ACCEPTED': {
+    safe: true,
+    async run(ctx) {
+      const h = headers(bearer(await s2sToken(ctx)), chainHeader(ctx));
+      for (const op of ctx.model.rule('AUTH-S2S-BEARER-ACCEPTED').operations) {
+        expect2xx(await ctx.http.send({ op, headers: h }), `${op} with Authorization: Bearer <S2S token>`);
+      }
+    },
+  },
+
+  'AUTH-USER-AGNOSTIC': {
+    title: 'User-agnostic endpoints answer an S2S token with no user identity headers: POST /api/v1/user (+X-Chain-Id), POST /api/v2/user, config, validation rules',
+    safe: false,
+    async run(ctx) {
+      const token = await s2sToken(ctx);
+      const v1 = await createUserRaw(ctx, 'v1', headers(bearer(token), chainHeader(ctx)), { email: rnd.email(), country: 'DE', user_address: rnd.address() });
+      expect2xx(v1, 'POST /api/v1/user with S2S token and X-Chain-Id only');
+      check(userIdFrom(v1.json), 'POST /api/v1/user answered without a user id', { response: v1 });
+      const v2 = await createUserRaw(ctx, 'v2', bearer(token), { email: rnd.email(), country: 'FR', user_address: rnd.address() });
+      expect2xx(v2, 'POST /api/v2/user with the S2S token only');
+      check(userIdFrom(v2.json), 'POST /api/v2/user answered without a user id', { response: v2 });
+      for (const op of ['getConfig', 'getValidationRules'] as const) {
+        expect2xx(await ctx.http.send({ op, headers: bearer(token) }), `${op} with the S2S token only`);
+      }
+    },
+  },
+
+  'AUTH-USER-TOKEN-ISSUANCE': {
+    safe: false,
+    async run(ctx) {
+      const user = await createUser(ctx);
+      const res = await authorizeRaw(ctx, user);
+      expect2xx(res, 'POST /api/v1/user/authorize with S2S token, X-User-Wallet (EOA) and X-Chain-Id');
+      expectSchema(res, 'authorizeUser');
+      check(typeof res.json.access_token === 'string' && res.json.access_token.length > 0, 'no access_token', { response: res });
+      check(Number.isInteger(res.json.expires_at), `expires_at ${JSON.stringify(res.json.expires_at)} is not an integer (Unix seconds)`, { response: res });
+    },
+  },
+
+  'AUTH-USER-TOKEN-USE': {
+    title: 'A user token with X-Chain-Id and no identity headers reads its own user on GET /api/v1/user and /api/v2/user',
+    safe: false,
+    async run(ctx) {
+      const user = await createUser(ctx);
+      const token = await userToken(ctx, user);
+      for (const v of ['v1', 'v2'] as const) {
+        const res = await readUser(ctx, v, headers(bearer(token), chainHeader(ctx)));
+        expect2xx(res, `GET /api/${v}/user with the user token`);
+        check(res.json?.user_id === user.id, `GET /api/${v}/user with the user token answered user_id ${JSON.stringify(res.json?.user_id)}, expected ${user.id}`, { response: res });
+        check(res.json?.email === user.email, `GET /api/${v}/user answered email ${JSON.stringify(res.json?.email)}, expected ${user.email}`, { response: res });
+      }
+    },
+  },
+
+  'AUTH-IDP-EXCHANGE': {
+    title: 'Retail registration with provider tokens returns the user id; the provider tokens are then exchanged at POST /api/v1/user/authorize for a user token that reads that user',
+    safe: false,
+    needs: ['idp'],
+    alsoCovers: ['ENDPOINT-RETAIL-REGISTER'],
+    async run(ctx) {
+      const who = await registerRetail(ctx, newIdpIdentity(), 'DE');
+      const res = await idpAuthorize(ctx, who);
+      expect2xx(res, 'POST /api/v1/user/authorize (identity-provider form)');
+      expectSchema(res, 'authorizeUser');
+      const token = res.json.access_token;
+      check(typeof token === 'string' && token.length > 0, 'no access_token', { response: res });
+      check(Number.isInteger(res.json.expires_at), `expires_at ${JSON.stringify(res.json.expires_at)} is not an integer`, { response: res });
+      const me = await readUser(ctx, 'v1', headers(bearer(token), chainHeader(ctx)));
+      expect2xx(me, 'GET /api/v1/user with the exchanged user token');
+      check(me.json?.user_id === who.id, `the exchanged token reads user ${JSON.stringify(me.json?.user_id)}, but registration returned ${who.id}`, { response: me });
+      check(typeof me.json?.email === 'string' && me.json.email.toLowerCase() === who.email.toLowerCase(), `user email ${JSON.stringify(me.json?.email)}; the identity token carried ${who.email}`, { response: me });
+    },
+  },
+
+  'AUTH-IDP-AUDIENCE': {
+    title: "Provider access token aud: the configured app id is accepted; any other aud is refused (500 ErrorConfigurationInvalid)",
+    safe: false,
+    needs: ['idp'],
+    async run(ctx) {
+      const who = await registerRetail(ctx);
+      const p = ctx.services.idp!;
+      expect2xx(await idpAuthorize(ctx, who, { access: { aud: p.appId } }), 'POST /api/v1/user/authorize with aud = the configured app id');
+      const res = await idpAuthorize(ctx, who, { access: { aud: `${p.appId}-other` } });
+      expectError(ctx, res, 'ERR-IDP-APP-NOT-REGISTERED', ['AUTH-IDP-AUDIENCE']);
+    },
+  },
+};
+
+

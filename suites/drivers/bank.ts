@@ -1,0 +1,115 @@
+// Bank accounts (section 4): account types, the numeric chain rule on init/complete (rule 1, section 7
+// other rule 3), and the server-resolved Primary wallet (rule 2).
+
+import fc from 'fast-check';
+import {
+  expectSchema, type TestUser, NO_SIGNER, asUser, check, completeSepa, createUser, expect2xx, expectError, expectErrorShape, expectNot2xx,
+  is2xx, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, smartWallets,
+} from '../kit/index.ts';
+import { checkProperty } from '../../src/checks/property.ts';
+import type { CheckContext } from '../../src/checks/types.ts';
+import type { Drivers } from './driver.ts';
+
+function accountTypes(ctx: CheckContext): string[] {
+  const e = (ctx.model.operations.get('createBankAccount')?.requestSchema as any)?.properties?.account_type?.enum;
+  if (!Array.isArray(e) || e.length === 0) throw new Error('spec/openapi.yaml: createBankAccount has no account_type enum');
+  return e;
+}
+
+/** The account_type of section 3's direct SEPA activation. */
+const SEPA_ACCOUNT_TYPE = 'Sepa';
+
+/** A user on the wallet-linking path: SepaAccount ExternalProviderVerificationRequired with a Primary Smart Wallet. */
+export async function walletLinkUser(ctx: CheckContext): Promise<TestUser> {
+  const user = await createUser(ctx);
+  await setPrimaryWallet(ctx, user, true);
+  await setSepaStatus(ctx, user, sepaStates(ctx).verificationRequired);
+  return user;
+}
+
+/** Non-empty (an empty string may be read as a missing field, which is another row) and not all digits. */
+const nonNumeric = () => fc.string({ minLength: 1, maxLength: 12 }).filter((s) => !/^[0-9]+$/.test(s));
+
+export const drivers: Drivers = {
+  'ENDPOINT-BANK-ACCOUNT-TYPES': {
+    title: 'POST /api/v1/bank/accounts: Sepa from ActivationNotStarted answers { details_id } (section 3); Ach, FasterPayment and Spei answer { details_id } or a section 7 400 refusal (eligibility not shown); a type outside the list is refused',
+    safe: false,
+    async run(ctx) {
+      const S = sepaStates(ctx);
+      const types = accountTypes(ctx);
+      if (!types.includes(SEPA_ACCOUNT_TYPE)) throw new Error(`spec/openapi.yaml: createBankAccount account_type enum ${JSON.stringify(types)} lacks ${SEPA_ACCOUNT_TYPE}`);
+      const user = await createUser(ctx);
+      for (const type of types) {
+        if (type === SEPA_ACCOUNT_TYPE) {
+          if (ctx.profile.control_url) await setSepaStatus(ctx, user, S.notStarted);
+          else {
+            const { status } = await sepaStatus(ctx, user);
+            if (status !== S.notStarted && status !== S.active) {
+              ctx.log(`SepaAccount is ${status}; Sepa ordering is not exercised without the control API`);
+              continue;
+            }
+          }
+        }
+        const res = await asUser(ctx, user, { op: 'createBankAccount', body: { account_type: type } });
+        if (type !== SEPA_ACCOUNT_TYPE && !is2xx(res)) {
+          // Whether this user may order this account type is not shown: a section 7 validation refusal is a valid answer.
+          check(res.status === 400, `POST /api/v1/bank/accounts with account_type ${type}: expected { details_id } or a 400 refusal, got HTTP ${res.status}: ${res.text.slice(0, 200)}`, { response: res });
+          expectErrorShape(ctx, res);
+          ctx.log(`account_type ${type} was refused with 400 ${res.json?.error_reason} (eligibility is not shown by the spec)`);
+          continue;
+        }
+        expect2xx(res, `POST /api/v1/bank/accounts with account_type ${type}`);
+        expectSchema(res, 'createBankAccount');
+      }
+      const bad = await asUser(ctx, user, { op: 'createBankAccount', body: { account_type: 'NotAnAccountType' } });
+      expectNot2xx(bad, `POST /api/v1/bank/accounts with an account_type outside ${types.join(', ')}`);
+    },
+  },
+
+  'ERR-CHAIN-NOT-NUMERIC': {
+    title: 'Non-numeric chain (generated strings) on bank account init and complete: 400 validation failure naming chain_id, not chain; a numeric string succeeds',
+    safe: false,
+    needs: ['control'],
+    alsoCovers: ['ENDPOINT-CHAIN-NUMERIC-STRING'],
+    async run(ctx) {
+      const user = await walletLinkUser(ctx);
+      const init = await initSepa(ctx, user);
+      expect2xx(init, 'baseline: init with a numeric chain string', ['ENDPOINT-CHAIN-NUMERIC-STRING']);
+      await checkProperty(ctx, fc.asyncProperty(nonNumeric(), async (chain) => {
+        expectError(ctx, await initSepa(ctx, user, chain), 'ERR-CHAIN-NOT-NUMERIC');
+      }), { numRuns: runsFor(ctx, 'cheap') });
+      const again = await initSepa(ctx, user);
+      expect2xx(again, 'init with a numeric chain string', ['ENDPOINT-CHAIN-NUMERIC-STRING']);
+      const challenge = String(again.json.challenge);
+      // complete is exercised with a properly signed challenge only, so the chain is its only fault.
+      const maybeSigned = await signChallenge(ctx, user, challenge);
+      if (maybeSigned === undefined) return ctx.skip(`init part passed; complete not exercised: ${NO_SIGNER}`);
+      const signed: string = maybeSigned;
+      await checkProperty(ctx, fc.asyncProperty(nonNumeric(), async (chain) => {
+        expectError(ctx, await completeSepa(ctx, user, signed, chain), 'ERR-CHAIN-NOT-NUMERIC');
+      }), { numRuns: runsFor(ctx, 'cheap') });
+      // complete with a numeric chain succeeds (a fresh challenge, in case refused attempts used the old one up): the chain was the only fault.
+      const { signed: fresh } = await initAndSign(ctx, user, 'init with a numeric chain string');
+      const done = await completeSepa(ctx, user, fresh);
+      expect2xx(done, 'complete with a numeric chain string after the refused attempts', ['ENDPOINT-CHAIN-NUMERIC-STRING']);
+    },
+  },
+
+  'ENDPOINT-PRIMARY-WALLET-SERVER': {
+    title: "init with only chain: the server resolves the Primary wallet and returns it as wallet_address (one of the user's Smart Wallets, not the EOA) with a challenge string",
+    safe: false,
+    needs: ['control'],
+    alsoCovers: ['STATE-SEPA-INIT-RESULT'],
+    async run(ctx) {
+      const user = await walletLinkUser(ctx);
+      const wallets = (await smartWallets(ctx, user)).map((w) => w.toLowerCase());
+      const res = await initSepa(ctx, user);
+      expect2xx(res, 'POST /api/v1/bank/accounts/init with { chain }');
+      expectSchema(res, 'initBankAccount');
+      check(typeof res.json.challenge === 'string' && res.json.challenge.length > 0, 'init answered an empty challenge', { rules: ['STATE-SEPA-INIT-RESULT'], response: res });
+      const wa = String(res.json.wallet_address).toLowerCase();
+      check(wa !== user.address.toLowerCase(), 'init returned the EOA as wallet_address; it must be the Primary Smart Wallet', { response: res });
+      check(wallets.includes(wa), `init wallet_address ${res.json.wallet_address} is not one of the user's Smart Wallets (${wallets.join(', ')})`, { response: res });
+    },
+  },
+};

@@ -1,0 +1,72 @@
+// Cards: virtual card creation and listing (section 4), and "Close is terminal" (section 3).
+
+import {
+  expectSchema, type TestUser, asUser, check, createUser, expect2xx, is2xx, listItems, rnd,
+} from '../kit/index.ts';
+import type { CheckContext } from '../../src/checks/types.ts';
+import type { OperationId } from '../../src/model/types.ts';
+import type { Drivers } from './driver.ts';
+
+export async function createCard(ctx: CheckContext, user: TestUser, name = `conform ${rnd.hex(3)}`) {
+  const res = await asUser(ctx, user, { op: 'createVirtualCard', body: { card_name: name } });
+  expect2xx(res, 'POST /api/v1/cards/virtual');
+  check(res.json?.id !== undefined && res.json?.id !== null, `the new card has no id: ${res.text.slice(0, 200)}`, { response: res });
+  return { id: String(res.json.id), name, res };
+}
+
+const CARD_ACTIONS: OperationId[] = ['activateCard', 'blockCard', 'unblockCard'];
+
+export const drivers: Drivers = {
+  'ENDPOINT-CARDS': {
+    safe: false,
+    async run(ctx) {
+      const user = await createUser(ctx);
+      const card = await createCard(ctx, user);
+      // The create answer is "card with id" (section 4); the name is compared on the list.
+      expectSchema(card.res, 'createVirtualCard');
+      const list = await asUser(ctx, user, { op: 'listCards' });
+      expect2xx(list, 'GET /api/v1/cards');
+      expectSchema(list, 'listCards');
+      const listed = listItems(list.json).find((c) => String(c?.id) === card.id);
+      check(listed, `card ${card.id} is not in GET /api/v1/cards { data: [...] }`, { response: list });
+      check(listed.card_data?.card_name === card.name, `listed card_data.card_name ${JSON.stringify(listed.card_data?.card_name)}, expected ${JSON.stringify(card.name)}`, { response: list });
+    },
+  },
+
+  'STATE-CARD-CLOSE-TERMINAL': {
+    title: 'After close, activate, block and unblock (those with a path in the profile) do not bring the card back: refused, or a no-op that leaves it listed with its closed status',
+    safe: false,
+    needs: ['operation:closeCard'],
+    async run(ctx) {
+      const actions = CARD_ACTIONS.filter((op) => ctx.profile.operations[op]);
+      if (actions.length === 0) ctx.skip('the profile gives no path for activateCard, blockCard or unblockCard, so nothing can be tried after close');
+      const user = await createUser(ctx);
+      const card = await createCard(ctx, user);
+      const statusNow = async () => {
+        const list = await asUser(ctx, user, { op: 'listCards' });
+        expect2xx(list, 'GET /api/v1/cards');
+        const item = listItems(list.json).find((c) => String(c?.id) === card.id);
+        return { listed: item !== undefined, status: item?.status, list };
+      };
+      const before = await statusNow();
+      const close = await asUser(ctx, user, { op: 'closeCard', params: { card_id: card.id } });
+      expect2xx(close, 'closing a new virtual card');
+      const closed = await statusNow();
+      // Card states are not shown: a closed card may drop out of the list. Then only a comeback can be seen.
+      if (!closed.listed) ctx.log(`the closed card ${card.id} is no longer listed by GET /api/v1/cards; a refused or no-op action cannot be told apart, only a comeback`);
+      for (const op of actions) {
+        const res = await asUser(ctx, user, { op, params: { card_id: card.id } });
+        const now = await statusNow();
+        if (closed.listed) {
+          check(now.listed, `after ${op} on the closed card it is no longer listed (it was listed as ${JSON.stringify(closed.status)} after close)`, { response: now.list });
+          check(now.status === closed.status, `after ${op} on the closed card its status moved from ${JSON.stringify(closed.status)} to ${JSON.stringify(now.status)}${is2xx(res) ? ` (${op} answered HTTP ${res.status})` : ''}`, { response: now.list });
+          if (is2xx(res)) ctx.log(`${op} on the closed card answered HTTP ${res.status} and changed nothing (a no-op)`);
+        } else if (now.listed) {
+          // It came back: fail when it came back as it was before close (not closed), else report what it shows.
+          check(now.status !== before.status, `after ${op} the closed card re-appeared in GET /api/v1/cards with its pre-close status ${JSON.stringify(now.status)}: close is terminal`, { response: now.list });
+          ctx.log(`after ${op} the closed card re-appeared with status ${JSON.stringify(now.status)} (before close: ${JSON.stringify(before.status)})`);
+        } else if (is2xx(res)) ctx.log(`${op} on the closed, unlisted card answered HTTP ${res.status}; the card stays unlisted`);
+      }
+    },
+  },
+};

@@ -1,0 +1,363 @@
+// Section 7 error rows: token endpoint, S2S, identity provider and user token tables, plus the body
+// shape and category rules. Each check varies one thing against a request that otherwise succeeds,
+// so exactly one row applies; expected values come from model.errorRule(id).
+
+import fc from 'fast-check';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { ErrorRuleId, OperationId, RuleId } from '../../src/model/types.ts';
+import { checkProperty } from '../../src/checks/property.ts';
+import type { Driver, Drivers } from './driver.ts';
+import {
+  bearer, chainHeader, check, claimsCarrying, grantType, expect2xx, expectError, expectErrorShape, forgeHs256, headers, identityHeader,
+  jwtClaims, readUser, requestToken, rnd, s2sToken, sharedUser, tamperSignature, tokenBody, userToken, CheckFailure, idpAuthorize,
+  sharedIdpUser,
+} from '../kit/index.ts';
+
+// ------------------------------------------------------------------------------------------ token
+
+function tokenRow(ruleId: ErrorRuleId, body: (ctx: CheckContext) => Record<string, unknown> | Record<string, unknown>[], needs: Driver['needs'] = []): Driver {
+  return {
+    safe: true,
+    needs,
+    async run(ctx) {
+      const bodies = body(ctx);
+      for (const b of Array.isArray(bodies) ? bodies : [bodies]) {
+        const res = await requestToken(ctx, b);
+        expectError(ctx, res, ruleId);
+      }
+    },
+  };
+}
+
+function without<T extends Record<string, unknown>>(o: T, key: string): Record<string, unknown> {
+  const { [key]: _drop, ...rest } = o;
+  return rest;
+}
+
+function secretOf(c: { client_secret: string }): string {
+  return c.client_secret !== '' ? c.client_secret : `conform-${rnd.hex(8)}`;
+}
+
+// -------------------------------------------------------------------------------------------- S2S
+
+/** User-agnostic reads every S2S row is also exercised on (they create nothing). */
+const S2S_PROBES: OperationId[] = ['getConfig', 'getValidationRules'];
+
+/**
+ * Sends each operation of the rule (plus the user-agnostic reads) with `tokenHeaders` as its only
+ * possibly faulty part: user operations get X-User-Id of an existing user of client 0 and X-Chain-Id,
+ * user creation a complete valid body.
+ */
+async function probeS2s(ctx: CheckContext, ruleId: RuleId, tokenHeaders: Record<string, string | undefined>): Promise<HttpResponse[]> {
+  const ops = [...new Set([...ctx.model.rule(ruleId).operations, ...S2S_PROBES])];
+  const out: HttpResponse[] = [];
+  for (const op of ops) {
+    const operation = ctx.model.operations.get(op);
+    if (!operation) throw new Error(`rule ${ruleId} names operation ${op}, which is not in spec/openapi.yaml`);
+    const extra: Record<string, string> = {};
+    let body: unknown;
+    if (operation.userScoped) extra[identityHeader(ctx, 'id')] = (await sharedUser(ctx)).id;
+    if (op === 'createUserV1' || op === 'createUserV2') body = { email: rnd.email(), country: 'DE', user_address: rnd.address() };
+    out.push(await ctx.http.send({ op, headers: headers(chainHeader(ctx), extra, tokenHeaders), body }));
+  }
+  return out;
+}
+
+function s2sSecret(ctx: CheckContext): string {
+  const s = ctx.profile.s2s_signing_secret;
+  if (!s) ctx.skip('needs profile.s2s_signing_secret');
+  return s;
+}
+
+/** Re-signs a real token's claims unchanged and checks it is accepted, so the forged variant differs in one thing only. */
+async function forgedBaseline(ctx: CheckContext, ruleId: RuleId, claims: Record<string, unknown>, secret: string): Promise<void> {
+  const token = await forgeHs256(claims, secret);
+  for (const res of await probeS2s(ctx, ruleId, bearer(token))) {
+    if (res.status < 200 || res.status >= 300) {
+      throw new Error(`profile.s2s_signing_secret does not match the target (or a probe is not valid): a re-signed copy of a real S2S token was refused with HTTP ${res.status}: ${res.text.slice(0, 200)}`);
+    }
+  }
+}
+
+function s2sForged(ruleId: ErrorRuleId, edit: (claims: Record<string, unknown>, ctx: CheckContext) => void): Driver {
+  return {
+    safe: false,
+    needs: ['s2s_signing_secret'],
+    async run(ctx) {
+      const secret = s2sSecret(ctx);
+      const claims = { ...jwtClaims(await s2sToken(ctx)) } as Record<string, unknown>;
+      await forgedBaseline(ctx, ruleId, claims, secret);
+      edit(claims, ctx);
+      const token = await forgeHs256(claims, secret);
+      for (const res of await probeS2s(ctx, ruleId, bearer(token))) expectError(ctx, res, ruleId);
+    },
+  };
+}
+
+/** Moves exp (and iat) into the past relative to the token's own iat, so server clock offsets do not matter. */
+function expire(claims: Record<string, unknown>, validity: number): void {
+  const iat = typeof claims.iat === 'number' ? claims.iat : Math.floor(Date.now() / 1000);
+  claims.iat = iat - validity - 3600;
+  claims.exp = iat - 3600;
+}
+
+// ------------------------------------------------------------------------------------ identity provider
+
+function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2][]): Driver {
+  return {
+    safe: false,
+    needs: ['idp'],
+    async run(ctx) {
+      const who = await sharedIdpUser(ctx);
+      const ok = await idpAuthorize(ctx, who);
+      expect2xx(ok, 'baseline: POST /api/v1/user/authorize with valid provider tokens', ['AUTH-IDP-EXCHANGE']);
+      for (const v of variants) expectError(ctx, await idpAuthorize(ctx, who, v), ruleId);
+    },
+  };
+}
+
+/** Passes when the response is exactly one of the section 7 rows; otherwise fails naming all of them. */
+function expectOneOfErrors(ctx: CheckContext, res: HttpResponse, ruleIds: ErrorRuleId[], rules: string[]): void {
+  const problems: string[] = [];
+  for (const id of ruleIds) {
+    try {
+      expectError(ctx, res, id, rules);
+      return;
+    } catch (err) {
+      if (!(err instanceof CheckFailure)) throw err;
+      problems.push(err.message);
+    }
+  }
+  throw new CheckFailure(`the answer is none of ${ruleIds.join(', ')}: ${problems.join(' | ')}`, { rules, response: res });
+}
+
+// ------------------------------------------------------------------------------------------ user token
+
+async function userTokenSetup(ctx: CheckContext) {
+  const user = await sharedUser(ctx);
+  const token = await userToken(ctx, user);
+  const call = (t: string) => readUser(ctx, 'v1', headers(bearer(t), chainHeader(ctx)));
+  const ok = await call(token);
+  expect2xx(ok, 'baseline: GET /api/v1/user with a real user token', ['AUTH-USER-TOKEN-USE']);
+  let claims: Record<string, unknown>;
+  try {
+    claims = { ...jwtClaims(token) } as Record<string, unknown>;
+  } catch {
+    claims = {};
+  }
+  return { user, token, call, claims };
+}
+
+function userSecret(ctx: CheckContext): string {
+  const s = ctx.profile.user_token_signing_secret;
+  if (!s) ctx.skip('needs profile.user_token_signing_secret');
+  return s;
+}
+
+async function userForgedBaseline(ctx: CheckContext, call: (t: string) => Promise<HttpResponse>, claims: Record<string, unknown>, secret: string) {
+  const res = await call(await forgeHs256(claims, secret));
+  if (res.status < 200 || res.status >= 300) {
+    throw new Error(`profile.user_token_signing_secret does not match the target: a re-signed copy of a real user token was refused with HTTP ${res.status}`);
+  }
+}
+
+/** Deletes the claim(s) carrying the user's id / email / address (found by value, since the spec does not name them). */
+function userClaimMissing(ruleId: ErrorRuleId, what: 'id' | 'email' | 'address'): Driver {
+  return {
+    safe: false,
+    needs: ['user_token_signing_secret'],
+    async run(ctx) {
+      const secret = userSecret(ctx);
+      const { user, call, claims } = await userTokenSetup(ctx);
+      const value = what === 'id' ? user.id : what === 'email' ? user.email : user.address;
+      const names = claimsCarrying(claims as any, value);
+      // The claim names are not shown (section 5); without a top-level claim carrying the value there is nothing to remove.
+      if (names.length === 0) ctx.skip(`no top-level claim of the user token carries the user's ${what} (${value}), and the claim name is not shown; claims: ${Object.keys(claims).join(', ')}`);
+      await userForgedBaseline(ctx, call, claims, secret);
+      for (const n of names) delete claims[n];
+      expectError(ctx, await call(await forgeHs256(claims, secret)), ruleId);
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------- body shape, negative data
+
+type FieldForm = 'valid' | 'missing' | 'number' | 'boolean' | 'null' | 'array' | 'object' | 'empty';
+const FORMS: FieldForm[] = ['valid', 'missing', 'number', 'boolean', 'null', 'array', 'object'];
+const TOKEN_FIELDS = ['client_id', 'client_secret', 'grant_type'] as const;
+const MISSING_ROW: Record<string, ErrorRuleId | undefined> = {
+  client_id: 'ERR-TOKEN-CLIENT-ID-MISSING',
+  client_secret: 'ERR-TOKEN-CLIENT-SECRET-MISSING',
+};
+
+function formValue(form: FieldForm, valid: string, n: number): unknown {
+  switch (form) {
+    case 'valid': return valid;
+    case 'number': return n;
+    case 'boolean': return n % 2 === 0;
+    case 'null': return null;
+    case 'array': return [valid];
+    case 'object': return { value: valid };
+    default: return undefined;
+  }
+}
+
+const bodyShape: Driver = {
+  title: 'Token endpoint with missing and wrong-typed fields: every answer is a 4xx with the section 7 body, its category matching the status, never 5xx',
+  safe: true,
+  alsoCovers: ['ERR-CATEGORY-STATUS'],
+  async run(ctx) {
+    const valid = tokenBody(ctx);
+    const arb = fc
+      .tuple(fc.constantFrom(...FORMS), fc.constantFrom(...FORMS), fc.constantFrom(...FORMS), fc.integer())
+      .filter(([a, b, c]) => !(a === 'valid' && b === 'valid' && c === 'valid'));
+    await checkProperty(ctx, fc.asyncProperty(arb, async ([a, b, c, n]) => {
+      const forms = [a, b, c];
+      const body: Record<string, unknown> = {};
+      TOKEN_FIELDS.forEach((f, i) => {
+        if (forms[i] !== 'missing') body[f] = formValue(forms[i], valid[f], n);
+      });
+      const res = await requestToken(ctx, body);
+      if (res.status >= 500) throw new CheckFailure(`token endpoint answered HTTP ${res.status} to ${JSON.stringify(body)}; bad input must be a client error`, { response: res });
+      if (res.status < 400) throw new CheckFailure(`token endpoint accepted ${JSON.stringify(body)} with HTTP ${res.status}`, { response: res });
+      expectErrorShape(ctx, res);
+      // Exactly one field missing and the others valid: exactly one row applies.
+      const missing = forms.flatMap((f, i) => (f === 'missing' ? [TOKEN_FIELDS[i]] : []));
+      const others = forms.filter((f) => f !== 'missing');
+      if (missing.length === 1 && others.every((f) => f === 'valid') && MISSING_ROW[missing[0]]) expectError(ctx, res, MISSING_ROW[missing[0]]!);
+    }), { numRuns: Math.min(ctx.numRuns, 40) });
+    // A body that is not JSON at all is a client error too (all bodies are JSON, section 4).
+    const malformed = await ctx.http.send({ op: 'createToken', rawBody: '{"client_id": "x", "client_secret": ', headers: { 'Content-Type': 'application/json' } });
+    check(malformed.status >= 400 && malformed.status < 500, `token endpoint answered HTTP ${malformed.status} to a malformed JSON body; expected a 4xx client error`, { response: malformed });
+    expectErrorShape(ctx, malformed);
+    // Errors from the other tables carry the same shape.
+    const more = [
+      await ctx.http.send({ op: 'getConfig', headers: chainHeader(ctx) }),
+      await ctx.http.send({ op: 'getUserV1', headers: headers(bearer(await s2sToken(ctx)), chainHeader(ctx)) }),
+    ];
+    for (const res of more) {
+      check(res.status >= 400 && res.status < 500, `expected a 4xx error, got HTTP ${res.status}`, { response: res });
+      expectErrorShape(ctx, res);
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------------------------- drivers
+
+export const drivers: Drivers = {
+  'ERR-BODY-SHAPE': bodyShape,
+
+  'ERR-TOKEN-CLIENT-ID-MISSING': tokenRow('ERR-TOKEN-CLIENT-ID-MISSING', (ctx) => without(tokenBody(ctx), 'client_id')),
+  'ERR-TOKEN-CLIENT-SECRET-MISSING': tokenRow('ERR-TOKEN-CLIENT-SECRET-MISSING', (ctx) => without(tokenBody(ctx), 'client_secret')),
+  'ERR-TOKEN-GRANT-TYPE-INVALID': tokenRow('ERR-TOKEN-GRANT-TYPE-INVALID', (ctx) => [
+    { ...tokenBody(ctx), grant_type: 'password' },
+    { ...tokenBody(ctx), grant_type: 'authorization_code' },
+  ]),
+  'ERR-TOKEN-UNKNOWN-CLIENT': tokenRow('ERR-TOKEN-UNKNOWN-CLIENT', (ctx) => ({ ...tokenBody(ctx), client_id: rnd.uuid(), client_secret: `conform-${rnd.hex(16)}` })),
+  'ERR-TOKEN-WRONG-SECRET': tokenRow('ERR-TOKEN-WRONG-SECRET', (ctx) => ({ ...tokenBody(ctx), client_secret: `${tokenBody(ctx).client_secret}-wrong-${rnd.hex(4)}` })),
+  'ERR-TOKEN-NO-SECRET-CONFIGURED': tokenRow(
+    'ERR-TOKEN-NO-SECRET-CONFIGURED',
+    (ctx) => {
+      const c = ctx.profile.special_clients?.no_secret;
+      if (!c) return ctx.skip('needs profile.special_clients.no_secret');
+      return { client_id: c.client_id, client_secret: secretOf(c), grant_type: grantType(ctx) };
+    },
+    ['special_client:no_secret'],
+  ),
+  'ERR-TOKEN-COMPANY-TYPE': tokenRow(
+    'ERR-TOKEN-COMPANY-TYPE',
+    (ctx) => {
+      const c = ctx.profile.special_clients?.company_type_restricted;
+      if (!c) return ctx.skip('needs profile.special_clients.company_type_restricted');
+      return { client_id: c.client_id, client_secret: secretOf(c), grant_type: grantType(ctx) };
+    },
+    ['special_client:company_type_restricted'],
+  ),
+
+  'ERR-S2S-AUTH-HEADER-MISSING': {
+    title: 'No Authorization header on the rule\'s operations (user reads with a valid X-User-Id and X-Chain-Id, user creation with a valid body) and the config reads: 400 ErrorMissingField "Missing Authorization Headers"',
+    safe: false,
+    async run(ctx) {
+      for (const res of await probeS2s(ctx, 'ERR-S2S-AUTH-HEADER-MISSING', { Authorization: undefined })) expectError(ctx, res, 'ERR-S2S-AUTH-HEADER-MISSING');
+    },
+  },
+  'ERR-S2S-BEARER-FORMAT': {
+    safe: false,
+    async run(ctx) {
+      const token = await s2sToken(ctx);
+      for (const auth of [token, `Token ${token}`]) {
+        for (const res of await probeS2s(ctx, 'ERR-S2S-BEARER-FORMAT', { Authorization: auth })) expectError(ctx, res, 'ERR-S2S-BEARER-FORMAT');
+      }
+    },
+  },
+  'ERR-S2S-TOKEN-EXPIRED': s2sForged('ERR-S2S-TOKEN-EXPIRED', (claims, ctx) => expire(claims, ctx.model.auth.s2s_token.validity_seconds)),
+  'ERR-S2S-SIGNATURE-INVALID': {
+    title: 'S2S token with an altered signature, and one signed with another key, on the rule\'s operations and the config reads: 401 ErrorPermissionDenied "Token signature is not valid" (no secret needed)',
+    safe: false,
+    async run(ctx) {
+      const token = await s2sToken(ctx);
+      const variants = [tamperSignature(token), await forgeHs256({ ...jwtClaims(token) }, `not-the-secret-${rnd.hex(16)}`)];
+      for (const t of variants) {
+        for (const res of await probeS2s(ctx, 'ERR-S2S-SIGNATURE-INVALID', bearer(t))) expectError(ctx, res, 'ERR-S2S-SIGNATURE-INVALID');
+      }
+    },
+  },
+  'ERR-S2S-AZP-MISSING': s2sForged('ERR-S2S-AZP-MISSING', (claims) => {
+    delete claims.azp;
+  }),
+  'ERR-S2S-COMPANY-ID-MISSING': s2sForged('ERR-S2S-COMPANY-ID-MISSING', (claims) => {
+    delete claims.company_id;
+  }),
+
+  'ERR-IDP-AUTH-HEADER-MISSING': idpRow('ERR-IDP-AUTH-HEADER-MISSING', [{ omitAuthorization: true }]),
+  'ERR-IDP-IDENTITY-HEADER-MISSING': idpRow('ERR-IDP-IDENTITY-HEADER-MISSING', [{ omitIdentity: true }]),
+  'ERR-IDP-ACCESS-TOKEN-EXPIRED': idpRow('ERR-IDP-ACCESS-TOKEN-EXPIRED', [{ access: { expiresIn: -3600 } }]),
+  'ERR-IDP-ID-TOKEN-EXPIRED': idpRow('ERR-IDP-ID-TOKEN-EXPIRED', [{ identity: { expiresIn: -3600 } }]),
+  'ERR-IDP-ACCESS-TOKEN-SIGNATURE': idpRow('ERR-IDP-ACCESS-TOKEN-SIGNATURE', [{ access: { badSignature: true } }]),
+  'ERR-IDP-ID-TOKEN-SIGNATURE': idpRow('ERR-IDP-ID-TOKEN-SIGNATURE', [{ identity: { badSignature: true } }]),
+  'ERR-IDP-LINKED-ACCOUNTS-MISSING': idpRow('ERR-IDP-LINKED-ACCOUNTS-MISSING', [{ identity: { omitLinkedAccounts: true } }]),
+  'ERR-IDP-IDENTIFIERS-INCOMPLETE': {
+    title: 'Identity token whose linked_accounts lack the email: 400 ErrorMissingField "Not all identifiers found in linked accounts"; lacking the wallet: that row or "Linked accounts claim is missing" (both causes read "no wallet")',
+    safe: false,
+    needs: ['idp'],
+    async run(ctx) {
+      const who = await sharedIdpUser(ctx);
+      expect2xx(await idpAuthorize(ctx, who), 'baseline: POST /api/v1/user/authorize with valid provider tokens', ['AUTH-IDP-EXCHANGE']);
+      expectError(ctx, await idpAuthorize(ctx, who, { identity: { omitEmail: true } }), 'ERR-IDP-IDENTIFIERS-INCOMPLETE');
+      // No smart_wallet entry fits two section 7 causes: "email or wallet absent" and "no wallet linked".
+      const noWallet = await idpAuthorize(ctx, who, { identity: { omitWallet: true } });
+      expectOneOfErrors(ctx, noWallet, ['ERR-IDP-IDENTIFIERS-INCOMPLETE', 'ERR-IDP-LINKED-ACCOUNTS-MISSING'], ['ERR-IDP-IDENTIFIERS-INCOMPLETE']);
+    },
+  },
+  'ERR-IDP-APP-NOT-REGISTERED': idpRow('ERR-IDP-APP-NOT-REGISTERED', [{ access: { aud: `conform-unregistered-${rnd.hex(6)}` } }]),
+
+  'ERR-USER-TOKEN-EXPIRED': {
+    safe: false,
+    needs: ['user_token_signing_secret'],
+    async run(ctx) {
+      const secret = userSecret(ctx);
+      const { call, claims } = await userTokenSetup(ctx);
+      check(Object.keys(claims).length > 0, 'the user token is not a JWT; an expired copy cannot be forged');
+      await userForgedBaseline(ctx, call, claims, secret);
+      const iat = typeof claims.iat === 'number' ? claims.iat : Math.floor(Date.now() / 1000);
+      claims.iat = iat - 7200;
+      claims.exp = iat - 3600;
+      expectError(ctx, await call(await forgeHs256(claims, secret)), 'ERR-USER-TOKEN-EXPIRED');
+    },
+  },
+  'ERR-USER-TOKEN-SIGNATURE': {
+    title: 'User token with an altered signature, and one signed with another key: 401 ErrorPermissionDenied "Token signature is not valid"',
+    safe: false,
+    async run(ctx) {
+      const { token, call, claims } = await userTokenSetup(ctx);
+      if (token.split('.').length !== 3) ctx.skip('user tokens of this target are not compact JWTs; a signature cannot be altered');
+      expectError(ctx, await call(tamperSignature(token)), 'ERR-USER-TOKEN-SIGNATURE');
+      if (Object.keys(claims).length > 0) {
+        expectError(ctx, await call(await forgeHs256(claims as any, `not-the-secret-${rnd.hex(16)}`)), 'ERR-USER-TOKEN-SIGNATURE');
+      }
+    },
+  },
+  'ERR-USER-TOKEN-USER-ID-MISSING': userClaimMissing('ERR-USER-TOKEN-USER-ID-MISSING', 'id'),
+  'ERR-USER-TOKEN-EMAIL-MISSING': userClaimMissing('ERR-USER-TOKEN-EMAIL-MISSING', 'email'),
+  'ERR-USER-TOKEN-ADDRESS-MISSING': userClaimMissing('ERR-USER-TOKEN-ADDRESS-MISSING', 'address'),
+};

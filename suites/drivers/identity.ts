@@ -1,0 +1,143 @@
+// Section 5 user identity headers and the S2S rows of section 7 about them: none, each kind alone,
+// several at once (every subset of size >= 2), unknown user, another company's user, the Smart
+// Wallet address in X-User-Wallet, and X-Chain-Id.
+
+import fc from 'fast-check';
+import { checkProperty } from '../../src/checks/property.ts';
+import type { CheckContext } from '../../src/checks/types.ts';
+import type { Drivers } from './driver.ts';
+import {
+  IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError,
+  identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, smartWallets, userHeaders,
+} from '../kit/index.ts';
+
+function expectSameUser(res: { json: any }, user: TestUser, what: string, rules?: string[]) {
+  const got = res.json?.user_id ?? res.json?.id;
+  check(got === user.id, `${what}: answered user ${JSON.stringify(got)}, expected ${user.id}`, { rules, response: res as any });
+}
+
+async function identityHeaders(ctx: CheckContext, user: TestUser, kinds: IdentityKind[]): Promise<Record<string, string>> {
+  const h = await s2sHeaders(ctx, user.client);
+  for (const k of kinds) h[identityHeader(ctx, k)] = identityValue(user, k);
+  return h;
+}
+
+export const drivers: Drivers = {
+  'AUTH-IDENTITY-HEADER-KINDS': {
+    title: 'Each identity header alone (X-User-Wallet with the EOA, X-User-Email, X-User-Id) identifies the user on GET /api/v1/user and /api/v2/user',
+    safe: false,
+    async run(ctx) {
+      const user = await sharedUser(ctx);
+      for (const kind of IDENTITY_KINDS) {
+        for (const v of ['v1', 'v2'] as const) {
+          const res = await readUser(ctx, v, await userHeaders(ctx, user, kind));
+          expect2xx(res, `GET /api/${v}/user with ${identityHeader(ctx, kind)} only`);
+          expectSameUser(res, user, `GET /api/${v}/user with ${identityHeader(ctx, kind)}`);
+        }
+      }
+    },
+  },
+
+  'ERR-S2S-USER-IDENTIFIER-MISSING': {
+    safe: true,
+    async run(ctx) {
+      const h = await s2sHeaders(ctx);
+      for (const op of ctx.model.rule('ERR-S2S-USER-IDENTIFIER-MISSING').operations) {
+        expectError(ctx, await ctx.http.send({ op, headers: h }), 'ERR-S2S-USER-IDENTIFIER-MISSING');
+      }
+    },
+  },
+
+  'ERR-S2S-USER-IDENTIFIER-MULTIPLE': {
+    title: 'Every combination of two or more identity headers of one existing user: 400 ErrorInvalidField naming user_identifier',
+    safe: false,
+    async run(ctx) {
+      const user = await sharedUser(ctx);
+      const ops = ctx.model.rule('ERR-S2S-USER-IDENTIFIER-MULTIPLE').operations;
+      // Each header alone works (so only the "more than one" row can apply).
+      for (const kind of IDENTITY_KINDS) expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, user, kind)), `baseline: GET /api/v1/user with ${identityHeader(ctx, kind)}`, ['AUTH-IDENTITY-HEADER-KINDS']);
+      const arb = fc.tuple(fc.subarray(IDENTITY_KINDS, { minLength: 2 }), fc.constantFrom(...ops));
+      await checkProperty(ctx, fc.asyncProperty(arb, async ([kinds, op]) => {
+        const res = await ctx.http.send({ op, headers: await identityHeaders(ctx, user, kinds) });
+        expectError(ctx, res, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
+      }), { numRuns: Math.min(ctx.numRuns, 20) });
+    },
+  },
+
+  'ERR-S2S-USER-NOT-FOUND': {
+    title: 'A user id, email or EOA address that belongs to no user: 400 ErrorNotFound "Requested user was not found"',
+    safe: true,
+    async run(ctx) {
+      const ghost: TestUser = { id: rnd.uuid(), email: rnd.email(), address: rnd.address(), country: 'DE', client: 0 };
+      for (const op of ctx.model.rule('ERR-S2S-USER-NOT-FOUND').operations) {
+        for (const kind of IDENTITY_KINDS) {
+          expectError(ctx, await ctx.http.send({ op, headers: await userHeaders(ctx, ghost, kind) }), 'ERR-S2S-USER-NOT-FOUND');
+        }
+      }
+    },
+  },
+
+  'AUTH-COMPANY-ISOLATION': {
+    title: "Another company's user (created by client 2) looked up with client 1's token, by id, email and address: 400 ErrorNotFound, never returned",
+    safe: false,
+    needs: ['two_clients'],
+    async run(ctx) {
+      const theirs = await sharedUser(ctx, 1);
+      for (const kind of IDENTITY_KINDS) {
+        expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, theirs, kind)), `baseline: client 2 reads its own user by ${identityHeader(ctx, kind)}`);
+        const asOther = { ...theirs, client: 0 };
+        for (const v of ['v1', 'v2'] as const) {
+          const res = await readUser(ctx, v, await userHeaders(ctx, asOther, kind));
+          expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', ['AUTH-COMPANY-ISOLATION']);
+        }
+      }
+      // The user token route must not cross companies either: authorize as client 1 with client 2's EOA.
+      expectError(ctx, await authorizeRaw(ctx, { ...theirs, client: 0 }), 'ERR-S2S-USER-NOT-FOUND', ['AUTH-COMPANY-ISOLATION']);
+    },
+  },
+
+  'AUTH-X-USER-WALLET-IS-EOA': {
+    title: "X-User-Wallet carries the EOA: the user's Smart Wallet address (GET /api/v1/wallets) there is not found",
+    safe: false,
+    async run(ctx) {
+      const user = await sharedUser(ctx);
+      expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, user, 'wallet')), 'GET /api/v1/user with X-User-Wallet = EOA');
+      const listed = await smartWallets(ctx, user);
+      // Sections 1 and 2: a user has an EOA and one or more Smart Wallets.
+      check(listed.length > 0, 'GET /api/v1/wallets lists no Smart Wallet for the user; a user has one or more Smart Wallets (sections 1, 2)');
+      const wallets = listed.filter((w) => w.toLowerCase() !== user.address.toLowerCase());
+      check(wallets.length > 0, `every Smart Wallet GET /api/v1/wallets lists (${listed.join(', ')}) is the user's EOA; X-User-Wallet carries the EOA, not the Smart Wallet address, so they differ (section 5)`);
+      for (const w of wallets) {
+        const res = await readUser(ctx, 'v1', await userHeaders(ctx, { ...user, address: w }, 'wallet'));
+        expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', ['AUTH-X-USER-WALLET-IS-EOA']);
+      }
+    },
+  },
+
+  'ERR-S2S-CHAIN-ID-MISSING': {
+    title: 'User calls and POST /api/v1/user without X-Chain-Id: 400 ErrorMissingField "X-Chain-Id header is missing" (with it they succeed)',
+    safe: false,
+    alsoCovers: ['AUTH-CHAIN-ID-REQUIRED'],
+    async run(ctx) {
+      const user = await sharedUser(ctx);
+      const chainName = ctx.model.auth.chain_header;
+      const drop = (h: Record<string, string>) => {
+        const out = { ...h };
+        delete out[chainName];
+        return out;
+      };
+      for (const op of ['getUserV1', 'getUserV2'] as const) {
+        const h = await userHeaders(ctx, user, 'id');
+        expect2xx(await ctx.http.send({ op, headers: h }), `baseline: ${op} with ${chainName}`);
+        expectError(ctx, await ctx.http.send({ op, headers: drop(h) }), 'ERR-S2S-CHAIN-ID-MISSING', ['ERR-S2S-CHAIN-ID-MISSING', 'AUTH-CHAIN-ID-REQUIRED']);
+      }
+      // POST /api/v1/user: a complete, valid body whose only fault is the absent header.
+      const body = { email: rnd.email(), country: 'DE', user_address: rnd.address() };
+      expectError(ctx, await ctx.http.send({ op: 'createUserV1', headers: drop(await s2sHeaders(ctx)), body }), 'ERR-S2S-CHAIN-ID-MISSING');
+      // authorize (S2S form) without the header: refused.
+      const auth = await authorizeRaw(ctx, user, { [chainName]: undefined });
+      check(auth.status >= 400 && auth.status < 500, `POST /api/v1/user/authorize without ${chainName}: expected a 4xx refusal, got HTTP ${auth.status}`, { rules: ['AUTH-CHAIN-ID-REQUIRED'], response: auth });
+      expectError(ctx, auth, 'ERR-S2S-CHAIN-ID-MISSING', ['AUTH-CHAIN-ID-REQUIRED']);
+    },
+  },
+};

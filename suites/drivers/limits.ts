@@ -1,0 +1,146 @@
+// Section 8 limits: S2S token validity, the token endpoint rate limit (429 + backoff), the request
+// timeout budget, and TLS 1.2+ on HTTPS targets.
+
+import tls from 'node:tls';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { Drivers } from './driver.ts';
+import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders } from '../kit/index.ts';
+
+/** Bounds of the rate-limit probe; the profile (rate_limit) overrides each. */
+export const RATE_PROBE_DEFAULTS = { max_probe_requests: 400, max_probe_seconds: 20, recovery_seconds: 60 } as const;
+const PROBE_CONCURRENCY = 20;
+
+/** Resolves with the negotiated protocol, or rejects with the TLS error. */
+function tlsProtocol(host: string, port: number, opts: tls.ConnectionOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host, port, servername: /^[\d.:]+$/.test(host) ? undefined : host, rejectUnauthorized: false, ...opts }, () => {
+      const p = socket.getProtocol() ?? 'unknown';
+      socket.end();
+      resolve(p);
+    });
+    socket.setTimeout(10_000, () => socket.destroy(Object.assign(new Error('TLS handshake timed out'), { code: 'ETIMEDOUT' })));
+    socket.on('error', reject);
+  });
+}
+
+/** Errors raised by the local TLS library before the peer could answer (it cannot offer the version asked for). */
+const LOCAL_TLS_ERRORS = /NO_PROTOCOLS_AVAILABLE|LEGACY_SIGALG|CA_MD_TOO_WEAK|EE_KEY_TOO_SMALL|DH_KEY_TOO_SMALL|NO_CIPHERS_AVAILABLE|NO_CIPHER_MATCH|UNSUPPORTED_PROTOCOL_VERSION|ERR_SSL_INTERNAL_ERROR|ERR_TLS_INVALID_PROTOCOL|ERR_INVALID_ARG/i;
+/** The peer refused the handshake: a protocol-version or handshake-failure alert, or it answered a version we did not offer. */
+const PEER_REFUSAL = /ALERT_PROTOCOL_VERSION|ALERT_HANDSHAKE_FAILURE|ALERT_INSUFFICIENT_SECURITY|WRONG_SSL_VERSION|ERR_SSL_UNSUPPORTED_PROTOCOL|UNSUPPORTED_PROTOCOL|VERSION_TOO_LOW|TLSV1_ALERT/i;
+
+function tlsErrorText(err: any): string {
+  return `${err?.code ?? ''} ${err?.message ?? String(err)}`.trim();
+}
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?)$/i;
+
+export const drivers: Drivers = {
+  'LIMIT-S2S-TOKEN-VALIDITY': {
+    title: 'S2S token validity: exp - iat equals the model value (172800 s) and expires_at is exp, about now + 172800',
+    safe: true,
+    async run(ctx) {
+      const validity = ctx.model.limits.s2s_token_validity?.value;
+      if (!validity) throw new Error('the model has no s2s_token_validity limit');
+      const before = Math.floor(Date.now() / 1000);
+      const res = await requestToken(ctx, tokenBody(ctx));
+      expect2xx(res, 'POST /api/v1/token');
+      const after = Math.ceil(Date.now() / 1000);
+      const claims = jwtClaims(res.json.access_token) as { iat?: number; exp?: number };
+      check(typeof claims.iat === 'number' && typeof claims.exp === 'number', 'the S2S token has no numeric iat/exp', { response: res });
+      check(claims.exp! - claims.iat! === validity, `exp - iat = ${claims.exp! - claims.iat!} s, expected ${validity} s`, { response: res });
+      const at = res.json.expires_at;
+      check(Number.isInteger(at), `expires_at ${JSON.stringify(at)} is not an integer`, { response: res });
+      check(Math.abs(at - claims.exp!) <= 2, `expires_at ${at} differs from the token's exp ${claims.exp}`, { response: res });
+      const slack = 5 + clockSkewAllowance(ctx);
+      check(at >= before + validity - slack && at <= after + validity + slack, `expires_at ${at} is not now + ${validity} s (expected ${before + validity}..${after + validity}, ±${slack} s)`, { response: res });
+    },
+  },
+
+  'LIMIT-TOKEN-RATE-LIMIT': {
+    title: 'The token endpoint is rate limited: a burst (bounded by profile.rate_limit: max_probe_requests 400, max_probe_seconds 20 by default) gets 429 CategoryTransientFailure; exponential backoff then succeeds (within recovery_seconds, 60 by default). Not run with --safe: flooding a shared sandbox\'s token endpoint can lock out the partner\'s real client',
+    safe: false,
+    exclusive: true,
+    alsoCovers: ['ERR-RATE-LIMITED'],
+    async run(ctx) {
+      const rl = ctx.profile.rate_limit ?? {};
+      const max = rl.max_probe_requests ?? RATE_PROBE_DEFAULTS.max_probe_requests;
+      const windowS = rl.max_probe_seconds ?? RATE_PROBE_DEFAULTS.max_probe_seconds;
+      const recoveryS = rl.recovery_seconds ?? RATE_PROBE_DEFAULTS.recovery_seconds;
+      const body = tokenBody(ctx);
+      const start = Date.now();
+      const end = start + windowS * 1000;
+      let sent = 0;
+      let limited: HttpResponse | undefined;
+      while (!limited && sent < max && Date.now() < end) {
+        const n = Math.min(PROBE_CONCURRENCY, max - sent);
+        sent += n;
+        const batch = await Promise.all(Array.from({ length: n }, () => requestToken(ctx, body, { noRetry: true })));
+        limited = batch.find((r) => r.status === 429);
+        const odd = batch.find((r) => r.status !== 429 && !is2xx(r));
+        check(!odd, `a valid token request in the burst answered HTTP ${odd?.status} (only 2xx or 429 fit)`, { response: odd });
+      }
+      // Section 8 says the endpoint is limited, so no 429 within the bound stays a failure; the bound is the profile's to raise.
+      check(limited, `no 429 after ${sent} token requests in ${Math.round((Date.now() - start) / 1000)} s, the probe bound (profile.rate_limit.max_probe_requests = ${max}, max_probe_seconds = ${windowS}): section 8 says the token endpoint is limited per IP and per client; if the target's limit is higher, raise those bounds in the profile`, { rules: ['LIMIT-TOKEN-RATE-LIMIT'] });
+      expectError(ctx, limited, 'ERR-RATE-LIMITED', ['ERR-RATE-LIMITED', 'LIMIT-TOKEN-RATE-LIMIT']);
+      // Exponential backoff (the engine's client retries 429 without noRetry) gets through again.
+      const stop = Date.now() + recoveryS * 1000;
+      let last: HttpResponse | undefined;
+      while (Date.now() < stop) {
+        last = await requestToken(ctx, body);
+        if (is2xx(last)) return;
+        check(last.status === 429, `while backing off, the token endpoint answered HTTP ${last.status}`, { response: last });
+      }
+      check(false, `the token endpoint still answered 429 after ${recoveryS} s of exponential backoff (profile.rate_limit.recovery_seconds)`, { response: last, rules: ['LIMIT-TOKEN-RATE-LIMIT'] });
+    },
+  },
+
+  'LIMIT-REQUEST-TIMEOUT': {
+    title: 'Documented calls answer within the recommended 30 s client timeout: the token endpoint and every read (GET) whose path the spec shows, user reads for an existing user (a stall is a TIMEOUT failure)',
+    safe: false,
+    async run(ctx: CheckContext) {
+      const limitS = ctx.model.limits.request_timeout?.value;
+      if (!limitS) throw new Error('the model has no request_timeout limit');
+      const user = await sharedUser(ctx);
+      const calls: HttpResponse[] = [await requestToken(ctx, tokenBody(ctx))];
+      const reads = [...ctx.model.operations.values()].filter((op) => op.method === 'GET' && !op.pathUnspecified && op.server === 'api');
+      for (const op of reads) {
+        const h = op.userScoped ? await userHeaders(ctx, user) : await s2sHeaders(ctx);
+        calls.push(await ctx.http.send({ op: op.operationId, headers: h }));
+      }
+      for (const res of calls) check(res.durationMs <= limitS * 1000, `a call took ${Math.round(res.durationMs)} ms, over the ${limitS} s recommended client timeout`, { response: res });
+    },
+  },
+
+  'LIMIT-TRANSPORT-TLS': {
+    title: 'Transport is HTTPS with TLS 1.2 or newer: a 1.2+ handshake succeeds and the target refuses TLS 1.0/1.1 (skipped when the local TLS library cannot offer them)',
+    safe: true,
+    async run(ctx) {
+      const url = new URL(ctx.profile.base_url);
+      if (url.protocol === 'http:') {
+        if (LOOPBACK.test(url.hostname)) ctx.skip('target is plain HTTP on loopback; TLS version can only be checked on https');
+        check(false, `base_url ${url.origin} is plain HTTP; the service is used over HTTPS with TLS 1.2 or newer (section 8)`);
+      }
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const port = Number(url.port || 443);
+      let proto: string;
+      try {
+        proto = await tlsProtocol(host, port, { minVersion: 'TLSv1.2' });
+      } catch (err) {
+        if (LOCAL_TLS_ERRORS.test(tlsErrorText(err))) return ctx.skip(`the local TLS library cannot offer TLS 1.2+: ${tlsErrorText(err)}`);
+        return check(false, `a TLS 1.2+ handshake with ${url.host} failed: ${tlsErrorText(err)}; section 8 requires TLS 1.2 or newer`);
+      }
+      check(proto === 'TLSv1.2' || proto === 'TLSv1.3', `negotiated ${proto}; section 8 requires TLS 1.2 or newer`);
+      let old: string;
+      try {
+        // SECLEVEL=0 lets the local library offer the old versions at all.
+        old = await tlsProtocol(host, port, { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' });
+      } catch (err) {
+        const text = tlsErrorText(err);
+        if (LOCAL_TLS_ERRORS.test(text)) return ctx.skip(`the local TLS library cannot offer TLS 1.0/1.1, so their refusal cannot be observed: ${text}`);
+        if (PEER_REFUSAL.test(text)) return; // the peer refused the old versions (alert)
+        return ctx.skip(`the TLS 1.0/1.1 attempt ended without a protocol alert (${text}); a refusal cannot be told from a network failure`);
+      }
+      check(false, `the target negotiated ${old}; TLS older than 1.2 must be refused (section 8)`);
+    },
+  },
+};

@@ -1,0 +1,106 @@
+// One check per operation whose path the spec shows (keyed by operationId): exercise the happy
+// path and validate the response against the documented schema (expectSchema also requires
+// application/json). Rules: ENDPOINT-RESPONSE-SCHEMA and GENERAL-TRANSPORT-JSON.
+
+import {
+  expectSchema, asUser, authorizeRaw, completeSepa, directSepa, is2xx, sepaStates, setSepaStatus, create3ds, createUser, createUserRaw,
+  createWithdrawal, expect2xx, initAndSign, initSepa, readUser, requestBody, requestToken, rnd, s2sHeaders, smartWallets, tokenBody,
+  userHeaders, walletItems, idpHeaders, newIdpIdentity,
+} from '../kit/index.ts';
+import type { CheckContext, HttpResponse, Need } from '../../src/checks/types.ts';
+import type { Driver, Drivers } from './driver.ts';
+import { estimateTransfer, executeTransfer, pushToCardRecipient, tokenize } from './transfers.ts';
+import { walletLinkUser } from './bank.ts';
+
+function schemaCheck(op: string, safe: boolean, needs: Need[], exercise: (ctx: CheckContext) => Promise<HttpResponse>): Driver {
+  return {
+    safe,
+    needs,
+    async run(ctx) {
+      const res = await exercise(ctx);
+      expect2xx(res, op);
+      expectSchema(res, op);
+    },
+  };
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+async function estimate(ctx: CheckContext) {
+  const user = await createUser(ctx);
+  const r = await pushToCardRecipient(ctx, user);
+  return { user, res: await estimateTransfer(ctx, user, r, '5.00') };
+}
+
+export const drivers: Drivers = {
+  createToken: schemaCheck('createToken', true, [], (ctx) => requestToken(ctx, tokenBody(ctx))),
+  authorizeUser: schemaCheck('authorizeUser', false, [], async (ctx) => authorizeRaw(ctx, await createUser(ctx))),
+  registerRetailUser: schemaCheck('registerRetailUser', false, ['idp'], async (ctx) =>
+    ctx.http.send({ op: 'registerRetailUser', headers: await idpHeaders(ctx, newIdpIdentity()), body: { country: 'DE' } })),
+  getUserV1: schemaCheck('getUserV1', false, [], async (ctx) => readUser(ctx, 'v1', await userHeaders(ctx, await createUser(ctx)))),
+  createUserV1: schemaCheck('createUserV1', false, [], async (ctx) =>
+    createUserRaw(ctx, 'v1', await s2sHeaders(ctx), { email: rnd.email(), country: 'DE', user_address: rnd.address() })),
+  getUserV2: schemaCheck('getUserV2', false, [], async (ctx) => readUser(ctx, 'v2', await userHeaders(ctx, await createUser(ctx)))),
+  createUserV2: schemaCheck('createUserV2', false, [], async (ctx) =>
+    createUserRaw(ctx, 'v2', await s2sHeaders(ctx), { email: rnd.email(), country: 'NL', user_address: rnd.address() })),
+  validateRetailUser: schemaCheck('validateRetailUser', false, [], async (ctx) =>
+    ctx.http.send({ op: 'validateRetailUser', headers: await userHeaders(ctx, await createUser(ctx)) })),
+  getConfig: schemaCheck('getConfig', true, [], async (ctx) => ctx.http.send({ op: 'getConfig', headers: await s2sHeaders(ctx) })),
+  getValidationRules: schemaCheck('getValidationRules', true, [], async (ctx) => ctx.http.send({ op: 'getValidationRules', headers: await s2sHeaders(ctx) })),
+  getWallet: schemaCheck('getWallet', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'getWallet' })),
+  listWallets: schemaCheck('listWallets', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'listWallets' })),
+  createXrplAccount: schemaCheck('createXrplAccount', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'createXrplAccount', body: requestBody(ctx, 'createXrplAccount', {}) })),
+  listCards: schemaCheck('listCards', false, [], async (ctx) => {
+    const user = await createUser(ctx);
+    await asUser(ctx, user, { op: 'createVirtualCard', body: { card_name: 'schema card' } });
+    return asUser(ctx, user, { op: 'listCards' });
+  }),
+  createVirtualCard: schemaCheck('createVirtualCard', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'createVirtualCard', body: { card_name: `card ${rnd.hex(2)}` } })),
+  list3dsRequests: schemaCheck('list3dsRequests', false, [], async (ctx) => {
+    const user = await createUser(ctx);
+    if (ctx.profile.control_url) await create3ds(ctx, user);
+    return asUser(ctx, user, { op: 'list3dsRequests' });
+  }),
+  estimateCardTransfer: schemaCheck('estimateCardTransfer', false, ['pci'], async (ctx) => (await estimate(ctx)).res),
+  executeCardTransfer: schemaCheck('executeCardTransfer', false, ['pci'], async (ctx) => {
+    const { user, res } = await estimate(ctx);
+    expect2xx(res, 'estimate');
+    return executeTransfer(ctx, user, res.json.estimation_id);
+  }),
+  createRecipientV2: schemaCheck('createRecipientV2', false, ['pci'], async (ctx) => (await pushToCardRecipient(ctx, await createUser(ctx))).res),
+  tokenizeCard: schemaCheck('tokenizeCard', false, ['pci'], async (ctx) => (await tokenize(ctx)).res),
+  listWithdrawalRequests: schemaCheck('listWithdrawalRequests', false, [], async (ctx) => {
+    const user = await createUser(ctx);
+    if (ctx.profile.control_url) await createWithdrawal(ctx, user, rnd.address());
+    return asUser(ctx, user, { op: 'listWithdrawalRequests' });
+  }),
+  estimateFx: schemaCheck('estimateFx', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'estimateFx', body: requestBody(ctx, 'estimateFx', {}, { destination_address: rnd.address() }) })),
+  getFullStatement: schemaCheck('getFullStatement', false, [], async (ctx) => {
+    const user = await createUser(ctx);
+    const wallets = await smartWallets(ctx, user);
+    return asUser(ctx, user, { op: 'getFullStatement', body: { start: now() - 86400, end: now() + 60, user_address: user.address, ...(wallets[0] ? { wallet_address: wallets[0] } : {}) } });
+  }),
+  createBankAccount: schemaCheck('createBankAccount', false, [], async (ctx) => {
+    const user = await createUser(ctx);
+    if (ctx.profile.control_url) {
+      // Sepa from ActivationNotStarted answers { details_id } by section 3.
+      await setSepaStatus(ctx, user, sepaStates(ctx).notStarted);
+      return directSepa(ctx, user);
+    }
+    // Without the control API: the first account type this user may order (eligibility is not shown).
+    const types: string[] = (ctx.model.operations.get('createBankAccount')?.requestSchema as any)?.properties?.account_type?.enum ?? [];
+    for (const t of types) {
+      const res = await asUser(ctx, user, { op: 'createBankAccount', body: { account_type: t } });
+      if (is2xx(res)) return res;
+    }
+    return ctx.skip('no account type could be ordered for a new user without the control API (eligibility is not shown)');
+  }),
+  initBankAccount: schemaCheck('initBankAccount', false, ['control'], async (ctx) => initSepa(ctx, await walletLinkUser(ctx))),
+  completeBankAccount: schemaCheck('completeBankAccount', false, ['control'], async (ctx) => {
+    const user = await walletLinkUser(ctx);
+    const { signed } = await initAndSign(ctx, user, 'init');
+    return completeSepa(ctx, user, signed);
+  }),
+};
+
+

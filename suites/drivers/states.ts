@@ -1,0 +1,305 @@
+// Section 3 state machines, focused checks (one rule each): SEPA activation paths, 3DS decisions,
+// withdrawal requests. The model-based (fast-check command) tests of the same machines live in
+// suites/models/state-models.ts and are registered from suites/models/index.ts.
+
+import {
+  expectSchema, type TestUser, advanceClock, asUser, bearer, chainHeader, check, completeSepa, control, create3ds, createUser,
+  createWithdrawal, directSepa, expect2xx, expectError, expectNot2xx, headers, identityHeader, initAndSign, initSepa, listItems, machine,
+  mentionsDeep, NO_SIGNER, rnd, s2sToken, sepaStatus, sepaStates, setPrimaryWallet, setSepaStatus, signChallenge, tamperSignature,
+  unsignedChallenge, userPath,
+} from '../kit/index.ts';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { Drivers } from './driver.ts';
+import { walletLinkUser } from './bank.ts';
+
+// ------------------------------------------------------------------------------------------------ SEPA
+
+async function expectSepa(ctx: CheckContext, user: TestUser, want: string, what: string, rules?: string[]) {
+  const { status, res } = await sepaStatus(ctx, user);
+  check(status === want, `${what}: SepaAccount status is ${JSON.stringify(status)}, expected ${want}`, { rules, response: res });
+}
+
+function expectDetailsId(res: HttpResponse, what: string) {
+  expect2xx(res, what);
+  check(res.json?.details_id !== undefined && res.json?.details_id !== null && res.json?.details_id !== '', `${what}: no details_id in ${res.text.slice(0, 200)}`, { response: res });
+}
+
+const SEPA_NEEDS = ['control'] as const;
+
+// ------------------------------------------------------------------------------------------------- 3DS
+
+export const THREE_DS_NEEDS = ['control', 'operation:approve3ds', 'operation:decline3ds'] as const;
+export type Decision = 'approve3ds' | 'decline3ds';
+
+export async function decide(ctx: CheckContext, user: TestUser, op: Decision, transactionId: string): Promise<HttpResponse> {
+  return asUser(ctx, user, { op, params: { transaction_id: transactionId } });
+}
+
+/** The 3DS refusal: 400 ErrorNotFound (ERR-3DS-NOT-FOUND), never 401. */
+export function expect3dsNotFound(ctx: CheckContext, res: HttpResponse, rules: string[]) {
+  check(res.status !== 401, `3DS ${res.status === 401 ? 'answered 401' : ''}: approve and decline never return 401`, { rules: rules.includes('STATE-3DS-NEVER-401') ? ['STATE-3DS-NEVER-401'] : rules, response: res });
+  expectError(ctx, res, 'ERR-3DS-NOT-FOUND', rules);
+}
+
+function withdrawalPendingStatus(ctx: CheckContext): string {
+  const status = machine(ctx, 'WithdrawalRequest').pending_status;
+  if (!status) throw new Error('spec/rules/states.yaml: the WithdrawalRequest machine has no pending_status');
+  return status;
+}
+
+export const drivers: Drivers = {
+  'STATE-SEPA-DIRECT-ACTIVATION': {
+    safe: false,
+    needs: [...SEPA_NEEDS],
+    async run(ctx) {
+      const S = sepaStates(ctx);
+      const user = await createUser(ctx);
+      await setSepaStatus(ctx, user, S.notStarted);
+      await expectSepa(ctx, user, S.notStarted, `after control set ${S.notStarted}`);
+      const res = await directSepa(ctx, user);
+      expectDetailsId(res, `POST /api/v1/bank/accounts {account_type: Sepa} from ${S.notStarted}`);
+      expectSchema(res, 'createBankAccount');
+      await expectSepa(ctx, user, S.inProgress, 'after direct activation');
+    },
+  },
+
+  'STATE-SEPA-WALLET-LINK-ACTIVATION': {
+    safe: false,
+    needs: [...SEPA_NEEDS],
+    async run(ctx) {
+      const S = sepaStates(ctx);
+      const user = await walletLinkUser(ctx);
+      await expectSepa(ctx, user, S.verificationRequired, `after control set ${S.verificationRequired}`);
+      const { signed } = await initAndSign(ctx, user);
+      const done = await completeSepa(ctx, user, signed);
+      expectDetailsId(done, 'POST /api/v1/bank/accounts/complete with the signed challenge');
+      expectSchema(done, 'completeBankAccount');
+      await expectSepa(ctx, user, S.inProgress, 'after init + complete');
+    },
+  },
+
+  'STATE-SEPA-WEBHOOK-ACTIVE': {
+    title: 'InProgress -> Active when the provider reports the SEPA details (control sepa/complete stands in for the provider)',
+    safe: false,
+    needs: [...SEPA_NEEDS],
+    async run(ctx) {
+      const S = sepaStates(ctx);
+      const user = await createUser(ctx);
+      await setSepaStatus(ctx, user, S.notStarted);
+      expectDetailsId(await directSepa(ctx, user), 'direct activation');
+      await expectSepa(ctx, user, S.inProgress, 'after direct activation');
+      await control(ctx, 'POST', userPath(user, '/sepa/complete'), {});
+      await expectSepa(ctx, user, S.active, 'after the provider reported the SEPA details');
+    },
+  },
+
+  'STATE-SEPA-ACTIVE-RETRIEVE': {
+    safe: false,
+    needs: [...SEPA_NEEDS],
+    async run(ctx) {
+      const S = sepaStates(ctx);
+      const user = await createUser(ctx);
+      await setSepaStatus(ctx, user, S.notStarted);
+      expectDetailsId(await directSepa(ctx, user), 'direct activation');
+      await control(ctx, 'POST', userPath(user, '/sepa/complete'), {});
+      await expectSepa(ctx, user, S.active, 'after the provider reported the SEPA details');
+      for (let i = 0; i < 2; i++) {
+        expectDetailsId(await directSepa(ctx, user), `POST /api/v1/bank/accounts {Sepa} when ${S.active} (details are retrieved)`);
+        await expectSepa(ctx, user, S.active, 'after retrieving the details');
+      }
+    },
+  },
+
+  'STATE-SEPA-WRONG-PATH': {
+    title: 'The path that does not match the status returns 400: init/complete from ActivationNotStarted, direct activation from ExternalProviderVerificationRequired; the status does not move',
+    safe: false,
+    needs: [...SEPA_NEEDS],
+    alsoCovers: ['ERR-SEPA-WRONG-PATH'],
+    async run(ctx) {
+      const S = sepaStates(ctx);
+      const rules = ['STATE-SEPA-WRONG-PATH', 'ERR-SEPA-WRONG-PATH'];
+      // Direct path while verification is required.
+      const a = await walletLinkUser(ctx);
+      expectError(ctx, await directSepa(ctx, a), 'ERR-SEPA-WRONG-PATH', rules);
+      await expectSepa(ctx, a, S.verificationRequired, 'after the refused direct activation', rules);
+      // Wallet-linking path while activation has not started (Primary wallet present, and the challenge
+      // issued and signed while the status matched, so only the path is wrong).
+      const b = await createUser(ctx);
+      await setPrimaryWallet(ctx, b, true);
+      await setSepaStatus(ctx, b, S.verificationRequired);
+      const first = await initSepa(ctx, b);
+      expect2xx(first, `baseline: init while ${S.verificationRequired}`);
+      const signed = typeof first.json?.challenge === 'string' ? await signChallenge(ctx, b, first.json.challenge) : undefined;
+      const wrongComplete = async (status: string) => {
+        const res = await completeSepa(ctx, b, signed ?? unsignedChallenge());
+        if (signed !== undefined) expectError(ctx, res, 'ERR-SEPA-WRONG-PATH', rules);
+        else {
+          // Without a signed challenge the signature is a second fault: any 4xx, and the status must not move.
+          ctx.log(`complete from ${status} sent an unsigned challenge (${NO_SIGNER}); any 4xx accepted`);
+          check(res.status >= 400 && res.status < 500, `complete from ${status}: expected a 4xx refusal, got HTTP ${res.status}`, { rules, response: res });
+        }
+      };
+      await setSepaStatus(ctx, b, S.notStarted);
+      expectError(ctx, await initSepa(ctx, b), 'ERR-SEPA-WRONG-PATH', rules);
+      await wrongComplete(S.notStarted);
+      await expectSepa(ctx, b, S.notStarted, 'after the refused wallet-linking calls', rules);
+      // Registration pending: neither path matches.
+      await setSepaStatus(ctx, b, S.registrationPending);
+      expectError(ctx, await directSepa(ctx, b), 'ERR-SEPA-WRONG-PATH', rules);
+      expectError(ctx, await initSepa(ctx, b), 'ERR-SEPA-WRONG-PATH', rules);
+      await wrongComplete(S.registrationPending);
+      await expectSepa(ctx, b, S.registrationPending, 'after the refused calls', rules);
+    },
+  },
+
+  'STATE-SEPA-PRIMARY-WALLET-REQUIRED': {
+    title: 'Without a Primary Smart Wallet the wallet-linking path cannot finish: complete is refused and the status stays ExternalProviderVerificationRequired',
+    safe: false,
+    needs: [...SEPA_NEEDS],
+    async run(ctx) {
+      const S = sepaStates(ctx);
+      // The challenge is issued and signed while the Primary wallet is there; then the wallet is removed,
+      // so the missing wallet is the only fault of the complete.
+      const user = await walletLinkUser(ctx);
+      const { signed } = await initAndSign(ctx, user, 'init with a Primary Smart Wallet');
+      await setPrimaryWallet(ctx, user, false);
+      const done = await completeSepa(ctx, user, signed);
+      expectNot2xx(done, 'POST /api/v1/bank/accounts/complete for a user with no Primary Smart Wallet');
+      await expectSepa(ctx, user, S.verificationRequired, 'after the refused complete');
+      // With the Primary wallet back, the same path finishes (the wallet was the only obstacle).
+      await setPrimaryWallet(ctx, user, true);
+      const again = await initAndSign(ctx, user, 'init with a Primary Smart Wallet');
+      expect2xx(await completeSepa(ctx, user, again.signed), 'complete with a Primary Smart Wallet');
+    },
+  },
+
+  'STATE-WITHDRAWAL-REQUESTED': {
+    safe: false,
+    needs: ['control'],
+    async run(ctx) {
+      const pending = withdrawalPendingStatus(ctx);
+      const user = await createUser(ctx);
+      const dest = rnd.address();
+      await createWithdrawal(ctx, user, dest);
+      const res = await asUser(ctx, user, { op: 'listWithdrawalRequests' });
+      expect2xx(res, 'GET /api/v1/withdrawal/requests');
+      expectSchema(res, 'listWithdrawalRequests');
+      const items = listItems(res.json);
+      // The pending request this check created: the one that mentions its destination (under either alias name).
+      const mine = items.find((w) => mentionsDeep(w, dest));
+      check(mine, `the pending withdrawal request to ${dest} is not listed`, { response: res });
+      check(mine.status === pending, `pending withdrawal request has status ${JSON.stringify(mine.status)}, expected ${pending}`, { response: res });
+    },
+  },
+
+  'STATE-3DS-DECIDE-PENDING': {
+    safe: false,
+    needs: [...THREE_DS_NEEDS],
+    async run(ctx) {
+      const user = await createUser(ctx);
+      for (const op of ['approve3ds', 'decline3ds'] as const) {
+        const ch = await create3ds(ctx, user);
+        const list = await asUser(ctx, user, { op: 'list3dsRequests' });
+        expect2xx(list, 'GET /api/v1/cards/3ds/requests');
+        const items = listItems(list.json);
+        const withIds = items.filter((c) => c?.transaction_id !== undefined || c?.id !== undefined);
+        if (withIds.length > 0) check(withIds.some((c) => c.transaction_id === ch.transaction_id || c.id === ch.transaction_id), `pending challenge ${ch.transaction_id} is not listed`, { response: list });
+        else check(items.length > 0, 'a pending challenge was created but the list is empty', { response: list });
+        expect2xx(await decide(ctx, user, op, ch.transaction_id), `${op} of the user's own pending challenge`);
+      }
+    },
+  },
+
+  'STATE-3DS-NO-REPLAY': {
+    safe: false,
+    needs: [...THREE_DS_NEEDS],
+    alsoCovers: ['ERR-3DS-NOT-FOUND'],
+    async run(ctx) {
+      const rules = ['STATE-3DS-NO-REPLAY', 'ERR-3DS-NOT-FOUND'];
+      const user = await createUser(ctx);
+      for (const [first, second] of [['approve3ds', 'approve3ds'], ['approve3ds', 'decline3ds'], ['decline3ds', 'decline3ds'], ['decline3ds', 'approve3ds']] as const) {
+        const ch = await create3ds(ctx, user);
+        expect2xx(await decide(ctx, user, first, ch.transaction_id), `first decision (${first})`);
+        expect3dsNotFound(ctx, await decide(ctx, user, second, ch.transaction_id), rules);
+      }
+      // Concurrent decisions on one challenge: exactly one wins, every other is refused.
+      const RACERS = 6;
+      const ch = await create3ds(ctx, user);
+      const answers = await Promise.all(Array.from({ length: RACERS }, (_, i) => decide(ctx, user, i % 2 ? 'decline3ds' : 'approve3ds', ch.transaction_id)));
+      const wins = answers.filter((r) => r.status >= 200 && r.status < 300);
+      check(wins.length === 1, `${RACERS} concurrent decisions on one challenge: ${wins.length} succeeded, exactly one may (a decision cannot be replayed)`, { rules, response: wins[1] ?? answers[0] });
+      for (const r of answers) if (!(r.status >= 200 && r.status < 300)) expect3dsNotFound(ctx, r, rules);
+    },
+  },
+
+  'STATE-3DS-EXPIRY': {
+    title: 'A 3DS challenge can be decided within 5 minutes of creation and not after (server clock advanced through the control API)',
+    safe: false,
+    exclusive: true,
+    needs: [...THREE_DS_NEEDS],
+    alsoCovers: ['LIMIT-3DS-WINDOW'],
+    async run(ctx) {
+      const windowS = ctx.model.limits.three_ds_window?.value;
+      if (!windowS) throw new Error('the model has no three_ds_window limit');
+      const rules = ['STATE-3DS-EXPIRY', 'LIMIT-3DS-WINDOW'];
+      const user = await createUser(ctx);
+      const early = await create3ds(ctx, user);
+      const late1 = await create3ds(ctx, user);
+      const late2 = await create3ds(ctx, user);
+      await advanceClock(ctx, windowS - 20);
+      expect2xx(await decide(ctx, user, 'approve3ds', early.transaction_id), `approve ${windowS - 20} s after creation (inside the ${windowS} s window)`, rules);
+      await advanceClock(ctx, 21 + 5);
+      expect3dsNotFound(ctx, await decide(ctx, user, 'approve3ds', late1.transaction_id), rules);
+      expect3dsNotFound(ctx, await decide(ctx, user, 'decline3ds', late2.transaction_id), rules);
+    },
+  },
+
+  'STATE-3DS-CALLER-SCOPED': {
+    title: "Another user's challenge and an unknown transaction id give the same 400 ErrorNotFound; the owner can still decide afterwards",
+    safe: false,
+    needs: [...THREE_DS_NEEDS],
+    async run(ctx) {
+      const rules = ['STATE-3DS-CALLER-SCOPED'];
+      const owner = await createUser(ctx);
+      const other = await createUser(ctx);
+      const ch = await create3ds(ctx, owner);
+      const bodies: HttpResponse[] = [];
+      for (const op of ['approve3ds', 'decline3ds'] as const) {
+        const res = await decide(ctx, other, op, ch.transaction_id);
+        expect3dsNotFound(ctx, res, rules);
+        bodies.push(res);
+        const unknown = await decide(ctx, owner, op, rnd.uuid());
+        expect3dsNotFound(ctx, unknown, rules);
+        bodies.push(unknown);
+      }
+      const sig = (r: HttpResponse) => JSON.stringify([r.status, r.json?.error_reason, r.json?.error_description, r.json?.error_category]);
+      for (const r of bodies) check(sig(r) === sig(bodies[0]), `the 3DS refusals differ (lookup is scoped to the caller, so all are the same 400): ${sig(bodies[0])} vs ${sig(r)}`, { response: r });
+      expect2xx(await decide(ctx, owner, 'approve3ds', ch.transaction_id), "the owner approves after the other user's refused attempts");
+    },
+  },
+
+  'STATE-3DS-NEVER-401': {
+    title: '3DS approve and decline never return 401: not for a refused lookup (unknown, decided, another user\'s) and not for a token with an altered signature',
+    safe: false,
+    needs: [...THREE_DS_NEEDS],
+    async run(ctx) {
+      const rules = ['STATE-3DS-NEVER-401'];
+      const user = await createUser(ctx);
+      const other = await createUser(ctx);
+      const ch = await create3ds(ctx, user);
+      // Section 7 other rule 1 says "never": even a bad token is refused without 401.
+      const bad = headers(bearer(tamperSignature(await s2sToken(ctx))), chainHeader(ctx), { [identityHeader(ctx, 'id')]: user.id });
+      for (const op of ['approve3ds', 'decline3ds'] as const) {
+        const res = await ctx.http.send({ op, params: { transaction_id: ch.transaction_id }, headers: bad });
+        check(res.status !== 401, `${op} with an altered S2S token answered 401; approve and decline never return 401`, { response: res });
+        expectNot2xx(res, `${op} with an altered S2S token`);
+      }
+      for (const op of ['approve3ds', 'decline3ds'] as const) {
+        expect3dsNotFound(ctx, await decide(ctx, user, op, rnd.uuid()), rules);
+        expect3dsNotFound(ctx, await decide(ctx, other, op, ch.transaction_id), rules);
+      }
+      expect2xx(await decide(ctx, user, 'decline3ds', ch.transaction_id), 'the owner declines its pending challenge');
+      for (const op of ['approve3ds', 'decline3ds'] as const) expect3dsNotFound(ctx, await decide(ctx, user, op, ch.transaction_id), rules);
+    },
+  },
+};

@@ -1,0 +1,101 @@
+// Section 4 rule 3, Push to Card end to end: tokenize the card in the card-tokenization environment,
+// create a Card recipient with the card_token, estimate, execute, and receive the activity webhook
+// (section 6 rule 1) carrying the activity_id.
+
+import {
+  expectSchema, type TestUser, asUser, check, createUser, expect2xx, is2xx, mentionsDeep, requestBody, webhookPath, webhookTimeoutMs,
+} from '../kit/index.ts';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { Drivers } from './driver.ts';
+
+/** Default card details for tokenization (a well-known test PAN); the payload is not shown, profile.request_templates.tokenizeCard adjusts it. */
+export function testCard(): Record<string, unknown> {
+  return { card_number: '4111111111111111', expiry_month: '12', expiry_year: '2030', cvv: '123', holder_name: 'Ada Lovelace' };
+}
+
+export async function tokenize(ctx: CheckContext): Promise<{ token: string; res: HttpResponse }> {
+  if (!ctx.profile.pci_url) ctx.skip('needs the card-tokenization environment: profile.pci_url is not set');
+  const res = await ctx.http.send({ op: 'tokenizeCard', server: 'pci', body: requestBody(ctx, 'tokenizeCard', testCard()) });
+  expect2xx(res, 'POST {pci_url}/b2b/cards/oct');
+  const token = res.json?.card_token;
+  check(token !== undefined && token !== null && token !== '', `card tokenization answered no card_token: ${res.text.slice(0, 200)}`, { response: res });
+  return { token: String(token), res };
+}
+
+function paymentDetailsOf(json: any): any[] {
+  const pd = json?.payment_details;
+  return Array.isArray(pd) ? pd : pd && typeof pd === 'object' ? [pd] : [];
+}
+
+/** Default create input of a Card recipient (section 2 individual fields + section 4 type Card); card_token comes from tokenization. */
+const CARD_RECIPIENT = { type: 'Card', first_name: 'Ada', last_name: 'Lovelace', is_business: false };
+
+/** Steps 1-2: tokenize and create the Card recipient; returns the recipient id and payment_details.id. */
+export async function pushToCardRecipient(ctx: CheckContext, user: TestUser) {
+  const { token } = await tokenize(ctx);
+  const res = await asUser(ctx, user, { op: 'createRecipientV2', body: requestBody(ctx, 'createRecipientV2', CARD_RECIPIENT, { card_token: token }) });
+  expect2xx(res, 'POST /api/v2/recipients (type Card with the card_token)');
+  const details = paymentDetailsOf(res.json);
+  const card = details.find((d) => d?.type === 'Card') ?? details[0];
+  check(card && card.id !== undefined && card.id !== null, `the Card recipient has no payment_details.id: ${res.text.slice(0, 300)}`, { response: res });
+  return { res, recipientId: res.json?.id as string | undefined, paymentDetailsId: String(card.id) };
+}
+
+/** Step 3: estimate (body from profile.request_templates.estimateCardTransfer over the defaults). */
+export async function estimateTransfer(ctx: CheckContext, user: TestUser, r: { recipientId?: string; paymentDetailsId: string }, amount = '10.00'): Promise<HttpResponse> {
+  return asUser(ctx, user, {
+    op: 'estimateCardTransfer',
+    body: requestBody(ctx, 'estimateCardTransfer', { amount, currency: 'EUR' }, { ...(r.recipientId ? { recipient_id: r.recipientId } : {}), payment_details_id: r.paymentDetailsId }),
+  });
+}
+
+/** Step 4: execute using the estimate. */
+export async function executeTransfer(ctx: CheckContext, user: TestUser, estimationId: unknown): Promise<HttpResponse> {
+  return asUser(ctx, user, { op: 'executeCardTransfer', body: requestBody(ctx, 'executeCardTransfer', {}, { estimation_id: estimationId }) });
+}
+
+/**
+ * A recipient that also carries crypto details: the section 2 Recipient field (recipient_address, the
+ * preferred name of ALIAS-RECIPIENT-ADDRESS) sent on create (the spec shows no other way to create
+ * crypto details). Undefined when the target refuses it.
+ */
+export async function cryptoRecipient(ctx: CheckContext, user: TestUser, address: string): Promise<HttpResponse | undefined> {
+  const rule = ctx.model.rule('ALIAS-RECIPIENT-ADDRESS');
+  if (rule.kind !== 'alias') throw new Error('ALIAS-RECIPIENT-ADDRESS is not an alias rule');
+  const { token } = await tokenize(ctx);
+  const res = await asUser(ctx, user, { op: 'createRecipientV2', body: { ...requestBody(ctx, 'createRecipientV2', CARD_RECIPIENT, { card_token: token }), [rule.new]: address } });
+  return is2xx(res) ? res : undefined;
+}
+
+export const drivers: Drivers = {
+  'FLOW-PUSH-TO-CARD': {
+    title: 'Push to Card: tokenize -> Card recipient (payment_details.id) -> estimate (estimation_id) -> execute (activity_id) -> an activity webhook on /v2/webhooks/activities mentioning the activity_id',
+    safe: false,
+    needs: ['pci', 'webhooks'],
+    alsoCovers: ['EVENT-CARD-TRANSFER-ACTIVITY'],
+    async run(ctx) {
+      const path = webhookPath(ctx, 'activities');
+      const user = await createUser(ctx);
+      const r = await pushToCardRecipient(ctx, user);
+      expectSchema(r.res, 'createRecipientV2', undefined, ['FLOW-PUSH-TO-CARD']);
+      const est = await estimateTransfer(ctx, user, r);
+      expect2xx(est, 'POST /api/v1/cards/transfer/estimate');
+      expectSchema(est, 'estimateCardTransfer', undefined, ['FLOW-PUSH-TO-CARD']);
+      const exec = await executeTransfer(ctx, user, est.json.estimation_id);
+      expect2xx(exec, 'POST /api/v1/cards/transfer with the estimation_id');
+      expectSchema(exec, 'executeCardTransfer', undefined, ['FLOW-PUSH-TO-CARD']);
+      const activityId = String(exec.json.activity_id);
+      let settled = false;
+      if (ctx.profile.control_url) {
+        // Settle now when the target offers it; a target that settles on its own may refuse.
+        const done = await ctx.http.send({ server: 'control', method: 'POST', path: `/activities/${encodeURIComponent(activityId)}/complete`, body: {} });
+        settled = is2xx(done);
+        if (!settled) ctx.log(`control /activities/{id}/complete answered HTTP ${done.status}; waiting for the target to settle on its own`);
+      }
+      const timeout = webhookTimeoutMs(ctx, settled);
+      // The activity webhook's payload is not shown: any delivery on the path that mentions the activity id anywhere.
+      const hook = await ctx.services.webhooks!.waitFor(path, (b) => mentionsDeep(b, activityId), timeout);
+      check(hook, `no activity webhook mentioning activity_id ${activityId} arrived on ${path} within ${timeout / 1000} s (section 6 rule 1; profile.webhook_timeout_ms sets the wait)`, { rules: ['EVENT-CARD-TRANSFER-ACTIVITY'] });
+    },
+  },
+};

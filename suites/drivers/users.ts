@@ -1,0 +1,88 @@
+// Section 4 user, config and wallet endpoints: create (v1 and v2) and read back, config reads,
+// wallets read by default and by id.
+
+import {
+  expectSchema, type TestUser, asUser, check, createUser, expect2xx, readUser, s2sHeaders, userHeaders, walletItems,
+} from '../kit/index.ts';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { Drivers } from './driver.ts';
+
+const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+
+export function expectUserFields(res: HttpResponse, user: TestUser, what: string, rules?: string[]): void {
+  const u = res.json ?? {};
+  const fails: string[] = [];
+  if (u.user_id !== user.id) fails.push(`user_id ${JSON.stringify(u.user_id)} (expected ${user.id})`);
+  if (!same(u.email, user.email)) fails.push(`email ${JSON.stringify(u.email)} (registered ${user.email})`);
+  if (!same(u.user_address, user.address)) fails.push(`user_address ${JSON.stringify(u.user_address)} (registered ${user.address})`);
+  if (u.country !== undefined && !same(u.country, user.country)) fails.push(`country ${JSON.stringify(u.country)} (registered ${user.country})`);
+  check(fails.length === 0, `${what}: ${fails.join('; ')}`, { rules, response: res });
+}
+
+async function walletIdOf(item: any): Promise<string | undefined> {
+  const v = item?.wallet_id ?? item?.id;
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+}
+
+export const drivers: Drivers = {
+  'ENDPOINT-USER-CREATE': {
+    title: 'POST /api/v1/user and /api/v2/user create a user from email, country and user_address, return its id, and GET /api/v1/user reads the same fields back',
+    safe: false,
+    async run(ctx) {
+      for (const version of ['v1', 'v2'] as const) {
+        const user = await createUser(ctx, { version, country: version === 'v1' ? 'DE' : 'ES' });
+        const res = await readUser(ctx, 'v1', await userHeaders(ctx, user, 'id'));
+        expect2xx(res, `GET /api/v1/user for the user created with POST /api/${version}/user`);
+        expectUserFields(res, user, `user created with POST /api/${version}/user`);
+      }
+    },
+  },
+
+  'ENDPOINT-CONFIG-READS': {
+    safe: true,
+    async run(ctx) {
+      const h = await s2sHeaders(ctx);
+      for (const op of ['getConfig', 'getValidationRules'] as const) {
+        const res = await ctx.http.send({ op, headers: h });
+        expect2xx(res, `${op} with an S2S token and no user headers`);
+        expectSchema(res, op);
+      }
+    },
+  },
+
+  'ENDPOINT-WALLETS': {
+    title: 'GET /api/v1/wallets lists wallets with wallet_address; GET /api/v1/wallet reads the default wallet and a wallet by id, with balances',
+    safe: false,
+    async run(ctx: CheckContext) {
+      const user = await createUser(ctx);
+      const list = await asUser(ctx, user, { op: 'listWallets' });
+      expect2xx(list, 'GET /api/v1/wallets');
+      expectSchema(list, 'listWallets');
+      const items = walletItems(list.json);
+      check(items.length > 0, 'GET /api/v1/wallets lists no wallet; a user has one or more Smart Wallets (section 1)', { response: list });
+      for (const w of items) check(typeof w?.wallet_address === 'string', `wallet without wallet_address: ${JSON.stringify(w)}`, { response: list });
+      const def = await asUser(ctx, user, { op: 'getWallet' });
+      expect2xx(def, 'GET /api/v1/wallet (default wallet)');
+      expectSchema(def, 'getWallet');
+      check(items.some((w) => same(w.wallet_address, def.json.wallet_address)), `the default wallet ${def.json.wallet_address} is not among the listed wallets`, { response: def });
+      // Read by ID: the spec says "optional wallet ID" without naming the parameter, so the profile names it.
+      const param = ctx.profile.wallet_id_param;
+      if (!param) {
+        ctx.log('profile.wallet_id_param is not set (the spec does not name the wallet ID parameter); reading a wallet by ID is not exercised');
+        return;
+      }
+      if (items.length === 1) ctx.log('the user has one wallet, so reading it by ID cannot tell by-ID from default; by-ID selection is not proven');
+      for (const w of items) {
+        const id = await walletIdOf(w);
+        if (id === undefined) {
+          ctx.log('listed wallets carry no id field; reading by id is not exercised');
+          break;
+        }
+        const byId = await asUser(ctx, user, { op: 'getWallet', query: { [param]: id } });
+        expect2xx(byId, `GET /api/v1/wallet?${param}=${id}`);
+        expectSchema(byId, 'getWallet');
+        check(same(byId.json.wallet_address, w.wallet_address), `GET /api/v1/wallet?${param}=${id} answered wallet ${byId.json.wallet_address}, listed as ${w.wallet_address}`, { response: byId });
+      }
+    },
+  },
+};

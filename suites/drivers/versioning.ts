@@ -1,0 +1,67 @@
+// Section 9 versioning: v1 and v2 user endpoints coexist; only the v2 read has capabilities; the
+// SepaAccount capability status is one of the section 3 values.
+
+import {
+  expectSchema, check, createUser, expect2xx, readUser, sepaStatus, sepaStatuses, setSepaStatus, userHeaders,
+} from '../kit/index.ts';
+import type { Drivers } from './driver.ts';
+
+export const drivers: Drivers = {
+  'VERSION-V2-CAPABILITIES': {
+    safe: false,
+    async run(ctx) {
+      const user = await createUser(ctx);
+      const res = await readUser(ctx, 'v2', await userHeaders(ctx, user));
+      expect2xx(res, 'GET /api/v2/user');
+      expectSchema(res, 'getUserV2');
+      const caps = res.json?.capabilities;
+      check(Array.isArray(caps), `GET /api/v2/user has no capabilities array: ${res.text.slice(0, 200)}`, { response: res });
+      for (const c of caps) check(typeof c?.type === 'string' && typeof c?.status === 'string', `capability without string type/status: ${JSON.stringify(c)}`, { response: res });
+    },
+  },
+
+  'VERSION-V1-NO-CAPABILITIES': {
+    safe: false,
+    async run(ctx) {
+      const user = await createUser(ctx);
+      const res = await readUser(ctx, 'v1', await userHeaders(ctx, user));
+      expect2xx(res, 'GET /api/v1/user');
+      check(res.json && !Object.hasOwn(res.json, 'capabilities'), 'GET /api/v1/user returns a capabilities field; only the v2 user read does (section 9.1)', { response: res });
+    },
+  },
+
+  'VERSION-COEXIST': {
+    title: 'Users created with POST /api/v1/user and /api/v2/user are both readable with GET /api/v1/user and /api/v2/user',
+    safe: false,
+    async run(ctx) {
+      for (const version of ['v1', 'v2'] as const) {
+        const user = await createUser(ctx, { version });
+        for (const read of ['v1', 'v2'] as const) {
+          const res = await readUser(ctx, read, await userHeaders(ctx, user));
+          expect2xx(res, `GET /api/${read}/user for a user created with POST /api/${version}/user`);
+          check(res.json?.user_id === user.id, `GET /api/${read}/user answered user_id ${JSON.stringify(res.json?.user_id)}, expected ${user.id}`, { response: res });
+        }
+      }
+    },
+  },
+
+  'VERSION-SEPA-CAPABILITY-STATUSES': {
+    title: 'The SepaAccount capability status on GET /api/v2/user is one of the section 3 values, for a new user and after each status is set',
+    safe: false,
+    async run(ctx) {
+      const allowed = sepaStatuses(ctx);
+      const user = await createUser(ctx);
+      const first = await sepaStatus(ctx, user);
+      if (first.status !== undefined) check((allowed as string[]).includes(first.status), `SepaAccount status ${JSON.stringify(first.status)} is not one of ${allowed.join(', ')}`, { response: first.res });
+      if (!ctx.profile.control_url) {
+        if (first.status === undefined) ctx.skip('a new user has no SepaAccount capability and the control API is not available to give it one');
+        return;
+      }
+      for (const s of allowed) {
+        await setSepaStatus(ctx, user, s);
+        const got = await sepaStatus(ctx, user);
+        check(got.status === s, `after setting ${s}, GET /api/v2/user shows SepaAccount ${JSON.stringify(got.status)}`, { response: got.res });
+      }
+    },
+  },
+};

@@ -1,0 +1,73 @@
+// Section 6 events: delivery (POST, JSON, section 6 paths) observed on the engine's receiver, and
+// "account activation ends with the bank account webhook".
+
+import type { CheckContext, ReceivedWebhook } from '../../src/checks/types.ts';
+import type { Drivers } from './driver.ts';
+import {
+  check, control, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus, userPath,
+  webhookPath, webhookTimeoutMs,
+} from '../kit/index.ts';
+
+/** Section 6 paths: the model's webhooks (x-webhook-path) plus the profile's paths for those the spec does not show. */
+export function webhookPaths(ctx: CheckContext): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, item] of Object.entries<any>(ctx.model.openapi?.webhooks ?? {})) {
+    const p = item?.post?.['x-webhook-path'];
+    if (typeof p === 'string') out.set(p, name);
+  }
+  for (const [name, p] of Object.entries(ctx.profile.webhook_paths ?? {})) out.set(p, name);
+  return out;
+}
+
+export const drivers: Drivers = {
+  'EVENT-WEBHOOK-DELIVERY': {
+    title: 'Every webhook received on a section 6 path (or a path the profile gives) is a JSON POST; deliveries elsewhere are logged',
+    safe: false,
+    needs: ['webhooks'],
+    async run(ctx) {
+      const hooks = ctx.services.webhooks!;
+      // Provoke what can be provoked; the spec does not say which of these emit webhooks.
+      const user = await createUser(ctx);
+      if (ctx.profile.control_url) await create3ds(ctx, user).catch(() => undefined);
+      await hooks.waitFor(webhookPath(ctx, 'user'), (b) => mentionsDeep(b, user.id), 3000);
+      const paths = webhookPaths(ctx);
+      // The receiver records POSTs only (any other method is answered 405 and not kept).
+      const all: ReceivedWebhook[] = hooks.all();
+      const unknown = [...new Set(all.filter((w) => !paths.has(w.path)).map((w) => w.path))];
+      // Paths of the wallets, balances, card limit and bank account webhooks are not shown: not a failure.
+      if (unknown.length > 0) ctx.log(`webhooks on paths that are not section 6 paths nor in profile.webhook_paths (not checked): ${unknown.join(', ')}`);
+      const known = all.filter((w) => paths.has(w.path));
+      if (known.length === 0) ctx.skip('no webhook arrived on a section 6 path during the run; the spec does not say when most webhooks are emitted');
+      for (const w of known) {
+        check(isJsonContentTypeOf(w.headers), `webhook ${w.path} has Content-Type ${JSON.stringify(w.headers['content-type'])}, expected application/json`);
+        check(w.body !== undefined && typeof w.body !== 'string', `webhook ${w.path} body is not JSON: ${String(w.body ?? '(empty)').slice(0, 200)}`);
+      }
+    },
+  },
+
+  'EVENT-ACTIVATION-BANK-ACCOUNT': {
+    title: 'SEPA activation (direct activation, then the provider reports the details) ends with a webhook on the bank account webhook path (profile.webhook_paths.bank_account)',
+    safe: false,
+    needs: ['control', 'webhooks'],
+    async run(ctx) {
+      const path = ctx.profile.webhook_paths?.bank_account;
+      // The path is not shown (section 6); guessing the webhook by its content would be inventing its payload.
+      if (!path) ctx.skip('the bank account webhook path is not shown by the spec and profile.webhook_paths.bank_account is not set');
+      const hooks = ctx.services.webhooks!;
+      const user = await createUser(ctx);
+      await setSepaStatus(ctx, user, sepaStates(ctx).notStarted);
+      expect2xx(await directSepa(ctx, user), 'direct SEPA activation');
+      const since = Date.now();
+      await control(ctx, 'POST', userPath(user, '/sepa/complete'), {});
+      const timeout = webhookTimeoutMs(ctx, true);
+      const end = Date.now() + timeout;
+      let hit: ReceivedWebhook | undefined;
+      while (!hit) {
+        hit = hooks.all().find((w) => w.path === path && w.receivedAt >= since);
+        if (hit || Date.now() >= end) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      check(hit, `no webhook arrived on ${path} within ${timeout / 1000} s after the activation completed (section 6 rule 2; profile.webhook_timeout_ms sets the wait)`);
+    },
+  },
+};

@@ -1,0 +1,72 @@
+// Identity-provider helpers: a retail user registered through the provider tokens of the engine's
+// test identity provider (ctx.services.idp), and the header sets of the provider form.
+
+import type { CheckContext, IdpTokenOptions, TestIdentityProvider } from '../../src/checks/types.ts';
+import { check, expect2xx } from '../../src/checks/assert.ts';
+import { bearer, chainHeader, headers } from './http.ts';
+import { rnd } from './random.ts';
+import { userIdFrom } from './users.ts';
+
+export interface IdpUser {
+  sub: string;
+  email: string;
+  wallet: string;
+  id: string;
+}
+
+export function idp(ctx: CheckContext): TestIdentityProvider {
+  const p = ctx.services.idp;
+  if (!p) ctx.skip('the test identity provider is not available');
+  return p;
+}
+
+export interface IdpHeaderOptions {
+  access?: IdpTokenOptions;
+  identity?: IdpTokenOptions;
+  omitAuthorization?: boolean;
+  omitIdentity?: boolean;
+}
+
+/** Authorization + Identity + X-Chain-Id for the provider identity (sub, email, wallet), one thing varied. */
+export async function idpHeaders(ctx: CheckContext, who: { sub: string; email: string; wallet: string }, o: IdpHeaderOptions = {}): Promise<Record<string, string>> {
+  const p = idp(ctx);
+  const access = await p.accessToken({ sub: who.sub, ...o.access });
+  const identity = await p.identityToken({ sub: who.sub, email: who.email, wallet: who.wallet, ...o.identity });
+  return headers(
+    o.omitAuthorization ? {} : bearer(access),
+    o.omitIdentity ? {} : { Identity: `Bearer ${identity}` },
+    chainHeader(ctx),
+  );
+}
+
+export function newIdpIdentity(): { sub: string; email: string; wallet: string } {
+  return { sub: `conform-${rnd.hex(8)}`, email: rnd.email(), wallet: rnd.address() };
+}
+
+/** POST /api/v1/user/retail for a fresh provider identity; returns it with the new user id. */
+export async function registerRetail(ctx: CheckContext, who = newIdpIdentity(), country = 'DE'): Promise<IdpUser> {
+  const res = await ctx.http.send({ op: 'registerRetailUser', headers: await idpHeaders(ctx, who), body: { country } });
+  expect2xx(res, 'POST /api/v1/user/retail with valid provider tokens');
+  const id = userIdFrom(res.json);
+  check(id, `POST /api/v1/user/retail answered without id: ${res.text.slice(0, 200)}`, { response: res });
+  return { ...who, id };
+}
+
+const registered = new Map<string, Promise<IdpUser>>();
+
+/** One registered retail user per target, reused by the provider-exchange error checks. */
+export function sharedIdpUser(ctx: CheckContext): Promise<IdpUser> {
+  // Keyed by target and client too: a later target may reuse a base_url (a freed port) with other state.
+  const key = `${ctx.profile.base_url}|${ctx.profile.clients[0]?.client_id}|${idp(ctx).appId}`;
+  let p = registered.get(key);
+  if (!p) {
+    p = registerRetail(ctx);
+    registered.set(key, p);
+    p.catch(() => registered.delete(key));
+  }
+  return p;
+}
+
+export async function idpAuthorize(ctx: CheckContext, who: { sub: string; email: string; wallet: string }, o: IdpHeaderOptions = {}) {
+  return ctx.http.send({ op: 'authorizeUser', headers: await idpHeaders(ctx, who, o) });
+}

@@ -1,0 +1,65 @@
+// S2S tokens (section 5): the token request of a profile client, and a token cache per target and
+// client refreshed 5 minutes before expiry (the section 8 buffer, read from the model).
+
+import { check, expectStep } from '../../src/checks/assert.ts';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import { bearer, chainHeader, headers } from './http.ts';
+
+/** profile.clients[i], or a skip naming the missing client. */
+export function profileClient(ctx: CheckContext, i: number) {
+  const c = ctx.profile.clients[i];
+  if (!c) ctx.skip(`needs profile.clients[${i}] (the profile has ${ctx.profile.clients.length} client(s))`);
+  return c;
+}
+
+/** The grant_type the token endpoint requires (section 4), from the CreateTokenRequest enum of the model. */
+export function grantType(ctx: CheckContext): string {
+  const e = ctx.model.openapi?.components?.schemas?.CreateTokenRequest?.properties?.grant_type?.enum;
+  if (!Array.isArray(e) || e.length !== 1 || typeof e[0] !== 'string') throw new Error('spec/openapi.yaml: CreateTokenRequest.grant_type has no single enum value (section 4: must be client_credentials)');
+  return e[0];
+}
+
+/** A token request for client i with the three required fields (section 4). */
+export function tokenBody(ctx: CheckContext, i = 0): Record<string, string> {
+  const c = profileClient(ctx, i);
+  return { client_id: c.client_id, client_secret: c.client_secret, grant_type: grantType(ctx) };
+}
+
+export function requestToken(ctx: CheckContext, body: unknown, opts: { noRetry?: boolean } = {}): Promise<HttpResponse> {
+  return ctx.http.send({ op: 'createToken', body, noRetry: opts.noRetry });
+}
+
+const tokenCache = new Map<string, Promise<{ token: string; exp: number }>>();
+
+/** S2S token for client i, cached per target and client, refreshed 5 minutes before expiry. */
+export async function s2sToken(ctx: CheckContext, i = 0): Promise<string> {
+  const c = profileClient(ctx, i);
+  const key = `${ctx.profile.base_url}|${c.client_id}|${c.client_secret}`;
+  const buffer = ctx.model.limits.token_refresh_buffer?.value;
+  if (buffer === undefined) throw new Error('spec/rules/limits.yaml has no token_refresh_buffer value (section 8: 5 minutes)');
+  const cached = tokenCache.get(key);
+  if (cached) {
+    try {
+      const got = await cached;
+      if (got.exp - buffer > Date.now() / 1000) return got.token;
+    } catch {
+      // fall through and fetch again
+    }
+  }
+  const p = (async () => {
+    const step = `POST /api/v1/token for profile.clients[${i}]`;
+    const res = await requestToken(ctx, tokenBody(ctx, i));
+    expectStep(res, step);
+    const token = res.json?.access_token;
+    check(typeof token === 'string' && token.length > 0, 'token response carries no access_token', { response: res });
+    const exp = typeof res.json?.expires_at === 'number' ? res.json.expires_at : Date.now() / 1000 + 600;
+    return { token, exp };
+  })();
+  tokenCache.set(key, p);
+  p.catch(() => tokenCache.delete(key));
+  return (await p).token;
+}
+
+export async function s2sHeaders(ctx: CheckContext, i = 0, opts: { chain?: boolean } = {}): Promise<Record<string, string>> {
+  return headers(bearer(await s2sToken(ctx, i)), opts.chain === false ? {} : chainHeader(ctx));
+}

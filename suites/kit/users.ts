@@ -1,0 +1,105 @@
+// Users (sections 2, 4, 5): registration through POST /api/v1/user or v2 with an S2S token, one shared
+// user per target and client for read-only checks, user tokens, and requests sent as a user.
+
+import { checkStep, expectStep } from '../../src/checks/assert.ts';
+import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
+import { headers, walletItems } from './http.ts';
+import { identityHeader, userHeaders } from './identity.ts';
+import { rnd } from './random.ts';
+import { profileClient, s2sHeaders } from './tokens.ts';
+
+export interface TestUser {
+  id: string;
+  email: string;
+  /** EOA address given at registration (user_address). */
+  address: string;
+  country: string;
+  /** Index of the client (company) that created it. */
+  client: number;
+}
+
+export interface NewUser {
+  client?: number;
+  email?: string;
+  address?: string;
+  country?: string;
+  version?: 'v1' | 'v2';
+  /** Request body override (alias checks); default { email, country, user_address }. */
+  body?: Record<string, unknown>;
+}
+
+/** The user id in a create-user answer ("user id": user_id or id, or a bare string). */
+export function userIdFrom(json: any): string | undefined {
+  if (typeof json === 'string') return json;
+  const v = json?.user_id ?? json?.id ?? json?.data?.user_id ?? json?.data?.id;
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function createUserRaw(ctx: CheckContext, version: 'v1' | 'v2', h: Record<string, string>, body: unknown): Promise<HttpResponse> {
+  return ctx.http.send({ op: version === 'v1' ? 'createUserV1' : 'createUserV2', headers: h, body });
+}
+
+/** Creates a user through POST /api/v1/user (or v2) with an S2S token; returns what was registered. */
+export async function createUser(ctx: CheckContext, opts: NewUser = {}): Promise<TestUser> {
+  const i = opts.client ?? 0;
+  const user = {
+    email: opts.email ?? rnd.email(),
+    address: opts.address ?? rnd.address(),
+    country: opts.country ?? 'DE',
+  };
+  const body = opts.body ?? { email: user.email, country: user.country, user_address: user.address };
+  const step = `POST /api/${opts.version ?? 'v1'}/user`;
+  const res = await createUserRaw(ctx, opts.version ?? 'v1', await s2sHeaders(ctx, i), body);
+  expectStep(res, step);
+  const id = userIdFrom(res.json);
+  checkStep(id, step, `answered without a user id: ${res.text.slice(0, 200)}`, res);
+  return { id, ...user, client: i };
+}
+
+const sharedUsers = new Map<string, Promise<TestUser>>();
+
+/** One user per target and client, created on first use and reused by read-only checks. */
+export function sharedUser(ctx: CheckContext, i = 0): Promise<TestUser> {
+  const c = profileClient(ctx, i);
+  const key = `${ctx.profile.base_url}|${c.client_id}`;
+  let p = sharedUsers.get(key);
+  if (!p) {
+    p = createUser(ctx, { client: i });
+    sharedUsers.set(key, p);
+    p.catch(() => sharedUsers.delete(key));
+  }
+  return p;
+}
+
+/** POST /api/v1/user/authorize (S2S form): the raw answer. */
+export async function authorizeRaw(ctx: CheckContext, user: TestUser, extra: Record<string, string | undefined> = {}): Promise<HttpResponse> {
+  const h = headers(await s2sHeaders(ctx, user.client), { [identityHeader(ctx, 'wallet')]: user.address }, extra);
+  return ctx.http.send({ op: 'authorizeUser', headers: h });
+}
+
+/** A user-scoped token for `user` (S2S + X-User-Wallet + X-Chain-Id). */
+export async function userToken(ctx: CheckContext, user: TestUser): Promise<string> {
+  const step = 'POST /api/v1/user/authorize';
+  const res = await authorizeRaw(ctx, user);
+  expectStep(res, step);
+  const token = res.json?.access_token;
+  checkStep(typeof token === 'string' && token.length > 0, step, 'the answer carries no access_token', res);
+  return token;
+}
+
+/** GET /api/v1/user or /api/v2/user with the given headers. */
+export function readUser(ctx: CheckContext, version: 'v1' | 'v2', h: Record<string, string>): Promise<HttpResponse> {
+  return ctx.http.send({ op: version === 'v1' ? 'getUserV1' : 'getUserV2', headers: h });
+}
+
+/** Sends an operation as `user` (S2S + X-User-Id + X-Chain-Id). */
+export async function asUser(ctx: CheckContext, user: TestUser, req: Omit<HttpRequest, 'headers'> & { headers?: Record<string, string> }): Promise<HttpResponse> {
+  return ctx.http.send({ ...req, headers: headers(await userHeaders(ctx, user), req.headers ?? {}) });
+}
+
+/** Smart Wallet addresses of the user (GET /api/v1/wallets). */
+export async function smartWallets(ctx: CheckContext, user: TestUser): Promise<string[]> {
+  const res = await asUser(ctx, user, { op: 'listWallets' });
+  expectStep(res, 'GET /api/v1/wallets');
+  return walletItems(res.json).map((w) => w?.wallet_address).filter((a): a is string => typeof a === 'string');
+}

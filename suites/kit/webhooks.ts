@@ -1,0 +1,23 @@
+// Webhooks (section 6): delivery paths from the model, and how long a check waits for a webhook the
+// target emits on its own schedule.
+
+import type { CheckContext } from '../../src/checks/types.ts';
+
+/** Delivery path of a section 6 webhook, from the model (spec/openapi.yaml webhooks.<name>.post.x-webhook-path). */
+export function webhookPath(ctx: CheckContext, name: string): string {
+  const p = ctx.model.openapi?.webhooks?.[name]?.post?.['x-webhook-path'];
+  if (typeof p !== 'string') throw new Error(`spec/openapi.yaml has no webhooks.${name}.post.x-webhook-path`);
+  return p;
+}
+
+export const WEBHOOK_TIMEOUT_BOUNDS = { min: 1000, max: 600_000, settled: 20_000, unsettled: 90_000 } as const;
+
+/**
+ * How long to wait for a webhook the target emits on its own schedule: profile.webhook_timeout_ms, else
+ * 20 s when the control API settled the event at once, else 90 s; always within 1 s..10 min.
+ */
+export function webhookTimeoutMs(ctx: CheckContext, settledByControl: boolean): number {
+  const b = WEBHOOK_TIMEOUT_BOUNDS;
+  const want = ctx.profile.webhook_timeout_ms ?? (settledByControl ? b.settled : b.unsettled);
+  return Math.min(b.max, Math.max(b.min, want));
+}
