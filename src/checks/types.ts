@@ -85,6 +85,11 @@ export interface CheckContext {
   /** Shared per-run services the engine starts: test identity provider and webhook receiver. */
   services: RunServices;
   log(message: string): void;
+  /**
+   * Records something the spec recommends but does not require (a Retry-After on 429, TLS on an http
+   * target). The check goes on; the warning is reported apart and changes the exit code only with --strict.
+   */
+  warn(message: string): void;
 }
 
 export interface RunServices {

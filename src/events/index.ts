@@ -1,6 +1,10 @@
 // The engine's event stream. Reporters consume these and never touch the engine.
 
-export type Verdict = 'pass' | 'fail' | 'skip';
+/**
+ * blocked: a prerequisite step (a call to another operation) failed, so the check observed nothing
+ * about its own rules; it counts as a failure for the exit code, but its root cause is that operation.
+ */
+export type Verdict = 'pass' | 'fail' | 'skip' | 'blocked';
 
 export interface RecordedRequest {
   method: string;
@@ -61,6 +65,19 @@ export interface CheckFailureInfo {
   cause?: string;
   /** Optional: expected and actual field by field (section 7 error rows, status mismatches). */
   comparison?: FieldComparison[];
+  /** The operation whose call failed, when the check's own subject step failed (root-cause grouping). */
+  operation?: string;
+}
+
+/** Why a check is blocked: the setup operation that failed and the rules of that operation it breaks. */
+export interface BlockedInfo {
+  /** operationId of the failed prerequisite step. */
+  operation: string;
+  /** Rule ids of that operation the failed step breaks (the root cause, not the check's own rules). */
+  rules: string[];
+  message: string;
+  /** The exchange of the failed step, when there is one. */
+  exchange?: Exchange;
 }
 
 export interface CheckResult {
@@ -73,6 +90,10 @@ export interface CheckResult {
   /** Skip reason, always set for skip. */
   reason?: string;
   failure?: CheckFailureInfo;
+  /** Set for verdict blocked. */
+  blocked?: BlockedInfo;
+  /** What the spec recommends but does not require and the target did not do (ctx.warn); never a failure unless --strict. */
+  warnings?: string[];
   durationMs: number;
   requests: number;
   seed: number;
@@ -83,31 +104,120 @@ export interface RuleVerdict {
   section: string;
   kind: string;
   summary: string;
-  /** pass: covered and all covering checks passed; fail: a covering check failed; skip: all covering checks skipped; uncovered: no check; untestable: recorded so in the model. */
-  verdict: 'pass' | 'fail' | 'skip' | 'uncovered' | 'untestable';
+  /**
+   * pass: covered and all covering checks passed; fail: a covering check failed, or a setup step of
+   * this rule's operation failed in some check (it is that check's root cause); blocked: no covering
+   * check got past a failed prerequisite; skip: all covering checks skipped; uncovered: no check;
+   * untestable: recorded so in the model.
+   */
+  verdict: 'pass' | 'fail' | 'skip' | 'blocked' | 'uncovered' | 'untestable';
   checks: string[];
   reason?: string;
 }
 
+/**
+ * One root cause: a check that failed on its own rules (kind failure), or an operation whose failed
+ * setup step blocked checks while no check of its own failed on it (kind blocking). Blocked checks
+ * are listed under the cause that explains them.
+ */
+export interface RootCause {
+  kind: 'failure' | 'blocking';
+  /** failure: the check id; blocking: the operation id. */
+  id: string;
+  operation?: string;
+  rules: string[];
+  message: string;
+  /** Checks that failed on their own rules with this cause (one, or several failing on the same operation). */
+  checks: string[];
+  /** Blocked checks this cause explains. */
+  blocked: string[];
+}
+
 export interface RunSummary {
+  /** Distinct causes: own failures plus blocking operations no own failure explains. Read this first. */
+  rootCauses: number;
   passed: number;
   failed: number;
+  /** Checks blocked by a failed prerequisite (they fail the run like failed checks). */
+  blocked: number;
   skipped: number;
+  /** Checks that recorded at least one warning (any verdict). */
+  warned: number;
   total: number;
   requests: number;
   durationMs: number;
-  rules: { total: number; passed: number; failed: number; skipped: number; uncovered: number; untestable: number };
+  rules: { total: number; passed: number; failed: number; blocked: number; skipped: number; uncovered: number; untestable: number };
 }
 
 export type RunEvent =
   | { type: 'run-started'; runId: string; seed: number; target: string; targetName: string; checks: number; shard?: string; safe: boolean; startedAt: string; toolVersion: string }
   | { type: 'check-started'; checkId: string; title: string }
   | { type: 'exchange'; exchange: Exchange }
+  | { type: 'warning'; checkId: string; message: string }
   | { type: 'check-finished'; result: CheckResult }
-  | { type: 'run-finished'; summary: RunSummary; rules: RuleVerdict[]; results: CheckResult[]; finishedAt: string };
+  | {
+      type: 'run-finished';
+      summary: RunSummary;
+      rules: RuleVerdict[];
+      results: CheckResult[];
+      finishedAt: string;
+      /** Root causes, most checks explained first. */
+      rootCauses?: RootCause[];
+      /** Against --baseline: what newly fails, what was fixed, what became skipped. */
+      diff?: RunDiff;
+      /** --expected-failures: which listed failures were waived and which entries rotted. */
+      expected?: ExpectedFailuresOutcome;
+      /** How the exit code was decided (strict, waivers). */
+      exit?: { code: 0 | 1; reasons: string[] };
+    };
 
 export interface Reporter {
   onEvent(event: RunEvent): void | Promise<void>;
   /** Called once after run-finished; writes files. */
   close?(): Promise<void>;
+}
+
+/** A verdict change between two runs, for one check or one rule. */
+export interface VerdictChange {
+  id: string;
+  from: string;
+  to: string;
+  /** Failure, block or skip reason in the new run, when there is one. */
+  detail?: string;
+}
+
+export interface DiffGroup {
+  /** Was pass/skip/absent, now fail or blocked. */
+  newlyFailing: VerdictChange[];
+  /** Was fail or blocked, now pass. */
+  fixed: VerdictChange[];
+  /** Was pass, fail or blocked, now skip (a skip can hide a regression). */
+  newlySkipped: VerdictChange[];
+  /** Any other change (e.g. fail -> blocked, skip -> pass). */
+  other: VerdictChange[];
+}
+
+/** `baas-conform diff OLD NEW` and `run --baseline OLD`: per rule and per check. */
+export interface RunDiff {
+  baseline: { runId?: string; seed?: number; started?: string; toolVersion?: string };
+  checks: DiffGroup;
+  rules: DiffGroup;
+  /** Ids only in one of the two runs (another shard, --check, a renamed check). */
+  onlyInBaseline: string[];
+  onlyInCurrent: string[];
+}
+
+export interface ExpectedFailureEntry {
+  check: string;
+  reason: string;
+  /** YYYY-MM-DD; the entry stops waiving after that day (UTC). */
+  expires?: string;
+}
+
+export interface ExpectedFailuresOutcome {
+  file: string;
+  /** Listed checks that failed or were blocked: reported, not counted against the run. */
+  waived: { check: string; reason: string; verdict: string }[];
+  /** Entries that make the list rot and so fail the run. */
+  problems: { check: string; problem: 'now-passes' | 'expired' | 'unknown-check'; message: string }[];
 }

@@ -1,7 +1,7 @@
 // Accumulates the event stream into what file reporters write. Exchanges are kept only for checks
 // that failed (and bounded per check), so a long run does not hold every request in memory.
 
-import type { CheckResult, Exchange, RuleVerdict, RunEvent, RunSummary } from '../events/index.ts';
+import type { CheckResult, Exchange, ExpectedFailuresOutcome, RootCause, RuleVerdict, RunDiff, RunEvent, RunSummary } from '../events/index.ts';
 
 export const COLLECT_DEFAULTS = {
   /** Exchanges kept per failed check (the last ones: closest to the failure). */
@@ -20,6 +20,12 @@ export interface CollectedRun {
   summary?: RunSummary;
   rules: RuleVerdict[];
   checks: CollectedCheck[];
+  /** Root causes (own failures, blocking operations), most checks explained first. */
+  rootCauses: RootCause[];
+  /** Against --baseline (the HTML shows the same lists as `baas-conform diff`). */
+  diff?: RunDiff;
+  expected?: ExpectedFailuresOutcome;
+  exit?: { code: 0 | 1; reasons: string[] };
 }
 
 /** Drops user:password@ from a URL: the target shown in reports must carry no credentials. */
@@ -36,7 +42,7 @@ export function publicUrl(url: string): string {
 
 export class RunCollector {
   private readonly pending = new Map<string, Exchange[]>();
-  readonly run: CollectedRun = { rules: [], checks: [] };
+  readonly run: CollectedRun = { rules: [], checks: [], rootCauses: [] };
   constructor(private readonly perCheck: number = COLLECT_DEFAULTS.exchangesPerCheck) {}
 
   onEvent(e: RunEvent): void {
@@ -57,13 +63,17 @@ export class RunCollector {
       case 'check-finished': {
         const exchanges = this.pending.get(e.result.checkId);
         this.pending.delete(e.result.checkId);
-        this.run.checks.push(e.result.verdict === 'fail' && exchanges?.length ? { ...e.result, exchanges } : { ...e.result });
+        this.run.checks.push((e.result.verdict === 'fail' || e.result.verdict === 'blocked') && exchanges?.length ? { ...e.result, exchanges } : { ...e.result });
         break;
       }
       case 'run-finished': {
         this.run.finishedAt = e.finishedAt;
         this.run.summary = e.summary;
         this.run.rules = e.rules;
+        this.run.rootCauses = e.rootCauses ?? [];
+        if (e.diff) this.run.diff = e.diff;
+        if (e.expected) this.run.expected = e.expected;
+        if (e.exit) this.run.exit = e.exit;
         // Keep the runner's order (selection order), not completion order.
         const order = new Map(e.results.map((r, i) => [r.checkId, i]));
         this.run.checks.sort((a, b) => (order.get(a.checkId) ?? 0) - (order.get(b.checkId) ?? 0));

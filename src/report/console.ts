@@ -4,6 +4,7 @@
 import type { Reporter, RunEvent } from '../events/index.ts';
 import type { CheckResult } from '../events/index.ts';
 import { DEFAULT_REPLAY_BASE, replayCommand } from './replay.ts';
+import { diffLines, exitLines, expectedLines, rootCauseLines, warningLines } from './outcome-lines.ts';
 
 export interface ConsoleReporterOptions {
   stream?: { write(chunk: string): unknown; isTTY?: boolean };
@@ -58,6 +59,7 @@ export class ConsoleReporter implements Reporter {
         const r = e.result;
         if (r.verdict === 'pass') this.line(`${this.paint('green', 'PASS')} ${r.checkId} ${this.paint('dim', `(${duration(r.durationMs)})`)}`);
         else if (r.verdict === 'skip') this.line(`${this.paint('yellow', 'SKIP')} ${r.checkId} ${this.paint('dim', `— ${clean(r.reason)}`)}`);
+        else if (r.verdict === 'blocked') this.line(`${this.paint('red', 'BLOCKED')} ${r.checkId} — by ${r.blocked?.operation} (${r.blocked?.rules.join(', ')}): ${clean(r.blocked?.message)}`);
         else {
           this.failed.push(r);
           const cause = r.failure?.cause ? ` [${r.failure.cause}]` : '';
@@ -69,6 +71,8 @@ export class ConsoleReporter implements Reporter {
         const s = e.summary;
         const rules = s.rules;
         this.line();
+        // Root causes first: one missing endpoint reads as one cause, not as every check it blocked.
+        for (const l of rootCauseLines(e, clean)) this.line(l);
         for (const r of this.failed) {
           this.line(`${this.paint('red', '✗')} ${r.checkId} (spec §${clean(r.section)}; rules ${(r.failure?.rules ?? r.rules).join(', ')})`);
           this.line(`    ${clean(r.failure?.message)}`);
@@ -77,11 +81,16 @@ export class ConsoleReporter implements Reporter {
           this.line(`    replay: ${replayCommand(this.replayBase, this.seed, [r.checkId])}`);
         }
         const verdict = s.failed ? this.paint('red', `${s.failed} failed`) : this.paint('green', '0 failed');
-        this.line(`${this.paint('bold', 'Checks:')} ${s.passed} passed, ${verdict}, ${s.skipped} skipped (${s.total} checks, ${s.requests} requests, ${duration(s.durationMs)})`);
+        const blocked = s.blocked ? `, ${this.paint('red', `${s.blocked} blocked`)}` : '';
+        const warned = s.warned ? `, ${this.paint('yellow', `${s.warned} warned`)}` : '';
+        for (const l of warningLines(e.results, clean)) this.line(this.paint('yellow', l));
+        for (const l of [...expectedLines(e, clean), ...diffLines(e, clean)]) this.line(l);
+        this.line(`${this.paint('bold', 'Checks:')} ${s.passed} passed, ${verdict}${blocked}, ${s.skipped} skipped${warned} (${s.total} checks, ${s.requests} requests, ${duration(s.durationMs)})`);
         this.line(
-          `${this.paint('bold', 'Rules:')}  ${rules.passed} passed, ${rules.failed} failed, ${rules.skipped} skipped, ${rules.uncovered} uncovered, ${rules.untestable} untestable (of ${rules.total})`,
+          `${this.paint('bold', 'Rules:')}  ${rules.passed} passed, ${rules.failed} failed, ${rules.blocked ? `${rules.blocked} blocked, ` : ''}${rules.skipped} skipped, ${rules.uncovered} uncovered, ${rules.untestable} untestable (of ${rules.total})`,
         );
         this.line(`${this.paint('bold', 'Seed:')}   ${this.seed}   replay: ${replayCommand(this.replayBase, this.seed)}`);
+        for (const l of exitLines(e)) this.line(l);
         break;
       }
     }

@@ -5,22 +5,29 @@ import type { Reporter, RunEvent } from '../events/index.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
 import { RunCollector } from './collect.ts';
 import { writeReport } from './files.ts';
+import { RESULTS_KIND, RESULTS_VERSION } from '../baseline/results-file.ts';
 
+/** Format of results.json: spec/schemas/results.schema.json. Bump RESULTS_VERSION on any breaking change. */
 export function buildResults(c: RunCollector): object {
-  const { started, summary, rules, checks, finishedAt } = c.run;
+  const { started, summary, rules, checks, finishedAt, rootCauses, diff, expected, exit } = c.run;
   return {
-    tool: TOOL_NAME,
-    version: started?.toolVersion ?? TOOL_VERSION,
-    seed: started?.seed,
+    kind: RESULTS_KIND,
+    version: RESULTS_VERSION,
+    tool: { name: TOOL_NAME, version: started?.toolVersion ?? TOOL_VERSION },
     runId: started?.runId,
+    seed: started?.seed,
     target: { name: started?.targetName, base_url: started?.target },
-    shard: started?.shard,
+    ...(started?.shard ? { shard: started.shard } : {}),
     safe: started?.safe,
     started: started?.startedAt,
     finished: finishedAt,
     summary,
+    rootCauses,
     checks,
     rules,
+    ...(diff ? { diff } : {}),
+    ...(expected ? { expected } : {}),
+    ...(exit ? { exit } : {}),
   };
 }
 

@@ -20,13 +20,27 @@ function failureText(c: CollectedCheck): string {
   return parts.join('\n');
 }
 
+/** A blocked check is a JUnit failure whose message names the blocking operation (the root cause), not the check's rules. */
+function blockedText(c: CollectedCheck): string {
+  const b = c.blocked!;
+  const parts = [`blocked by ${b.operation}: ${b.message}`, `blocking rules: ${b.rules.join(', ') || '(none listed in the model)'}`, `own rules not observed: ${c.rules.join(', ')}`, `seed: ${c.seed}`];
+  if (b.exchange) {
+    parts.push('', `curl: ${b.exchange.curl}`);
+    if (b.exchange.response) parts.push(`response: HTTP ${b.exchange.response.status} ${b.exchange.response.body ?? ''}`);
+  }
+  return parts.join('\n');
+}
+
 function testcase(c: CollectedCheck): string {
   const open = `    <testcase classname="${x(c.area)}" name="${x(c.checkId)}" time="${secs(c.durationMs)}">`;
   const props = `      <properties><property name="title" value="${x(c.title)}"/><property name="rules" value="${x(c.rules.join(' '))}"/><property name="section" value="${x(c.section)}"/></properties>`;
   let body = '';
   if (c.verdict === 'skip') body = `      <skipped message="${x(c.reason)}"/>`;
   if (c.verdict === 'fail') body = `      <failure message="${x(c.failure?.message)}" type="${x(c.failure?.cause ?? 'CheckFailure')}">${x(failureText(c))}</failure>`;
-  return [open, props, body, '    </testcase>'].filter(Boolean).join('\n');
+  if (c.verdict === 'blocked') body = `      <failure message="${x(`blocked by ${c.blocked?.operation}: ${c.blocked?.message}`)}" type="Blocked">${x(blockedText(c))}</failure>`;
+  // Warnings do not fail a testcase (they fail the run only with --strict); CI shows system-out.
+  const out = c.warnings?.length ? `      <system-out>${x(c.warnings.map((w) => `WARN: ${w}`).join('\n'))}</system-out>` : '';
+  return [open, props, body, out, '    </testcase>'].filter(Boolean).join('\n');
 }
 
 export function buildJunit(collector: RunCollector): string {
@@ -35,9 +49,10 @@ export function buildJunit(collector: RunCollector): string {
   for (const c of checks) (areas.get(c.area) ?? areas.set(c.area, []).get(c.area)!).push(c);
   const suites = [...areas].map(([area, list]) => {
     const n = (v: string) => list.filter((c) => c.verdict === v).length;
+    const failures = n('fail') + n('blocked');
     const time = list.reduce((t, c) => t + c.durationMs, 0);
     return [
-      `  <testsuite name="${x(area)}" tests="${list.length}" failures="${n('fail')}" errors="0" skipped="${n('skip')}" time="${secs(time)}" timestamp="${x(started?.startedAt?.slice(0, 19))}">`,
+      `  <testsuite name="${x(area)}" tests="${list.length}" failures="${failures}" errors="0" skipped="${n('skip')}" time="${secs(time)}" timestamp="${x(started?.startedAt?.slice(0, 19))}">`,
       `    <properties><property name="seed" value="${x(started?.seed)}"/><property name="target" value="${x(started?.target)}"/></properties>`,
       ...list.map(testcase),
       '  </testsuite>',
@@ -45,7 +60,7 @@ export function buildJunit(collector: RunCollector): string {
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="baas-conform" tests="${checks.length}" failures="${summary?.failed ?? 0}" errors="0" skipped="${summary?.skipped ?? 0}" time="${secs(summary?.durationMs ?? 0)}">`,
+    `<testsuites name="baas-conform" tests="${checks.length}" failures="${(summary?.failed ?? 0) + (summary?.blocked ?? 0)}" errors="0" skipped="${summary?.skipped ?? 0}" time="${secs(summary?.durationMs ?? 0)}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, Exchange, RunEvent } from '../events/index.ts';
 import { createReporters, ConsoleReporter } from './index.ts';
+import { SCHEMA_FILES, validatorFor } from '../baseline/schemas.ts';
 
 const HOSTILE = `<script>alert("x")</script> & ' ]]> \u0000\u001b[31m`;
 
@@ -32,6 +33,15 @@ function events(): RunEvent[] {
       failure: { message: `error_description ${HOSTILE}`, rules: ['ERR-A'], counterexample: `Counterexample: ["${HOSTILE}"]`, exchange: failEx },
     },
     { ...base, checkId: 'auth.skipped', area: 'auth', verdict: 'skip', reason: 'needs the test-control API: profile.control_url is not set' },
+    {
+      ...base,
+      checkId: 'schema.create-recipient-v2',
+      area: 'schema',
+      rules: ['ENDPOINT-RESPONSE-SCHEMA'],
+      verdict: 'blocked',
+      blocked: { operation: 'tokenizeCard', rules: ['FLOW-PUSH-TO-CARD'], message: `POST {pci_url}/b2b/cards/oct: expected a 2xx answer, got HTTP 404: ${HOSTILE}` },
+    },
+    { ...base, checkId: 'limits.transport.tls', area: 'limits', verdict: 'skip', reason: 'TLS can only be checked on https', warnings: ['base_url is plain HTTP; section 8: HTTPS, TLS 1.2 or newer'] },
   ];
   return [
     { type: 'run-started', runId: 'r1', seed: 1234, target: 'http://user:pw@127.0.0.1:9', targetName: 'local', checks: 3, safe: false, startedAt: '2025-01-01T00:00:00.000Z', toolVersion: '0.1.0' },
@@ -43,9 +53,19 @@ function events(): RunEvent[] {
     { type: 'check-finished', result: results[1] },
     { type: 'check-started', checkId: 'auth.skipped', title: 'T' },
     { type: 'check-finished', result: results[2] },
+    { type: 'check-started', checkId: 'schema.create-recipient-v2', title: 'T' },
+    { type: 'check-finished', result: results[3] },
+    { type: 'check-started', checkId: 'limits.transport.tls', title: 'T' },
+    { type: 'warning', checkId: 'limits.transport.tls', message: results[4].warnings![0] },
+    { type: 'check-finished', result: results[4] },
     {
       type: 'run-finished',
-      summary: { passed: 1, failed: 1, skipped: 1, total: 3, requests: 2, durationMs: 20, rules: { total: 2, passed: 0, failed: 1, skipped: 0, uncovered: 1, untestable: 0 } },
+      summary: { rootCauses: 2, passed: 1, failed: 1, blocked: 1, skipped: 2, warned: 1, total: 5, requests: 2, durationMs: 20, rules: { total: 2, passed: 0, failed: 1, blocked: 0, skipped: 0, uncovered: 1, untestable: 0 } },
+      rootCauses: [
+        { kind: 'blocking', id: 'tokenizeCard', operation: 'tokenizeCard', rules: ['FLOW-PUSH-TO-CARD'], message: 'HTTP 404', checks: [], blocked: ['schema.create-recipient-v2'] },
+        { kind: 'failure', id: 'errors.bad', rules: ['ERR-A'], message: 'bad', checks: ['errors.bad'], blocked: [] },
+      ],
+      exit: { code: 1, reasons: ['1 check failed', '1 check blocked by a failed prerequisite'] },
       rules: [
         { id: 'ERR-A', section: '7', kind: 'error', summary: `summary ${HOSTILE}`, verdict: 'fail', checks: ['errors.good', 'errors.bad'], reason: HOSTILE },
         { id: 'ERR-B', section: '7', kind: 'error', summary: 'b', verdict: 'uncovered', checks: [], reason: 'no check covers this rule' },
@@ -117,20 +137,34 @@ describe('reporters', () => {
     expect(junit).toMatch(/<failure message="error_description &lt;script&gt;/);
     expect(junit).toContain('Counterexample: [&quot;&lt;script&gt;');
     expect(junit).toContain('curl: curl -sS');
+    // Still one testcase per check; blocked is a failure naming the blocking operation.
+    expect(junit.match(/<testcase /g)).toHaveLength(5);
+    expect(junit).toMatch(/<testcase classname="schema" name="schema.create-recipient-v2"[^]*?<failure message="blocked by tokenizeCard: POST \{pci_url\}\/b2b\/cards\/oct: expected a 2xx answer, got HTTP 404: &lt;script&gt;[^"]*" type="Blocked">/);
+    expect(junit).toContain('blocking rules: FLOW-PUSH-TO-CARD');
+    expect(junit).toContain('<system-out>WARN: base_url is plain HTTP');
+    expect(junit).toContain('<testsuites name="baas-conform" tests="5" failures="2"');
     const py = spawnSync('python3', ['-c', 'import sys, xml.dom.minidom; xml.dom.minidom.parseString(sys.stdin.buffer.read())'], { input: junit });
     if (!py.error) expect(py.status, py.stderr?.toString()).toBe(0);
   });
 
   it('results.json has the run, no secrets, and exchanges only for failed checks', async () => {
     const { json } = await writeAll();
-    expect(json).toMatchObject({ tool: 'baas-conform', version: '0.1.0', seed: 1234, target: { name: 'local', base_url: 'http://127.0.0.1:9' } });
+    expect(json).toMatchObject({ kind: 'baas-conform/results', version: 1, tool: { name: 'baas-conform', version: '0.1.0' }, seed: 1234, target: { name: 'local', base_url: 'http://127.0.0.1:9' } });
     expect(json.summary.failed).toBe(1);
     expect(json.checks.map((c: any) => [c.checkId, !!c.exchanges])).toEqual([
       ['errors.good', false],
       ['errors.bad', true],
       ['auth.skipped', false],
+      ['schema.create-recipient-v2', false],
+      ['limits.transport.tls', false],
     ]);
+    expect(json.rootCauses.map((c: any) => c.id)).toEqual(['tokenizeCard', 'errors.bad']);
+    expect(json.checks[3].blocked.operation).toBe('tokenizeCard');
+    expect(json.checks[4].warnings).toHaveLength(1);
+    expect(json.exit.code).toBe(1);
     expect(json.rules).toHaveLength(2);
+    const validate = validatorFor(SCHEMA_FILES.results);
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
     expect(JSON.stringify(json)).not.toContain('pw@');
   });
 
@@ -140,10 +174,17 @@ describe('reporters', () => {
     for (const e of events()) r.onEvent(e);
     expect(out).not.toContain('\u001b');
     const lines = out.split('\n');
-    expect(lines.filter((l) => /^(PASS|FAIL|SKIP) /.test(l))).toHaveLength(3);
+    expect(lines.filter((l) => /^(PASS|FAIL|SKIP|BLOCKED) /.test(l))).toHaveLength(5);
+    expect(out).toContain('BLOCKED schema.create-recipient-v2 — by tokenizeCard (FLOW-PUSH-TO-CARD)');
+    // Root causes come before the check counts; warnings are shown apart.
+    expect(out.indexOf('Root causes: 2')).toBeGreaterThan(-1);
+    expect(out.indexOf('Root causes: 2')).toBeLessThan(out.indexOf('Checks:'));
+    expect(out).toContain('blocks 1: schema.create-recipient-v2');
+    expect(out).toMatch(/Warnings \(recommended by the spec, not required.*\n  limits\.transport\.tls: base_url is plain HTTP/);
+    expect(out).toContain('Checks: 1 passed, 1 failed, 1 blocked, 2 skipped, 1 warned');
+    expect(out).toContain('Exit 1: 1 check failed; 1 check blocked by a failed prerequisite');
     expect(out).toContain('seed 1234');
     expect(out).toContain('replay: baas-conform run --profile p.json --seed 1234 --check errors.bad');
-    expect(out).toContain('Checks: 1 passed, 1 failed, 1 skipped');
     let tty = '';
     const colored = new ConsoleReporter({ stream: { write: (s: string) => (tty += s), isTTY: true }, color: true });
     colored.onEvent(events()[3]);

@@ -2,7 +2,7 @@
 // only "pass" when every covering check that ran passed; "untestable" comes from the model itself.
 
 import type { Check } from '../checks/types.ts';
-import type { CheckResult, RuleVerdict, RunSummary } from '../events/index.ts';
+import type { CheckResult, RootCause, RuleVerdict, RunSummary } from '../events/index.ts';
 import type { Rule } from '../model/types.ts';
 
 export function ruleVerdicts(rules: Rule[], results: CheckResult[], notSelected: Map<string, string> = new Map(), allChecks: Check[] = []): RuleVerdict[] {
@@ -34,16 +34,19 @@ export function ruleVerdicts(rules: Rule[], results: CheckResult[], notSelected:
   });
 }
 
-export function summarize(results: CheckResult[], rules: RuleVerdict[], durationMs: number): RunSummary {
+export function summarize(results: CheckResult[], rules: RuleVerdict[], durationMs: number, causes: RootCause[] = []): RunSummary {
   const count = (v: string) => results.filter((r) => r.verdict === v).length;
   const rc = (v: string) => rules.filter((r) => r.verdict === v).length;
   return {
+    rootCauses: causes.length,
     passed: count('pass'),
     failed: count('fail'),
+    blocked: count('blocked'),
     skipped: count('skip'),
+    warned: results.filter((r) => r.warnings?.length).length,
     total: results.length,
     requests: results.reduce((n, r) => n + r.requests, 0),
     durationMs: Math.round(durationMs),
-    rules: { total: rules.length, passed: rc('pass'), failed: rc('fail'), skipped: rc('skip'), uncovered: rc('uncovered'), untestable: rc('untestable') },
+    rules: { total: rules.length, passed: rc('pass'), failed: rc('fail'), blocked: rc('blocked'), skipped: rc('skip'), uncovered: rc('uncovered'), untestable: rc('untestable') },
   };
 }

@@ -7,13 +7,16 @@ import type { Check, CheckContext, RunServices } from '../checks/types.ts';
 import { runWithContext } from '../checks/current.ts';
 import { counterexampleFromAssertError } from '../checks/property.ts';
 import { isCheckFailure, isSkipSignal, SkipSignal } from '../checks/signals.ts';
+import { isPrerequisiteFailed } from '../checks/prerequisite.ts';
+import { applyExpectedFailures, decideExit, diffRuns, type ComparableRun, type ExpectedFailures } from '../baseline/index.ts';
 import { HttpSession, type CheckHttpClient } from '../client/http.ts';
 import { TransportError } from '../client/errors.ts';
 import { ConfigError } from '../errors/index.ts';
-import type { CheckFailureInfo, CheckResult, Reporter, RuleVerdict, RunEvent, RunSummary } from '../events/index.ts';
+import type { BlockedInfo, CheckFailureInfo, CheckResult, Reporter, RootCause, RuleVerdict, RunDiff, RunEvent, RunSummary, ExpectedFailuresOutcome } from '../events/index.ts';
 import type { Model, RuleId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { ruleVerdicts, summarize } from './coverage.ts';
+import { blockingRules, ownOperations, rootCauses, withBlocked } from './causes.ts';
 import { skipReasonFor, type ServiceProblems } from './needs.ts';
 import { preflight } from './preflight.ts';
 import { randomSeed, deriveSeed } from './seed.ts';
@@ -57,6 +60,12 @@ export interface RunOptions {
   onLog?: (checkId: string, message: string) => void;
   /** Max response body size per request (bytes). */
   maxBodyBytes?: number;
+  /** Warnings (ctx.warn) fail the run too. */
+  strict?: boolean;
+  /** A previous run to compare with (run --baseline): the diff goes into run-finished and every report. */
+  baseline?: ComparableRun;
+  /** Listed failures do not fail the run; rotten entries do (run --expected-failures). */
+  expectedFailures?: ExpectedFailures;
 }
 
 export interface RunOutcome {
@@ -64,8 +73,12 @@ export interface RunOutcome {
   results: CheckResult[];
   rules: RuleVerdict[];
   summary: RunSummary;
-  /** 0 when no check failed, 1 otherwise. */
+  rootCauses: RootCause[];
+  diff?: RunDiff;
+  expected?: ExpectedFailuresOutcome;
+  /** 0 when no check failed or was blocked (bar expected failures), 1 otherwise; see exitReasons. */
   exitCode: 0 | 1;
+  exitReasons: string[];
 }
 
 class CheckTimeout extends Error {
@@ -110,6 +123,8 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
     // rules (a helper reused across checks) falls back to the check's own.
     const named = (err.rules ?? []).filter((r): r is RuleId => (check.rules as readonly string[]).includes(r));
     const info: CheckFailureInfo = { message: mask(err.message), rules: named.length ? named : check.rules, rulesNamed: named.length > 0 };
+    const op = (err as { operation?: unknown }).operation;
+    if (typeof op === 'string') info.operation = op;
     if (err.counterexample) info.counterexample = mask(err.counterexample);
     if (err.comparison) info.comparison = err.comparison.map((c) => ({ ...c, expected: mask(c.expected), actual: mask(c.actual) }));
     const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
@@ -126,6 +141,23 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
   // Anything else is a bug in the check or an unexpected target answer the check did not handle.
   const message = err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
   return { message: `check error: ${mask(message)}`, rules: check.rules, cause: 'CHECK_ERROR', exchange: http.lastExchange };
+}
+
+/**
+ * A failed prerequisite step: blocked by that operation, unless the check's own rules are about it
+ * (the push-to-card flow check calling tokenize), in which case it is the check's own failure.
+ */
+function blockedOrOwn(err: unknown, check: Check, model: Model, http: CheckHttpClient, mask: (s: string) => string): { blocked: BlockedInfo } | { failure: CheckFailureInfo } | undefined {
+  if (!isPrerequisiteFailed(err)) return undefined;
+  const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
+  const message = mask(err.message);
+  if (ownOperations(model, check).has(err.operation)) {
+    const mine = model.rules.filter((r) => (r.operations as readonly string[]).includes(err.operation) && check.rules.includes(r.id)).map((r) => r.id);
+    return { failure: { message, rules: mine.length ? mine : check.rules, operation: err.operation, ...(exchange ? { exchange } : {}) } };
+  }
+  const blocked: BlockedInfo = { operation: err.operation, rules: err.rules ?? blockingRules(model, err.operation), message };
+  if (exchange) blocked.exchange = exchange;
+  return { blocked };
 }
 
 /** Runs the checks against the target and streams events to the reporters. */
@@ -195,7 +227,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
       const finish = (r: CheckResult) => {
         results.set(check.id, r);
         bus.emit({ type: 'check-finished', result: r });
-        if (r.verdict === 'fail' && options.failFast) stopReason ??= `not run: --fail-fast stopped the run after ${check.id} failed`;
+        if ((r.verdict === 'fail' || r.verdict === 'blocked') && options.failFast) stopReason ??= `not run: --fail-fast stopped the run after ${check.id} failed`;
       };
       const early = stopReason ?? (options.signal?.aborted ? 'not run: the run was cancelled' : undefined) ?? skipReasonFor(check, profile, model, services, problems);
       if (early) return finish({ ...base, verdict: 'skip', reason: early, durationMs: 0, requests: 0 });
@@ -209,6 +241,8 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
       const onRunAbort = () => controller.abort(options.signal?.reason);
       options.signal?.addEventListener('abort', onRunAbort, { once: true });
       const http = session.client(check.id, { signal: controller.signal, onExchange: (exchange) => bus.emit({ type: 'exchange', exchange }) });
+      const warnings: string[] = [];
+      const withWarnings = (r: CheckResult): CheckResult => (warnings.length ? { ...r, warnings: [...warnings] } : r);
       const ctx: CheckContext = {
         model,
         profile,
@@ -221,6 +255,11 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
           throw new SkipSignal(reason);
         },
         log: (message) => options.onLog?.(check.id, session.mask(message)),
+        warn: (message) => {
+          const masked = session.mask(String(message));
+          warnings.push(masked);
+          bus.emit({ type: 'warning', checkId: check.id, message: masked });
+        },
       };
       // Race the body against the abort so a check that ignores its signal still ends on time.
       const aborted = new Promise<never>((_, reject) => {
@@ -229,15 +268,19 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
       aborted.catch(() => undefined);
       try {
         await Promise.race([runWithContext(ctx, () => check.run(ctx)), aborted]);
-        finish({ ...base, verdict: 'pass', durationMs: Math.round(performance.now() - began), requests: http.count });
+        finish(withWarnings({ ...base, verdict: 'pass', durationMs: Math.round(performance.now() - began), requests: http.count }));
       } catch (err) {
         const durationMs = Math.round(performance.now() - began);
+        const prerequisite = timedOut ? undefined : blockedOrOwn(err, check, model, http, (s) => session.mask(s));
         if (!timedOut && isSkipSignal(err)) {
-          finish({ ...base, verdict: 'skip', reason: session.mask(err.reason), durationMs, requests: http.count });
+          finish(withWarnings({ ...base, verdict: 'skip', reason: session.mask(err.reason), durationMs, requests: http.count }));
         } else if (!timedOut && options.signal?.aborted) {
-          finish({ ...base, verdict: 'skip', reason: 'not completed: the run was cancelled', durationMs, requests: http.count });
+          finish(withWarnings({ ...base, verdict: 'skip', reason: 'not completed: the run was cancelled', durationMs, requests: http.count }));
+        } else if (prerequisite && 'blocked' in prerequisite) {
+          finish(withWarnings({ ...base, verdict: 'blocked', blocked: prerequisite.blocked, durationMs, requests: http.count }));
         } else {
-          finish({ ...base, verdict: 'fail', failure: failureFromError(err, check, http, (s) => session.mask(s), timedOut), durationMs, requests: http.count });
+          const failure = prerequisite?.failure ?? failureFromError(err, check, http, (s) => session.mask(s), timedOut);
+          finish(withWarnings({ ...base, verdict: 'fail', failure, durationMs, requests: http.count }));
         }
       } finally {
         clearTimeout(timer);
@@ -251,12 +294,26 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     for (const check of selected.filter((c) => c.exclusive)) await runOne(check);
 
     const ordered = selected.map((c) => results.get(c.id)!);
-    const rules = ruleVerdicts(model.rules, ordered, notSelected, checks);
-    const summary = summarize(ordered, rules, Date.now() - startedAt.getTime());
-    bus.emit({ type: 'run-finished', summary, rules, results: ordered, finishedAt: new Date().toISOString() });
+    const rules = withBlocked(ruleVerdicts(model.rules, ordered, notSelected, checks), ordered);
+    const causes = rootCauses(ordered);
+    const summary = summarize(ordered, rules, Date.now() - startedAt.getTime(), causes);
+    const diff = options.baseline ? diffRuns(options.baseline, { checks: ordered, rules }) : undefined;
+    const expected = options.expectedFailures ? applyExpectedFailures(options.expectedFailures, ordered, ids) : undefined;
+    const exit = decideExit({ results: ordered, expected, strict: options.strict });
+    bus.emit({
+      type: 'run-finished',
+      summary,
+      rules,
+      results: ordered,
+      finishedAt: new Date().toISOString(),
+      rootCauses: causes,
+      ...(diff ? { diff } : {}),
+      ...(expected ? { expected } : {}),
+      exit,
+    });
     await bus.drain();
     for (const r of reporters) await r.close?.();
-    return { seed, results: ordered, rules, summary, exitCode: summary.failed > 0 ? 1 : 0 };
+    return { seed, results: ordered, rules, summary, rootCauses: causes, diff, expected, exitCode: exit.code, exitReasons: exit.reasons };
   } finally {
     await servicesHandle?.close();
     await session.close();

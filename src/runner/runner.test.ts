@@ -192,7 +192,7 @@ describe('runChecks', () => {
     expect(verdicts).toEqual({ 'R-PASS': 'fail', 'R-FAIL': 'fail', 'R-SKIP': 'skip', 'R-NONE': 'uncovered', 'R-UNTESTABLE': 'untestable', 'R-OTHER-SHARD': 'skip' });
     expect(out.rules.find((r) => r.id === 'R-OTHER-SHARD')?.reason).toContain('--safe');
     expect(out.summary).toMatchObject({ passed: 1, failed: 1, skipped: 1, total: 3, requests: 2 });
-    expect(out.summary.rules).toEqual({ total: 6, passed: 0, failed: 2, skipped: 2, uncovered: 1, untestable: 1 });
+    expect(out.summary.rules).toEqual({ total: 6, passed: 0, failed: 2, blocked: 0, skipped: 2, uncovered: 1, untestable: 1 });
     expect(rec.closed).toBe(true);
     const types = rec.events.map((e) => e.type);
     expect(types[0]).toBe('run-started');

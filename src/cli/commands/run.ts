@@ -4,13 +4,10 @@
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { loadModel } from '../../model/index.ts';
-import { loadConfig, loadProfile, resolveProfile, type ResolvedProfile } from '../../profile/index.ts';
-import { maskSecrets } from '../../profile/mask.ts';
-import { startReference } from '../../reference/index.ts';
+import { runConformance } from '../../api/index.ts';
+import { loadConfig } from '../../profile/index.ts';
 import { createReporters } from '../../report/index.ts';
-import { parseShard, runChecks, RUN_DEFAULTS } from '../../runner/index.ts';
-import { loadChecks } from '../../../suites/index.ts';
+import { parseShard, RUN_DEFAULTS } from '../../runner/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 import { parseSeed, positiveInt } from '../options.ts';
 
@@ -40,61 +37,46 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
   const safe = !!(args.safe ?? config.safe);
   const failFast = !!(args.failFast ?? config.fail_fast);
 
-  let reference: Awaited<ReturnType<typeof startReference>> | undefined;
-  let profile: ResolvedProfile | undefined;
   const controller = new AbortController();
   const onSigint = () => {
     io.stderr.write(`${'\n'}cancelling: running checks are aborted, reports are still written (Ctrl-C again to quit)\n`);
     controller.abort(new Error('cancelled'));
   };
+  const replayBase = ['npx baas-conform run', ...(profilePath ? ['--profile', shellArg(args.profile ?? profilePath)] : []), ...(target ? ['--target', shellArg(target)] : [])].join(' ');
+  const paths = {
+    json: resolve(io.cwd, args.json ?? join(reportDir, RUN_CLI_DEFAULTS.files.json)),
+    junit: resolve(io.cwd, args.junit ?? join(reportDir, RUN_CLI_DEFAULTS.files.junit)),
+    html: resolve(io.cwd, args.html ?? join(reportDir, RUN_CLI_DEFAULTS.files.html)),
+  };
+  const reporters = createReporters({ console: { stream: io.stdout }, ...paths, replayBase });
+  process.once('SIGINT', onSigint);
   try {
-    if (profilePath) profile = await loadProfile(profilePath, { target, env: io.env });
-    else if (target) profile = resolveProfile(undefined, { target, env: io.env }, '--target');
-    else {
-      // No target given: run against the embedded reference implementation. Its profile carries its
-      // own credentials, so environment credentials do not apply.
-      reference = await startReference();
-      profile = resolveProfile(reference.profile, { env: {} }, 'embedded reference profile');
-      io.stdout.write(`no --profile or --target: running against the embedded reference at ${profile.base_url}\n`);
-    }
-    const model = await loadModel();
-    const checks = await loadChecks();
-    const replayBase = ['npx baas-conform run', ...(profilePath ? ['--profile', shellArg(args.profile ?? profilePath)] : []), ...(target ? ['--target', shellArg(target)] : [])].join(' ');
-    const paths = {
-      json: resolve(io.cwd, args.json ?? join(reportDir, RUN_CLI_DEFAULTS.files.json)),
-      junit: resolve(io.cwd, args.junit ?? join(reportDir, RUN_CLI_DEFAULTS.files.junit)),
-      html: resolve(io.cwd, args.html ?? join(reportDir, RUN_CLI_DEFAULTS.files.html)),
-    };
-    const reporters = createReporters({ console: { stream: io.stdout }, ...paths, replayBase });
-    process.once('SIGINT', onSigint);
-    const outcome = await runChecks(
-      {
-        profile,
-        model,
-        seed,
-        shard,
-        safe,
-        checkIds,
-        concurrency: concurrency ?? RUN_DEFAULTS.concurrency,
-        numRuns,
-        timeoutBudgetMs,
-        checkTimeoutMs,
-        failFast,
-        signal: controller.signal,
-        onLog: args.verbose ? (id, msg) => io.stdout.write(`  [${id}] ${msg}\n`) : undefined,
-      },
-      checks,
+    // The library function (src/api) does target choice, model, checks and the run; the CLI adds flags and files.
+    const outcome = await runConformance({
+      profile: profilePath,
+      target: target || undefined,
+      env: io.env,
+      cwd: io.cwd,
+      seed,
+      shard,
+      safe,
+      checks: checkIds,
+      concurrency: concurrency ?? RUN_DEFAULTS.concurrency,
+      numRuns,
+      timeoutBudgetMs,
+      checkTimeoutMs,
+      failFast,
+      signal: controller.signal,
       reporters,
-    );
+      onTarget: ({ profile, embedded }) => {
+        if (embedded) io.stdout.write(`no --profile or --target: running against the embedded reference at ${profile.base_url}\n`);
+      },
+      onLog: args.verbose ? (id, msg) => io.stdout.write(`  [${id}] ${msg}\n`) : undefined,
+    });
     io.stdout.write(`Reports: ${paths.json}, ${paths.junit}, ${paths.html}\n`);
     return outcome.exitCode;
-  } catch (err) {
-    // Messages may quote the target; mask with the profile's secrets before they reach stderr.
-    if (err instanceof Error && profile) err.message = maskSecrets(err.message, profile);
-    throw err;
   } finally {
     process.off('SIGINT', onSigint);
-    await reference?.close();
   }
 }
 

@@ -1,0 +1,2 @@
+// The programmatic entry points that the CLI commands themselves call.
+export { runConformance, type ConformanceOptions, type ConformanceResult } from './conformance.ts';

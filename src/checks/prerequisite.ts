@@ -1,0 +1,68 @@
+// Root causes, not echoes. A check that needs another operation first (tokenize a card before it can
+// create a Card recipient) and sees that step fail has observed nothing about its own rules: it is
+// *blocked* by that operation. Setup helpers throw PrerequisiteFailed; the runner reports the check
+// as blocked by the operation's rules, so one missing endpoint reads as one cause, not five failures.
+
+import { CheckFailure } from './signals.ts';
+import type { HttpResponse } from './types.ts';
+
+export interface PrerequisiteOptions {
+  /** Rules of `operation` the failed step breaks; default: the model's happy-path rules for it. */
+  rules?: string[];
+  response?: HttpResponse;
+}
+
+export class PrerequisiteFailed extends Error {
+  readonly code = 'CHECK_BLOCKED';
+  /** operationId (spec/openapi.yaml) of the setup step that failed. */
+  readonly operation: string;
+  readonly rules?: string[];
+  readonly response?: HttpResponse;
+  constructor(operation: string, message: string, opts: PrerequisiteOptions = {}) {
+    super(message);
+    this.name = 'PrerequisiteFailed';
+    this.operation = operation;
+    this.rules = opts.rules;
+    this.response = opts.response;
+  }
+}
+
+export function isPrerequisiteFailed(err: unknown): err is PrerequisiteFailed {
+  return err instanceof PrerequisiteFailed || (err instanceof Error && (err as { code?: string }).code === 'CHECK_BLOCKED' && typeof (err as { operation?: unknown }).operation === 'string');
+}
+
+const SHOW = 300;
+
+/** A setup call must succeed (any 2xx): otherwise the check is blocked by `operation`. */
+export function expectPrerequisite2xx(res: HttpResponse, operation: string, what: string, rules?: string[]): void {
+  if (res.status >= 200 && res.status < 300) return;
+  const body = res.text.length > SHOW ? `${res.text.slice(0, SHOW)}…` : res.text;
+  throw new PrerequisiteFailed(operation, `${what}: expected a 2xx answer, got HTTP ${res.status}: ${body}`, { rules, response: res });
+}
+
+/** A setup answer must carry what the next step needs (e.g. card_token): otherwise blocked by `operation`. */
+export function prerequisite(condition: unknown, operation: string, message: string, opts: PrerequisiteOptions = {}): asserts condition {
+  if (!condition) throw new PrerequisiteFailed(operation, message, opts);
+}
+
+/** A check's own failure on the operation it is about; `operation` lets the root-cause summary group blocked checks under it. */
+export class OwnStepFailure extends CheckFailure {
+  readonly operation: string;
+  constructor(operation: string, message: string, response?: HttpResponse) {
+    super(message, { response });
+    this.operation = operation;
+  }
+}
+
+/**
+ * Runs `fn`, whose subject is `operation`: a setup helper failing on that very operation is this
+ * check's own failure (schema.tokenize-card calling the tokenize helper), not a blocked one.
+ */
+export async function ownStep<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isPrerequisiteFailed(err) && err.operation === operation) throw new OwnStepFailure(operation, err.message, err.response);
+    throw err;
+  }
+}

@@ -1,0 +1,18 @@
+// Library API of baas-conform (`import { runConformance } from 'baas-conform'`). The CLI commands
+// call these same functions; everything here is part of the package's public surface.
+// API types for implementers of the Partner API are a separate entry: `baas-conform/types`.
+
+export { runConformance, type ConformanceOptions, type ConformanceResult } from './api/index.ts';
+export { loadModel, DEFAULT_SPEC_DIR } from './model/index.ts';
+export type { Model, Rule, ErrorRule, Operation, Category } from './model/index.ts';
+export { startReference, type ReferenceOptions, type ReferenceServer } from './reference/index.ts';
+export { runLoad, mergeResults, SCENARIOS, type LoadOptions, type LoadResult, type Thresholds } from './load/index.ts';
+export { loadProfile, resolveProfile, maskSecrets, type TargetProfile, type ResolvedProfile, type ProfileOverrides } from './profile/index.ts';
+export { createReporters, ConsoleReporter, JsonReporter, JunitReporter, HtmlReporter, type ReporterSelection, type ConsoleReporterOptions } from './report/index.ts';
+export type { RunEvent, Reporter, CheckResult, CheckFailureInfo, Exchange, RuleVerdict, RunSummary, Verdict } from './events/index.ts';
+export type { Check } from './checks/types.ts';
+export { loadChecks } from '../suites/index.ts';
+export { RUN_DEFAULTS, type RunOutcome, type Shard } from './runner/index.ts';
+export { BaasConformError, ConfigError, ModelError, TargetUnreachableError, CredentialsError } from './errors/index.ts';
+export { TOOL_NAME, TOOL_VERSION } from './runner/version.ts';
+export { PACKAGE_ROOT } from './package/index.ts';

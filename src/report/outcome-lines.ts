@@ -1,0 +1,49 @@
+// Text for the run's outcome beyond pass/fail: root causes (read first), warnings (shown apart),
+// the diff against a baseline, expected failures and why the exit code is what it is. Shared by
+// the console reporter and `baas-conform diff`; `clean` strips terminal control characters.
+
+import { formatDiff } from '../baseline/diff.ts';
+import type { CheckResult, RunEvent } from '../events/index.ts';
+
+type Finished = Extract<RunEvent, { type: 'run-finished' }>;
+
+/** "Root causes: 2 (1 failed check, 1 blocking operation explaining 4 blocked checks)" and one line per cause. */
+export function rootCauseLines(e: Finished, clean: (s: string) => string): string[] {
+  const causes = e.rootCauses ?? [];
+  if (!causes.length) return [];
+  const blocking = causes.filter((c) => c.kind === 'blocking').length;
+  const own = causes.length - blocking;
+  const lines = [`Root causes: ${causes.length} (${own} own failure${own === 1 ? '' : 's'}, ${blocking} blocking operation${blocking === 1 ? '' : 's'}; ${e.summary.failed} failed and ${e.summary.blocked} blocked check${e.summary.blocked === 1 ? '' : 's'})`];
+  for (const c of causes) {
+    const what = c.kind === 'blocking' ? `operation ${c.id} failed as a prerequisite` : `check${c.checks.length > 1 ? 's' : ''} ${c.checks.join(', ')}${c.operation ? ` (on ${c.operation})` : ''}`;
+    lines.push(`  ${what} — rules ${c.rules.join(', ') || '(none)'}: ${clean(c.message).slice(0, 300)}`);
+    if (c.blocked.length) lines.push(`    blocks ${c.blocked.length}: ${c.blocked.join(', ')}`);
+  }
+  return lines;
+}
+
+export function warningLines(results: CheckResult[], clean: (s: string) => string): string[] {
+  const warned = results.filter((r) => r.warnings?.length);
+  if (!warned.length) return [];
+  const lines = [`Warnings (recommended by the spec, not required; they fail the run only with --strict): ${warned.length} check${warned.length === 1 ? '' : 's'}`];
+  for (const r of warned) for (const w of r.warnings!) lines.push(`  ${r.checkId}: ${clean(w)}`);
+  return lines;
+}
+
+export function expectedLines(e: Finished, clean: (s: string) => string): string[] {
+  const x = e.expected;
+  if (!x) return [];
+  const lines = [`Expected failures (${clean(x.file)}): ${x.waived.length} waived, ${x.problems.length} problem${x.problems.length === 1 ? '' : 's'}`];
+  for (const w of x.waived) lines.push(`  waived ${w.check} (${w.verdict}): ${clean(w.reason)}`);
+  for (const p of x.problems) lines.push(`  ${p.problem} ${p.check}: ${clean(p.message)}`);
+  return lines;
+}
+
+export function diffLines(e: Finished, clean: (s: string) => string): string[] {
+  return e.diff ? formatDiff(e.diff, clean) : [];
+}
+
+export function exitLines(e: Finished): string[] {
+  if (!e.exit) return [];
+  return e.exit.code === 0 ? ['Exit 0'] : [`Exit 1: ${e.exit.reasons.join('; ')}`];
+}

@@ -1,0 +1,95 @@
+// Root causes. A blocked check names the operation whose setup step failed; the rules it is blocked
+// by come from the model (the rules that list that operation), never from a table here. The run's
+// summary then counts causes: each own failure, plus each blocking operation no own failure explains.
+
+import type { Check } from '../checks/types.ts';
+import type { CheckResult, RootCause, RuleVerdict } from '../events/index.ts';
+import type { Model, RuleKind } from '../model/types.ts';
+
+/**
+ * Which kinds of rule describe an operation's happy path, most specific first. Error rows are left
+ * out: a setup call is a valid request, so it cannot break a "this bad input gets that error" row.
+ */
+const HAPPY_PATH_KINDS: RuleKind[] = ['endpoint', 'auth', 'state', 'general', 'alias', 'versioning', 'event', 'limit'];
+
+/** The rules a failed call to `operation` breaks: the model's rules of the first kind in HAPPY_PATH_KINDS that lists it. */
+export function blockingRules(model: Model, operation: string): string[] {
+  const listing = model.rules.filter((r) => r.testable !== false && r.kind !== 'error' && (r.operations as readonly string[]).includes(operation));
+  for (const kind of HAPPY_PATH_KINDS) {
+    const ids = listing.filter((r) => r.kind === kind).map((r) => r.id);
+    if (ids.length) return ids;
+  }
+  return [];
+}
+
+/** Operations the check's own rules are about: a failed step on one of them is the check's own failure. */
+export function ownOperations(model: Model, check: Check): Set<string> {
+  const own = new Set<string>();
+  for (const id of check.rules) for (const op of model.rules.find((r) => r.id === id)?.operations ?? []) own.add(op);
+  return own;
+}
+
+/**
+ * Own failures (those on the same operation merged: two checks failing on the tokenize call are one
+ * cause), each with the blocked checks it explains; then blocking operations no own failure explains.
+ */
+export function rootCauses(results: CheckResult[]): RootCause[] {
+  const causes: RootCause[] = [];
+  const byOperation = new Map<string, RootCause>();
+  for (const r of results) {
+    if (r.verdict !== 'fail') continue;
+    const op = r.failure?.operation;
+    const rules = r.failure?.rules ?? r.rules;
+    const existing = op ? byOperation.get(op) : undefined;
+    if (existing) {
+      existing.checks.push(r.checkId);
+      for (const id of rules) if (!existing.rules.includes(id)) existing.rules.push(id);
+      continue;
+    }
+    const cause: RootCause = { kind: 'failure', id: r.checkId, rules: [...rules], message: r.failure?.message ?? 'failed', checks: [r.checkId], blocked: [] };
+    if (op) {
+      cause.operation = op;
+      byOperation.set(op, cause);
+    }
+    causes.push(cause);
+  }
+  for (const r of results) {
+    if (r.verdict !== 'blocked' || !r.blocked) continue;
+    const op = r.blocked.operation;
+    let cause = byOperation.get(op);
+    if (!cause) {
+      cause = { kind: 'blocking', id: op, operation: op, rules: [...r.blocked.rules], message: r.blocked.message, checks: [], blocked: [] };
+      byOperation.set(op, cause);
+      causes.push(cause);
+    }
+    cause.blocked.push(r.checkId);
+  }
+  // The cause that explains the most checks first; ties keep run order.
+  const weight = (c: RootCause) => c.checks.length + c.blocked.length;
+  return causes.map((c, i) => [c, i] as const).sort(([a, i], [b, j]) => weight(b) - weight(a) || i - j).map(([c]) => c);
+}
+
+/**
+ * Rule verdicts with blocked checks taken into account (after ruleVerdicts): a rule whose operation
+ * failed as a prerequisite fails with that as its reason (it is the root cause); a rule whose covering
+ * checks were all blocked (none passed) is blocked, not skipped, so it reads as "not observed because".
+ */
+export function withBlocked(rules: RuleVerdict[], results: CheckResult[]): RuleVerdict[] {
+  const blocked = results.filter((r) => r.verdict === 'blocked' && r.blocked);
+  if (!blocked.length) return rules;
+  const byCheck = new Map(blocked.map((r) => [r.checkId, r]));
+  return rules.map((rule) => {
+    if (rule.verdict === 'fail' || rule.verdict === 'untestable') return rule;
+    const blocking = blocked.filter((r) => r.blocked!.rules.includes(rule.id));
+    if (blocking.length) {
+      const first = blocking[0].blocked!;
+      const n = blocking.length;
+      const ids = blocking.map((r) => r.checkId).join(', ');
+      return { ...rule, verdict: 'fail', reason: `${first.operation} failed as a prerequisite of ${n} check${n === 1 ? '' : 's'} (${ids}): ${first.message}` };
+    }
+    if (rule.verdict !== 'skip') return rule;
+    const mine = rule.checks.map((id) => byCheck.get(id)).find((r) => r !== undefined);
+    if (!mine) return rule;
+    return { ...rule, verdict: 'blocked', reason: `${mine.checkId}: blocked by ${mine.blocked!.operation}${mine.blocked!.rules.length ? ` (${mine.blocked!.rules.join(', ')})` : ''}` };
+  });
+}
