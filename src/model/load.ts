@@ -12,7 +12,7 @@ import { parseDocument, LineCounter } from 'yaml';
 import { ModelError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
 import type {
-  AliasRule, Category, ErrorRule, GenericRule, LimitRule, Model, Operation, Rule, StateMachine, StateRule, Webhook,
+  AliasRule, Category, ErrorRule, GenericRule, LimitRule, Model, Operation, OperationId, Rule, RuleId, StateMachine, StateRule, Webhook,
 } from './types.ts';
 
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
@@ -293,6 +293,8 @@ export async function loadModelFrom(dir: string): Promise<Model> {
       if (!op) throw new Error(`unknown operation ${id}: it is not in spec/openapi.yaml`);
       return op;
     },
+    isOperationId: (id: string): id is OperationId => operations.has(id as OperationId),
+    isRuleId: (id: string): id is RuleId => byId.has(id),
     rules,
     rule(id) {
       const r = byId.get(id);

@@ -168,6 +168,10 @@ export interface Model {
   operations: ReadonlyMap<OperationId, Operation>;
   /** The operation `id`; throws naming the id when the spec has none (e.g. a model from another --spec). */
   operation(id: OperationId): Operation;
+  /** Narrows a string from outside the code (a plan file, a profile, a CLI flag) to an operationId of this model. */
+  isOperationId(id: string): id is OperationId;
+  /** Narrows a string from outside the code to a rule id of this model. */
+  isRuleId(id: string): id is RuleId;
   rules: Rule[];
   rule(id: RuleId): Rule;
   errorRule(id: ErrorRuleId): ErrorRule;

@@ -47,7 +47,7 @@ export function unmetNeed(
       if (need.startsWith('operation:')) {
         const op = need.slice('operation:'.length);
         if (profile.operations[op]) return undefined;
-        const known = model?.operations.get(op as OperationId); // a need names any operation; unknown ones are undefined
+        const known = model?.operations.get(op as OperationId); // any string may come from a check's needs; unknown ones are undefined
         if (known && !known.pathUnspecified) return undefined;
         return `profile.operations.${op} not given: the spec does not show its path`;
       }
