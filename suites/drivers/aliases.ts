@@ -10,7 +10,7 @@ import type { Driver, Drivers } from './driver.ts';
 import {
   type TestUser, aliasProblem, asUser, check, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx, expectError,
   expectErrorShape, listItems, mentionsDeep, readUser, requestBody, rnd, runsFor, s2sHeaders, smartWallets, uniqueUser, userDataArb,
-  userHeaders, userIdFrom, walletItems, CheckFailure,
+  userHeaders, userIdFrom, walletItems, CheckFailure, hasControl
 } from '../kit/index.ts';
 import { cryptoRecipient } from './transfers.ts';
 
@@ -294,7 +294,7 @@ const provokeUser = (field: 'id' | 'address') => async (ctx: CheckContext): Prom
 
 /** Creates a pending withdrawal request to a fresh destination (control API). */
 const provokeWithdrawal = (field: 'wallet' | 'destination') => async (ctx: CheckContext): Promise<Provoked | undefined> => {
-  if (!ctx.profile.control_url) return undefined;
+  if (!hasControl(ctx, 'createWithdrawalRequest')) return undefined;
   const user = await createUser(ctx);
   // Section 9.4: on withdrawal payloads wallet_address is a Smart Wallet of the user (checked when the list is readable).
   const wallets = field === 'wallet' ? await smartWallets(ctx, user).catch(() => undefined) : undefined;
@@ -321,7 +321,7 @@ export const drivers: Drivers = {
 
   'ALIAS-3DS-OWNER': {
     safe: false,
-    needs: ['control'],
+    needs: ['control:create3dsChallenge'],
     async run(ctx) {
       const rule = aliasRule(ctx, 'ALIAS-3DS-OWNER');
       const user = await createUser(ctx);
@@ -337,7 +337,7 @@ export const drivers: Drivers = {
 
   'ALIAS-WITHDRAWAL-ACCOUNT-ADDRESS': {
     safe: false,
-    needs: ['control'],
+    needs: ['control:createWithdrawalRequest'],
     async run(ctx) {
       const rule = aliasRule(ctx, 'ALIAS-WITHDRAWAL-ACCOUNT-ADDRESS');
       const user = await createUser(ctx);
@@ -357,7 +357,7 @@ export const drivers: Drivers = {
 
   'ALIAS-WITHDRAWAL-TO-ADDRESS': {
     safe: false,
-    needs: ['control'],
+    needs: ['control:createWithdrawalRequest'],
     async run(ctx) {
       const rule = aliasRule(ctx, 'ALIAS-WITHDRAWAL-TO-ADDRESS');
       const user = await createUser(ctx);
@@ -449,7 +449,7 @@ export const drivers: Drivers = {
   'ALIAS-WEBHOOK-USER-ID': webhookAlias('ALIAS-WEBHOOK-USER-ID', provokeUser('id')),
   'ALIAS-WEBHOOK-USER-OWNER': webhookAlias('ALIAS-WEBHOOK-USER-OWNER', provokeUser('address')),
   'ALIAS-WEBHOOK-3DS-OWNER': webhookAlias('ALIAS-WEBHOOK-3DS-OWNER', async (ctx) => {
-    if (!ctx.profile.control_url) return undefined;
+    if (!hasControl(ctx, 'create3dsChallenge')) return undefined;
     const user = await createUser(ctx);
     const ch = await create3ds(ctx, user);
     return { match: (b: any) => mentionsDeep(b, ch.transaction_id) || mentionsDeep(b, user.address), expected: user.address };

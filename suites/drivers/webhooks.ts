@@ -4,8 +4,8 @@
 import type { CheckContext, ReceivedWebhook } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import {
-  check, control, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus, userPath,
-  webhookPath, webhookTimeoutMs,
+  check, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus,
+  webhookPath, webhookTimeoutMs, hasControl
 } from '../kit/index.ts';
 
 /** Section 6 paths: the model's webhooks (x-webhook-path) plus the profile's paths for those the spec does not show. */
@@ -28,7 +28,7 @@ export const drivers: Drivers = {
       const hooks = ctx.services.webhooks!;
       // Provoke what can be provoked; the spec does not say which of these emit webhooks.
       const user = await createUser(ctx);
-      if (ctx.profile.control_url) await create3ds(ctx, user).catch(() => undefined);
+      if (hasControl(ctx, 'create3dsChallenge')) await create3ds(ctx, user).catch(() => undefined);
       await hooks.waitFor(webhookPath(ctx, 'user'), (b) => mentionsDeep(b, user.id), 3000);
       const paths = webhookPaths(ctx);
       // The receiver records POSTs only (any other method is answered 405 and not kept).
@@ -48,7 +48,7 @@ export const drivers: Drivers = {
   'EVENT-ACTIVATION-BANK-ACCOUNT': {
     title: 'SEPA activation (direct activation, then the provider reports the details) ends with a webhook on the bank account webhook path (profile.webhook_paths.bank_account)',
     safe: false,
-    needs: ['control', 'webhooks'],
+    needs: ['control:setSepaCapabilityStatus', 'control:completeSepaActivation', 'webhooks'],
     async run(ctx) {
       const path = ctx.profile.webhook_paths?.bank_account;
       // The path is not shown (section 6); guessing the webhook by its content would be inventing its payload.
@@ -58,7 +58,7 @@ export const drivers: Drivers = {
       await setSepaStatus(ctx, user, sepaStates(ctx).notStarted);
       expect2xx(await directSepa(ctx, user), 'direct SEPA activation');
       const since = Date.now();
-      await control(ctx, 'POST', userPath(user, '/sepa/complete'), {});
+      await completeSepaByProvider(ctx, user);
       const timeout = webhookTimeoutMs(ctx, true);
       const end = Date.now() + timeout;
       let hit: ReceivedWebhook | undefined;

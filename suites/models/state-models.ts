@@ -7,9 +7,9 @@ import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { RuleId } from '../../src/model/types.ts';
 import {
-  type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, control, create3ds, createUser, directSepa, expect2xx, expectError,
+  type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, expectError,
   expectNot2xx, initSepa, is2xx, listItems, rnd, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus,
-  signChallenge, unsignedChallenge, userPath, type SepaStates, CheckFailure,
+  signChallenge, unsignedChallenge, type SepaStates, CheckFailure,
 } from '../kit/index.ts';
 import { decide, expect3dsNotFound, type Decision } from '../drivers/states.ts';
 
@@ -116,7 +116,7 @@ class CompleteCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
 class ProviderCompleteCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
   check = (m: Readonly<SepaModel>) => m.status === m.S.inProgress;
   async run(m: SepaModel, r: SepaReal) {
-    await control(r.ctx, 'POST', userPath(r.user, '/sepa/complete'), {});
+    await completeSepaByProvider(r.ctx, r.user);
     m.status = m.S.active;
     await expectStatus(r, m, 'the provider reported the SEPA details', ['STATE-SEPA-WEBHOOK-ACTIVE']);
   }
