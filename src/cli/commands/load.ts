@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { LOAD_LIMITS, SCENARIOS, mergeResults, readResultFile, renderResult, runLoad, writeResult, type LoadOptions, type LoadResult, type Thresholds } from '../../load/index.ts';
+import { writeLoadReport } from '../../load/html.ts';
 import { planOptions, readPlan } from '../../load/plan.ts';
 import { progressPrinter } from '../../load/progress.ts';
 import { loadModel } from '../../model/index.ts';
@@ -36,6 +37,10 @@ export function parseShard(v: unknown): { index: number; count: number } | undef
 
 async function emit(result: LoadResult, args: Record<string, any>, io: CliIo, profile?: ResolvedProfile): Promise<number> {
   if (args.out) await writeResult(resolve(io.cwd, args.out), result, profile);
+  if (args.reportDir) {
+    const files = await writeLoadReport(resolve(io.cwd, args.reportDir), result, profile);
+    io.stderr.write(`load report: ${files.html} (JSON: ${files.json})\n`);
+  }
   const text = args.json ? `${JSON.stringify(result, null, 2)}\n` : renderResult(result);
   io.stdout.write(maskSecrets(text, profile));
   if (args.out && !args.json) io.stdout.write(`result written to ${args.out}\n`);
@@ -137,6 +142,7 @@ export const loadCommand: CliCommand = {
       .option('error-rate-max', { type: 'number', describe: 'Fail when the error fraction exceeds this (default 0). Errors: unexpected non-2xx (429 is expected on token-burst), transport errors, timeouts' })
       .option('rps-min', { type: 'number', describe: 'Fail when throughput (req/s) is below this' })
       .option('out', { type: 'string', describe: 'Write the result JSON here (secrets masked); input for load merge' })
+      .option('report-dir', { type: 'string', describe: 'Write load.json and load.html (self-contained, inline SVG) into this directory' })
       .option('json', { type: 'boolean', describe: 'Print the result JSON instead of the table' }),
   run: loadHandler,
 };
