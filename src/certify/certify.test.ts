@@ -9,7 +9,7 @@ import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Check } from '../checks/types.ts';
-import type { Model, Rule } from '../model/types.ts';
+import type { Model, Rule, RuleId } from '../model/types.ts';
 import {
   certify, CertificationRefusedError, CertifyKeyError, CertifyOutputError, generateSigningKey, loadSigningKey, PACKAGE_FILES, PackageVerificationError, redactedProfileJson, verifyPackage,
 } from './index.ts';
@@ -153,13 +153,13 @@ describe('certify', () => {
   const rule = (id: string): Rule => ({ id, kind: 'endpoint', section: '4', summary: id, operations: [], testable: true, source: { file: 'rules/x.yaml', pointer: '' } }) as Rule;
   const model = { rules: [rule('R-READ'), rule('R-OTHER')], operations: new Map(), validator: () => undefined } as unknown as Model;
   const read: Check = {
-    id: 'x.read', title: 'read', area: 'x', section: '4', rules: ['R-READ'], safe: true,
+    id: 'x.read', title: 'read', area: 'x', section: '4', rules: ['R-READ' as RuleId], safe: true, // synthetic rule ids: the test must not depend on the spec
     async run(ctx) {
       const res = await ctx.http.send({ path: '/read' });
       if (res.status !== 200) throw Object.assign(new Error(`HTTP ${res.status}`), { code: 'CHECK_FAILED' });
     },
   };
-  const other: Check = { ...read, id: 'x.other', rules: ['R-OTHER'] };
+  const other: Check = { ...read, id: 'x.other', rules: ['R-OTHER' as RuleId] };
   const base = () => ({ profile: { base_url: url, clients: [{ client_id: 'c1', client_secret: 'certify-secret-9' }] }, model, seed: 3 });
 
   it('writes nothing when a check fails, or when a testable rule is not exercised', async () => {

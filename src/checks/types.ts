@@ -2,7 +2,7 @@
 // async body. The runner knows nothing about specific rules; it only calls `run(ctx)`.
 
 import type { ControlAdapter } from '../control/types.ts';
-import type { Model } from '../model/types.ts';
+import type { Model, OperationId, RuleId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 
 /** Things a check may need from the target; missing ones make the runner skip it with a reason. */
@@ -27,8 +27,8 @@ export interface Check {
   area: string;
   /** Spec section the check is traced to. */
   section: string;
-  /** Rule ids covered. */
-  rules: string[];
+  /** Rule ids covered (typed: a rule id spec/rules does not have fails tsc). */
+  rules: RuleId[];
   /** True when the check creates nothing and moves no money (kept by --safe). */
   safe: boolean;
   /** True when the check must not run concurrently with others (e.g. it moves the server clock, or floods the rate limiter). */
@@ -39,7 +39,7 @@ export interface Check {
 
 export interface HttpRequest {
   /** Either an operationId (path resolved from the model or the profile) or a raw path. */
-  op?: string;
+  op?: OperationId;
   /** Path parameters for `op`. */
   params?: Record<string, string>;
   method?: string;

@@ -87,7 +87,7 @@ export function planOptions(plan: LoadPlan, model: Model, file: string): Omit<Lo
   });
   const rules: ThresholdRule[] = (plan.thresholds?.run ?? []).map((x) => parseRule(x));
   for (const [op, list] of Object.entries(plan.thresholds?.operations ?? {})) {
-    if (!model.operations.has(op)) throw new PlanError(file, `/thresholds/operations/${op}`, `"${op}" is not an operationId of spec/openapi.yaml`);
+    if (!model.isOperationId(op)) throw new PlanError(file, `/thresholds/operations/${op}`, `"${op}" is not an operationId of spec/openapi.yaml`);
     rules.push(...list.map((x) => parseRule(x, op)));
   }
   const stages = plan.stages?.map((s) => ({ duration_s: s.duration, target: s.target }));

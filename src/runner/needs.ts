@@ -3,7 +3,7 @@
 // coverage. The same reasons feed the README sandbox table (src/runner/needs-table.ts).
 
 import type { Check, Need, RunServices } from '../checks/types.ts';
-import type { Model } from '../model/types.ts';
+import type { Model, OperationId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 
 export const NO_CONTROL = 'needs the test-control API: profile.control_url is not set and no control adapter is given (profile.control_adapter or --control-adapter)';
@@ -54,7 +54,7 @@ export function unmetNeed(
       if (need.startsWith('operation:')) {
         const op = need.slice('operation:'.length);
         if (profile.operations[op]) return undefined;
-        const known = model?.operations.get(op);
+        const known = model?.operations.get(op as OperationId); // any string may come from a check's needs; unknown ones are undefined
         if (known && !known.pathUnspecified) return undefined;
         return `profile.operations.${op} not given: the spec does not show its path`;
       }

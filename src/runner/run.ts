@@ -13,7 +13,7 @@ import { HttpSession, type CheckHttpClient } from '../client/http.ts';
 import { TransportError } from '../client/errors.ts';
 import { ConfigError } from '../errors/index.ts';
 import type { BlockedInfo, CheckFailureInfo, CheckResult, Reporter, RootCause, RuleVerdict, RunDiff, RunEvent, RunSummary, ExpectedFailuresOutcome } from '../events/index.ts';
-import type { Model } from '../model/types.ts';
+import type { Model, RuleId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { httpControlAdapter } from '../control/index.ts';
 import { coverageOf, minCoverageMessage, ruleVerdicts, summarize } from './coverage.ts';
@@ -132,7 +132,7 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
   if (isCheckFailure(err)) {
     // The contract says failure rules are a subset of the check's rules; an assertion naming other
     // rules (a helper reused across checks) falls back to the check's own.
-    const named = (err.rules ?? []).filter((r) => check.rules.includes(r));
+    const named = (err.rules ?? []).filter((r): r is RuleId => (check.rules as readonly string[]).includes(r));
     const info: CheckFailureInfo = { message: mask(err.message), rules: named.length ? named : check.rules, rulesNamed: named.length > 0 };
     const op = (err as { operation?: unknown }).operation;
     if (typeof op === 'string') info.operation = op;
@@ -164,7 +164,7 @@ function blockedOrOwn(err: unknown, check: Check, model: Model, http: CheckHttpC
   const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
   const message = mask(err.message);
   if (ownOperations(model, check).has(err.operation)) {
-    const mine = model.rules.filter((r) => r.operations.includes(err.operation) && check.rules.includes(r.id)).map((r) => r.id);
+    const mine = model.rules.filter((r) => (r.operations as readonly string[]).includes(err.operation) && check.rules.includes(r.id)).map((r) => r.id);
     return { failure: { message, rules: mine.length ? mine : check.rules, operation: err.operation, ...(exchange ? { exchange } : {}) } };
   }
   const blocked: BlockedInfo = { operation: err.operation, rules: err.rules ?? blockingRules(model, err.operation), message };

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { checkProperty } from '../../src/checks/property.ts';
-import type { AliasRule } from '../../src/model/types.ts';
+import type { AliasRule, AliasRuleId, OperationId } from '../../src/model/types.ts';
 import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
@@ -14,7 +14,7 @@ import {
 } from '../kit/index.ts';
 import { cryptoRecipient } from './transfers.ts';
 
-function aliasRule(ctx: CheckContext, id: string): AliasRule {
+function aliasRule(ctx: CheckContext, id: AliasRuleId): AliasRule {
   const r = ctx.model.rule(id);
   if (r.kind !== 'alias') throw new Error(`${id} is not an alias rule`);
   return r;
@@ -27,14 +27,14 @@ function expectPair(rule: AliasRule, obj: any, expected: string | undefined, wha
 
 // ------------------------------------------------------------------------------------ response aliases
 
-const USER_READS: Record<string, (ctx: CheckContext, user: TestUser) => Promise<HttpResponse>> = {
+const USER_READS: Partial<Record<OperationId, (ctx: CheckContext, user: TestUser) => Promise<HttpResponse>>> = {
   getUserV1: async (ctx, user) => readUser(ctx, 'v1', await userHeaders(ctx, user)),
   getUserV2: async (ctx, user) => readUser(ctx, 'v2', await userHeaders(ctx, user)),
   validateRetailUser: async (ctx, user) => ctx.http.send({ op: 'validateRetailUser', headers: await userHeaders(ctx, user) }),
 };
 
 /** For generated users (v1 or v2 creation), every user read of the rule carries both names with the registered value. */
-function userReadAlias(ruleId: string, expectedOf: (u: TestUser) => string): Driver {
+function userReadAlias(ruleId: AliasRuleId, expectedOf: (u: TestUser) => string): Driver {
   return {
     safe: false,
     async run(ctx) {
@@ -149,7 +149,7 @@ const ALIAS_TARGETS: Record<string, AliasTarget> = {
   'ALIAS-STATEMENT-ACCOUNT-ADDRESS': statementTarget('wallet'),
 };
 
-const TARGET_BY_OP: Record<string, string[]> = {
+const TARGET_BY_OP: Partial<Record<OperationId, AliasRuleId[]>> = {
   createUserV1: ['ALIAS-USER-CREATE-WALLET-ADDRESS-V1'],
   createUserV2: ['ALIAS-USER-CREATE-WALLET-ADDRESS-V2'],
   estimateFx: ['ALIAS-FX-DEPOSIT-ADDRESS'],
@@ -171,7 +171,7 @@ async function expectMismatchRefused(ctx: CheckContext, rule: AliasRule, target:
   ctx.log(`${rule.id}: no second value valid for this user, so the mismatch was not the only fault; any 4xx accepted (HTTP ${res.status})`);
 }
 
-function requestAlias(ruleId: string): Driver {
+function requestAlias(ruleId: AliasRuleId): Driver {
   return {
     safe: false,
     async run(ctx) {
@@ -197,7 +197,7 @@ function requestAlias(ruleId: string): Driver {
 }
 
 /** Deprecated-only user creation over generated registration data (fast-check). */
-function userCreateAlias(ruleId: string, version: 'v1' | 'v2'): Driver {
+function userCreateAlias(ruleId: AliasRuleId, version: 'v1' | 'v2'): Driver {
   const base = requestAlias(ruleId);
   return {
     safe: false,
@@ -252,7 +252,7 @@ interface Provoked {
   verify?: (obj: any) => string | undefined;
 }
 
-function webhookAlias(ruleId: string, provoke?: (ctx: CheckContext) => Promise<Provoked | undefined>): Driver {
+function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Promise<Provoked | undefined>): Driver {
   return {
     safe: false,
     needs: ['webhooks'],
@@ -418,7 +418,7 @@ export const drivers: Drivers = {
       for (const [op, read] of Object.entries(USER_READS)) {
         const res = await read(ctx, user);
         expect2xx(res, op);
-        for (const r of responseRules.filter((x) => x.operations.includes(op))) {
+        for (const r of responseRules.filter((x) => (x.operations as string[]).includes(op))) {
           const p = aliasProblem(res.json, r.old, r.new);
           if (p) throw new CheckFailure(`${op}: ${p}`, { response: res });
         }

@@ -52,7 +52,7 @@ export const drivers: Drivers = {
       const allowed = sepaStatuses(ctx);
       const user = await createUser(ctx);
       const first = await sepaStatus(ctx, user);
-      if (first.status !== undefined) check(allowed.includes(first.status), `SepaAccount status ${JSON.stringify(first.status)} is not one of ${allowed.join(', ')}`, { response: first.res });
+      if (first.status !== undefined) check((allowed as string[]).includes(first.status), `SepaAccount status ${JSON.stringify(first.status)} is not one of ${allowed.join(', ')}`, { response: first.res });
       if (!hasControl(ctx, 'setSepaCapabilityStatus')) {
         if (first.status === undefined) ctx.skip('a new user has no SepaAccount capability and the control API is not available to give it one');
         return;

@@ -52,22 +52,20 @@ export const drivers: Drivers = {
     async run(ctx) {
       const path = ctx.profile.webhook_paths?.bank_account;
       // The path is not shown (section 6); guessing the webhook by its content would be inventing its payload.
-      if (!path) ctx.skip('the bank account webhook path is not shown by the spec and profile.webhook_paths.bank_account is not set');
+      if (!path) return ctx.skip('the bank account webhook path is not shown by the spec and profile.webhook_paths.bank_account is not set');
       const hooks = ctx.services.webhooks!;
       const user = await createUser(ctx);
       await setSepaStatus(ctx, user, sepaStates(ctx).notStarted);
-      expect2xx(await directSepa(ctx, user), 'direct SEPA activation');
-      const since = Date.now();
+      const direct = await directSepa(ctx, user);
+      expect2xx(direct, 'direct SEPA activation');
       await completeSepaByProvider(ctx, user);
       const timeout = webhookTimeoutMs(ctx, true);
-      const end = Date.now() + timeout;
-      let hit: ReceivedWebhook | undefined;
-      while (!hit) {
-        hit = hooks.all().find((w) => w.path === path && w.receivedAt >= since);
-        if (hit || Date.now() >= end) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      check(hit, `no webhook arrived on ${path} within ${timeout / 1000} s after the activation completed (section 6 rule 2; profile.webhook_timeout_ms sets the wait)`);
+      // Matched to this activation by the ids it carries (payload not shown: any of the SEPA details id,
+      // the user id, address or email, anywhere in the body), never by arrival time: a shared or
+      // external receiver also gets other users' deliveries.
+      const ids = [direct.json?.details_id, user.id, user.address, user.email].filter((v): v is string => typeof v === 'string' && v !== '');
+      const hit = await hooks.waitFor(path, (b) => ids.some((id) => mentionsDeep(b, id)), timeout);
+      check(hit, `no webhook mentioning this activation (${ids.join(', ')}) arrived on ${path} within ${timeout / 1000} s after the activation completed (section 6 rule 2; profile.webhook_timeout_ms sets the wait)`);
     },
   },
 };
