@@ -49,10 +49,11 @@ export async function createUser(ctx: CheckContext, opts: NewUser = {}): Promise
   };
   const body = opts.body ?? { email: user.email, country: user.country, user_address: user.address };
   const step = `POST /api/${opts.version ?? 'v1'}/user`;
+  const op = opts.version === 'v2' ? 'createUserV2' : 'createUserV1';
   const res = await createUserRaw(ctx, opts.version ?? 'v1', await s2sHeaders(ctx, i), body);
-  expectStep(res, step);
+  expectStep(res, op, step);
   const id = userIdFrom(res.json);
-  checkStep(id, step, `answered without a user id: ${res.text.slice(0, 200)}`, res);
+  checkStep(id, op, `${step} answered without a user id: ${res.text.slice(0, 200)}`, res);
   return { id, ...user, client: i };
 }
 
@@ -81,9 +82,9 @@ export async function authorizeRaw(ctx: CheckContext, user: TestUser, extra: Rec
 export async function userToken(ctx: CheckContext, user: TestUser): Promise<string> {
   const step = 'POST /api/v1/user/authorize';
   const res = await authorizeRaw(ctx, user);
-  expectStep(res, step);
+  expectStep(res, 'authorizeUser', step);
   const token = res.json?.access_token;
-  checkStep(typeof token === 'string' && token.length > 0, step, 'the answer carries no access_token', res);
+  checkStep(typeof token === 'string' && token.length > 0, 'authorizeUser', `${step}: the answer carries no access_token`, res);
   return token;
 }
 
@@ -100,6 +101,6 @@ export async function asUser(ctx: CheckContext, user: TestUser, req: Omit<HttpRe
 /** Smart Wallet addresses of the user (GET /api/v1/wallets). */
 export async function smartWallets(ctx: CheckContext, user: TestUser): Promise<string[]> {
   const res = await asUser(ctx, user, { op: 'listWallets' });
-  expectStep(res, 'GET /api/v1/wallets');
+  expectStep(res, 'listWallets', 'GET /api/v1/wallets');
   return walletItems(res.json).map((w) => w?.wallet_address).filter((a): a is string => typeof a === 'string');
 }
