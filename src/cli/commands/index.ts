@@ -6,5 +6,6 @@ import { serveCommand } from './serve.ts';
 import { rulesCommand } from './rules.ts';
 import { loadCommand } from './load.ts';
 import { selftestCommand } from './selftest.ts';
+import { diffCommand } from './diff.ts';
 
-export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand];
+export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand, diffCommand];

@@ -10,6 +10,7 @@ import { createReporters } from '../../report/index.ts';
 import { parseShard, RUN_DEFAULTS } from '../../runner/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 import { parseSeed, positiveInt } from '../options.ts';
+import { ciOptions, resolveCiOptions } from '../ci-options.ts';
 
 export const RUN_CLI_DEFAULTS = {
   reportDir: 'baas-conform-report',
@@ -36,6 +37,7 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
   const reportDir = resolve(io.cwd, args.reportDir ?? config.report_dir ?? RUN_CLI_DEFAULTS.reportDir);
   const safe = !!(args.safe ?? config.safe);
   const failFast = !!(args.failFast ?? config.fail_fast);
+  const ci = await resolveCiOptions(args, io.cwd);
 
   const controller = new AbortController();
   const onSigint = () => {
@@ -66,6 +68,7 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
       timeoutBudgetMs,
       checkTimeoutMs,
       failFast,
+      ...ci,
       signal: controller.signal,
       reporters,
       onTarget: ({ profile, embedded }) => {
@@ -84,7 +87,7 @@ export const runCommand: CliCommand = {
   command: 'run',
   describe: 'Run the conformance checks against a target (default: the embedded reference)',
   builder: (y: Argv) =>
-    y
+    ciOptions(y)
       .option('profile', { type: 'string', describe: 'Target profile JSON (spec/schemas/profile.schema.json)' })
       .option('target', { type: 'string', describe: 'Target base URL (overrides the profile base_url)' })
       .option('config', { type: 'string', describe: 'Config file (default ./baas-conform.config.json when present)' })
