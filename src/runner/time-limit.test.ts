@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Check } from '../checks/types.ts';
-import type { Model, Rule } from '../model/types.ts';
+import type { Model, Rule, RuleId } from '../model/types.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { runChecks } from './index.ts';
 import { TIME_LIMIT, allowedCheckMs } from './time-limit.ts';
@@ -34,7 +34,7 @@ const mine = rule('SCHEMA-X');
 const model = { rules: [budget, mine], limits: { request_timeout: budget }, operations: new Map(), validator: () => undefined } as unknown as Model;
 
 function check(id: string, run: Check['run']): Check {
-  return { id, title: id, area: 'schema', section: '4', rules: ['SCHEMA-X'], safe: true, run };
+  return { id, title: id, area: 'schema', section: '4', rules: ['SCHEMA-X'] as unknown as RuleId[], safe: true, run };
 }
 
 async function run(url: string, checks: Check[], extra: object = {}) {

@@ -7,5 +7,7 @@ import { rulesCommand } from './rules.ts';
 import { loadCommand } from './load.ts';
 import { selftestCommand } from './selftest.ts';
 import { diffCommand } from './diff.ts';
+import { certifyCommand } from './certify.ts';
+import { verifyCommand } from './verify.ts';
 
-export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand, diffCommand];
+export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand, diffCommand, certifyCommand, verifyCommand];
