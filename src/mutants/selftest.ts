@@ -1,8 +1,9 @@
 // Selftest: proves the toolkit catches non-conformance. The unmodified reference runs first
 // (baseline), then every mutant variant: a reference started with the variant's options on loopback
 // (behind the interception proxy when the variant has one), ALL checks run against it, the server
-// stops. A faulty variant counts as caught only when a failing check names one of the rules it
-// breaks; any failing check on a benign variant or on the baseline is a false positive.
+// stops. Scoring (scoring.ts): a faulty variant counts as caught only when a failing check's own
+// assertion names a rule it breaks and that check passes on the baseline; any failing or blocked
+// check on a benign variant or on the baseline is a false positive.
 
 import type { Check } from '../checks/types.ts';
 import type { CheckResult } from '../events/index.ts';
@@ -13,6 +14,7 @@ import type { TargetProfile } from '../profile/types.ts';
 import { startReference } from '../reference/index.ts';
 import { runChecks } from '../runner/index.ts';
 import { buildMutantBank } from './registry.ts';
+import { scoreSelftest, type FailingCheck, type RunRecord, type Score, type ScoredRun } from './scoring.ts';
 import { brokenRules, type MutantVariant, type VariantKind } from './variant.ts';
 import { startInterceptProxy, PROXY_CONTROL_PREFIX, type InterceptProxy } from './proxy.ts';
 
@@ -27,60 +29,22 @@ export const SELFTEST_DEFAULTS = {
 
 export const BASELINE_ID = 'baseline';
 
-export interface FailingCheck {
-  checkId: string;
-  /** Rule ids the failure names (CheckResult.failure.rules). */
-  rules: string[];
-  message: string;
-  /** The failed assertion itself named `rules` (not filled in by the runner). */
-  named: boolean;
-  cause?: string;
-}
+export type { FailingCheck, FalsePositive } from './scoring.ts';
 
-export interface VariantOutcome {
-  id: string;
-  kind: VariantKind | 'baseline';
-  breaks: string[];
+export interface VariantOutcome extends ScoredRun {
   description: string;
-  /** Checks that failed against this variant (a row of the kill matrix). */
-  failing: FailingCheck[];
-  /** Failing checks whose failure names a rule in `breaks`. */
-  caughtBy: string[];
-  /** Faulty: caught by a check naming its rule. Benign/baseline: no check failed. */
-  ok: boolean;
-  passed: number;
+  /** Checks skipped in this run (a separate count: a skip is neither a pass nor a kill). */
   skipped: number;
-  /** Checks skipped in this run (with the runner's reason). */
-  skippedChecks: { checkId: string; reason: string }[];
-  /** Checks that passed on the baseline but were skipped here (a skip can hide a fault). */
-  newlySkipped: string[];
-  /** The variant could not be run (server did not start, preflight refused, engine error). */
-  error?: string;
   durationMs: number;
 }
 
-export interface FalsePositive {
-  variant: string;
-  checkId: string;
-  rules: string[];
-  message: string;
-  cause?: string;
-}
-
-export interface SelftestResult {
+export interface SelftestResult extends Omit<Score, 'baseline' | 'variants'> {
   seed: number;
   timeoutBudgetMs: number;
   concurrency: number;
   checks: number;
   baseline: VariantOutcome;
   variants: VariantOutcome[];
-  score: { caught: number; faulty: number; percent: number };
-  /** Faulty variants no failing check caught by its rule (including those only other checks caught). */
-  uncaught: string[];
-  /** Faulty variants that made checks fail, none of which names the broken rule (they count as NOT caught). */
-  caughtOnlyByOtherRules: string[];
-  falsePositives: FalsePositive[];
-  exitCode: 0 | 1;
   durationMs: number;
 }
 
@@ -111,16 +75,20 @@ async function defaultChecks(): Promise<Check[]> {
   return loadChecks();
 }
 
-function failingOf(results: CheckResult[]): FailingCheck[] {
-  return results
-    .filter((r) => r.verdict === 'fail')
-    .map((r) => ({
-      checkId: r.checkId,
-      rules: r.failure?.rules ?? r.rules,
-      message: r.failure?.message ?? '',
-      named: r.failure?.rulesNamed ?? false,
-      ...(r.failure?.cause ? { cause: r.failure.cause } : {}),
-    }));
+/**
+ * Failed and blocked checks of a run. A blocked check (a prerequisite step failed) never counts as a
+ * kill, but on the baseline or a benign variant it is a false positive like a failure.
+ */
+export function failingOf(results: CheckResult[]): FailingCheck[] {
+  const out: FailingCheck[] = [];
+  for (const r of results) {
+    if (r.verdict === 'fail') {
+      out.push({ checkId: r.checkId, rules: r.failure?.rules ?? r.rules, message: r.failure?.message ?? '', named: r.failure?.rulesNamed ?? false, ...(r.failure?.cause ? { cause: r.failure.cause } : {}) });
+    } else if (r.verdict === 'blocked') {
+      out.push({ checkId: r.checkId, rules: r.blocked?.rules ?? [], message: `blocked by ${r.blocked?.operation ?? 'a prerequisite'}: ${r.blocked?.message ?? ''}`, named: false, cause: 'BLOCKED' });
+    }
+  }
+  return out;
 }
 
 interface RunInput {
@@ -131,7 +99,13 @@ interface RunInput {
   variant?: MutantVariant;
 }
 
-async function runOne(input: RunInput, ctx: { checks: Check[]; model: Model; seed: number; timeoutBudgetMs: number; checkConcurrency: number; baselinePassed?: Set<string> }): Promise<VariantOutcome> {
+interface RunRaw extends RunRecord {
+  description: string;
+  skipped: number;
+  durationMs: number;
+}
+
+async function runOne(input: RunInput, ctx: { checks: Check[]; model: Model; seed: number; timeoutBudgetMs: number; checkConcurrency: number }): Promise<RunRaw> {
   const began = performance.now();
   const base = { id: input.id, kind: input.kind, breaks: input.breaks, description: input.description };
   let ref: Awaited<ReturnType<typeof startReference>> | undefined;
@@ -149,19 +123,12 @@ async function runOne(input: RunInput, ctx: { checks: Check[]; model: Model; see
       ctx.checks,
       [],
     );
-    const failing = failingOf(outcome.results);
-    const broken = new Set(input.breaks);
-    const caughtBy = failing.filter((f) => f.rules.some((r) => broken.has(r))).map((f) => f.checkId);
-    const newlySkipped = ctx.baselinePassed ? outcome.results.filter((r) => r.verdict === 'skip' && ctx.baselinePassed!.has(r.checkId)).map((r) => r.checkId) : [];
     return {
       ...base,
-      failing,
-      caughtBy,
-      ok: input.kind === 'faulty' ? caughtBy.length > 0 : failing.length === 0,
+      failing: failingOf(outcome.results),
       passed: outcome.summary.passed,
       skipped: outcome.summary.skipped,
       skippedChecks: outcome.results.filter((r) => r.verdict === 'skip').map((r) => ({ checkId: r.checkId, reason: r.reason ?? '' })),
-      newlySkipped,
       durationMs: Math.round(performance.now() - began),
     };
   } catch (err) {
@@ -169,12 +136,9 @@ async function runOne(input: RunInput, ctx: { checks: Check[]; model: Model; see
     return {
       ...base,
       failing: [],
-      caughtBy: [],
-      ok: false,
       passed: 0,
       skipped: 0,
       skippedChecks: [],
-      newlySkipped: [],
       error: `${e?.name ?? 'Error'}: ${e?.message ?? String(err)}`,
       durationMs: Math.round(performance.now() - began),
     };
@@ -207,48 +171,40 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   const checks = opts.checks ?? (await defaultChecks());
   const model = opts.model ?? (await loadModel());
   const checkConcurrency = opts.checkConcurrency ?? SELFTEST_DEFAULTS.checkConcurrency;
+  const checkIds = checks.map((c) => c.id);
   const total = variants.length + 1;
   const progress = opts.onProgress ?? (() => undefined);
   progress({ type: 'started', total });
 
   const ctx = { checks, model, seed, timeoutBudgetMs, checkConcurrency };
   progress({ type: 'variant-started', id: BASELINE_ID, index: 0, total });
-  const baseline = await runOne({ id: BASELINE_ID, kind: 'baseline', breaks: [], description: 'the unmodified reference implementation' }, ctx);
+  const baselineRaw = await runOne({ id: BASELINE_ID, kind: 'baseline', breaks: [], description: 'the unmodified reference implementation' }, ctx);
   let done = 1;
-  progress({ type: 'variant-finished', outcome: baseline, done, total });
+  // Progress marks use the baseline as known so far (a variant is scored again, identically, at the end).
+  const provisional = (r: RunRaw) => scoreSelftest(baselineRaw, [r], checkIds).variants[0];
+  progress({ type: 'variant-finished', outcome: withRaw(scoreSelftest(baselineRaw, [], checkIds).baseline, baselineRaw), done, total });
 
-  // Checks that passed on the baseline: skipping one of them on a variant is reported.
-  const baselineSkipped = new Set(baseline.skippedChecks.map((s) => s.checkId));
-  const baselinePassed = new Set(checks.map((c) => c.id).filter((id) => !baseline.failing.some((f) => f.checkId === id) && !baselineSkipped.has(id)));
-  const outcomes = await pool(variants, concurrency, async (v, i) => {
+  const raws = await pool(variants, concurrency, async (v, i) => {
     progress({ type: 'variant-started', id: v.id, index: i + 1, total });
-    const o = await runOne({ id: v.id, kind: v.kind, breaks: brokenRules(v), description: v.description, variant: v }, { ...ctx, baselinePassed: baseline.error ? undefined : baselinePassed });
+    const o = await runOne({ id: v.id, kind: v.kind, breaks: brokenRules(v), description: v.description, variant: v }, ctx);
     done++;
-    progress({ type: 'variant-finished', outcome: o, done, total });
+    progress({ type: 'variant-finished', outcome: withRaw(provisional(o), o), done, total });
     return o;
   });
 
-  const faulty = outcomes.filter((o) => o.kind === 'faulty');
-  const caught = faulty.filter((o) => o.ok);
-  const uncaught = faulty.filter((o) => !o.ok);
-  const falsePositives: FalsePositive[] = [];
-  for (const o of [baseline, ...outcomes.filter((x) => x.kind === 'benign')]) {
-    for (const f of o.failing) falsePositives.push({ variant: o.id, checkId: f.checkId, rules: f.rules, message: f.message, ...(f.cause ? { cause: f.cause } : {}) });
-    if (o.error) falsePositives.push({ variant: o.id, checkId: '(run)', rules: [], message: o.error });
-  }
-  const exitCode: 0 | 1 = uncaught.length === 0 && falsePositives.length === 0 ? 0 : 1;
+  const scored = scoreSelftest(baselineRaw, raws, checkIds);
   return {
+    ...scored,
     seed,
     timeoutBudgetMs,
     concurrency,
     checks: checks.length,
-    baseline,
-    variants: outcomes,
-    score: { caught: caught.length, faulty: faulty.length, percent: faulty.length === 0 ? 100 : Math.round((caught.length / faulty.length) * 1000) / 10 },
-    uncaught: uncaught.map((o) => o.id),
-    caughtOnlyByOtherRules: uncaught.filter((o) => !o.error && o.failing.length > 0).map((o) => o.id),
-    falsePositives,
-    exitCode,
+    baseline: withRaw(scored.baseline, baselineRaw),
+    variants: scored.variants.map((o, i) => withRaw(o, raws[i])),
     durationMs: Math.round(performance.now() - began),
   };
+}
+
+function withRaw(scored: ScoredRun, raw: RunRaw): VariantOutcome {
+  return { ...scored, description: raw.description, skipped: raw.skipped, durationMs: raw.durationMs };
 }

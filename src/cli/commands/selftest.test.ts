@@ -34,8 +34,10 @@ describe('baas-conform selftest', () => {
       const result = JSON.parse(await readFile(json, 'utf8'));
       expect(result.variants.map((v: any) => v.id)).toEqual(['token.grant-type.not-checked', 'benign.pretty-json']);
       expect(result.baseline.id).toBe('baseline');
-      // Exit 0 only without false positives (a check failing on the baseline is one).
-      expect(code).toBe(result.falsePositives.length === 0 ? 0 : 1);
+      // The reference and the benign variant must be clean: zero false positives, exit 0.
+      expect(result.falsePositives).toEqual([]);
+      expect(result.exitCode).toBe(0);
+      expect(code).toBe(0);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

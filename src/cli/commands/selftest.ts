@@ -13,12 +13,15 @@ import { parseSeed, positiveInt } from '../options.ts';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+const failingText = (o: VariantOutcome) => o.failing.map((f) => `${f.checkId} [${f.rules.join(',')}]${f.cause ? ` ${f.cause}` : ''}`).join('; ');
+
 function verdictOf(o: VariantOutcome): string {
   if (o.error) return `ERROR: ${o.error}`;
   if (o.kind === 'faulty') {
     if (o.ok) return o.caughtBy.join(', ');
     if (o.failing.length === 0) return 'NOT CAUGHT (no check failed)';
-    return `NOT CAUGHT (failing: ${o.failing.map((f) => `${f.checkId} [${f.rules.join(',')}]`).join('; ')})`;
+    const why = o.notCredited.map((n) => `${n.checkId}: ${n.reason}`).join('; ');
+    return `NOT CAUGHT (${why ? `not credited: ${why}; ` : ''}failing: ${failingText(o)})`;
   }
   return o.failing.length === 0 ? '-' : `FALSE POSITIVE: ${o.failing.map((f) => f.checkId).join(', ')}`;
 }
@@ -30,8 +33,8 @@ export function formatSelftest(r: SelftestResult): string {
   lines.push(`${'VARIANT'.padEnd(w.id)}  ${'KIND'.padEnd(8)}  ${'BREAKS'.padEnd(w.breaks)}  CAUGHT BY`);
   for (const o of rows) lines.push(`${o.id.padEnd(w.id)}  ${o.kind.padEnd(8)}  ${(o.breaks.join(',') || '-').padEnd(w.breaks)}  ${verdictOf(o)}`);
   lines.push('');
-  lines.push(`Baseline: ${r.baseline.passed} passed, ${r.baseline.failing.length} failed, ${r.baseline.skipped} skipped (${r.checks} checks, ${secs(r.baseline.durationMs)})`);
-  lines.push(`Mutation score: ${r.score.caught}/${r.score.faulty} faulty variants caught by a check naming the broken rule (${r.score.percent}%)`);
+  lines.push(`Baseline: ${r.baseline.passed} passed, ${r.baseline.failing.length} failed or blocked, ${r.baseline.skipped} skipped (${r.checks} checks, ${secs(r.baseline.durationMs)})`);
+  lines.push(`Mutation score: ${r.score.caught}/${r.score.faulty} faulty variants caught by a check whose own assertion names the broken rule (${r.score.percent}%)`);
   if (r.uncaught.length) {
     lines.push(`Not caught (${r.uncaught.length}):`);
     for (const id of r.uncaught) {
@@ -39,7 +42,7 @@ export function formatSelftest(r: SelftestResult): string {
       lines.push(`  ${id} [${o.breaks.join(',')}]: ${verdictOf(o)}`);
     }
   }
-  if (r.caughtOnlyByOtherRules.length) lines.push(`Caught only by checks not naming the broken rule (count as not caught): ${r.caughtOnlyByOtherRules.join(', ')}`);
+  if (r.caughtOnlyByOtherRules.length) lines.push(`Failing checks but no credited kill (count as not caught): ${r.caughtOnlyByOtherRules.join(', ')}`);
   const benign = r.variants.filter((o) => o.kind === 'benign').length;
   lines.push(`False positives: ${r.falsePositives.length === 0 ? 'none' : r.falsePositives.length} (baseline + ${benign} benign variants)`);
   // A check failing on the baseline fails on most variants too: show it once, then the rest.
@@ -52,8 +55,10 @@ export function formatSelftest(r: SelftestResult): string {
   for (const f of r.falsePositives.filter((x) => x.variant !== r.baseline.id && !onBaseline.has(x.checkId))) {
     lines.push(`  ${f.variant}: ${f.checkId} [${f.rules.join(',')}]${f.cause ? ` ${f.cause}` : ''}: ${f.message.slice(0, 300)}`);
   }
-  const hidden = rows.filter((o) => o.newlySkipped.length > 0);
-  for (const o of hidden) lines.push(`Note: ${o.id} skipped checks that pass on the baseline: ${o.newlySkipped.join(', ')}`);
+  // Skips are their own count: neither a pass nor a kill. New skips on a benign variant mean a
+  // correct server made a check give up; on a faulty one they may hide the fault.
+  lines.push(`Skips: ${r.skips.baseline} on the baseline; ${r.skips.variantsWithNewSkips} variants skipped checks that pass on the baseline${r.skips.benignWithNewSkips.length ? ` (benign: ${r.skips.benignWithNewSkips.join(', ')})` : ''}`);
+  for (const o of rows.filter((x) => x.newlySkipped.length > 0)) lines.push(`  ${o.kind === 'benign' ? 'BENIGN ' : ''}${o.id} skipped: ${o.newlySkipped.join(', ')}`);
   lines.push(`Seed ${r.seed}, timeout budget ${r.timeoutBudgetMs} ms, ${r.concurrency} variants at once, ${secs(r.durationMs)}`);
   return `${lines.join('\n')}\n`;
 }
