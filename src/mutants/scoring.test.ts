@@ -19,7 +19,7 @@ const clean = run('baseline', 'baseline', []);
 
 describe('creditKills', () => {
   it('credits a failure whose assertion named the broken rule', () => {
-    expect(creditKills([fail('a', ['R1'], true)], ['R1'], new Set())).toEqual({ caughtBy: ['a'], notCredited: [] });
+    expect(creditKills([fail('a', ['R1'], true)], ['R1'], new Set(), true)).toEqual({ caughtBy: ['a'], notCredited: [] });
   });
 
   it('does not credit a failure naming only other rules, and does not list it', () => {
@@ -28,9 +28,14 @@ describe('creditKills', () => {
 
   it('does not credit rules the runner filled in (timeout, transport error, crash, rule-less assertion)', () => {
     const failing = [fail('a', ['R1', 'R2'], false, 'CHECK_TIMEOUT'), fail('b', ['R1'], false, 'ECONNRESET'), fail('c', ['R1'], false, 'CHECK_ERROR'), fail('d', ['R1'], false)];
-    const credit = creditKills(failing, ['R1'], new Set());
+    const credit = creditKills(failing, ['R1'], new Set(), true);
     expect(credit.caughtBy).toEqual([]);
     expect(credit.notCredited).toEqual(['a', 'b', 'c', 'd'].map((checkId) => ({ checkId, reason: 'rules-not-named' })));
+  });
+
+  it('credits unnamed failures only in the transitional mode', () => {
+    expect(creditKills([fail('a', ['R1'], false)], ['R1'], new Set(), false).caughtBy).toEqual(['a']);
+    expect(creditKills([fail('a', ['R1'], false)], ['R1'], new Set(), true).caughtBy).toEqual([]);
   });
 
   it('does not credit a check that also fails on the baseline, even when it names the rule', () => {
@@ -38,7 +43,9 @@ describe('creditKills', () => {
   });
 
   it('does not credit a blocked check (the runner reports it unnamed with cause BLOCKED)', () => {
-    expect(creditKills([fail('a', ['R1'], false, 'BLOCKED')], ['R1'], new Set()).caughtBy).toEqual([]);
+    for (const requireNamed of [true, false]) {
+      expect(creditKills([fail('a', ['R1'], false, 'BLOCKED')], ['R1'], new Set(), requireNamed)).toEqual({ caughtBy: [], notCredited: [{ checkId: 'a', reason: 'blocked' }] });
+    }
   });
 });
 
@@ -51,7 +58,7 @@ describe('scoreSelftest', () => {
   });
 
   it('exits 1 on an uncaught faulty variant and says whether checks failed for it', () => {
-    const s = scoreSelftest(clean, [run('f1', 'faulty', ['R1'], [fail('a', ['R1'], false, 'CHECK_TIMEOUT')]), run('f2', 'faulty', ['R2'])], CHECKS);
+    const s = scoreSelftest(clean, [run('f1', 'faulty', ['R1'], [fail('a', ['R1'], false, 'CHECK_TIMEOUT')]), run('f2', 'faulty', ['R2'])], CHECKS, true);
     expect(s.uncaught).toEqual(['f1', 'f2']);
     expect(s.caughtOnlyByOtherRules).toEqual(['f1']);
     expect(s.score.percent).toBe(0);

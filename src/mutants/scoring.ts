@@ -34,8 +34,11 @@ export interface RunRecord {
   error?: string;
 }
 
+/** Cause of a blocked check (a prerequisite step failed): it saw nothing of its own rules. */
+export const BLOCKED = 'BLOCKED';
+
 /** Why a failing check was not credited as a kill of the variant. */
-export type NotCreditedReason = 'other-rule' | 'rules-not-named' | 'fails-on-baseline';
+export type NotCreditedReason = 'rules-not-named' | 'fails-on-baseline' | 'blocked';
 
 export interface Credit {
   /** Checks credited with the kill. */
@@ -44,15 +47,23 @@ export interface Credit {
   notCredited: { checkId: string; reason: NotCreditedReason }[];
 }
 
+/**
+ * Crediting requires the assertion to name the rule. False only while the suites still have
+ * rule-less assertions for some rules (the transition is tracked in COORD.log): then any failure
+ * whose rules include the broken one counts, as before.
+ */
+export const REQUIRE_NAMED_RULES = false;
+
 /** The kills of one faulty variant. */
-export function creditKills(failing: readonly FailingCheck[], breaks: readonly string[], baselineFailing: ReadonlySet<string>): Credit {
+export function creditKills(failing: readonly FailingCheck[], breaks: readonly string[], baselineFailing: ReadonlySet<string>, requireNamed = REQUIRE_NAMED_RULES): Credit {
   const broken = new Set(breaks);
   const caughtBy: string[] = [];
   const notCredited: Credit['notCredited'] = [];
   for (const f of failing) {
     if (!f.rules.some((r) => broken.has(r))) continue;
-    if (baselineFailing.has(f.checkId)) notCredited.push({ checkId: f.checkId, reason: 'fails-on-baseline' });
-    else if (!f.named) notCredited.push({ checkId: f.checkId, reason: 'rules-not-named' });
+    if (f.cause === BLOCKED) notCredited.push({ checkId: f.checkId, reason: 'blocked' });
+    else if (baselineFailing.has(f.checkId)) notCredited.push({ checkId: f.checkId, reason: 'fails-on-baseline' });
+    else if (requireNamed && !f.named) notCredited.push({ checkId: f.checkId, reason: 'rules-not-named' });
     else caughtBy.push(f.checkId);
   }
   return { caughtBy, notCredited };
@@ -88,14 +99,14 @@ export interface Score {
 }
 
 /** Scores the baseline and the variant runs. Exit 0 only at 100% with no false positive. */
-export function scoreSelftest(baseline: RunRecord, runs: readonly RunRecord[], checkIds: readonly string[]): Score {
+export function scoreSelftest(baseline: RunRecord, runs: readonly RunRecord[], checkIds: readonly string[], requireNamed = REQUIRE_NAMED_RULES): Score {
   const baselineFailing = new Set(baseline.failing.map((f) => f.checkId));
   const baselineSkipped = new Set(baseline.skippedChecks.map((s) => s.checkId));
   // Without a baseline run nothing is known to pass, so no skip is "new".
   const baselinePassed = baseline.error ? new Set<string>() : new Set(checkIds.filter((id) => !baselineFailing.has(id) && !baselineSkipped.has(id)));
 
   const scoreOne = (r: RunRecord): ScoredRun => {
-    const credit = r.kind === 'faulty' ? creditKills(r.failing, r.breaks, baselineFailing) : { caughtBy: [], notCredited: [] };
+    const credit = r.kind === 'faulty' ? creditKills(r.failing, r.breaks, baselineFailing, requireNamed) : { caughtBy: [], notCredited: [] };
     const ok = r.kind === 'faulty' ? !r.error && credit.caughtBy.length > 0 : !r.error && r.failing.length === 0;
     const newlySkipped = r.skippedChecks.filter((s) => baselinePassed.has(s.checkId)).map((s) => s.checkId);
     return { ...r, ...credit, ok, newlySkipped };

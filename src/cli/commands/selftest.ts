@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { brokenRules, buildMutantBank, runSelftest, SELFTEST_DEFAULTS, variantsById, type MutantVariant, type SelftestResult, type VariantOutcome } from '../../mutants/index.ts';
+import { AREA_NAMES, brokenRules, buildMutantBank, isVariantArea, runSelftest, SELFTEST_DEFAULTS, variantsById, type MutantVariant, type SelftestProfile, type SelftestResult, type VariantArea, type VariantOutcome } from '../../mutants/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 import { parseSeed, positiveInt } from '../options.ts';
 
@@ -59,31 +59,48 @@ export function formatSelftest(r: SelftestResult): string {
   // correct server made a check give up; on a faulty one they may hide the fault.
   lines.push(`Skips: ${r.skips.baseline} on the baseline; ${r.skips.variantsWithNewSkips} variants skipped checks that pass on the baseline${r.skips.benignWithNewSkips.length ? ` (benign: ${r.skips.benignWithNewSkips.join(', ')})` : ''}`);
   for (const o of rows.filter((x) => x.newlySkipped.length > 0)) lines.push(`  ${o.kind === 'benign' ? 'BENIGN ' : ''}${o.id} skipped: ${o.newlySkipped.join(', ')}`);
-  lines.push(`Seed ${r.seed}, timeout budget ${r.timeoutBudgetMs} ms, ${r.concurrency} variants at once, ${secs(r.durationMs)}`);
+  lines.push(`Seed ${r.seed}, profile ${r.profile}, timeout budget ${r.timeoutBudgetMs} ms, ${r.concurrency} variants at once on ${r.workers} worker threads, ${secs(r.durationMs)}`);
   return `${lines.join('\n')}\n`;
+}
+
+function nonNegativeInt(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`--${name} must be an integer >= 0, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function chooseVariants(ids: string[], areas: string[]): MutantVariant[] {
+  for (const a of areas) if (!isVariantArea(a)) throw new ConfigError(`--area: unknown area ${JSON.stringify(a)} (areas: ${AREA_NAMES.join(', ')})`);
+  const bank = buildMutantBank(areas.length ? (areas as VariantArea[]) : AREA_NAMES);
+  if (!ids.length) return bank;
+  try {
+    return variantsById(ids, bank);
+  } catch (err) {
+    throw new ConfigError(`--variant: ${(err as Error).message}`);
+  }
 }
 
 async function selftestHandler(args: Record<string, any>, io: CliIo): Promise<number> {
   const concurrency = positiveInt('concurrency', args.concurrency) ?? SELFTEST_DEFAULTS.concurrency;
+  const workers = nonNegativeInt('workers', args.workers) ?? SELFTEST_DEFAULTS.workers;
   const timeoutBudgetMs = positiveInt('timeout-budget', args.timeoutBudget) ?? SELFTEST_DEFAULTS.timeoutBudgetMs;
   const seed = parseSeed(args.seed) ?? SELFTEST_DEFAULTS.seed;
-  const ids: string[] = [...(args.variant ?? [])].map(String);
-  let variants: MutantVariant[];
-  try {
-    variants = ids.length ? variantsById(ids) : buildMutantBank();
-  } catch (err) {
-    throw new ConfigError(`--variant: ${(err as Error).message}`);
-  }
+  const profile: SelftestProfile = args.profile === undefined ? SELFTEST_DEFAULTS.profile : args.profile;
+  if (profile !== 'full' && profile !== 'minimal') throw new ConfigError(`--profile must be full or minimal, got ${JSON.stringify(args.profile)}`);
+  const variants = chooseVariants([...(args.variant ?? [])].map(String), [...(args.area ?? [])].map(String));
   if (args.list) {
     for (const v of variants) io.stdout.write(`${v.id.padEnd(48)} ${v.kind.padEnd(7)} ${(brokenRules(v).join(',') || '-').padEnd(36)} ${v.description}\n`);
     return 0;
   }
-  io.stdout.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once, timeout budget ${timeoutBudgetMs} ms, seed ${seed}\n`);
+  io.stdout.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once on ${workers} worker threads, profile ${profile}, timeout budget ${timeoutBudgetMs} ms, seed ${seed}\n`);
   const result = await runSelftest({
     variants,
     concurrency,
+    workers,
     timeoutBudgetMs,
     seed,
+    profile,
     onProgress: (p) => {
       if (p.type !== 'variant-finished') return;
       const o = p.outcome;
@@ -108,6 +125,9 @@ export const selftestCommand: CliCommand = {
   builder: (y: Argv) =>
     y
       .option('variant', { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs' })
+      .option('area', { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): ${AREA_NAMES.join(', ')}` })
+      .option('workers', { type: 'number', describe: `Worker threads (default ${SELFTEST_DEFAULTS.workers}; 0 runs in this thread)` })
+      .option('profile', { type: 'string', describe: 'full (control API, secrets, IdP: the default) or minimal (none of them: shows what only they catch)' })
       .option('concurrency', { type: 'number', describe: `Variants run at once (default ${SELFTEST_DEFAULTS.concurrency})` })
       .option('seed', { type: 'number', describe: `Run seed, the same for every variant (default ${SELFTEST_DEFAULTS.seed})` })
       .option('json', { type: 'string', describe: 'Write the full result (kill matrix, score, false positives) to this JSON file' })
