@@ -1,9 +1,10 @@
 // `npm run generate`: regenerates everything derived from spec/ — TypeScript types (src/generated,
-// generators/types.ts) and the check suites (suites/generated, generators/suites.ts).
+// generators/types.ts), the id unions (src/generated/ids.ts, generators/ids.ts) and the check suites (suites/generated, generators/suites.ts).
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { generateIds } from './ids.ts';
 import { generateSuites, SUITES_OUT_DIR } from './suites.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,6 +18,7 @@ export async function generateAll(specDir = SPEC_DIR): Promise<string[]> {
     const { generateTypes } = await import(pathToFileURL(typesModule).href);
     written.push(...(await generateTypes(specDir, TYPES_OUT_DIR)));
   }
+  written.push(await generateIds(specDir, TYPES_OUT_DIR));
   written.push(...(await generateSuites(specDir, SUITES_OUT_DIR)));
   return written;
 }

@@ -43,6 +43,13 @@ describe('generateSuites', () => {
     }
   });
 
+  it('matches the committed src/generated/ids.ts (RuleId, OperationId, ... unions)', async () => {
+    const { renderIds } = await import('./ids.ts');
+    const fresh = await renderIds(path.join(ROOT, 'spec'));
+    expect(fresh.split('\n')[0]).toMatch(/^\/\/ GENERATED/);
+    expect(await readFile(path.join(ROOT, 'src/generated/ids.ts'), 'utf8'), 'src/generated/ids.ts is stale: run `npm run generate`').toBe(fresh);
+  });
+
   it('is deterministic', async () => {
     const a = await mkdtemp(path.join(os.tmpdir(), 'suites-a-'));
     const b = await mkdtemp(path.join(os.tmpdir(), 'suites-b-'));

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Handlebars from 'handlebars';
 import { loadModel } from '../src/model/index.ts';
-import type { Model, Rule, ErrorRule } from '../src/model/types.ts';
+import type { Model, Rule, ErrorRule, RuleId } from '../src/model/types.ts';
 import type { Driver, Drivers } from '../suites/drivers/driver.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -23,7 +23,7 @@ export const AREAS = [
 export type Area = (typeof AREAS)[number];
 
 /** Rules placed explicitly; everything else goes by prefix / kind (see areaOf). */
-const AREA_BY_RULE: Record<string, Area> = {
+const AREA_BY_RULE: Partial<Record<RuleId, Area>> = {
   // Section 7 S2S rows that are about the user identity headers.
   'ERR-S2S-CHAIN-ID-MISSING': 'identity',
   'ERR-S2S-USER-IDENTIFIER-MISSING': 'identity',
@@ -68,7 +68,7 @@ const PREFIX_AREAS: [RegExp, Area][] = [
 ];
 
 /** Rules covered by the per-operation schema checks (one check per operation, not per rule). */
-const SCHEMA_RULES = ['ENDPOINT-RESPONSE-SCHEMA', 'GENERAL-TRANSPORT-JSON'];
+const SCHEMA_RULES: RuleId[] = ['ENDPOINT-RESPONSE-SCHEMA', 'GENERAL-TRANSPORT-JSON'];
 
 export function areaOf(rule: Rule): Area {
   const explicit = AREA_BY_RULE[rule.id];
@@ -81,7 +81,7 @@ const ID_PREFIXES = ['ERR', 'STATE', 'ALIAS', 'AUTH', 'LIMIT', 'VERSION', 'EVENT
 const TABLE_PREFIX: Record<string, string> = { token: 'TOKEN', s2s: 'S2S', idp: 'IDP', user_token: 'USER-TOKEN' };
 
 /** Ids the generic derivation renders awkwardly (a header name or the area repeated as the group). */
-const CHECK_ID_OVERRIDES: Record<string, string> = {
+const CHECK_ID_OVERRIDES: Partial<Record<RuleId, string>> = {
   'AUTH-IDENTITY-HEADER-KINDS': 'identity.headers.each-kind',
   'AUTH-X-USER-WALLET-IS-EOA': 'identity.wallet-header.eoa-only',
   'AUTH-CHAIN-ID-REQUIRED': 'identity.chain-header.required',
@@ -101,7 +101,7 @@ const CHECK_ID_OVERRIDES: Record<string, string> = {
 export function checkIdFor(rule: Rule, area: Area): string {
   const override = CHECK_ID_OVERRIDES[rule.id];
   if (override) return override;
-  let rest = rule.id;
+  let rest: string = rule.id;
   const first = rest.split('-')[0];
   if (ID_PREFIXES.includes(first)) rest = rest.slice(first.length + 1);
   let group: string | undefined;
@@ -168,7 +168,7 @@ function checkOf(id: string, title: string, area: Area, section: string, rules: 
 
 /** Builds the per-area check lists (no file I/O besides importing drivers). Throws on any coverage gap. */
 export async function planSuites(model: Model): Promise<Map<Area, RenderedCheck[]>> {
-  const byId = new Map(model.rules.map((r) => [r.id, r]));
+  const byId = new Map<string, Rule>(model.rules.map((r) => [r.id, r]));
   const errors: string[] = [];
   const driversByArea = new Map<Area, Drivers>();
   for (const area of AREAS) driversByArea.set(area, await loadDrivers(area));

@@ -72,7 +72,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const model = givenModel ?? (await loadModel());
     const checks = checkList ?? (await loadChecks());
     const all = onEvent ? [...reporters, { onEvent }] : reporters;
-    const outcome = await runChecks({ ...run, profile, model, shard, checkIds }, checks, all);
+    const outcome = await runChecks({ ...run, env, profile, model, shard, checkIds }, checks, all);
     return { ...outcome, target: { baseUrl: profile.base_url, ...(profile.name ? { name: profile.name } : {}), embedded: reference !== undefined } };
   } catch (err) {
     // Messages may quote the target; mask with the profile's secrets before they reach a caller's log.

@@ -2,10 +2,10 @@
 // listed as expected), when the expected-failures list has rotted, or with --strict when a check
 // warned. Warnings alone never fail a run without --strict.
 
-import type { CheckResult, ExpectedFailuresOutcome } from '../events/index.ts';
+import type { ExpectedFailuresOutcome } from '../events/index.ts';
 
 export interface ExitInput {
-  results: Pick<CheckResult, 'checkId' | 'verdict' | 'warnings'>[];
+  results: { checkId: string; verdict: string; warnings?: string[] }[];
   expected?: ExpectedFailuresOutcome;
   strict?: boolean;
 }

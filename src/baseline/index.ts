@@ -2,6 +2,6 @@
 export { diffRuns, formatDiff, hasRegressions, type ComparableRun } from './diff.ts';
 export { applyExpectedFailures, loadExpectedFailures, parseExpectedFailures, utcDay, type ExpectedFailures } from './expected.ts';
 export { decideExit, type ExitInput } from './exit.ts';
-export { loadResults, parseResults, RESULTS_KIND, RESULTS_VERSION, type ResultsDoc } from './results-file.ts';
+export { comparableOf, loadResults, parseResults, RESULTS_KIND, RESULTS_VERSION, type ResultsDoc } from './results-file.ts';
 export { ResultsFileError, ExpectedFailuresError } from './errors.ts';
 export { validatorFor, SCHEMA_FILES } from './schemas.ts';

@@ -2,6 +2,7 @@
 // foreign file gets a message saying what it is, then against spec/schemas/results.schema.json.
 
 import { readFile } from 'node:fs/promises';
+import type { ComparableRun } from './diff.ts';
 import { ResultsFileError } from './errors.ts';
 import { describeErrors, SCHEMA_FILES, validatorFor } from './schemas.ts';
 
@@ -50,4 +51,9 @@ export async function loadResults(path: string): Promise<ResultsDoc> {
     throw new ResultsFileError(path, `is not JSON (${(err as Error).message})`);
   }
   return parseResults(value, path);
+}
+
+/** The parts of a results document a diff compares. */
+export function comparableOf(doc: ResultsDoc): ComparableRun {
+  return { runId: doc.runId, seed: doc.seed, started: doc.started, toolVersion: doc.tool?.version, checks: doc.checks, rules: doc.rules };
 }

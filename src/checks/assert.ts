@@ -2,7 +2,7 @@
 // spec wants and what the target sent, and the rule ids the assertion is about.
 
 import type { FieldComparison } from '../events/index.ts';
-import type { ErrorRule, Model } from '../model/types.ts';
+import type { ErrorRule, ErrorRuleId, Model } from '../model/types.ts';
 import { currentContext } from './current.ts';
 import { CheckFailure, SkipSignal } from './signals.ts';
 import type { HttpResponse } from './types.ts';
@@ -123,7 +123,7 @@ export function expectErrorRule(res: HttpResponse, rule: ErrorRule): void {
  * message, category, details) with the section 7 body shape. A mismatch names the row and every rule
  * the caller adds (the runner keeps those the check covers).
  */
-export function expectError(ctx: { model: Model }, res: HttpResponse, ruleId: string, rules?: string[]): void {
+export function expectError(ctx: { model: Model }, res: HttpResponse, ruleId: ErrorRuleId, rules?: string[]): void {
   const rule = ctx.model.errorRule(ruleId);
   const named = [...new Set([...(rules ?? []), ruleId])];
   try {

@@ -1,17 +1,19 @@
 // A check is data plus a small function: an id, the rule ids it covers, the spec section, and an
 // async body. The runner knows nothing about specific rules; it only calls `run(ctx)`.
 
-import type { Model } from '../model/types.ts';
+import type { ControlAdapter } from '../control/types.ts';
+import type { Model, OperationId, RuleId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 
 /** Things a check may need from the target; missing ones make the runner skip it with a reason. */
 export type Need =
-  | 'control' // test-control API (spec/control.yaml)
+  | 'control' // any test-control adapter (prefer the per-operation form below)
+  | `control:${string}` // one control operation of spec/control.yaml by operationId, e.g. control:advanceClock
   | 'pci' // card-tokenization environment
   | 's2s_signing_secret'
   | 'user_token_signing_secret'
-  | 'idp' // profile.idp.enabled and control API to register the test identity provider
-  | 'webhooks' // engine's webhook receiver registered through the control API
+  | 'idp' // profile.idp.enabled, and the test identity provider registered (control setIdpConfig, or out of band)
+  | 'webhooks' // engine's webhook receiver: registered through control setWebhookBaseUrl, or external (profile.webhooks)
   | 'special_client:no_secret'
   | 'special_client:company_type_restricted'
   | 'two_clients'
@@ -25,8 +27,8 @@ export interface Check {
   area: string;
   /** Spec section the check is traced to. */
   section: string;
-  /** Rule ids covered. */
-  rules: string[];
+  /** Rule ids covered (typed: a rule id spec/rules does not have fails tsc). */
+  rules: RuleId[];
   /** True when the check creates nothing and moves no money (kept by --safe). */
   safe: boolean;
   /** True when the check must not run concurrently with others (e.g. it moves the server clock, or floods the rate limiter). */
@@ -37,7 +39,7 @@ export interface Check {
 
 export interface HttpRequest {
   /** Either an operationId (path resolved from the model or the profile) or a raw path. */
-  op?: string;
+  op?: OperationId;
   /** Path parameters for `op`. */
   params?: Record<string, string>;
   method?: string;
@@ -93,6 +95,8 @@ export interface CheckContext {
 }
 
 export interface RunServices {
+  /** The test-control adapter (our control API, an adapter file or module); absent when there is none. */
+  control?: ControlAdapter;
   /** Test identity provider (keys + JWKS endpoint on loopback). */
   idp?: TestIdentityProvider;
   /** Webhook receiver (loopback), registered with the target through the control API. */

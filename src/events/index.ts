@@ -147,6 +147,23 @@ export interface RunSummary {
   requests: number;
   durationMs: number;
   rules: { total: number; passed: number; failed: number; blocked: number; skipped: number; uncovered: number; untestable: number };
+  /** Rule coverage: what the run exercised, skipped (by reason) and cannot test (src/runner/coverage.ts). */
+  coverage?: CoverageSummary;
+  /** The webhook receiver's bounds at the end of the run, when one ran (dropped > 0: history overflowed). */
+  webhooks?: { received: number; dropped: number; droppedBytes: number; tooLarge: number; keptBytes: number };
+}
+
+/** Counts and shares (0..1) of the model's rules by what the run did with them. */
+export interface CoverageSummary {
+  rules: { total: number; exercised: number; skipped: number; uncovered: number; untestable: number; testable: number };
+  /** Shares of all rules; they sum to 1. */
+  shares: { exercised: number; skipped: number; uncovered: number; untestable: number };
+  /** exercised / testable (untestable rules can never be exercised): what --min-coverage compares. */
+  exercisedShareOfTestable: number;
+  /** Skipped rules and checks grouped by skip reason, most rules first. */
+  skippedByReason: { reason: string; rules: number; checks: number }[];
+  /** --min-coverage P and whether the run fell short of it. */
+  minimum?: { share: number; met: boolean };
 }
 
 export type RunEvent =

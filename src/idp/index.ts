@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { IdpTokenOptions, TestIdentityProvider } from '../checks/types.ts';
 
 export const IDP_DEFAULTS = {
@@ -33,18 +33,49 @@ function walletFor(sub: string): string {
   return `0x${createHash('sha256').update(`wallet:${sub}`).digest('hex').slice(0, 40)}`;
 }
 
-export async function startTestIdp(opts: { host?: string } = {}): Promise<TestIdp> {
+export interface TestIdpOptions {
+  host?: string;
+  /** 0 (default): any free port. */
+  port?: number;
+  /**
+   * A stable private JWK (ES256) instead of a fresh key: the vendor was given its public half out of
+   * band, so it must not change between runs. Its `kid` is kept when present.
+   */
+  signingKey?: JWK;
+  /** Provider app id the vendor was configured with (default: a fresh one per run). */
+  appId?: string;
+  /** Public URL of the JWKS as registered with the vendor (default: the listen address). */
+  publicJwksUrl?: string;
+  issuer?: string;
+}
+
+async function keyPair(jwk: JWK | undefined): Promise<{ kid: string; privateKey: CryptoKey; publicJwk: JWK }> {
+  if (!jwk) {
+    const good = await generateKeyPair('ES256', { extractable: true });
+    return { kid: randomId('kid'), privateKey: good.privateKey, publicJwk: await exportJWK(good.publicKey) };
+  }
+  const privateKey = (await importJWK({ ...jwk, alg: 'ES256' }, 'ES256')) as CryptoKey;
+  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = jwk;
+  // A stable kid derived from the public key when the JWK has none, so the JWKS stays the same across runs.
+  const kid = jwk.kid ?? `kid-${createHash('sha256').update(JSON.stringify([pub.crv, pub.x, pub.y])).digest('hex').slice(0, 16)}`;
+  return { kid, privateKey, publicJwk: pub };
+}
+
+export async function startTestIdp(opts: TestIdpOptions = {}): Promise<TestIdp> {
   const host = opts.host ?? IDP_DEFAULTS.host;
-  const kid = randomId('kid');
-  const good = await generateKeyPair('ES256', { extractable: true });
+  const good = await keyPair(opts.signingKey);
+  const kid = good.kid;
   // The rogue key is never published. It signs under the same kid so the target finds "its" key and
   // the signature check (not key lookup) is what fails, matching "signature is not valid".
   const rogue = await generateKeyPair('ES256');
-  const jwk: JWK = { ...(await exportJWK(good.publicKey)), kid, alg: 'ES256', use: 'sig' };
+  const jwk: JWK = { ...good.publicJwk, kid, alg: 'ES256', use: 'sig' };
   const jwks = JSON.stringify({ keys: [jwk] });
 
+  // Behind a tunnel the registered URL may have another path; serve the key set there too.
+  const publicPath = opts.publicJwksUrl ? new URL(opts.publicJwksUrl).pathname : IDP_DEFAULTS.jwksPath;
   const server: Server = createServer((req, res) => {
-    if (req.method === 'GET' && req.url?.split('?')[0] === IDP_DEFAULTS.jwksPath) {
+    const path = req.url?.split('?')[0];
+    if (req.method === 'GET' && (path === IDP_DEFAULTS.jwksPath || path === publicPath)) {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(jwks);
       return;
@@ -54,11 +85,13 @@ export async function startTestIdp(opts: { host?: string } = {}): Promise<TestId
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, host, resolve);
+    server.listen(opts.port ?? 0, host, resolve);
   });
   const { port } = server.address() as AddressInfo;
-  const issuer = `http://${host}:${port}`;
-  const appId = randomId('app');
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const jwksUrl = opts.publicJwksUrl ?? `http://${shown}:${port}${IDP_DEFAULTS.jwksPath}`;
+  const issuer = opts.issuer ?? new URL(jwksUrl).origin;
+  const appId = opts.appId ?? randomId('app');
 
   async function sign(claims: Record<string, unknown>, o: IdpTokenOptions): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
@@ -77,7 +110,7 @@ export async function startTestIdp(opts: { host?: string } = {}): Promise<TestId
   }
 
   return {
-    jwksUrl: `${issuer}${IDP_DEFAULTS.jwksPath}`,
+    jwksUrl,
     issuer,
     appId,
     newIdentity() {

@@ -250,13 +250,13 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   let scheduler: NodeJS.Timeout | undefined;
   const tick = () => {
     const now = performance.now() - t0;
-    while (nextAt && !nextAt.done && nextAt.value <= now) {
+    while (nextAt && !nextAt.done && (nextAt.value <= now || !sending)) {
       timeline.at(nextAt.value / 1000).sent++;
       queue.push({ req: o.next(), at: t0 + nextAt.value });
       nextAt = arrivals!.next();
     }
     pump();
-    if (nextAt && !nextAt.done) scheduler = setTimeout(tick, Math.max(0, Math.min(5, nextAt.value - (performance.now() - t0))));
+    if (sending && nextAt && !nextAt.done) scheduler = setTimeout(tick, Math.max(0, Math.min(5, nextAt.value - (performance.now() - t0))));
   };
 
   let lastCompleted = 0;
@@ -275,6 +275,8 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   else control();
 
   await new Promise<void>((r) => setTimeout(r, sendMs));
+  // Timers may fire a little early against performance.now(): the schedule's last arrival is at sendMs.
+  while (performance.now() - t0 < sendMs) await new Promise<void>((r) => setTimeout(r, 1));
   sending = false;
   clearTimeout(scheduler);
   clearInterval(controller);

@@ -3,13 +3,25 @@
 // averaged); throughput is the sum of each machine's req/s (the runs are assumed concurrent).
 
 import { readFile } from 'node:fs/promises';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ConfigError } from '../errors/index.ts';
+import { packagePath } from '../package/index.ts';
 import type { Histogram } from 'hdr-histogram-js';
 import { decodeHistogram, encodeHistogram, newHistogram, summarise, HISTOGRAM_ENCODING, HISTOGRAM_UNIT } from './histogram.ts';
 import { round2 } from './result.ts';
 import type { TimelinePoint } from './timeline.ts';
 import { LOAD_RESULT_KIND, LOAD_RESULT_VERSION, type Counts, type LoadResult, type OperationResult, type Thresholds } from './types.ts';
 import { evaluate } from './verdict.ts';
+
+let compiled: ValidateFunction | undefined;
+/** spec/schemas/load-result.schema.json, compiled once. */
+export async function resultValidator(): Promise<ValidateFunction> {
+  if (!compiled) {
+    const schema = JSON.parse(await readFile(packagePath('spec', 'schemas', 'load-result.schema.json'), 'utf8'));
+    compiled = new Ajv2020({ allErrors: false, strict: false }).compile(schema);
+  }
+  return compiled;
+}
 
 export async function readResultFile(file: string): Promise<LoadResult> {
   let text: string;
@@ -25,7 +37,11 @@ export async function readResultFile(file: string): Promise<LoadResult> {
     throw new ConfigError(`load merge: ${file} is not valid JSON: ${(err as Error).message}`);
   }
   if (r?.kind !== LOAD_RESULT_KIND || r?.version !== LOAD_RESULT_VERSION) throw new ConfigError(`load merge: ${file} is not a baas-conform load result (kind ${LOAD_RESULT_KIND}, version ${LOAD_RESULT_VERSION})`);
-  if (typeof r.histogram?.data !== 'string' || r.histogram.unit !== 'us' || typeof r.counts?.attempts !== 'number') throw new ConfigError(`load merge: ${file} has no histogram or counts`);
+  const validate = await resultValidator();
+  if (!validate(r)) {
+    const e = validate.errors![0];
+    throw new ConfigError(`load merge: ${file} at ${e.instancePath || '/'}: ${e.message ?? e.keyword} (spec/schemas/load-result.schema.json)`);
+  }
   return r as LoadResult;
 }
 

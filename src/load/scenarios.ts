@@ -2,7 +2,7 @@
 // headers and request facts come from the model), which statuses are the expected outcome rather than
 // errors, and which contract checks run on the responses. `setup` (undici) gets tokens and a user.
 
-import type { Model } from '../model/index.ts';
+import type { Model, OperationId } from '../model/index.ts';
 import { createUser, newUserBody, operation, s2sToken, tokenBody, type SetupHttp } from './setup.ts';
 import { TokenKeeper, refreshBufferSec } from './tokens.ts';
 
@@ -53,7 +53,7 @@ export interface Scenario {
 const JSON_CT = { 'content-type': 'application/json' };
 
 /** A fixed request (built once): reads with a long-lived token. */
-function fixed(s: SetupHttp, op: string, headers: Record<string, string>, weight = 1, body?: unknown): MixEntry {
+function fixed(s: SetupHttp, op: OperationId, headers: Record<string, string>, weight = 1, body?: unknown): MixEntry {
   const { method, path } = operation(s, op);
   const req: LoadRequest = { op, method, path, headers: body === undefined ? headers : { ...JSON_CT, ...headers }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
   return { op, weight, build: () => req };
@@ -66,7 +66,7 @@ export function userHeaders(model: Model, token: string, userId: string, chainId
 }
 
 /** A request whose headers follow the token keeper (cached per token version) and whose body is fresh. */
-function live(s: SetupHttp, tokens: TokenKeeper, op: string, weight: number, headersFor: (token: string) => Record<string, string>, body?: () => Record<string, unknown>): MixEntry {
+function live(s: SetupHttp, tokens: TokenKeeper, op: OperationId, weight: number, headersFor: (token: string) => Record<string, string>, body?: () => Record<string, unknown>): MixEntry {
   const { method, path } = operation(s, op);
   const tpl = s.profile.request_templates?.[op] ?? {};
   let version = -1;
@@ -134,7 +134,7 @@ export const SCENARIOS: readonly Scenario[] = [
       const userId = await createUser(s, token);
       const agnostic = { authorization: `Bearer ${token}` };
       const user = userHeaders(s.model, token, userId, s.profile.chain_id);
-      const ops: [string, Record<string, string>][] = [
+      const ops: [OperationId, Record<string, string>][] = [
         ['getConfig', agnostic],
         ['getValidationRules', agnostic],
         ['getUserV1', user],

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { RETRY_DEFAULTS, backoffDelay } from '../client/retry.ts';
 import { ConfigError, CredentialsError, TargetUnreachableError } from '../errors/index.ts';
-import type { Model } from '../model/index.ts';
+import type { Model, OperationId } from '../model/index.ts';
 import type { ClientCredentials, ResolvedProfile } from '../profile/index.ts';
 
 export interface SetupHttp {
@@ -17,7 +17,7 @@ export interface SetupHttp {
 }
 
 /** Method and path of a documented operation, from the model (a profile may relocate unshown ones). */
-export function operation(s: Pick<SetupHttp, 'model' | 'profile'>, operationId: string): { method: string; path: string } {
+export function operation(s: Pick<SetupHttp, 'model' | 'profile'>, operationId: OperationId): { method: string; path: string } {
   const op = s.model.operations.get(operationId);
   if (!op) throw new ConfigError(`load: the model has no operation ${operationId}`);
   const loc = s.profile.operations?.[operationId] as { path?: string; method?: string } | undefined;
@@ -41,7 +41,7 @@ export function targetPath(profile: ResolvedProfile, path: string): string {
 const MAX_SETUP_BODY = 1024 * 1024;
 
 /** Sends the documented operation `operationId` (path and method from the model). */
-export function sendOp(s: SetupHttp, operationId: string, headers: Record<string, string> = {}, body?: unknown): Promise<HttpReply> {
+export function sendOp(s: SetupHttp, operationId: OperationId, headers: Record<string, string> = {}, body?: unknown): Promise<HttpReply> {
   const { method, path } = operation(s, operationId);
   return send(s, method, path, headers, body);
 }

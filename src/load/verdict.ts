@@ -1,7 +1,9 @@
 // Pass/fail with reasons. Thresholds are the operator's; the scenario's own contract (429 shape,
 // recovery, the timeout budget) always applies.
 
-import type { LoadResult, Thresholds, Verdict } from './types.ts';
+import { decodeHistogram } from './histogram.ts';
+import type { LatencySummary } from './histogram.ts';
+import type { Counts, EncodedHistogram, LoadResult, ThresholdOutcome, ThresholdRule, Thresholds, Verdict } from './types.ts';
 import { scenarioById } from './scenarios.ts';
 
 export function errorRate(r: Pick<LoadResult, 'counts'>): number {
@@ -10,8 +12,45 @@ export function errorRate(r: Pick<LoadResult, 'counts'>): number {
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(n < 1 ? 4 : 1));
 
+type Measured = { counts: Counts; latency_ms: LatencySummary; histogram: EncodedHistogram };
+
+/** The value a threshold rule compares: percentiles from the HDR histogram (ms), rates from the counts. */
+export function measure(m: Measured, metric: string, durationS: number): number | null {
+  if (m.counts.attempts === 0) return null;
+  const p = /^p([0-9.]+)$/.exec(metric);
+  if (p) return Math.round(decodeHistogram(m.histogram.data).getValueAtPercentile(Number(p[1]))) / 1000;
+  switch (metric) {
+    case 'max':
+      return m.latency_ms.max;
+    case 'mean':
+      return m.latency_ms.mean;
+    case 'error_rate':
+      return m.counts.errors / m.counts.attempts;
+    case 'rps':
+      return Math.round((m.counts.responses / durationS) * 100) / 100;
+    case 'timeouts':
+      return m.counts.timeouts;
+    default:
+      return null;
+  }
+}
+
+const holds = (a: number, op: ThresholdRule['op'], b: number) => (op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b);
+
+export function evaluateRules(r: Omit<LoadResult, 'verdict' | 'thresholds'>, rules: ThresholdRule[]): ThresholdOutcome[] {
+  return rules.map((rule) => {
+    const target = rule.operation ? r.operations[rule.operation] : r;
+    const actual = target ? measure(target, rule.metric, r.duration_s) : null;
+    return { expr: rule.expr, ...(rule.operation ? { operation: rule.operation } : {}), actual, pass: actual !== null && holds(actual, rule.op, rule.value) };
+  });
+}
+
 export function evaluate(r: Omit<LoadResult, 'verdict' | 'thresholds'>, t: Thresholds): Verdict {
   const reasons: string[] = [];
+  const outcomes = evaluateRules(r, t.rules ?? []);
+  for (const o of outcomes) {
+    if (!o.pass) reasons.push(`threshold ${o.operation ? `${o.operation}: ` : ''}${o.expr} breached (actual ${o.actual === null ? 'n/a: no requests' : fmt(o.actual)})`);
+  }
   const c = r.counts;
   if (c.responses === 0) reasons.push(`no response at all in ${fmt(r.duration_s)} s (${c.transport_errors} transport errors, ${c.timeouts} timeouts)`);
   if (c.timeouts > 0) reasons.push(`${c.timeouts} request(s) exceeded the ${r.config.timeout_ms} ms timeout budget (section 8 recommended client timeout); max latency ${fmt(r.latency_ms.max)} ms`);
@@ -38,5 +77,5 @@ export function evaluate(r: Omit<LoadResult, 'verdict' | 'thresholds'>, t: Thres
   for (const rec of r.recovery ?? []) {
     if (!rec.recovered) reasons.push(`backoff client did not get through: ${rec.detail}`);
   }
-  return { pass: reasons.length === 0, reasons };
+  return { pass: reasons.length === 0, reasons, ...(outcomes.length ? { thresholds: outcomes } : {}) };
 }

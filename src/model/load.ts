@@ -12,7 +12,7 @@ import { parseDocument, LineCounter } from 'yaml';
 import { ModelError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
 import type {
-  AliasRule, Category, ErrorRule, GenericRule, LimitRule, Model, Operation, Rule, StateMachine, StateRule,
+  AliasRule, Category, ErrorRule, GenericRule, LimitRule, Model, Operation, OperationId, Rule, RuleId, StateMachine, StateRule, Webhook,
 } from './types.ts';
 
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
@@ -147,7 +147,6 @@ export async function loadModelFrom(dir: string): Promise<Model> {
   const openapi = await dereference(dir, 'openapi.yaml');
   const control = await dereference(dir, 'control.yaml');
   const operations = collectOperations(openapi, 'openapi.yaml');
-  const webhookNames = new Set(Object.keys(openapi.webhooks ?? {}));
 
   const raw: Record<RuleFile, any> = {} as any;
   for (const name of RULE_FILES) {
@@ -248,7 +247,7 @@ export async function loadModelFrom(dir: string): Promise<Model> {
     }
     byId.set(r.id, r);
     r.operations.forEach((opId, i) => {
-      if (!operations.has(opId) && !webhookNames.has(opId)) {
+      if (!operations.has(opId)) {
         throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/operations/${i}`, `rule ${r.id} points at operation "${opId}", which does not exist in spec/openapi.yaml`);
       }
     });
@@ -279,10 +278,23 @@ export async function loadModelFrom(dir: string): Promise<Model> {
   if (!errorBodyValidator) throw new ModelError('spec/openapi.yaml', '/components/schemas', 'missing the ErrorBody schema (section 7 body shape)');
 
   const aliases = rules.filter((r): r is AliasRule => r.kind === 'alias');
+  const webhooks: Webhook[] = [
+    ...Object.entries<any>(openapi.webhooks ?? {}).map(([id, item]) => ({
+      id, path: item?.post?.['x-webhook-path'] as string | undefined, summary: String(item?.post?.summary ?? ''),
+    })),
+    ...Object.entries<any>(openapi['x-unspecified-webhooks'] ?? {}).map(([id, w]) => ({ id, summary: String(w?.summary ?? '') })),
+  ] as Webhook[];
   return {
     openapi,
     control,
     operations,
+    operation(id) {
+      const op = operations.get(id);
+      if (!op) throw new Error(`unknown operation ${id}: it is not in spec/openapi.yaml`);
+      return op;
+    },
+    isOperationId: (id: string): id is OperationId => operations.has(id as OperationId),
+    isRuleId: (id: string): id is RuleId => byId.has(id),
     rules,
     rule(id) {
       const r = byId.get(id);
@@ -293,6 +305,22 @@ export async function loadModelFrom(dir: string): Promise<Model> {
       const r = byId.get(id);
       if (!r || r.kind !== 'error') throw new Error(`unknown error rule id ${id}: it is not in spec/rules/errors.yaml`);
       return r;
+    },
+    aliasRule(id) {
+      const r = byId.get(id);
+      if (!r || r.kind !== 'alias') throw new Error(`unknown alias rule id ${id}: it is not in spec/rules/aliases.yaml`);
+      return r;
+    },
+    webhooks,
+    webhookPath(id) {
+      const p = webhooks.find((w) => w.id === id)?.path;
+      if (!p) throw new Error(`webhook ${id} has no x-webhook-path in spec/openapi.yaml`);
+      return p;
+    },
+    machine(name) {
+      const m = machines.find((x) => x.name === name);
+      if (!m) throw new Error(`unknown state machine ${name}: it is not in spec/rules/states.yaml`);
+      return m;
     },
     categories,
     categoryFor,

@@ -2,6 +2,18 @@
 // load scenarios, reports) reads rules from here; nothing re-states them.
 
 import type { ValidateFunction } from 'ajv';
+import type {
+  AliasRuleId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, StateName, StateRuleId,
+  UnspecifiedWebhookId, WebhookId,
+} from '../generated/ids.ts';
+
+// Identifiers are typed with the unions generated from spec/ (src/generated/ids.ts): a typo in a rule,
+// operation, webhook or state name fails `tsc`. A model loaded from another spec directory (`--spec`)
+// may carry other values at run time; lookups then fail with a clear error, never silently.
+export type {
+  AliasRuleId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, StateName, StateRuleId,
+  UnspecifiedWebhookId, WebhookId,
+};
 
 /** Spec section, e.g. "7", "3", "4.rule4", "9.6". Free text, always traceable to the spec document. */
 export type Section = string;
@@ -9,13 +21,13 @@ export type Section = string;
 export type RuleKind = 'error' | 'state' | 'alias' | 'limit' | 'auth' | 'versioning' | 'endpoint' | 'event' | 'general';
 
 export interface RuleBase {
-  id: string;
+  id: RuleId;
   kind: RuleKind;
   section: Section;
   /** One line, in the spec's own words where possible. */
   summary: string;
-  /** operationIds from spec/openapi.yaml (or webhook names) the rule applies to. */
-  operations: string[];
+  /** operationIds from spec/openapi.yaml the rule applies to. */
+  operations: OperationId[];
   /** false when no black-box check can observe the rule; `untestable_reason` says why. */
   testable: boolean;
   untestable_reason?: string;
@@ -32,6 +44,7 @@ export type Category =
   | 'CategoryTransientFailure';
 
 export interface ErrorRule extends RuleBase {
+  id: ErrorRuleId;
   kind: 'error';
   /** Which table of section 7 the row belongs to. */
   table: 'token' | 's2s' | 'idp' | 'user_token' | 'other' | 'rate_limit' | 'validation';
@@ -53,17 +66,18 @@ export interface ErrorRule extends RuleBase {
 }
 
 export interface StateTransition {
-  from: string;
+  from: StateName;
   /** operationId or event name that moves the state. */
   via: string[];
   guard?: string;
-  to?: string;
+  to?: StateName;
   result?: string;
 }
 
 export interface StateRule extends RuleBase {
+  id: StateRuleId;
   kind: 'state';
-  machine: string;
+  machine: MachineName;
   /** HTTP status for a wrong transition, where the spec gives one. */
   wrong_transition_status?: number;
   transitions?: StateTransition[];
@@ -71,17 +85,18 @@ export interface StateRule extends RuleBase {
 
 /** A section 3 state machine: its name, the state values the spec lists, and named statuses. */
 export interface StateMachine {
-  name: string;
+  name: MachineName;
   section: Section;
   /** State (status) values as the spec lists them; empty when the spec shows none. */
-  states: string[];
+  states: StateName[];
   /** Status of a pending item, where the spec names one (withdrawal requests: `Requested`). */
-  pending_status?: string;
+  pending_status?: StateName;
 }
 
 export type AliasDirection = 'request' | 'response' | 'webhook';
 
 export interface AliasRule extends RuleBase {
+  id: AliasRuleId;
   kind: 'alias';
   direction: AliasDirection;
   /** Deprecated name. */
@@ -93,6 +108,7 @@ export interface AliasRule extends RuleBase {
 }
 
 export interface LimitRule extends RuleBase {
+  id: LimitRuleId;
   kind: 'limit';
   /** Numeric value where the spec gives one, in `unit`. */
   value?: number;
@@ -108,7 +124,7 @@ export interface GenericRule extends RuleBase {
 export type Rule = ErrorRule | StateRule | AliasRule | LimitRule | GenericRule;
 
 export interface Operation {
-  operationId: string;
+  operationId: OperationId;
   method: string;
   /** Path as the spec shows it; for unspecified paths a placeholder, see `pathUnspecified`. */
   path: string;
@@ -133,7 +149,15 @@ export interface AuthFacts {
   identity_headers: string[];
   chain_header: string;
   sandbox_chain_id?: string;
-  user_agnostic_operations: string[];
+  user_agnostic_operations: OperationId[];
+}
+
+/** A section 6 webhook: its id (spec/openapi.yaml `webhooks` key) and delivery path, or no path when the spec shows none. */
+export interface Webhook {
+  id: WebhookId | UnspecifiedWebhookId;
+  /** Delivery path relative to {webhook_base_url}; undefined when the spec does not show it (profile `webhook_paths`). */
+  path?: string;
+  summary: string;
 }
 
 export interface Model {
@@ -141,16 +165,29 @@ export interface Model {
   openapi: any;
   /** The dereferenced control API document. */
   control: any;
-  operations: Map<string, Operation>;
+  operations: ReadonlyMap<OperationId, Operation>;
+  /** The operation `id`; throws naming the id when the spec has none (e.g. a model from another --spec). */
+  operation(id: OperationId): Operation;
+  /** Narrows a string from outside the code (a plan file, a profile, a CLI flag) to an operationId of this model. */
+  isOperationId(id: string): id is OperationId;
+  /** Narrows a string from outside the code to a rule id of this model. */
+  isRuleId(id: string): id is RuleId;
   rules: Rule[];
-  rule(id: string): Rule;
-  errorRule(id: string): ErrorRule;
+  rule(id: RuleId): Rule;
+  errorRule(id: ErrorRuleId): ErrorRule;
+  aliasRule(id: AliasRuleId): AliasRule;
+  /** Section 6 webhooks, those with a path (`webhooks`) and those without (`x-unspecified-webhooks`). */
+  webhooks: Webhook[];
+  /** Delivery path of a section 6 webhook the spec shows (e.g. `user` -> /v2/webhooks/user). */
+  webhookPath(id: WebhookId): string;
   categories: { category: Category; status: number }[];
   categoryFor(status: number): Category | null;
   aliases: AliasRule[];
   /** Section 3 state machines (spec/rules/states.yaml). */
   machines: StateMachine[];
-  limits: Record<string, LimitRule>;
+  /** The section 3 machine `name`. */
+  machine(name: MachineName): StateMachine;
+  limits: Record<LimitKey, LimitRule>;
   /** Section 5 facts (spec/rules/auth.yaml): S2S token algorithm, validity, scope, claims; identity headers. */
   auth: AuthFacts;
   /** Compiled validators: key is `${operationId}:${status}` or a component name `#/components/schemas/X`. */

@@ -10,8 +10,10 @@
 import type { ReferenceOptions } from '../reference/index.ts';
 import type { ProxyHooks } from './proxy.ts';
 
-// TODO(mut): switch to the generated union (src/generated/ids.ts) once it is on main.
-export type RuleId = string;
+import type { RuleId } from '../model/types.ts';
+
+// The generated union (src/generated/ids.ts): a variant breaking a rule spec/rules lacks fails tsc.
+export type { RuleId };
 
 interface VariantBase {
   /** Stable id, e.g. `token.client-id-missing.wrong-message`. */

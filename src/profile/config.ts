@@ -23,6 +23,12 @@ export interface RunConfig {
   report_dir?: string;
   fail_fast?: boolean;
   check_timeout?: number;
+  /** --min-coverage: share (0..1) of testable rules that must be exercised. */
+  min_coverage?: number;
+  /** --control-adapter; relative paths are resolved against the config file's directory. */
+  control_adapter?: string;
+  /** --webhook-listen host:port. */
+  webhook_listen?: string;
 }
 
 const CONFIG_SCHEMA = {
@@ -42,6 +48,9 @@ const CONFIG_SCHEMA = {
     report_dir: { type: 'string', minLength: 1 },
     fail_fast: { type: 'boolean' },
     check_timeout: { type: 'integer', minimum: 1 },
+    min_coverage: { type: 'number', minimum: 0, maximum: 1 },
+    control_adapter: { type: 'string', minLength: 1 },
+    webhook_listen: { type: 'string', pattern: '^[^\\s:]*:[0-9]{1,5}$' },
   },
 } as const;
 
@@ -67,5 +76,6 @@ export async function loadConfig(opts: { file?: string; cwd?: string } = {}): Pr
   }
   const config = { ...validateOrThrow<RunConfig>(CONFIG_SCHEMA, raw, 'config', `config file ${path}`) };
   if (config.profile) config.profile = resolve(dirname(path), config.profile);
+  if (config.control_adapter) config.control_adapter = resolve(dirname(path), config.control_adapter);
   return config;
 }

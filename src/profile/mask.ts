@@ -17,6 +17,11 @@ export function secretsOf(profile: Partial<TargetProfile> | undefined): string[]
   for (const c of Object.values(profile.special_clients ?? {})) if (c?.client_secret) out.push(c.client_secret);
   if (profile.s2s_signing_secret) out.push(profile.s2s_signing_secret);
   if (profile.user_token_signing_secret) out.push(profile.user_token_signing_secret);
+  // The private part of a stable identity-provider key (JWK "d" and, for RSA, the primes).
+  for (const k of ['d', 'p', 'q', 'dp', 'dq', 'qi']) {
+    const v = profile.idp?.signing_key?.[k];
+    if (typeof v === 'string') out.push(v);
+  }
   return out.filter((s) => s.length >= MIN_LITERAL_LENGTH);
 }
 

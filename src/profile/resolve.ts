@@ -3,6 +3,7 @@
 // trusts the ResolvedProfile and never re-checks it.
 
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { ConfigError } from '../errors/index.ts';
 import type { ClientCredentials, ResolvedProfile, TargetProfile } from './types.ts';
 import { loadSchema, validateOrThrow } from './validate.ts';
@@ -48,7 +49,12 @@ export async function readProfileFile(file: string): Promise<unknown> {
 
 /** Reads, validates and resolves a profile file. */
 export async function loadProfile(file: string, overrides: ProfileOverrides = {}): Promise<ResolvedProfile> {
-  return resolveProfile(await readProfileFile(file), overrides, `profile ${file}`);
+  const p = resolveProfile(await readProfileFile(file), overrides, `profile ${file}`);
+  // Files a profile names are relative to the profile, not to wherever the command runs.
+  const dir = dirname(resolvePath(file));
+  if (p.control_adapter) p.control_adapter = resolvePath(dir, p.control_adapter);
+  if (p.idp?.signing_key_file) p.idp = { ...p.idp, signing_key_file: resolvePath(dir, p.idp.signing_key_file) };
+  return p;
 }
 
 function withEnvCredentials(clients: ClientCredentials[], env: Record<string, string | undefined>): ClientCredentials[] {

@@ -22,6 +22,17 @@ export interface TargetProfile {
   pci_url?: string;
   /** Test-control API (spec/control.yaml); checks needing it are skipped when absent. */
   control_url?: string;
+  /** Control adapter file (YAML/JSON) or module mapping control operations onto a vendor's sandbox calls; wins over control_url. */
+  control_adapter?: string;
+  /** External webhook receiver (the vendor's dashboard holds the webhook URL). */
+  webhooks?: { listen: string; public_url: string; max_deliveries?: number; max_total_bytes?: number };
+  /** Existing users in states the checks cannot create without a control operation. */
+  fixtures?: {
+    three_ds_pending?: { user_id: string; transaction_id?: string };
+    withdrawal_pending?: { user_id: string };
+    /** User id per SepaAccount status. */
+    sepa?: Record<string, string>;
+  };
   /** Numeric chain id sent as X-Chain-Id on user calls. Default "84532" (the sandbox chain). */
   chain_id?: string;
   /** At least two clients of two different companies (company isolation needs two). */
@@ -39,10 +50,24 @@ export interface TargetProfile {
   user_token_signing_secret?: string;
   /**
    * Identity-provider settings. The engine runs a test identity provider and registers its JWKS URL
-   * and app id with the target through the control API (PUT /idp). `linked_accounts_format` documents
+   * and app id with the target through the control adapter (setIdpConfig), or, without that operation,
+   * signs with the stable key the partner registered out of band (app_id + signing_key + jwks_url). `linked_accounts_format` documents
    * the identity-token shape the target expects (the spec names type/address/chain_type only).
    */
-  idp?: { enabled: boolean };
+  idp?: {
+    enabled: boolean;
+    /** Provider app id the vendor was configured with out of band (no setIdpConfig control operation). */
+    app_id?: string;
+    /** Stable private JWK (ES256) whose public half the vendor trusts. Secret: masked. */
+    signing_key?: Record<string, unknown>;
+    /** File holding that private JWK (resolved against the profile file). */
+    signing_key_file?: string;
+    issuer?: string;
+    /** host:port where the engine serves the JWKS. */
+    jwks_listen?: string;
+    /** Public URL of the JWKS, as registered with the vendor. */
+    jwks_url?: string;
+  };
   /** Locations of operations whose paths the spec does not show, keyed by operationId. */
   operations?: Record<string, OperationLocation>;
   /** Paths of webhooks the spec does not show (bank_account, wallets, balances, card_limit). */

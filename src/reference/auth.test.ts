@@ -1,7 +1,7 @@
 import { jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../model/index.ts';
-import type { Model } from '../model/types.ts';
+import type { ErrorRuleId, Model } from '../model/types.ts';
 import { startTestIdp, type TestIdp } from '../idp/index.ts';
 import { errorBody, randomEoa, startKit, type Kit, type Res } from './testkit.ts';
 
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => kit.close());
 
 /** Asserts the response is the model's row `id` (status, reason, message, category). */
-function expectRow(r: Res, id: string): void {
+function expectRow(r: Res, id: ErrorRuleId): void {
   const rule = model.errorRule(id);
   const b = errorBody(r);
   expect(r.status, `${id}: ${r.text}`).toBe(rule.status);

@@ -7,6 +7,7 @@ import { ErrorFactory, type ApiError } from './errors.ts';
 import { faultChecker, type FaultPoint } from './faults.ts';
 import { BEARER_RE, decodeHeader, signHs256, verifyHs256 } from './jwt.ts';
 import type { ReferenceModel } from './model.ts';
+import type { ErrorRuleId, LimitRuleId } from '../model/types.ts';
 import { FixedWindow } from './ratelimit.ts';
 import { Store, type Client, type Company, type User } from './store.ts';
 import { header, type Caller, type Ctx } from './http.ts';
@@ -333,8 +334,8 @@ export class Bank {
     token: string,
     jwks: ReturnType<typeof createRemoteJWKSet>,
     currentDate: Date,
-    signatureRow: string,
-    expiredRow: string,
+    signatureRow: ErrorRuleId,
+    expiredRow: ErrorRuleId,
   ): Promise<JWTPayload> {
     try {
       const { payload } = await jwtVerify(token, jwks, { currentDate });
@@ -394,7 +395,7 @@ export class Bank {
   }
 }
 
-function limitValue(model: ReferenceModel, id: string): number {
+function limitValue(model: ReferenceModel, id: LimitRuleId): number {
   const r = model.rule(id) as { value?: number };
   if (typeof r.value !== 'number') throw new Error(`model limit ${id} has no value`);
   return r.value;

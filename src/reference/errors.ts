@@ -3,7 +3,7 @@
 // row's reason or message "not shown", REFERENCE_FILL gives the reference server's choice, and
 // validation failures the spec does not list use the generic texts of GENERIC_TEXT.
 
-import type { Category } from '../model/types.ts';
+import type { Category, ErrorRuleId } from '../model/types.ts';
 import type { ReferenceModel } from './model.ts';
 
 export interface ErrorDetail {
@@ -24,8 +24,8 @@ export class ApiError extends Error {
   readonly body: ErrorBody;
   readonly headers?: Record<string, string>;
   /** The model rule this error renders, when there is one. */
-  readonly ruleId?: string;
-  constructor(status: number, body: ErrorBody, headers?: Record<string, string>, ruleId?: string) {
+  readonly ruleId?: ErrorRuleId;
+  constructor(status: number, body: ErrorBody, headers?: Record<string, string>, ruleId?: ErrorRuleId) {
     super(body.error_description);
     this.status = status;
     this.body = body;
@@ -35,7 +35,7 @@ export class ApiError extends Error {
 }
 
 /** Reference choices for rows whose reason/message the spec marks "not shown". */
-export const REFERENCE_FILL: Record<string, { reason: string; message: string; details?: string[] }> = {
+export const REFERENCE_FILL: Partial<Record<ErrorRuleId, { reason: string; message: string; details?: string[] }>> = {
   'ERR-3DS-NOT-FOUND': { reason: 'ErrorNotFound', message: 'Transaction not found', details: ['transaction_id'] },
   'ERR-SEPA-WRONG-PATH': { reason: 'ErrorInvalidField', message: 'Activation path does not match the SepaAccount capability status', details: ['account_type'] },
   'ERR-CHAIN-NOT-NUMERIC': { reason: 'ErrorInvalidField', message: 'Invalid value for chain_id', details: ['chain_id'] },
@@ -55,12 +55,12 @@ const GENERIC_TEXT: Record<ValidationReason, (field: string) => string> = {
 
 export class ErrorFactory {
   private readonly model: ReferenceModel;
-  private readonly cache = new Map<string, { status: number; reason: string; message: string; category: string; details: string[] }>();
+  private readonly cache = new Map<ErrorRuleId, { status: number; reason: string; message: string; category: string; details: string[] }>();
   constructor(model: ReferenceModel) {
     this.model = model;
   }
 
-  private resolved(id: string) {
+  private resolved(id: ErrorRuleId) {
     let r = this.cache.get(id);
     if (!r) {
       const rule = this.model.errorRule(id);
@@ -79,7 +79,7 @@ export class ErrorFactory {
   }
 
   /** The error of model rule `id`; `fields` overrides the rule's error_details fields. */
-  rule(id: string, fields?: string[], headers?: Record<string, string>): ApiError {
+  rule(id: ErrorRuleId, fields?: string[], headers?: Record<string, string>): ApiError {
     const r = this.resolved(id);
     const details = (fields ?? r.details).map((d) => ({ key: 'field', details: d }));
     return new ApiError(
@@ -91,7 +91,7 @@ export class ErrorFactory {
   }
 
   /** Status the model gives a rule (e.g. for the SEPA wrong-path row). */
-  statusOf(id: string): number {
+  statusOf(id: ErrorRuleId): number {
     return this.resolved(id).status;
   }
 

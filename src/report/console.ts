@@ -89,6 +89,17 @@ export class ConsoleReporter implements Reporter {
         this.line(
           `${this.paint('bold', 'Rules:')}  ${rules.passed} passed, ${rules.failed} failed, ${rules.blocked ? `${rules.blocked} blocked, ` : ''}${rules.skipped} skipped, ${rules.uncovered} uncovered, ${rules.untestable} untestable (of ${rules.total})`,
         );
+        const cov = s.coverage;
+        if (cov) {
+          const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+          this.line(
+            `${this.paint('bold', 'Coverage:')} ${cov.rules.exercised} of ${cov.rules.testable} testable rules exercised (${pct(cov.exercisedShareOfTestable)}); skipped ${cov.rules.skipped} (${pct(cov.shares.skipped)}), untestable ${cov.rules.untestable} (${pct(cov.shares.untestable)}) of ${cov.rules.total}${cov.minimum ? `; --min-coverage ${cov.minimum.share} ${cov.minimum.met ? 'met' : this.paint('red', 'NOT met')}` : ''}`,
+          );
+          for (const g of cov.skippedByReason.slice(0, 6)) this.line(`  ${this.paint('dim', `skipped ${g.rules} rule(s), ${g.checks} check(s): ${clean(g.reason)}`)}`);
+        }
+        if (s.webhooks && (s.webhooks.dropped || s.webhooks.tooLarge)) {
+          this.line(this.paint('yellow', `Webhooks: receiver overflow: ${s.webhooks.dropped} deliveries (${s.webhooks.droppedBytes} bytes) dropped from history, ${s.webhooks.tooLarge} refused as too large`));
+        }
         this.line(`${this.paint('bold', 'Seed:')}   ${this.seed}   replay: ${replayCommand(this.replayBase, this.seed)}`);
         for (const l of exitLines(e)) this.line(l);
         break;

@@ -9,6 +9,8 @@ export { ConsoleReporter, type ConsoleReporterOptions } from './console.ts';
 export { JsonReporter, buildResults } from './json.ts';
 export { JunitReporter, buildJunit } from './junit.ts';
 export { HtmlReporter, buildHtml } from './html.ts';
+export { buildSelftestHtml, writeSelftestReport, SELFTEST_FILES } from './html-selftest.ts';
+export { pageTemplate, cspFor } from './html-template.ts';
 export { RunCollector, publicUrl } from './collect.ts';
 export { replayCommand, DEFAULT_REPLAY_BASE } from './replay.ts';
 export { xmlEscape } from './xml.ts';

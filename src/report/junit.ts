@@ -1,7 +1,7 @@
 // JUnit XML for CI: one testsuite per area, one testcase per check. Built in code (not a template)
 // so that every interpolated value goes through xmlEscape.
 
-import type { Reporter, RunEvent } from '../events/index.ts';
+import type { CoverageSummary, Reporter, RunEvent } from '../events/index.ts';
 import { RunCollector, type CollectedCheck } from './collect.ts';
 import { writeReport } from './files.ts';
 import { xmlEscape as x } from './xml.ts';
@@ -43,6 +43,20 @@ function testcase(c: CollectedCheck): string {
   return [open, props, body, out, '    </testcase>'].filter(Boolean).join('\n');
 }
 
+/** Run-level rule coverage as properties (repeated on each suite: JUnit has no run-level properties). */
+function coverageProps(c: CoverageSummary | undefined): string {
+  if (!c) return '';
+  const p = (name: string, v: unknown) => `<property name="coverage.${name}" value="${x(v)}"/>`;
+  return [
+    p('rules.exercised', c.rules.exercised),
+    p('rules.skipped', c.rules.skipped),
+    p('rules.untestable', c.rules.untestable),
+    p('rules.total', c.rules.total),
+    p('exercised_share_of_testable', c.exercisedShareOfTestable),
+    ...(c.minimum ? [p('min_coverage', c.minimum.share), p('min_coverage_met', c.minimum.met)] : []),
+  ].join('');
+}
+
 export function buildJunit(collector: RunCollector): string {
   const { started, checks, summary } = collector.run;
   const areas = new Map<string, CollectedCheck[]>();
@@ -53,7 +67,7 @@ export function buildJunit(collector: RunCollector): string {
     const time = list.reduce((t, c) => t + c.durationMs, 0);
     return [
       `  <testsuite name="${x(area)}" tests="${list.length}" failures="${failures}" errors="0" skipped="${n('skip')}" time="${secs(time)}" timestamp="${x(started?.startedAt?.slice(0, 19))}">`,
-      `    <properties><property name="seed" value="${x(started?.seed)}"/><property name="target" value="${x(started?.target)}"/></properties>`,
+      `    <properties><property name="seed" value="${x(started?.seed)}"/><property name="target" value="${x(started?.target)}"/>${coverageProps(summary?.coverage)}</properties>`,
       ...list.map(testcase),
       '  </testsuite>',
     ].join('\n');

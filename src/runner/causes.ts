@@ -14,7 +14,7 @@ const HAPPY_PATH_KINDS: RuleKind[] = ['endpoint', 'auth', 'state', 'general', 'a
 
 /** The rules a failed call to `operation` breaks: the model's rules of the first kind in HAPPY_PATH_KINDS that lists it. */
 export function blockingRules(model: Model, operation: string): string[] {
-  const listing = model.rules.filter((r) => r.testable !== false && r.kind !== 'error' && r.operations.includes(operation));
+  const listing = model.rules.filter((r) => r.testable !== false && r.kind !== 'error' && (r.operations as readonly string[]).includes(operation));
   for (const kind of HAPPY_PATH_KINDS) {
     const ids = listing.filter((r) => r.kind === kind).map((r) => r.id);
     if (ids.length) return ids;

@@ -1,8 +1,10 @@
 // Rule coverage: each rule of the model gets one verdict from the checks that cover it. A rule is
 // only "pass" when every covering check that ran passed; "untestable" comes from the model itself.
+// coverageOf turns the verdicts into counts and shares (exercised, skipped by reason, untestable) so a
+// run that skipped a third of the spec cannot look like a full pass; --min-coverage gates on it.
 
 import type { Check } from '../checks/types.ts';
-import type { CheckResult, RootCause, RuleVerdict, RunSummary } from '../events/index.ts';
+import type { CheckResult, CoverageSummary, RootCause, RuleVerdict, RunSummary } from '../events/index.ts';
 import type { Rule } from '../model/types.ts';
 
 export function ruleVerdicts(rules: Rule[], results: CheckResult[], notSelected: Map<string, string> = new Map(), allChecks: Check[] = []): RuleVerdict[] {
@@ -32,6 +34,56 @@ export function ruleVerdicts(rules: Rule[], results: CheckResult[], notSelected:
       : `${unselected[0]}: ${notSelected.get(unselected[0])}`;
     return { ...base, verdict: 'skip' as const, reason };
   });
+}
+
+const share = (n: number, d: number) => (d === 0 ? 1 : Math.round((n / d) * 10_000) / 10_000);
+
+/** Why a skipped rule was not observed: the skip reason of its first covering check (without the check id). */
+function skipReasonOfRule(rule: RuleVerdict, byCheck: Map<string, CheckResult>, notSelected: Map<string, string>): string {
+  for (const id of rule.checks) {
+    const r = byCheck.get(id);
+    if (r?.verdict === 'skip' && r.reason) return r.reason;
+    if (!r && notSelected.has(id)) return notSelected.get(id)!;
+  }
+  if (rule.verdict === 'blocked') return rule.reason ?? 'blocked by a failed prerequisite';
+  for (const id of rule.checks) if (byCheck.get(id)?.verdict === 'fail') return 'a covering check failed on another rule before observing this one';
+  return rule.reason ?? 'skipped';
+}
+
+export function coverageOf(rules: RuleVerdict[], results: CheckResult[], notSelected: Map<string, string> = new Map(), minShare?: number): CoverageSummary {
+  const n = (v: RuleVerdict['verdict']) => rules.filter((r) => r.verdict === v).length;
+  const total = rules.length;
+  const exercised = n('pass') + n('fail');
+  // A blocked rule (its check's prerequisite failed) was not observed either: counted with the skipped.
+  const skipped = n('skip') + n('blocked');
+  const uncovered = n('uncovered');
+  const untestable = n('untestable');
+  const testable = total - untestable;
+  const byCheck = new Map(results.map((r) => [r.checkId, r]));
+  const groups = new Map<string, { rules: number; checks: Set<string> }>();
+  for (const rule of rules.filter((r) => r.verdict === 'skip' || r.verdict === 'blocked')) {
+    const reason = skipReasonOfRule(rule, byCheck, notSelected);
+    const g = groups.get(reason) ?? groups.set(reason, { rules: 0, checks: new Set() }).get(reason)!;
+    g.rules++;
+  }
+  for (const r of results) if (r.verdict === 'skip' && r.reason) (groups.get(r.reason) ?? groups.set(r.reason, { rules: 0, checks: new Set() }).get(r.reason)!).checks.add(r.checkId);
+  const exercisedShareOfTestable = share(exercised, testable);
+  const out: CoverageSummary = {
+    rules: { total, exercised, skipped, uncovered, untestable, testable },
+    shares: { exercised: share(exercised, total), skipped: share(skipped, total), uncovered: share(uncovered, total), untestable: share(untestable, total) },
+    exercisedShareOfTestable,
+    skippedByReason: [...groups].map(([reason, g]) => ({ reason, rules: g.rules, checks: g.checks.size })).sort((a, b) => b.rules - a.rules || b.checks - a.checks || a.reason.localeCompare(b.reason)),
+  };
+  if (minShare !== undefined) out.minimum = { share: minShare, met: exercisedShareOfTestable >= minShare };
+  return out;
+}
+
+/** One line saying why --min-coverage failed the run (undefined when it did not). */
+export function minCoverageMessage(c: CoverageSummary): string | undefined {
+  if (!c.minimum || c.minimum.met) return undefined;
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const top = c.skippedByReason.slice(0, 3).map((g) => `${g.rules} rule(s): ${g.reason}`).join('; ');
+  return `coverage ${pct(c.exercisedShareOfTestable)} of testable rules exercised (${c.rules.exercised} of ${c.rules.testable}) is below --min-coverage ${c.minimum.share} (${pct(c.minimum.share)})${top ? `; most skipped: ${top}` : ''}`;
 }
 
 export function summarize(results: CheckResult[], rules: RuleVerdict[], durationMs: number, causes: RootCause[] = []): RunSummary {

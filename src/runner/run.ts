@@ -13,9 +13,10 @@ import { HttpSession, type CheckHttpClient } from '../client/http.ts';
 import { TransportError } from '../client/errors.ts';
 import { ConfigError } from '../errors/index.ts';
 import type { BlockedInfo, CheckFailureInfo, CheckResult, Reporter, RootCause, RuleVerdict, RunDiff, RunEvent, RunSummary, ExpectedFailuresOutcome } from '../events/index.ts';
-import type { Model } from '../model/types.ts';
+import type { Model, RuleId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
-import { ruleVerdicts, summarize } from './coverage.ts';
+import { httpControlAdapter } from '../control/index.ts';
+import { coverageOf, minCoverageMessage, ruleVerdicts, summarize } from './coverage.ts';
 import { blockingRules, ownOperations, rootCauses, withBlocked } from './causes.ts';
 import { skipReasonFor, type ServiceProblems } from './needs.ts';
 import { preflight } from './preflight.ts';
@@ -60,6 +61,14 @@ export interface RunOptions {
   onLog?: (checkId: string, message: string) => void;
   /** Max response body size per request (bytes). */
   maxBodyBytes?: number;
+  /** --control-adapter FILE (overrides profile.control_adapter). */
+  controlAdapterFile?: string;
+  /** --webhook-listen host:port (overrides profile.webhooks.listen). */
+  webhookListen?: string;
+  /** Environment for the adapter's {{env.NAME}} placeholders (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** --min-coverage P: the run fails (exit 1) when fewer than P of the testable rules were exercised. */
+  minCoverage?: number;
   /** Warnings (ctx.warn) fail the run too. */
   strict?: boolean;
   /** A previous run to compare with (run --baseline): the diff goes into run-finished and every report. */
@@ -79,6 +88,8 @@ export interface RunOutcome {
   /** 0 when no check failed or was blocked (bar expected failures), 1 otherwise; see exitReasons. */
   exitCode: 0 | 1;
   exitReasons: string[];
+  /** Why --min-coverage failed the run, when it did (also among exitReasons). */
+  coverageProblem?: string;
 }
 
 class CheckTimeout extends Error {
@@ -121,12 +132,13 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
   if (isCheckFailure(err)) {
     // The contract says failure rules are a subset of the check's rules; an assertion naming other
     // rules (a helper reused across checks) falls back to the check's own.
-    const named = (err.rules ?? []).filter((r) => check.rules.includes(r));
+    const named = (err.rules ?? []).filter((r): r is RuleId => (check.rules as readonly string[]).includes(r));
     const info: CheckFailureInfo = { message: mask(err.message), rules: named.length ? named : check.rules, rulesNamed: named.length > 0 };
     const op = (err as { operation?: unknown }).operation;
     if (typeof op === 'string') info.operation = op;
     if (err.counterexample) info.counterexample = mask(err.counterexample);
-    if (err.comparison) info.comparison = err.comparison.map((c) => ({ ...c, expected: mask(c.expected), actual: mask(c.actual) }));
+    // Expected values come from the model (no secrets; masking would garble rows like "Bearer token is ...").
+    if (err.comparison) info.comparison = err.comparison.map((c) => ({ ...c, actual: mask(c.actual) }));
     const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
     if (exchange) info.exchange = exchange;
     return info;
@@ -152,7 +164,7 @@ function blockedOrOwn(err: unknown, check: Check, model: Model, http: CheckHttpC
   const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
   const message = mask(err.message);
   if (ownOperations(model, check).has(err.operation)) {
-    const mine = model.rules.filter((r) => r.operations.includes(err.operation) && check.rules.includes(r.id)).map((r) => r.id);
+    const mine = model.rules.filter((r) => (r.operations as readonly string[]).includes(err.operation) && check.rules.includes(r.id)).map((r) => r.id);
     return { failure: { message, rules: mine.length ? mine : check.rules, operation: err.operation, ...(exchange ? { exchange } : {}) } };
   }
   const blocked: BlockedInfo = { operation: err.operation, rules: err.rules ?? blockingRules(model, err.operation), message };
@@ -188,17 +200,24 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
   const session = new HttpSession({ profile, model, timeoutBudgetMs: options.timeoutBudgetMs ?? RUN_DEFAULTS.timeoutBudgetMs, maxBodyBytes: options.maxBodyBytes });
   const bus = new EventBus(reporters);
   let servicesHandle: { close(): Promise<void> } | undefined;
+  let receiver: { stats(): NonNullable<RunSummary['webhooks']> } | undefined;
+  if (options.minCoverage !== undefined && !(options.minCoverage >= 0 && options.minCoverage <= 1)) {
+    throw new ConfigError(`--min-coverage must be a share from 0 to 1 (e.g. 0.9), got ${options.minCoverage}`);
+  }
   try {
     if (options.preflight !== false) await preflight(session);
     let services: RunServices = options.services ?? {};
+    // Callers that bring their own services still get our control API when the profile names one.
+    if (options.services && !services.control && profile.control_url) services = { ...services, control: httpControlAdapter(model) };
     let problems: ServiceProblems = {};
     if (!options.services) {
       const want = {
         idp: selected.some((c) => c.needs?.includes('idp')),
         webhooks: selected.some((c) => c.needs?.includes('webhooks')),
       };
-      const started = await startServices(session, want);
+      const started = await startServices(session, want, { controlAdapterFile: options.controlAdapterFile, webhookListen: options.webhookListen, env: options.env });
       servicesHandle = started;
+      receiver = started.webhooks;
       services = started.services;
       problems = started.problems;
     }
@@ -299,7 +318,12 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     const summary = summarize(ordered, rules, Date.now() - startedAt.getTime(), causes);
     const diff = options.baseline ? diffRuns(options.baseline, { checks: ordered, rules }) : undefined;
     const expected = options.expectedFailures ? applyExpectedFailures(options.expectedFailures, ordered, ids) : undefined;
+    summary.coverage = coverageOf(rules, ordered, notSelected, options.minCoverage);
+    if (receiver) summary.webhooks = receiver.stats();
+    const coverageProblem = minCoverageMessage(summary.coverage);
     const exit = decideExit({ results: ordered, expected, strict: options.strict });
+    if (coverageProblem) exit.reasons.push(coverageProblem);
+    if (coverageProblem) exit.code = 1;
     bus.emit({
       type: 'run-finished',
       summary,
@@ -313,7 +337,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     });
     await bus.drain();
     for (const r of reporters) await r.close?.();
-    return { seed, results: ordered, rules, summary, rootCauses: causes, diff, expected, exitCode: exit.code, exitReasons: exit.reasons };
+    return { seed, results: ordered, rules, summary, rootCauses: causes, diff, expected, exitCode: exit.code, exitReasons: exit.reasons, ...(coverageProblem ? { coverageProblem } : {}) };
   } finally {
     await servicesHandle?.close();
     await session.close();

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
@@ -7,10 +9,11 @@ import { checkProperty } from '../checks/property.ts';
 import type { Check } from '../checks/types.ts';
 import { CredentialsError, TargetUnreachableError } from '../errors/index.ts';
 import type { Reporter, RunEvent } from '../events/index.ts';
-import type { Model, Rule } from '../model/types.ts';
+import type { Model, Rule, RuleId } from '../model/types.ts';
 import { resolveProfile } from '../profile/index.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
-import { deriveSeed, matchesPattern, parseShard, runChecks, selectChecks } from './index.ts';
+import { deriveSeed, matchesPattern, NO_CONTROL, parseShard, runChecks, selectChecks } from './index.ts';
+import { NO_WEBHOOK_ROUTE } from './services.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -45,9 +48,13 @@ function rule(id: string, extra: Partial<Rule> = {}): Rule {
   return { id, kind: 'general', section: '7', summary: `rule ${id}`, operations: [], testable: true, source: { file: 'rules/x.yaml', pointer: '' }, ...extra } as Rule;
 }
 
+// The control operations come from spec/control.yaml itself (paths only; no $refs are followed here).
+const controlDoc = parseYaml(readFileSync(new URL('../../spec/control.yaml', import.meta.url), 'utf8'));
+
 function model(rules: Rule[] = []): Model {
   return {
     rules,
+    control: controlDoc,
     operations: new Map([['blockCard', { operationId: 'blockCard', method: 'post', path: '/x', server: 'api', pathUnspecified: true }]]),
     validator: () => undefined,
   } as unknown as Model;
@@ -57,8 +64,9 @@ function profile(baseUrl: string, extra: object = {}): ResolvedProfile {
   return resolveProfile({ base_url: baseUrl, clients: [{ client_id: 'c1', client_secret: 'secret-one' }], ...extra }, { env: {} });
 }
 
-function check(id: string, run: Check['run'] = async () => undefined, extra: Partial<Check> = {}): Check {
-  return { id, title: id, area: id.split('.')[0], section: '7', rules: [], safe: true, run, ...extra };
+/** A check over synthetic rule ids (R1, R-PASS, ...): the runner must not depend on the project's spec, so they are cast. */
+function check(id: string, run: Check['run'] = async () => undefined, extra: Omit<Partial<Check>, 'rules'> & { rules?: string[] } = {}): Check {
+  return { id, title: id, area: id.split('.')[0], section: '7', safe: true, run, ...extra, rules: (extra.rules ?? []) as RuleId[] };
 }
 
 function recorder(): Reporter & { events: RunEvent[]; closed: boolean } {
@@ -112,12 +120,12 @@ describe('runChecks', () => {
     const out = await runChecks({ profile: profile(url), model: model(), seed: 1 }, checks, []);
     const reasons = Object.fromEntries(out.results.map((r) => [r.checkId, r.reason]));
     expect(reasons).toEqual({
-      'a.control': 'needs the test-control API: profile.control_url is not set',
+      'a.control': NO_CONTROL,
       'a.pci': 'needs the card-tokenization environment: profile.pci_url is not set',
       'a.two': 'needs two clients of different companies: profile.clients has 1',
       'a.op': 'profile.operations.blockCard not given: the spec does not show its path',
       'a.idp': 'needs the identity-provider exchange: profile.idp.enabled is not true',
-      'a.webhooks': 'needs the test-control API: profile.control_url is not set (needed to register the webhook receiver)',
+      'a.webhooks': `the webhook receiver is not available: ${NO_WEBHOOK_ROUTE}`,
       'a.secret': 'needs to forge S2S tokens: profile.s2s_signing_secret is not set',
       'a.ctx-skip': 'target has no cards',
     });
@@ -265,6 +273,6 @@ describe('runChecks', () => {
     idpStatus = 400;
     const again = await runChecks({ profile: p, model: model(), seed: 3 }, checks, []);
     expect(again.results[1].verdict).toBe('skip');
-    expect(again.results[1].reason).toMatch(/^the test identity provider is not available: PUT .*\/__control\/idp answered 400/);
+    expect(again.results[1].reason).toMatch(/^the test identity provider is not available: control setIdpConfig through the profile.control_url answered 400/);
   });
 });

@@ -1,69 +1,141 @@
-// Per-run services: the test identity provider and the webhook receiver, started on loopback and
-// registered with the target through the test-control API. A failure here is not fatal: the checks
-// that need the service skip with the reason.
+// Per-run services: the control adapter, the test identity provider and the webhook receiver. The
+// receiver and the provider are registered with the target through the control adapter when it maps
+// the registration operation, or set up out of band (external receiver at a public URL the vendor's
+// dashboard holds; a stable provider key the vendor trusts). A failure here is not fatal: the checks
+// that need the service skip with the reason. A malformed adapter file is fatal (exit 2).
 
+import { readFile } from 'node:fs/promises';
 import type { RunServices } from '../checks/types.ts';
 import type { HttpSession } from '../client/http.ts';
+import { resolveControlAdapter, type ControlAdapter } from '../control/index.ts';
+import { ConfigError } from '../errors/index.ts';
 import { startTestIdp, type TestIdp } from '../idp/index.ts';
-import { startWebhookReceiver, type TestWebhookReceiver } from '../webhooks/index.ts';
+import type { ResolvedProfile } from '../profile/types.ts';
+import { parseListen, startWebhookReceiver, type TestWebhookReceiver } from '../webhooks/index.ts';
 import type { ServiceProblems } from './needs.ts';
 
 export interface StartedServices {
   services: RunServices;
   problems: ServiceProblems;
+  /** The receiver, when one runs (its stats go in the run summary). */
+  webhooks?: TestWebhookReceiver;
   close(): Promise<void>;
 }
+
+export interface ServiceOptions {
+  /** --control-adapter: overrides profile.control_adapter. */
+  controlAdapterFile?: string;
+  /** --webhook-listen host:port: overrides profile.webhooks.listen. */
+  webhookListen?: string;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+export const NO_WEBHOOK_ROUTE =
+  'no way to have webhooks delivered to the engine: give profile.webhooks {listen, public_url} (the URL set in the vendor dashboard) or a control adapter that maps setWebhookBaseUrl';
+export const NO_IDP_TRUST =
+  'the target cannot be made to trust the test provider: map setIdpConfig in the control adapter, or register a stable key out of band and give profile.idp.app_id, signing_key (or signing_key_file) and jwks_url';
 
 function describeFailure(what: string, err: unknown, mask: (s: string) => string): string {
   return mask(`${what} failed: ${(err as Error)?.message ?? String(err)}`);
 }
 
-async function register(session: HttpSession, path: string, body: unknown): Promise<string | undefined> {
+async function register(session: HttpSession, adapter: ControlAdapter, op: string, body: Record<string, unknown>): Promise<string | undefined> {
   try {
-    const res = await session.client('services').send({ method: 'PUT', path, server: 'control', body });
-    if (res.status >= 200 && res.status < 300) return undefined;
-    return session.mask(`PUT ${session.profile.control_url}${path} answered ${res.status}: ${res.text.slice(0, 200)}`);
+    const res = await adapter.call(session.client('services'), op, { body });
+    if (res.ok) return undefined;
+    return session.mask(`control ${op} through the ${adapter.source} answered ${res.status}: ${res.text.slice(0, 200)}`);
   } catch (err) {
-    return describeFailure(`PUT ${session.profile.control_url}${path}`, err, (s) => session.mask(s));
+    return describeFailure(`control ${op} through the ${adapter.source}`, err, (s) => session.mask(s));
   }
 }
 
-/** Starts only what the selected checks need (`want`), and only when the control API can register it. */
-export async function startServices(session: HttpSession, want: { idp: boolean; webhooks: boolean }): Promise<StartedServices> {
+async function stableKey(profile: ResolvedProfile, session: HttpSession): Promise<Record<string, unknown> | undefined> {
+  let key = profile.idp?.signing_key;
+  const file = profile.idp?.signing_key_file;
+  if (!key && file) {
+    try {
+      key = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    } catch (err) {
+      throw new ConfigError(`profile.idp.signing_key_file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  // The private half must never reach a report.
+  for (const k of ['d', 'p', 'q', 'dp', 'dq', 'qi']) if (typeof key?.[k] === 'string') session.learnedSecrets.add(key[k] as string);
+  return key;
+}
+
+async function startReceiver(session: HttpSession, adapter: ControlAdapter | undefined, opts: ServiceOptions, problems: ServiceProblems): Promise<TestWebhookReceiver | undefined> {
+  const ext = session.profile.webhooks;
+  try {
+    if (ext) {
+      const { host, port } = parseListen(opts.webhookListen ?? ext.listen);
+      return await startWebhookReceiver({ host, port, publicUrl: ext.public_url, keep: ext.max_deliveries, maxTotalBytes: ext.max_total_bytes });
+    }
+    if (!adapter?.supports('setWebhookBaseUrl')) {
+      problems.webhooks = NO_WEBHOOK_ROUTE;
+      return undefined;
+    }
+    const rx = await startWebhookReceiver(opts.webhookListen ? parseListen(opts.webhookListen) : {});
+    const problem = await register(session, adapter, 'setWebhookBaseUrl', { base_url: rx.baseUrl });
+    if (!problem) return rx;
+    problems.webhooks = problem;
+    await rx.close();
+  } catch (err) {
+    problems.webhooks = describeFailure('starting the webhook receiver', err, (s) => session.mask(s));
+  }
+  return undefined;
+}
+
+async function startIdp(session: HttpSession, adapter: ControlAdapter | undefined, problems: ServiceProblems): Promise<TestIdp | undefined> {
+  const { profile } = session;
+  const cfg = profile.idp!;
+  const key = await stableKey(profile, session);
+  try {
+    if (adapter?.supports('setIdpConfig')) {
+      const idp = await startTestIdp({ signingKey: key as any, appId: cfg.app_id });
+      const problem = await register(session, adapter, 'setIdpConfig', { client_id: profile.clients[0].client_id, app_id: idp.appId, jwks_url: idp.jwksUrl });
+      if (!problem) return idp;
+      problems.idp = problem;
+      await idp.close();
+      return undefined;
+    }
+    if (!cfg.app_id || !key || !cfg.jwks_url) {
+      problems.idp = NO_IDP_TRUST;
+      return undefined;
+    }
+    const listen = cfg.jwks_listen ? parseListen(cfg.jwks_listen) : {};
+    return await startTestIdp({ ...listen, signingKey: key as any, appId: cfg.app_id, publicJwksUrl: cfg.jwks_url, issuer: cfg.issuer });
+  } catch (err) {
+    problems.idp = describeFailure('starting the test identity provider', err, (s) => session.mask(s));
+    return undefined;
+  }
+}
+
+/** Resolves the control adapter and starts only what the selected checks need (`want`). */
+export async function startServices(session: HttpSession, want: { idp: boolean; webhooks: boolean }, opts: ServiceOptions = {}): Promise<StartedServices> {
   const { profile } = session;
   const services: RunServices = {};
   const problems: ServiceProblems = {};
+  const model = session.model;
+  const adapter = model
+    ? await resolveControlAdapter(profile, model, { file: opts.controlAdapterFile, cwd: opts.cwd, env: opts.env, onSecret: (v) => session.learnedSecrets.add(v) })
+    : undefined;
+  if (adapter) services.control = adapter;
   let idp: TestIdp | undefined;
   let webhooks: TestWebhookReceiver | undefined;
-  if (profile.control_url && want.webhooks) {
-    try {
-      webhooks = await startWebhookReceiver();
-      const problem = await register(session, '/webhooks', { base_url: webhooks.baseUrl });
-      if (problem) {
-        problems.webhooks = problem;
-        await webhooks.close();
-        webhooks = undefined;
-      } else services.webhooks = webhooks;
-    } catch (err) {
-      problems.webhooks = describeFailure('starting the webhook receiver', err, (s) => session.mask(s));
-    }
+  if (want.webhooks) {
+    webhooks = await startReceiver(session, adapter, opts, problems);
+    if (webhooks) services.webhooks = webhooks;
   }
-  if (profile.control_url && profile.idp?.enabled && want.idp) {
-    try {
-      idp = await startTestIdp();
-      const problem = await register(session, '/idp', { client_id: profile.clients[0].client_id, app_id: idp.appId, jwks_url: idp.jwksUrl });
-      if (problem) {
-        problems.idp = problem;
-        await idp.close();
-        idp = undefined;
-      } else services.idp = idp;
-    } catch (err) {
-      problems.idp = describeFailure('starting the test identity provider', err, (s) => session.mask(s));
-    }
+  if (profile.idp?.enabled && want.idp) {
+    idp = await startIdp(session, adapter, problems);
+    if (idp) services.idp = idp;
   }
   return {
     services,
     problems,
+    webhooks,
     async close() {
       await Promise.all([idp?.close(), webhooks?.close()]);
     },

@@ -1,5 +1,7 @@
 // Webhook receiver: the engine's {webhook_base_url} (section 6). Accepts JSON POSTs on any path,
-// keeps a bounded history, and lets checks wait for a delivery matching a predicate.
+// keeps a history bounded in count and in bytes (oldest dropped first, the drop counted so the report
+// can say so), and lets checks wait for a delivery matching a predicate. In external mode it listens
+// on a fixed address and the vendor delivers to a public URL (a tunnel) configured out of band.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,11 +11,44 @@ export const WEBHOOK_DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
   /** Oldest deliveries are dropped past this, so a chatty target cannot grow memory without bound. */
   keep: 10_000,
+  /** Total bytes of kept bodies: a shared public receiver may be sent far more than a run needs. */
+  maxTotalBytes: 64 * 1024 * 1024,
   host: '127.0.0.1',
 } as const;
 
+export interface WebhookReceiverStats {
+  received: number;
+  /** Deliveries dropped from the history to stay under the count or byte bound. */
+  dropped: number;
+  droppedBytes: number;
+  /** Deliveries refused because one body was over maxBodyBytes (413). */
+  tooLarge: number;
+  keptBytes: number;
+}
+
 export interface TestWebhookReceiver extends WebhookReceiver {
+  /** Address actually listened on (http://host:port); baseUrl is the public URL in external mode. */
+  listenUrl: string;
+  stats(): WebhookReceiverStats;
   close(): Promise<void>;
+}
+
+export interface WebhookReceiverOptions {
+  host?: string;
+  /** 0 (default): any free port. */
+  port?: number;
+  /** Where senders reach the receiver when it is not the listen address (tunnel, CI host). */
+  publicUrl?: string;
+  maxBodyBytes?: number;
+  keep?: number;
+  maxTotalBytes?: number;
+}
+
+/** "host:port" -> parts; a bare ":port" listens on all interfaces. */
+export function parseListen(listen: string): { host: string; port: number } {
+  const i = listen.lastIndexOf(':');
+  const host = listen.slice(0, i).replace(/^\[|\]$/g, '') || '0.0.0.0';
+  return { host, port: Number(listen.slice(i + 1)) };
 }
 
 interface Waiter {
@@ -31,11 +66,21 @@ function matches(w: ReceivedWebhook, path: string, predicate: (body: any) => boo
   }
 }
 
-export async function startWebhookReceiver(opts: { host?: string; maxBodyBytes?: number; keep?: number } = {}): Promise<TestWebhookReceiver> {
+export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): Promise<TestWebhookReceiver> {
   const host = opts.host ?? WEBHOOK_DEFAULTS.host;
   const maxBody = opts.maxBodyBytes ?? WEBHOOK_DEFAULTS.maxBodyBytes;
   const keep = opts.keep ?? WEBHOOK_DEFAULTS.keep;
+  const maxTotal = opts.maxTotalBytes ?? WEBHOOK_DEFAULTS.maxTotalBytes;
   const received: ReceivedWebhook[] = [];
+  const sizes: number[] = [];
+  const stats: WebhookReceiverStats = { received: 0, dropped: 0, droppedBytes: 0, tooLarge: 0, keptBytes: 0 };
+  const dropOldest = () => {
+    received.shift();
+    const n = sizes.shift() ?? 0;
+    stats.keptBytes -= n;
+    stats.dropped++;
+    stats.droppedBytes += n;
+  };
   const waiters = new Set<Waiter>();
 
   const server: Server = createServer((req, res) => {
@@ -52,6 +97,7 @@ export async function startWebhookReceiver(opts: { host?: string; maxBodyBytes?:
       if (size > maxBody) {
         if (!tooLarge) {
           tooLarge = true;
+          stats.tooLarge++;
           res.writeHead(413, { connection: 'close' });
           res.end();
           req.destroy();
@@ -74,7 +120,10 @@ export async function startWebhookReceiver(opts: { host?: string; maxBodyBytes?:
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       const hook: ReceivedWebhook = { path: (req.url ?? '/').split('?')[0], headers, body, receivedAt: Date.now() };
       received.push(hook);
-      if (received.length > keep) received.splice(0, received.length - keep);
+      sizes.push(size);
+      stats.received++;
+      stats.keptBytes += size;
+      while (received.length > keep || (stats.keptBytes > maxTotal && received.length > 1)) dropOldest();
       for (const w of waiters) {
         if (matches(hook, w.path, w.predicate)) {
           waiters.delete(w);
@@ -88,12 +137,16 @@ export async function startWebhookReceiver(opts: { host?: string; maxBodyBytes?:
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, host, resolve);
+    server.listen(opts.port ?? 0, host, resolve);
   });
   const { port } = server.address() as AddressInfo;
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const listenUrl = `http://${shown}:${port}`;
 
   return {
-    baseUrl: `http://${host}:${port}`,
+    baseUrl: (opts.publicUrl ?? listenUrl).replace(/\/+$/, ''),
+    listenUrl,
+    stats: () => ({ ...stats }),
     all: () => [...received],
     waitFor(path, predicate, timeoutMs) {
       // Deliveries can arrive before the check starts waiting; look at history first.

@@ -4,17 +4,17 @@
 
 import fc from 'fast-check';
 import { checkProperty } from '../../src/checks/property.ts';
-import type { AliasRule } from '../../src/model/types.ts';
+import type { AliasRule, AliasRuleId, OperationId } from '../../src/model/types.ts';
 import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
   type TestUser, aliasProblem, asUser, check, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx, expectError,
   expectErrorShape, listItems, mentionsDeep, readUser, requestBody, rnd, runsFor, s2sHeaders, smartWallets, uniqueUser, userDataArb,
-  userHeaders, userIdFrom, walletItems, CheckFailure,
+  userHeaders, userIdFrom, walletItems, CheckFailure, hasControl
 } from '../kit/index.ts';
 import { cryptoRecipient } from './transfers.ts';
 
-function aliasRule(ctx: CheckContext, id: string): AliasRule {
+function aliasRule(ctx: CheckContext, id: AliasRuleId): AliasRule {
   const r = ctx.model.rule(id);
   if (r.kind !== 'alias') throw new Error(`${id} is not an alias rule`);
   return r;
@@ -27,14 +27,14 @@ function expectPair(rule: AliasRule, obj: any, expected: string | undefined, wha
 
 // ------------------------------------------------------------------------------------ response aliases
 
-const USER_READS: Record<string, (ctx: CheckContext, user: TestUser) => Promise<HttpResponse>> = {
+const USER_READS: Partial<Record<OperationId, (ctx: CheckContext, user: TestUser) => Promise<HttpResponse>>> = {
   getUserV1: async (ctx, user) => readUser(ctx, 'v1', await userHeaders(ctx, user)),
   getUserV2: async (ctx, user) => readUser(ctx, 'v2', await userHeaders(ctx, user)),
   validateRetailUser: async (ctx, user) => ctx.http.send({ op: 'validateRetailUser', headers: await userHeaders(ctx, user) }),
 };
 
 /** For generated users (v1 or v2 creation), every user read of the rule carries both names with the registered value. */
-function userReadAlias(ruleId: string, expectedOf: (u: TestUser) => string): Driver {
+function userReadAlias(ruleId: AliasRuleId, expectedOf: (u: TestUser) => string): Driver {
   return {
     safe: false,
     async run(ctx) {
@@ -149,7 +149,7 @@ const ALIAS_TARGETS: Record<string, AliasTarget> = {
   'ALIAS-STATEMENT-ACCOUNT-ADDRESS': statementTarget('wallet'),
 };
 
-const TARGET_BY_OP: Record<string, string[]> = {
+const TARGET_BY_OP: Partial<Record<OperationId, AliasRuleId[]>> = {
   createUserV1: ['ALIAS-USER-CREATE-WALLET-ADDRESS-V1'],
   createUserV2: ['ALIAS-USER-CREATE-WALLET-ADDRESS-V2'],
   estimateFx: ['ALIAS-FX-DEPOSIT-ADDRESS'],
@@ -171,7 +171,7 @@ async function expectMismatchRefused(ctx: CheckContext, rule: AliasRule, target:
   ctx.log(`${rule.id}: no second value valid for this user, so the mismatch was not the only fault; any 4xx accepted (HTTP ${res.status})`);
 }
 
-function requestAlias(ruleId: string): Driver {
+function requestAlias(ruleId: AliasRuleId): Driver {
   return {
     safe: false,
     async run(ctx) {
@@ -197,7 +197,7 @@ function requestAlias(ruleId: string): Driver {
 }
 
 /** Deprecated-only user creation over generated registration data (fast-check). */
-function userCreateAlias(ruleId: string, version: 'v1' | 'v2'): Driver {
+function userCreateAlias(ruleId: AliasRuleId, version: 'v1' | 'v2'): Driver {
   const base = requestAlias(ruleId);
   return {
     safe: false,
@@ -252,7 +252,7 @@ interface Provoked {
   verify?: (obj: any) => string | undefined;
 }
 
-function webhookAlias(ruleId: string, provoke?: (ctx: CheckContext) => Promise<Provoked | undefined>): Driver {
+function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Promise<Provoked | undefined>): Driver {
   return {
     safe: false,
     needs: ['webhooks'],
@@ -294,7 +294,7 @@ const provokeUser = (field: 'id' | 'address') => async (ctx: CheckContext): Prom
 
 /** Creates a pending withdrawal request to a fresh destination (control API). */
 const provokeWithdrawal = (field: 'wallet' | 'destination') => async (ctx: CheckContext): Promise<Provoked | undefined> => {
-  if (!ctx.profile.control_url) return undefined;
+  if (!hasControl(ctx, 'createWithdrawalRequest')) return undefined;
   const user = await createUser(ctx);
   // Section 9.4: on withdrawal payloads wallet_address is a Smart Wallet of the user (checked when the list is readable).
   const wallets = field === 'wallet' ? await smartWallets(ctx, user).catch(() => undefined) : undefined;
@@ -321,7 +321,7 @@ export const drivers: Drivers = {
 
   'ALIAS-3DS-OWNER': {
     safe: false,
-    needs: ['control'],
+    needs: ['control:create3dsChallenge'],
     async run(ctx) {
       const rule = aliasRule(ctx, 'ALIAS-3DS-OWNER');
       const user = await createUser(ctx);
@@ -337,7 +337,7 @@ export const drivers: Drivers = {
 
   'ALIAS-WITHDRAWAL-ACCOUNT-ADDRESS': {
     safe: false,
-    needs: ['control'],
+    needs: ['control:createWithdrawalRequest'],
     async run(ctx) {
       const rule = aliasRule(ctx, 'ALIAS-WITHDRAWAL-ACCOUNT-ADDRESS');
       const user = await createUser(ctx);
@@ -357,7 +357,7 @@ export const drivers: Drivers = {
 
   'ALIAS-WITHDRAWAL-TO-ADDRESS': {
     safe: false,
-    needs: ['control'],
+    needs: ['control:createWithdrawalRequest'],
     async run(ctx) {
       const rule = aliasRule(ctx, 'ALIAS-WITHDRAWAL-TO-ADDRESS');
       const user = await createUser(ctx);
@@ -418,7 +418,7 @@ export const drivers: Drivers = {
       for (const [op, read] of Object.entries(USER_READS)) {
         const res = await read(ctx, user);
         expect2xx(res, op);
-        for (const r of responseRules.filter((x) => x.operations.includes(op))) {
+        for (const r of responseRules.filter((x) => (x.operations as string[]).includes(op))) {
           const p = aliasProblem(res.json, r.old, r.new);
           if (p) throw new CheckFailure(`${op}: ${p}`, { response: res });
         }
@@ -449,7 +449,7 @@ export const drivers: Drivers = {
   'ALIAS-WEBHOOK-USER-ID': webhookAlias('ALIAS-WEBHOOK-USER-ID', provokeUser('id')),
   'ALIAS-WEBHOOK-USER-OWNER': webhookAlias('ALIAS-WEBHOOK-USER-OWNER', provokeUser('address')),
   'ALIAS-WEBHOOK-3DS-OWNER': webhookAlias('ALIAS-WEBHOOK-3DS-OWNER', async (ctx) => {
-    if (!ctx.profile.control_url) return undefined;
+    if (!hasControl(ctx, 'create3dsChallenge')) return undefined;
     const user = await createUser(ctx);
     const ch = await create3ds(ctx, user);
     return { match: (b: any) => mentionsDeep(b, ch.transaction_id) || mentionsDeep(b, user.address), expected: user.address };

@@ -83,7 +83,7 @@ export const drivers: Drivers = {
       const v2 = await createUserRaw(ctx, 'v2', bearer(token), { email: rnd.email(), country: 'FR', user_address: rnd.address() });
       expect2xx(v2, 'POST /api/v2/user with the S2S token only');
       check(userIdFrom(v2.json), 'POST /api/v2/user answered without a user id', { response: v2 });
-      for (const op of ['getConfig', 'getValidationRules']) {
+      for (const op of ['getConfig', 'getValidationRules'] as const) {
         expect2xx(await ctx.http.send({ op, headers: bearer(token) }), `${op} with the S2S token only`);
       }
     },

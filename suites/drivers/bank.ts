@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import {
   expectSchema, type TestUser, NO_SIGNER, asUser, check, completeSepa, createUser, expect2xx, expectError, expectErrorShape, expectNot2xx,
-  is2xx, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, smartWallets,
+  is2xx, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, smartWallets, hasControl
 } from '../kit/index.ts';
 import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
@@ -20,6 +20,9 @@ function accountTypes(ctx: CheckContext): string[] {
 const SEPA_ACCOUNT_TYPE = 'Sepa';
 
 /** A user on the wallet-linking path: SepaAccount ExternalProviderVerificationRequired with a Primary Smart Wallet. */
+/** Control operations walletLinkUser uses. */
+export const WALLET_LINK_NEEDS = ['control:setPrimaryWallet', 'control:setSepaCapabilityStatus'] as const;
+
 export async function walletLinkUser(ctx: CheckContext): Promise<TestUser> {
   const user = await createUser(ctx);
   await setPrimaryWallet(ctx, user, true);
@@ -41,7 +44,7 @@ export const drivers: Drivers = {
       const user = await createUser(ctx);
       for (const type of types) {
         if (type === SEPA_ACCOUNT_TYPE) {
-          if (ctx.profile.control_url) await setSepaStatus(ctx, user, S.notStarted);
+          if (hasControl(ctx, 'setSepaCapabilityStatus')) await setSepaStatus(ctx, user, S.notStarted);
           else {
             const { status } = await sepaStatus(ctx, user);
             if (status !== S.notStarted && status !== S.active) {
@@ -69,7 +72,7 @@ export const drivers: Drivers = {
   'ERR-CHAIN-NOT-NUMERIC': {
     title: 'Non-numeric chain (generated strings) on bank account init and complete: 400 validation failure naming chain_id, not chain; a numeric string succeeds',
     safe: false,
-    needs: ['control'],
+    needs: [...WALLET_LINK_NEEDS],
     alsoCovers: ['ENDPOINT-CHAIN-NUMERIC-STRING'],
     async run(ctx) {
       const user = await walletLinkUser(ctx);
@@ -98,7 +101,7 @@ export const drivers: Drivers = {
   'ENDPOINT-PRIMARY-WALLET-SERVER': {
     title: "init with only chain: the server resolves the Primary wallet and returns it as wallet_address (one of the user's Smart Wallets, not the EOA) with a challenge string",
     safe: false,
-    needs: ['control'],
+    needs: [...WALLET_LINK_NEEDS],
     alsoCovers: ['STATE-SEPA-INIT-RESULT'],
     async run(ctx) {
       const user = await walletLinkUser(ctx);

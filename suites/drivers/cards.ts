@@ -4,6 +4,7 @@ import {
   expectSchema, type TestUser, asUser, check, createUser, expect2xx, is2xx, listItems, rnd,
 } from '../kit/index.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
+import type { OperationId } from '../../src/model/types.ts';
 import type { Drivers } from './driver.ts';
 
 export async function createCard(ctx: CheckContext, user: TestUser, name = `conform ${rnd.hex(3)}`) {
@@ -13,7 +14,7 @@ export async function createCard(ctx: CheckContext, user: TestUser, name = `conf
   return { id: String(res.json.id), name, res };
 }
 
-const CARD_ACTIONS = ['activateCard', 'blockCard', 'unblockCard'];
+const CARD_ACTIONS: OperationId[] = ['activateCard', 'blockCard', 'unblockCard'];
 
 export const drivers: Drivers = {
   'ENDPOINT-CARDS': {

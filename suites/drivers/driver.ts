@@ -2,6 +2,7 @@
 // driver with its rule from spec/rules (id, section, title) into suites/generated/<area>.ts.
 
 import type { CheckContext, Need } from '../../src/checks/types.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
 export interface Driver {
   /** Check title; default: the rule's summary. */
@@ -12,7 +13,7 @@ export interface Driver {
   /** Must not run alongside other checks (moves the server clock, floods the rate limiter). */
   exclusive?: boolean;
   /** Further rule ids this check also covers (their rules need no driver of their own). */
-  alsoCovers?: string[];
+  alsoCovers?: RuleId[];
   run(ctx: CheckContext): Promise<void>;
 }
 

@@ -4,6 +4,7 @@
 
 import fc from 'fast-check';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { ErrorRuleId, OperationId, RuleId } from '../../src/model/types.ts';
 import { checkProperty } from '../../src/checks/property.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
@@ -14,7 +15,7 @@ import {
 
 // ------------------------------------------------------------------------------------------ token
 
-function tokenRow(ruleId: string, body: (ctx: CheckContext) => Record<string, unknown> | Record<string, unknown>[], needs: Driver['needs'] = []): Driver {
+function tokenRow(ruleId: ErrorRuleId, body: (ctx: CheckContext) => Record<string, unknown> | Record<string, unknown>[], needs: Driver['needs'] = []): Driver {
   return {
     safe: true,
     needs,
@@ -40,14 +41,14 @@ function secretOf(c: { client_secret: string }): string {
 // -------------------------------------------------------------------------------------------- S2S
 
 /** User-agnostic reads every S2S row is also exercised on (they create nothing). */
-const S2S_PROBES = ['getConfig', 'getValidationRules'];
+const S2S_PROBES: OperationId[] = ['getConfig', 'getValidationRules'];
 
 /**
  * Sends each operation of the rule (plus the user-agnostic reads) with `tokenHeaders` as its only
  * possibly faulty part: user operations get X-User-Id of an existing user of client 0 and X-Chain-Id,
  * user creation a complete valid body.
  */
-async function probeS2s(ctx: CheckContext, ruleId: string, tokenHeaders: Record<string, string | undefined>): Promise<HttpResponse[]> {
+async function probeS2s(ctx: CheckContext, ruleId: RuleId, tokenHeaders: Record<string, string | undefined>): Promise<HttpResponse[]> {
   const ops = [...new Set([...ctx.model.rule(ruleId).operations, ...S2S_PROBES])];
   const out: HttpResponse[] = [];
   for (const op of ops) {
@@ -69,7 +70,7 @@ function s2sSecret(ctx: CheckContext): string {
 }
 
 /** Re-signs a real token's claims unchanged and checks it is accepted, so the forged variant differs in one thing only. */
-async function forgedBaseline(ctx: CheckContext, ruleId: string, claims: Record<string, unknown>, secret: string): Promise<void> {
+async function forgedBaseline(ctx: CheckContext, ruleId: RuleId, claims: Record<string, unknown>, secret: string): Promise<void> {
   const token = await forgeHs256(claims, secret);
   for (const res of await probeS2s(ctx, ruleId, bearer(token))) {
     if (res.status < 200 || res.status >= 300) {
@@ -78,7 +79,7 @@ async function forgedBaseline(ctx: CheckContext, ruleId: string, claims: Record<
   }
 }
 
-function s2sForged(ruleId: string, edit: (claims: Record<string, unknown>, ctx: CheckContext) => void): Driver {
+function s2sForged(ruleId: ErrorRuleId, edit: (claims: Record<string, unknown>, ctx: CheckContext) => void): Driver {
   return {
     safe: false,
     needs: ['s2s_signing_secret'],
@@ -102,7 +103,7 @@ function expire(claims: Record<string, unknown>, validity: number): void {
 
 // ------------------------------------------------------------------------------------ identity provider
 
-function idpRow(ruleId: string, variants: Parameters<typeof idpAuthorize>[2][]): Driver {
+function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2][]): Driver {
   return {
     safe: false,
     needs: ['idp'],
@@ -116,7 +117,7 @@ function idpRow(ruleId: string, variants: Parameters<typeof idpAuthorize>[2][]):
 }
 
 /** Passes when the response is exactly one of the section 7 rows; otherwise fails naming all of them. */
-function expectOneOfErrors(ctx: CheckContext, res: HttpResponse, ruleIds: string[], rules: string[]): void {
+function expectOneOfErrors(ctx: CheckContext, res: HttpResponse, ruleIds: ErrorRuleId[], rules: string[]): void {
   const problems: string[] = [];
   for (const id of ruleIds) {
     try {
@@ -161,7 +162,7 @@ async function userForgedBaseline(ctx: CheckContext, call: (t: string) => Promis
 }
 
 /** Deletes the claim(s) carrying the user's id / email / address (found by value, since the spec does not name them). */
-function userClaimMissing(ruleId: string, what: 'id' | 'email' | 'address'): Driver {
+function userClaimMissing(ruleId: ErrorRuleId, what: 'id' | 'email' | 'address'): Driver {
   return {
     safe: false,
     needs: ['user_token_signing_secret'],
@@ -184,7 +185,7 @@ function userClaimMissing(ruleId: string, what: 'id' | 'email' | 'address'): Dri
 type FieldForm = 'valid' | 'missing' | 'number' | 'boolean' | 'null' | 'array' | 'object' | 'empty';
 const FORMS: FieldForm[] = ['valid', 'missing', 'number', 'boolean', 'null', 'array', 'object'];
 const TOKEN_FIELDS = ['client_id', 'client_secret', 'grant_type'] as const;
-const MISSING_ROW: Record<string, string | undefined> = {
+const MISSING_ROW: Record<string, ErrorRuleId | undefined> = {
   client_id: 'ERR-TOKEN-CLIENT-ID-MISSING',
   client_secret: 'ERR-TOKEN-CLIENT-SECRET-MISSING',
 };

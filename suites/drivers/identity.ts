@@ -126,7 +126,7 @@ export const drivers: Drivers = {
         delete out[chainName];
         return out;
       };
-      for (const op of ['getUserV1', 'getUserV2']) {
+      for (const op of ['getUserV1', 'getUserV2'] as const) {
         const h = await userHeaders(ctx, user, 'id');
         expect2xx(await ctx.http.send({ op, headers: h }), `baseline: ${op} with ${chainName}`);
         expectError(ctx, await ctx.http.send({ op, headers: drop(h) }), 'ERR-S2S-CHAIN-ID-MISSING', ['ERR-S2S-CHAIN-ID-MISSING', 'AUTH-CHAIN-ID-REQUIRED']);

@@ -5,12 +5,12 @@
 import {
   expectSchema, asUser, authorizeRaw, completeSepa, directSepa, is2xx, sepaStates, setSepaStatus, create3ds, createUser, createUserRaw,
   createWithdrawal, expect2xx, initAndSign, initSepa, readUser, requestBody, requestToken, rnd, s2sHeaders, smartWallets, tokenBody,
-  userHeaders, walletItems, idpHeaders, newIdpIdentity,
+  userHeaders, walletItems, idpHeaders, newIdpIdentity, hasControl
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse, Need } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import { estimateTransfer, executeTransfer, pushToCardRecipient, tokenize } from './transfers.ts';
-import { walletLinkUser } from './bank.ts';
+import { WALLET_LINK_NEEDS, walletLinkUser } from './bank.ts';
 
 function schemaCheck(op: string, safe: boolean, needs: Need[], exercise: (ctx: CheckContext) => Promise<HttpResponse>): Driver {
   return {
@@ -58,7 +58,7 @@ export const drivers: Drivers = {
   createVirtualCard: schemaCheck('createVirtualCard', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'createVirtualCard', body: { card_name: `card ${rnd.hex(2)}` } })),
   list3dsRequests: schemaCheck('list3dsRequests', false, [], async (ctx) => {
     const user = await createUser(ctx);
-    if (ctx.profile.control_url) await create3ds(ctx, user);
+    if (hasControl(ctx, 'create3dsChallenge')) await create3ds(ctx, user);
     return asUser(ctx, user, { op: 'list3dsRequests' });
   }),
   estimateCardTransfer: schemaCheck('estimateCardTransfer', false, ['pci'], async (ctx) => (await estimate(ctx)).res),
@@ -71,7 +71,7 @@ export const drivers: Drivers = {
   tokenizeCard: schemaCheck('tokenizeCard', false, ['pci'], async (ctx) => (await tokenize(ctx)).res),
   listWithdrawalRequests: schemaCheck('listWithdrawalRequests', false, [], async (ctx) => {
     const user = await createUser(ctx);
-    if (ctx.profile.control_url) await createWithdrawal(ctx, user, rnd.address());
+    if (hasControl(ctx, 'createWithdrawalRequest')) await createWithdrawal(ctx, user, rnd.address());
     return asUser(ctx, user, { op: 'listWithdrawalRequests' });
   }),
   estimateFx: schemaCheck('estimateFx', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'estimateFx', body: requestBody(ctx, 'estimateFx', {}, { destination_address: rnd.address() }) })),
@@ -82,7 +82,7 @@ export const drivers: Drivers = {
   }),
   createBankAccount: schemaCheck('createBankAccount', false, [], async (ctx) => {
     const user = await createUser(ctx);
-    if (ctx.profile.control_url) {
+    if (hasControl(ctx, 'setSepaCapabilityStatus')) {
       // Sepa from ActivationNotStarted answers { details_id } by section 3.
       await setSepaStatus(ctx, user, sepaStates(ctx).notStarted);
       return directSepa(ctx, user);
@@ -95,8 +95,8 @@ export const drivers: Drivers = {
     }
     return ctx.skip('no account type could be ordered for a new user without the control API (eligibility is not shown)');
   }),
-  initBankAccount: schemaCheck('initBankAccount', false, ['control'], async (ctx) => initSepa(ctx, await walletLinkUser(ctx))),
-  completeBankAccount: schemaCheck('completeBankAccount', false, ['control'], async (ctx) => {
+  initBankAccount: schemaCheck('initBankAccount', false, [...WALLET_LINK_NEEDS], async (ctx) => initSepa(ctx, await walletLinkUser(ctx))),
+  completeBankAccount: schemaCheck('completeBankAccount', false, [...WALLET_LINK_NEEDS, 'control:signChallenge'], async (ctx) => {
     const user = await walletLinkUser(ctx);
     const { signed } = await initAndSign(ctx, user, 'init');
     return completeSepa(ctx, user, signed);

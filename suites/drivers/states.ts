@@ -3,14 +3,14 @@
 // suites/models/state-models.ts and are registered from suites/models/index.ts.
 
 import {
-  expectSchema, type TestUser, advanceClock, asUser, bearer, chainHeader, check, completeSepa, control, create3ds, createUser,
+  expectSchema, type TestUser, advanceClock, asUser, bearer, chainHeader, check, completeSepa, completeSepaByProvider, create3ds, createUser,
   createWithdrawal, directSepa, expect2xx, expectError, expectNot2xx, headers, identityHeader, initAndSign, initSepa, listItems, machine,
   mentionsDeep, NO_SIGNER, rnd, s2sToken, sepaStatus, sepaStates, setPrimaryWallet, setSepaStatus, signChallenge, tamperSignature,
-  unsignedChallenge, userPath,
+  unsignedChallenge,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
-import { walletLinkUser } from './bank.ts';
+import { WALLET_LINK_NEEDS, walletLinkUser } from './bank.ts';
 
 // ------------------------------------------------------------------------------------------------ SEPA
 
@@ -24,11 +24,13 @@ function expectDetailsId(res: HttpResponse, what: string) {
   check(res.json?.details_id !== undefined && res.json?.details_id !== null && res.json?.details_id !== '', `${what}: no details_id in ${res.text.slice(0, 200)}`, { response: res });
 }
 
-const SEPA_NEEDS = ['control'] as const;
+const SET_STATUS = 'control:setSepaCapabilityStatus' as const;
+const PROVIDER_COMPLETES = 'control:completeSepaActivation' as const;
+const SIGNS = 'control:signChallenge' as const;
 
 // ------------------------------------------------------------------------------------------------- 3DS
 
-export const THREE_DS_NEEDS = ['control', 'operation:approve3ds', 'operation:decline3ds'] as const;
+export const THREE_DS_NEEDS = ['control:create3dsChallenge', 'operation:approve3ds', 'operation:decline3ds'] as const;
 export type Decision = 'approve3ds' | 'decline3ds';
 
 export async function decide(ctx: CheckContext, user: TestUser, op: Decision, transactionId: string): Promise<HttpResponse> {
@@ -50,7 +52,7 @@ function withdrawalPendingStatus(ctx: CheckContext): string {
 export const drivers: Drivers = {
   'STATE-SEPA-DIRECT-ACTIVATION': {
     safe: false,
-    needs: [...SEPA_NEEDS],
+    needs: [SET_STATUS],
     async run(ctx) {
       const S = sepaStates(ctx);
       const user = await createUser(ctx);
@@ -65,7 +67,7 @@ export const drivers: Drivers = {
 
   'STATE-SEPA-WALLET-LINK-ACTIVATION': {
     safe: false,
-    needs: [...SEPA_NEEDS],
+    needs: [...WALLET_LINK_NEEDS, SIGNS],
     async run(ctx) {
       const S = sepaStates(ctx);
       const user = await walletLinkUser(ctx);
@@ -81,27 +83,27 @@ export const drivers: Drivers = {
   'STATE-SEPA-WEBHOOK-ACTIVE': {
     title: 'InProgress -> Active when the provider reports the SEPA details (control sepa/complete stands in for the provider)',
     safe: false,
-    needs: [...SEPA_NEEDS],
+    needs: [SET_STATUS, PROVIDER_COMPLETES],
     async run(ctx) {
       const S = sepaStates(ctx);
       const user = await createUser(ctx);
       await setSepaStatus(ctx, user, S.notStarted);
       expectDetailsId(await directSepa(ctx, user), 'direct activation');
       await expectSepa(ctx, user, S.inProgress, 'after direct activation');
-      await control(ctx, 'POST', userPath(user, '/sepa/complete'), {});
+      await completeSepaByProvider(ctx, user);
       await expectSepa(ctx, user, S.active, 'after the provider reported the SEPA details');
     },
   },
 
   'STATE-SEPA-ACTIVE-RETRIEVE': {
     safe: false,
-    needs: [...SEPA_NEEDS],
+    needs: [SET_STATUS, PROVIDER_COMPLETES],
     async run(ctx) {
       const S = sepaStates(ctx);
       const user = await createUser(ctx);
       await setSepaStatus(ctx, user, S.notStarted);
       expectDetailsId(await directSepa(ctx, user), 'direct activation');
-      await control(ctx, 'POST', userPath(user, '/sepa/complete'), {});
+      await completeSepaByProvider(ctx, user);
       await expectSepa(ctx, user, S.active, 'after the provider reported the SEPA details');
       for (let i = 0; i < 2; i++) {
         expectDetailsId(await directSepa(ctx, user), `POST /api/v1/bank/accounts {Sepa} when ${S.active} (details are retrieved)`);
@@ -113,7 +115,7 @@ export const drivers: Drivers = {
   'STATE-SEPA-WRONG-PATH': {
     title: 'The path that does not match the status returns 400: init/complete from ActivationNotStarted, direct activation from ExternalProviderVerificationRequired; the status does not move',
     safe: false,
-    needs: [...SEPA_NEEDS],
+    needs: [...WALLET_LINK_NEEDS],
     alsoCovers: ['ERR-SEPA-WRONG-PATH'],
     async run(ctx) {
       const S = sepaStates(ctx);
@@ -155,7 +157,7 @@ export const drivers: Drivers = {
   'STATE-SEPA-PRIMARY-WALLET-REQUIRED': {
     title: 'Without a Primary Smart Wallet the wallet-linking path cannot finish: complete is refused and the status stays ExternalProviderVerificationRequired',
     safe: false,
-    needs: [...SEPA_NEEDS],
+    needs: [...WALLET_LINK_NEEDS, SIGNS],
     async run(ctx) {
       const S = sepaStates(ctx);
       // The challenge is issued and signed while the Primary wallet is there; then the wallet is removed,
@@ -175,7 +177,7 @@ export const drivers: Drivers = {
 
   'STATE-WITHDRAWAL-REQUESTED': {
     safe: false,
-    needs: ['control'],
+    needs: ['control:createWithdrawalRequest'],
     async run(ctx) {
       const pending = withdrawalPendingStatus(ctx);
       const user = await createUser(ctx);
@@ -236,7 +238,7 @@ export const drivers: Drivers = {
     title: 'A 3DS challenge can be decided within 5 minutes of creation and not after (server clock advanced through the control API)',
     safe: false,
     exclusive: true,
-    needs: [...THREE_DS_NEEDS],
+    needs: [...THREE_DS_NEEDS, 'control:advanceClock'],
     alsoCovers: ['LIMIT-3DS-WINDOW'],
     async run(ctx) {
       const windowS = ctx.model.limits.three_ds_window?.value;

@@ -3,7 +3,7 @@
 // (section 6 rule 1) carrying the activity_id.
 
 import {
-  expectSchema, type TestUser, asUser, check, createUser, expect2xx, is2xx, mentionsDeep, requestBody, webhookPath, webhookTimeoutMs,
+  expectSchema, type TestUser, asUser, check, createUser, expect2xx, is2xx, mentionsDeep, requestBody, settleActivity, webhookPath, webhookTimeoutMs,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
@@ -85,13 +85,8 @@ export const drivers: Drivers = {
       expect2xx(exec, 'POST /api/v1/cards/transfer with the estimation_id');
       expectSchema(exec, 'executeCardTransfer', undefined, ['FLOW-PUSH-TO-CARD']);
       const activityId = String(exec.json.activity_id);
-      let settled = false;
-      if (ctx.profile.control_url) {
-        // Settle now when the target offers it; a target that settles on its own may refuse.
-        const done = await ctx.http.send({ server: 'control', method: 'POST', path: `/activities/${encodeURIComponent(activityId)}/complete`, body: {} });
-        settled = is2xx(done);
-        if (!settled) ctx.log(`control /activities/{id}/complete answered HTTP ${done.status}; waiting for the target to settle on its own`);
-      }
+      // Settle now when the control adapter offers it; a target that settles on its own may refuse.
+      const settled = await settleActivity(ctx, activityId);
       const timeout = webhookTimeoutMs(ctx, settled);
       // The activity webhook's payload is not shown: any delivery on the path that mentions the activity id anywhere.
       const hook = await ctx.services.webhooks!.waitFor(path, (b) => mentionsDeep(b, activityId), timeout);

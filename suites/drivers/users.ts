@@ -42,7 +42,7 @@ export const drivers: Drivers = {
     safe: true,
     async run(ctx) {
       const h = await s2sHeaders(ctx);
-      for (const op of ['getConfig', 'getValidationRules']) {
+      for (const op of ['getConfig', 'getValidationRules'] as const) {
         const res = await ctx.http.send({ op, headers: h });
         expect2xx(res, `${op} with an S2S token and no user headers`);
         expectSchema(res, op);

@@ -2,7 +2,7 @@
 // SepaAccount capability status is one of the section 3 values.
 
 import {
-  expectSchema, check, createUser, expect2xx, readUser, sepaStatus, sepaStatuses, setSepaStatus, userHeaders,
+  expectSchema, check, createUser, expect2xx, readUser, sepaStatus, sepaStatuses, setSepaStatus, userHeaders, hasControl
 } from '../kit/index.ts';
 import type { Drivers } from './driver.ts';
 
@@ -52,8 +52,8 @@ export const drivers: Drivers = {
       const allowed = sepaStatuses(ctx);
       const user = await createUser(ctx);
       const first = await sepaStatus(ctx, user);
-      if (first.status !== undefined) check(allowed.includes(first.status), `SepaAccount status ${JSON.stringify(first.status)} is not one of ${allowed.join(', ')}`, { response: first.res });
-      if (!ctx.profile.control_url) {
+      if (first.status !== undefined) check((allowed as string[]).includes(first.status), `SepaAccount status ${JSON.stringify(first.status)} is not one of ${allowed.join(', ')}`, { response: first.res });
+      if (!hasControl(ctx, 'setSepaCapabilityStatus')) {
         if (first.status === undefined) ctx.skip('a new user has no SepaAccount capability and the control API is not available to give it one');
         return;
       }

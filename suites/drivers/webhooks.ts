@@ -4,8 +4,8 @@
 import type { CheckContext, ReceivedWebhook } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import {
-  check, control, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus, userPath,
-  webhookPath, webhookTimeoutMs,
+  check, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus,
+  webhookPath, webhookTimeoutMs, hasControl
 } from '../kit/index.ts';
 
 /** Section 6 paths: the model's webhooks (x-webhook-path) plus the profile's paths for those the spec does not show. */
@@ -28,7 +28,7 @@ export const drivers: Drivers = {
       const hooks = ctx.services.webhooks!;
       // Provoke what can be provoked; the spec does not say which of these emit webhooks.
       const user = await createUser(ctx);
-      if (ctx.profile.control_url) await create3ds(ctx, user).catch(() => undefined);
+      if (hasControl(ctx, 'create3dsChallenge')) await create3ds(ctx, user).catch(() => undefined);
       await hooks.waitFor(webhookPath(ctx, 'user'), (b) => mentionsDeep(b, user.id), 3000);
       const paths = webhookPaths(ctx);
       // The receiver records POSTs only (any other method is answered 405 and not kept).
@@ -48,26 +48,24 @@ export const drivers: Drivers = {
   'EVENT-ACTIVATION-BANK-ACCOUNT': {
     title: 'SEPA activation (direct activation, then the provider reports the details) ends with a webhook on the bank account webhook path (profile.webhook_paths.bank_account)',
     safe: false,
-    needs: ['control', 'webhooks'],
+    needs: ['control:setSepaCapabilityStatus', 'control:completeSepaActivation', 'webhooks'],
     async run(ctx) {
       const path = ctx.profile.webhook_paths?.bank_account;
       // The path is not shown (section 6); guessing the webhook by its content would be inventing its payload.
-      if (!path) ctx.skip('the bank account webhook path is not shown by the spec and profile.webhook_paths.bank_account is not set');
+      if (!path) return ctx.skip('the bank account webhook path is not shown by the spec and profile.webhook_paths.bank_account is not set');
       const hooks = ctx.services.webhooks!;
       const user = await createUser(ctx);
       await setSepaStatus(ctx, user, sepaStates(ctx).notStarted);
-      expect2xx(await directSepa(ctx, user), 'direct SEPA activation');
-      const since = Date.now();
-      await control(ctx, 'POST', userPath(user, '/sepa/complete'), {});
+      const direct = await directSepa(ctx, user);
+      expect2xx(direct, 'direct SEPA activation');
+      await completeSepaByProvider(ctx, user);
       const timeout = webhookTimeoutMs(ctx, true);
-      const end = Date.now() + timeout;
-      let hit: ReceivedWebhook | undefined;
-      while (!hit) {
-        hit = hooks.all().find((w) => w.path === path && w.receivedAt >= since);
-        if (hit || Date.now() >= end) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      check(hit, `no webhook arrived on ${path} within ${timeout / 1000} s after the activation completed (section 6 rule 2; profile.webhook_timeout_ms sets the wait)`);
+      // Matched to this activation by the ids it carries (payload not shown: any of the SEPA details id,
+      // the user id, address or email, anywhere in the body), never by arrival time: a shared or
+      // external receiver also gets other users' deliveries.
+      const ids = [direct.json?.details_id, user.id, user.address, user.email].filter((v): v is string => typeof v === 'string' && v !== '');
+      const hit = await hooks.waitFor(path, (b) => ids.some((id) => mentionsDeep(b, id)), timeout);
+      check(hit, `no webhook mentioning this activation (${ids.join(', ')}) arrived on ${path} within ${timeout / 1000} s after the activation completed (section 6 rule 2; profile.webhook_timeout_ms sets the wait)`);
     },
   },
 };

@@ -13,7 +13,7 @@ export const checks: Check[] = [
     section: "7",
     rules: ["ERR-CHAIN-NOT-NUMERIC", "ENDPOINT-CHAIN-NUMERIC-STRING"],
     safe: false,
-    needs: ["control"],
+    needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus"],
     run: (ctx) => drivers["ERR-CHAIN-NOT-NUMERIC"].run(ctx),
   },
   {
@@ -33,7 +33,7 @@ export const checks: Check[] = [
     section: "4.rule2",
     rules: ["ENDPOINT-PRIMARY-WALLET-SERVER", "STATE-SEPA-INIT-RESULT"],
     safe: false,
-    needs: ["control"],
+    needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus"],
     run: (ctx) => drivers["ENDPOINT-PRIMARY-WALLET-SERVER"].run(ctx),
   },
 ];

@@ -253,7 +253,7 @@ export const checks: Check[] = [
     section: "4",
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
-    needs: ["control"],
+    needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus"],
     run: (ctx) => drivers["initBankAccount"].run(ctx),
   },
   {
@@ -263,7 +263,7 @@ export const checks: Check[] = [
     section: "4",
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
-    needs: ["control"],
+    needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus", "control:signChallenge"],
     run: (ctx) => drivers["completeBankAccount"].run(ctx),
   },
 ];

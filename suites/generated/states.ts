@@ -13,7 +13,7 @@ export const checks: Check[] = [
     section: "3",
     rules: ["STATE-SEPA-DIRECT-ACTIVATION"],
     safe: false,
-    needs: ["control"],
+    needs: ["control:setSepaCapabilityStatus"],
     run: (ctx) => drivers["STATE-SEPA-DIRECT-ACTIVATION"].run(ctx),
   },
   {
@@ -23,7 +23,7 @@ export const checks: Check[] = [
     section: "3",
     rules: ["STATE-SEPA-WALLET-LINK-ACTIVATION"],
     safe: false,
-    needs: ["control"],
+    needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus", "control:signChallenge"],
     run: (ctx) => drivers["STATE-SEPA-WALLET-LINK-ACTIVATION"].run(ctx),
   },
   {
@@ -33,7 +33,7 @@ export const checks: Check[] = [
     section: "3",
     rules: ["STATE-SEPA-WEBHOOK-ACTIVE"],
     safe: false,
-    needs: ["control"],
+    needs: ["control:setSepaCapabilityStatus", "control:completeSepaActivation"],
     run: (ctx) => drivers["STATE-SEPA-WEBHOOK-ACTIVE"].run(ctx),
   },
   {
@@ -43,7 +43,7 @@ export const checks: Check[] = [
     section: "3",
     rules: ["STATE-SEPA-ACTIVE-RETRIEVE"],
     safe: false,
-    needs: ["control"],
+    needs: ["control:setSepaCapabilityStatus", "control:completeSepaActivation"],
     run: (ctx) => drivers["STATE-SEPA-ACTIVE-RETRIEVE"].run(ctx),
   },
   {
@@ -53,7 +53,7 @@ export const checks: Check[] = [
     section: "3.rule2",
     rules: ["STATE-SEPA-WRONG-PATH", "ERR-SEPA-WRONG-PATH"],
     safe: false,
-    needs: ["control"],
+    needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus"],
     run: (ctx) => drivers["STATE-SEPA-WRONG-PATH"].run(ctx),
   },
   {
@@ -63,7 +63,7 @@ export const checks: Check[] = [
     section: "3.rule3",
     rules: ["STATE-SEPA-PRIMARY-WALLET-REQUIRED"],
     safe: false,
-    needs: ["control"],
+    needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus", "control:signChallenge"],
     run: (ctx) => drivers["STATE-SEPA-PRIMARY-WALLET-REQUIRED"].run(ctx),
   },
   {
@@ -73,7 +73,7 @@ export const checks: Check[] = [
     section: "3",
     rules: ["STATE-WITHDRAWAL-REQUESTED"],
     safe: false,
-    needs: ["control"],
+    needs: ["control:createWithdrawalRequest"],
     run: (ctx) => drivers["STATE-WITHDRAWAL-REQUESTED"].run(ctx),
   },
   {
@@ -83,7 +83,7 @@ export const checks: Check[] = [
     section: "3",
     rules: ["STATE-3DS-NO-REPLAY", "ERR-3DS-NOT-FOUND"],
     safe: false,
-    needs: ["control", "operation:approve3ds", "operation:decline3ds"],
+    needs: ["control:create3dsChallenge", "operation:approve3ds", "operation:decline3ds"],
     run: (ctx) => drivers["STATE-3DS-NO-REPLAY"].run(ctx),
   },
   {
@@ -94,7 +94,7 @@ export const checks: Check[] = [
     rules: ["STATE-3DS-EXPIRY", "LIMIT-3DS-WINDOW"],
     safe: false,
     exclusive: true,
-    needs: ["control", "operation:approve3ds", "operation:decline3ds"],
+    needs: ["control:create3dsChallenge", "operation:approve3ds", "operation:decline3ds", "control:advanceClock"],
     run: (ctx) => drivers["STATE-3DS-EXPIRY"].run(ctx),
   },
   {
@@ -104,7 +104,7 @@ export const checks: Check[] = [
     section: "3",
     rules: ["STATE-3DS-DECIDE-PENDING"],
     safe: false,
-    needs: ["control", "operation:approve3ds", "operation:decline3ds"],
+    needs: ["control:create3dsChallenge", "operation:approve3ds", "operation:decline3ds"],
     run: (ctx) => drivers["STATE-3DS-DECIDE-PENDING"].run(ctx),
   },
   {
@@ -114,7 +114,7 @@ export const checks: Check[] = [
     section: "7.other1",
     rules: ["STATE-3DS-CALLER-SCOPED"],
     safe: false,
-    needs: ["control", "operation:approve3ds", "operation:decline3ds"],
+    needs: ["control:create3dsChallenge", "operation:approve3ds", "operation:decline3ds"],
     run: (ctx) => drivers["STATE-3DS-CALLER-SCOPED"].run(ctx),
   },
   {
@@ -124,7 +124,7 @@ export const checks: Check[] = [
     section: "7.other1",
     rules: ["STATE-3DS-NEVER-401"],
     safe: false,
-    needs: ["control", "operation:approve3ds", "operation:decline3ds"],
+    needs: ["control:create3dsChallenge", "operation:approve3ds", "operation:decline3ds"],
     run: (ctx) => drivers["STATE-3DS-NEVER-401"].run(ctx),
   },
 ];

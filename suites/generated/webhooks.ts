@@ -13,7 +13,7 @@ export const checks: Check[] = [
     section: "6",
     rules: ["EVENT-ACTIVATION-BANK-ACCOUNT"],
     safe: false,
-    needs: ["control", "webhooks"],
+    needs: ["control:setSepaCapabilityStatus", "control:completeSepaActivation", "webhooks"],
     run: (ctx) => drivers["EVENT-ACTIVATION-BANK-ACCOUNT"].run(ctx),
   },
   {

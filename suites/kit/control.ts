@@ -1,31 +1,43 @@
-// Every call the checks make to the target's test-control API (spec/control.yaml): the server clock,
-// 3DS challenges, withdrawal requests, SEPA status, the Primary wallet and the test wallet's
-// signature. This module is the one place a check reaches the control API, so a control adapter
-// (a sandbox without the reference control API) is wired here.
+// Every call the checks make to the target's test-control operations (spec/control.yaml): the server
+// clock, 3DS challenges, withdrawal requests, SEPA status and provider completion, the Primary wallet,
+// transfer settlement and the test wallet's signature. This module is the one place a check reaches
+// them, always through ctx.services.control (our control API over HTTP, an adapter file mapping them
+// onto a vendor's sandbox calls, or a JS module). An operation the adapter lacks skips the check,
+// naming the operation, even when a driver forgot to declare the need `control:<operationId>`.
 
-import { is2xx } from '../../src/checks/assert.ts';
-import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { CheckContext } from '../../src/checks/types.ts';
+import type { ControlAnswer, ControlInput } from '../../src/control/index.ts';
+import { missingControlOperation } from '../../src/runner/needs.ts';
 import type { TestUser } from './users.ts';
 
 const clockAdvanced = new Map<string, number>();
 /** Per target instance (a later target may reuse a base_url on a freed port). */
 const clockKey = (ctx: CheckContext) => `${ctx.profile.base_url}|${ctx.profile.clients[0]?.client_id}`;
 
-/** One control-API call; skips when the profile has no control_url, throws (a run error, not a verdict) on a refusal. */
-export async function control(ctx: CheckContext, method: string, path: string, body?: unknown): Promise<HttpResponse> {
-  if (!ctx.profile.control_url) ctx.skip('needs the test-control API: profile.control_url is not set');
-  const res = await ctx.http.send({ server: 'control', method, path, body: body ?? (method === 'GET' ? undefined : {}) });
-  if (!is2xx(res)) throw new Error(`test-control ${method} ${path} failed with HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+/** True when the run's control adapter performs `operationId`. */
+export function hasControl(ctx: CheckContext, operationId: string): boolean {
+  return missingControlOperation(operationId, ctx.services) === undefined;
+}
+
+/** Sends one control operation as is: the answer whatever its status (skips when the adapter lacks it). */
+export async function controlRaw(ctx: CheckContext, operationId: string, input: ControlInput = {}): Promise<ControlAnswer> {
+  const missing = missingControlOperation(operationId, ctx.services);
+  if (missing) ctx.skip(missing);
+  return ctx.services.control!.call(ctx.http, operationId, input);
+}
+
+/** One control operation; skips when the adapter lacks it, throws (a run error, not a verdict) on a refusal. */
+export async function control(ctx: CheckContext, operationId: string, input: ControlInput = {}): Promise<ControlAnswer> {
+  const res = await controlRaw(ctx, operationId, input);
+  if (!res.ok) throw new Error(`test-control ${operationId} through the ${ctx.services.control!.source} failed with HTTP ${res.status}: ${res.text.slice(0, 300)}`);
   return res;
 }
 
-export function userPath(user: TestUser, rest: string): string {
-  return `/users/${encodeURIComponent(user.id)}${rest}`;
-}
+const forUser = (user: TestUser) => ({ user_id: user.id });
 
-/** Moves the target's clock forward (control POST /clock/advance); remembers the total per target. */
+/** Moves the target's clock forward (control advanceClock); remembers the total per target. */
 export async function advanceClock(ctx: CheckContext, seconds: number): Promise<void> {
-  await control(ctx, 'POST', '/clock/advance', { seconds });
+  await control(ctx, 'advanceClock', { body: { seconds } });
   const key = clockKey(ctx);
   clockAdvanced.set(key, (clockAdvanced.get(key) ?? 0) + seconds);
 }
@@ -36,46 +48,65 @@ export function clockSkewAllowance(ctx: CheckContext): number {
 }
 
 export async function create3ds(ctx: CheckContext, user: TestUser): Promise<{ transaction_id: string; expires_at?: number }> {
-  const res = await control(ctx, 'POST', userPath(user, '/3ds'), { amount: 12.5, currency: 'EUR' });
+  const res = await control(ctx, 'create3dsChallenge', { params: forUser(user), body: { amount: 12.5, currency: 'EUR' } });
   const id = res.json?.transaction_id;
-  if (typeof id !== 'string') throw new Error(`test-control POST /users/{id}/3ds answered no transaction_id: ${res.text.slice(0, 200)}`);
+  if (typeof id !== 'string') throw new Error(`test-control create3dsChallenge answered no transaction_id: ${res.text.slice(0, 200)}`);
   return res.json;
 }
 
 export async function createWithdrawal(ctx: CheckContext, user: TestUser, destination: string): Promise<any> {
-  return (await control(ctx, 'POST', userPath(user, '/withdrawal-requests'), { destination_address: destination })).json;
+  return (await control(ctx, 'createWithdrawalRequest', { params: forUser(user), body: { destination_address: destination } })).json;
 }
 
 export async function setSepaStatus(ctx: CheckContext, user: TestUser, status: string): Promise<void> {
-  await control(ctx, 'PUT', userPath(user, '/capabilities/SepaAccount'), { status });
+  await control(ctx, 'setSepaCapabilityStatus', { params: forUser(user), body: { status } });
 }
 
 export async function setPrimaryWallet(ctx: CheckContext, user: TestUser, present: boolean): Promise<void> {
-  await control(ctx, 'PUT', userPath(user, '/primary-wallet'), { present });
+  await control(ctx, 'setPrimaryWallet', { params: forUser(user), body: { present } });
+}
+
+/** The provider reports the SEPA details (control completeSepaActivation stands in for the provider). */
+export async function completeSepaByProvider(ctx: CheckContext, user: TestUser): Promise<void> {
+  await control(ctx, 'completeSepaActivation', { params: forUser(user), body: {} });
 }
 
 /**
- * The Primary Smart Wallet's signature of `challenge`, from the test wallet of the target's control
- * API (POST /users/{user_id}/sign; the spec does not show the signature scheme and the wallet keys
- * live with the target). Undefined when the control API has no sign endpoint (404/405/501).
+ * Settles a card transfer now (control completeActivity) when the adapter can; false when it cannot
+ * or refuses, so the caller waits for the target to settle on its own schedule.
+ */
+export async function settleActivity(ctx: CheckContext, activityId: string): Promise<boolean> {
+  if (!hasControl(ctx, 'completeActivity')) return false;
+  const res = await ctx.services.control!.call(ctx.http, 'completeActivity', { params: { activity_id: activityId }, body: {} });
+  if (!res.ok) ctx.log(`control completeActivity answered HTTP ${res.status}; waiting for the target to settle on its own`);
+  return res.ok;
+}
+
+/**
+ * The Primary Smart Wallet's signature of `challenge`, from the target's test wallet (control
+ * signChallenge; the spec does not show the signature scheme and the wallet keys live with the
+ * target). Undefined when the adapter does not map signChallenge or the endpoint is absent (404/405/501).
  */
 export async function signChallenge(ctx: CheckContext, user: TestUser, challenge: string): Promise<string | undefined> {
-  if (!ctx.profile.control_url) ctx.skip('needs the test-control API: profile.control_url is not set');
-  const path = userPath(user, '/sign');
-  const res = await ctx.http.send({ server: 'control', method: 'POST', path, body: { challenge } });
-  if ([404, 405, 501].includes(res.status)) {
-    ctx.log(`test-control POST ${path} answered HTTP ${res.status}: the control API has no sign endpoint`);
+  const missing = missingControlOperation('signChallenge', ctx.services);
+  if (missing) {
+    ctx.log(missing);
     return undefined;
   }
-  if (!is2xx(res)) throw new Error(`test-control POST ${path} failed with HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+  const res = await ctx.services.control!.call(ctx.http, 'signChallenge', { params: forUser(user), body: { challenge } });
+  if ([404, 405, 501].includes(res.status)) {
+    ctx.log(`test-control signChallenge answered HTTP ${res.status}: the target has no signing endpoint`);
+    return undefined;
+  }
+  if (!res.ok) throw new Error(`test-control signChallenge failed with HTTP ${res.status}: ${res.text.slice(0, 300)}`);
   const signed = res.json?.signed_challenge;
-  if (typeof signed !== 'string') throw new Error(`test-control POST ${path} answered no signed_challenge: ${res.text.slice(0, 200)}`);
+  if (typeof signed !== 'string') throw new Error(`test-control signChallenge answered no signed_challenge: ${res.text.slice(0, 200)}`);
   return signed;
 }
 
-export const NO_SIGNER = 'the test-control API has no POST /users/{user_id}/sign (spec/control.yaml), so the challenge cannot be signed as the Primary Smart Wallet and complete cannot succeed';
+export const NO_SIGNER = 'needs control operation signChallenge (the target\'s test wallet signing as the Primary Smart Wallet): without it the challenge cannot be signed and complete cannot succeed';
 
-/** The signature, or a skip with NO_SIGNER when the control API cannot sign. */
+/** The signature, or a skip with NO_SIGNER when the control adapter cannot sign. */
 export async function requireSigned(ctx: CheckContext, user: TestUser, challenge: string): Promise<string> {
   const s = await signChallenge(ctx, user, challenge);
   if (s === undefined) ctx.skip(NO_SIGNER);

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { check, expect2xx } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { StateName, StateRuleId } from '../../src/model/types.ts';
 import { requireSigned } from './control.ts';
 import { userHeaders } from './identity.ts';
 import { type TestUser, asUser, readUser } from './users.ts';
@@ -25,7 +26,7 @@ export function machine(ctx: CheckContext, name: string) {
 }
 
 /** The SepaAccount statuses of section 3, from the model (spec/rules/states.yaml). */
-export function sepaStatuses(ctx: CheckContext): string[] {
+export function sepaStatuses(ctx: CheckContext): StateName[] {
   const states = machine(ctx, 'SepaAccount').states;
   if (states.length === 0) throw new Error('spec/rules/states.yaml: the SepaAccount machine lists no states (section 3 values)');
   return states;
@@ -39,7 +40,7 @@ export interface SepaStates {
   active: string;
 }
 
-function transitionOf(ctx: CheckContext, ruleId: string) {
+function transitionOf(ctx: CheckContext, ruleId: StateRuleId) {
   const r = ctx.model.rule(ruleId);
   const t = r.kind === 'state' ? r.transitions?.[0] : undefined;
   if (!t) throw new Error(`spec/rules/states.yaml: rule ${ruleId} has no transition`);

@@ -13,7 +13,7 @@ export const modelChecks: Check[] = [
     section: '3',
     rules: SEPA_MODEL_RULES,
     safe: false,
-    needs: ['control'],
+    needs: ['control:setSepaCapabilityStatus', 'control:setPrimaryWallet', 'control:completeSepaActivation'],
     run: sepaModelRun,
   },
   {
@@ -24,7 +24,7 @@ export const modelChecks: Check[] = [
     rules: THREE_DS_MODEL_RULES,
     safe: false,
     exclusive: true,
-    needs: ['control', 'operation:approve3ds', 'operation:decline3ds'],
+    needs: ['control:create3dsChallenge', 'control:advanceClock', 'operation:approve3ds', 'operation:decline3ds'],
     run: threeDsModelRun,
   },
 ];

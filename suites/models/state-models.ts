@@ -5,16 +5,17 @@
 import fc from 'fast-check';
 import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { RuleId } from '../../src/model/types.ts';
 import {
-  type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, control, create3ds, createUser, directSepa, expect2xx, expectError,
+  type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, expectError,
   expectNot2xx, initSepa, is2xx, listItems, rnd, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus,
-  signChallenge, unsignedChallenge, userPath, type SepaStates, CheckFailure,
+  signChallenge, unsignedChallenge, type SepaStates, CheckFailure,
 } from '../kit/index.ts';
 import { decide, expect3dsNotFound, type Decision } from '../drivers/states.ts';
 
 // ------------------------------------------------------------------------------------------------ SEPA
 
-export const SEPA_MODEL_RULES = [
+export const SEPA_MODEL_RULES: RuleId[] = [
   'STATE-SEPA-DIRECT-ACTIVATION', 'STATE-SEPA-WALLET-LINK-ACTIVATION', 'STATE-SEPA-WEBHOOK-ACTIVE', 'STATE-SEPA-ACTIVE-RETRIEVE',
   'STATE-SEPA-WRONG-PATH', 'ERR-SEPA-WRONG-PATH', 'STATE-SEPA-PRIMARY-WALLET-REQUIRED', 'VERSION-SEPA-CAPABILITY-STATUSES',
 ];
@@ -115,7 +116,7 @@ class CompleteCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
 class ProviderCompleteCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
   check = (m: Readonly<SepaModel>) => m.status === m.S.inProgress;
   async run(m: SepaModel, r: SepaReal) {
-    await control(r.ctx, 'POST', userPath(r.user, '/sepa/complete'), {});
+    await completeSepaByProvider(r.ctx, r.user);
     m.status = m.S.active;
     await expectStatus(r, m, 'the provider reported the SEPA details', ['STATE-SEPA-WEBHOOK-ACTIVE']);
   }
@@ -183,7 +184,7 @@ export async function sepaModelRun(ctx: CheckContext): Promise<void> {
 
 // ------------------------------------------------------------------------------------------------- 3DS
 
-export const THREE_DS_MODEL_RULES = [
+export const THREE_DS_MODEL_RULES: RuleId[] = [
   'STATE-3DS-DECIDE-PENDING', 'STATE-3DS-NO-REPLAY', 'STATE-3DS-CALLER-SCOPED', 'STATE-3DS-NEVER-401', 'STATE-3DS-EXPIRY', 'LIMIT-3DS-WINDOW',
   'ERR-3DS-NOT-FOUND', 'ALIAS-3DS-OWNER',
 ];

@@ -6,5 +6,8 @@ import { serveCommand } from './serve.ts';
 import { rulesCommand } from './rules.ts';
 import { loadCommand } from './load.ts';
 import { selftestCommand } from './selftest.ts';
+import { diffCommand } from './diff.ts';
+import { certifyCommand } from './certify.ts';
+import { verifyCommand } from './verify.ts';
 
-export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand];
+export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand, diffCommand, certifyCommand, verifyCommand];

@@ -7,8 +7,11 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { LOAD_LIMITS, SCENARIOS, mergeResults, readResultFile, renderResult, runLoad, writeResult, type LoadResult, type Thresholds } from '../../load/index.ts';
+import { LOAD_LIMITS, SCENARIOS, mergeResults, readResultFile, renderResult, runLoad, writeResult, type LoadOptions, type LoadResult, type Thresholds } from '../../load/index.ts';
+import { writeLoadReport } from '../../load/html.ts';
+import { planOptions, readPlan } from '../../load/plan.ts';
 import { progressPrinter } from '../../load/progress.ts';
+import { loadModel } from '../../model/index.ts';
 import { boundedInt, boundedNumber } from '../../load/safety.ts';
 import { loadProfile, maskSecrets, resolveProfile, type ResolvedProfile } from '../../profile/index.ts';
 import { startReference } from '../../reference/index.ts';
@@ -34,6 +37,10 @@ export function parseShard(v: unknown): { index: number; count: number } | undef
 
 async function emit(result: LoadResult, args: Record<string, any>, io: CliIo, profile?: ResolvedProfile): Promise<number> {
   if (args.out) await writeResult(resolve(io.cwd, args.out), result, profile);
+  if (args.reportDir) {
+    const files = await writeLoadReport(resolve(io.cwd, args.reportDir), result, profile);
+    io.stderr.write(`load report: ${files.html} (JSON: ${files.json})\n`);
+  }
   const text = args.json ? `${JSON.stringify(result, null, 2)}\n` : renderResult(result);
   io.stdout.write(maskSecrets(text, profile));
   if (args.out && !args.json) io.stdout.write(`result written to ${args.out}\n`);
@@ -47,20 +54,36 @@ async function mergeHandler(args: Record<string, any>, io: CliIo): Promise<numbe
   return emit(mergeResults(inputs, thresholdsOf(args)), args, io);
 }
 
-async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number> {
-  const scenario = String(args.scenario ?? '');
-  if (scenario === 'merge') return mergeHandler(args, io);
-  if (!scenario) throw new ConfigError(`load: give a scenario: ${SCENARIOS.map((s) => s.id).join(', ')} (or: load merge a.json b.json ...)`);
-  if ((args.files ?? []).length) throw new ConfigError(`load ${scenario}: unexpected arguments ${(args.files as string[]).join(' ')}`);
-  const thresholds = thresholdsOf(args);
+function flagOptions(scenario: string, args: Record<string, any>): Omit<LoadOptions, 'profile'> {
   const durationSec = boundedNumber('duration', args.duration, 0.1, LOAD_LIMITS.maxDurationSec) ?? LOAD_LIMITS.defaultDurationSec;
-  const connections = boundedInt('connections', args.connections, LOAD_LIMITS.defaultConnections, 1, LOAD_LIMITS.maxConnections);
-  const maxRequests = args.amount === undefined ? undefined : boundedInt('amount', args.amount, 0, connections, LOAD_LIMITS.maxMaxRequests);
+  const connections = args.connections === undefined ? undefined : boundedInt('connections', args.connections, LOAD_LIMITS.defaultConnections, 1, LOAD_LIMITS.maxConnections);
+  const maxRequests = args.amount === undefined ? undefined : boundedInt('amount', args.amount, 0, 1, LOAD_LIMITS.maxMaxRequests);
   const arrivalRate = boundedNumber('arrival-rate', args.arrivalRate, 0.001, LOAD_LIMITS.maxRate);
   const timeoutMs = args.timeoutBudget === undefined ? undefined : boundedInt('timeout-budget', args.timeoutBudget, 0, 100, 300_000);
   const drainMs = args.drain === undefined ? undefined : boundedInt('drain', args.drain, 0, 0, 300_000);
+  if (args.model !== undefined && args.model !== 'open' && args.model !== 'closed') throw new ConfigError('load: --model must be open or closed');
+  return { scenario, durationSec, connections, maxRequests, arrivalRate, timeoutMs, drainMs, ...(args.model ? { loadModel: args.model as 'open' | 'closed' } : {}), thresholds: thresholdsOf(args) };
+}
+
+async function planOptionsOf(file: string, args: Record<string, any>, io: CliIo): Promise<Omit<LoadOptions, 'profile'>> {
+  for (const flag of ['duration', 'connections', 'arrivalRate', 'amount', 'model', 'timeoutBudget', 'drain']) {
+    if (args[flag] !== undefined) throw new ConfigError(`load --plan: --${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} conflicts with the plan; set it in ${file}`);
+  }
+  const model = await loadModel();
+  const opts = planOptions(await readPlan(resolve(io.cwd, file), file), model, file);
+  const extra = thresholdsOf(args);
+  return { ...opts, thresholds: { ...extra, ...opts.thresholds } };
+}
+
+async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+  const scenario = String(args.scenario ?? '');
+  if (scenario === 'merge') return mergeHandler(args, io);
+  if (args.plan !== undefined && scenario) throw new ConfigError('load: give a scenario or --plan, not both');
+  if (!scenario && args.plan === undefined) throw new ConfigError(`load: give a scenario: ${SCENARIOS.map((s) => s.id).join(', ')}, or --plan plan.yaml (or: load merge a.json b.json ...)`);
+  if ((args.files ?? []).length) throw new ConfigError(`load ${scenario}: unexpected arguments ${(args.files as string[]).join(' ')}`);
+  const base = args.plan !== undefined ? await planOptionsOf(String(args.plan), args, io) : flagOptions(scenario, args);
   const shard = parseShard(args.shard);
-  const loadModel = args.model === undefined ? undefined : args.model === 'open' || args.model === 'closed' ? (args.model as 'open' | 'closed') : (() => { throw new ConfigError('load: --model must be open or closed'); })();
+  const label = typeof base.scenario === 'string' ? base.scenario : String(args.plan);
 
   let reference: Awaited<ReturnType<typeof startReference>> | undefined;
   let profile: ResolvedProfile | undefined;
@@ -72,21 +95,13 @@ async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number
       profile = resolveProfile(reference.profile, { env: {} }, 'embedded reference profile');
       io.stderr.write(`no --profile or --target: load-testing the embedded reference at ${profile.base_url} (default rate limit)\n`);
     }
-    const progress = args.progress === false ? undefined : progressPrinter(io.stderr, io.env, scenario);
+    const progress = args.progress === false ? undefined : progressPrinter(io.stderr, io.env, label);
     let result: LoadResult;
     try {
       result = await runLoad({
-        scenario,
+        ...base,
         profile,
-        durationSec,
-        connections: args.connections === undefined ? undefined : connections,
-        maxRequests,
-        arrivalRate,
-        loadModel,
-        timeoutMs,
-        drainMs,
-        shard,
-        thresholds,
+        ...(shard ? { shard } : {}),
         allowRemote: args.allowRemote === true,
         ...(progress ? { onProgress: progress.onProgress } : {}),
       });
@@ -110,6 +125,7 @@ export const loadCommand: CliCommand = {
     y
       .positional('scenario', { type: 'string', choices: [...SCENARIOS.map((s) => s.id), 'merge'], describe: 'scenario to run, or merge' })
       .positional('files', { type: 'string', array: true, describe: 'result files (merge only)' })
+      .option('plan', { type: 'string', describe: 'Load plan YAML (scenarios and weights, stages, thresholds; spec/schemas/load-plan.schema.json); see examples/load/plan.yaml' })
       .option('profile', { type: 'string', describe: 'Target profile JSON (default: the embedded reference)' })
       .option('target', { type: 'string', describe: 'Target base URL (overrides the profile base_url)' })
       .option('allow-remote', { type: 'boolean', describe: 'Allow a non-loopback target. Only for targets you own or are authorised to load.' })
@@ -126,6 +142,7 @@ export const loadCommand: CliCommand = {
       .option('error-rate-max', { type: 'number', describe: 'Fail when the error fraction exceeds this (default 0). Errors: unexpected non-2xx (429 is expected on token-burst), transport errors, timeouts' })
       .option('rps-min', { type: 'number', describe: 'Fail when throughput (req/s) is below this' })
       .option('out', { type: 'string', describe: 'Write the result JSON here (secrets masked); input for load merge' })
+      .option('report-dir', { type: 'string', describe: 'Write load.json and load.html (self-contained, inline SVG) into this directory' })
       .option('json', { type: 'boolean', describe: 'Print the result JSON instead of the table' }),
   run: loadHandler,
 };

@@ -9,7 +9,8 @@ import { loadConfig } from '../../profile/index.ts';
 import { createReporters } from '../../report/index.ts';
 import { parseShard, RUN_DEFAULTS } from '../../runner/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
-import { parseSeed, positiveInt } from '../options.ts';
+import { parseSeed, parseShare, positiveInt } from '../options.ts';
+import { ciOptions, resolveCiOptions } from '../ci-options.ts';
 
 export const RUN_CLI_DEFAULTS = {
   reportDir: 'baas-conform-report',
@@ -36,6 +37,10 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
   const reportDir = resolve(io.cwd, args.reportDir ?? config.report_dir ?? RUN_CLI_DEFAULTS.reportDir);
   const safe = !!(args.safe ?? config.safe);
   const failFast = !!(args.failFast ?? config.fail_fast);
+  const minCoverage = parseShare('min-coverage', args.minCoverage ?? config.min_coverage);
+  const controlAdapter: string | undefined = args.controlAdapter !== undefined ? resolve(io.cwd, args.controlAdapter) : config.control_adapter;
+  const webhookListen: string | undefined = args.webhookListen ?? config.webhook_listen;
+  const ci = await resolveCiOptions(args, io.cwd);
 
   const controller = new AbortController();
   const onSigint = () => {
@@ -66,6 +71,10 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
       timeoutBudgetMs,
       checkTimeoutMs,
       failFast,
+      minCoverage,
+      controlAdapterFile: controlAdapter,
+      webhookListen,
+      ...ci,
       signal: controller.signal,
       reporters,
       onTarget: ({ profile, embedded }) => {
@@ -74,6 +83,7 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
       onLog: args.verbose ? (id, msg) => io.stdout.write(`  [${id}] ${msg}\n`) : undefined,
     });
     io.stdout.write(`Reports: ${paths.json}, ${paths.junit}, ${paths.html}\n`);
+    if (outcome.coverageProblem) io.stderr.write(`${outcome.coverageProblem}\n`);
     return outcome.exitCode;
   } finally {
     process.off('SIGINT', onSigint);
@@ -84,7 +94,7 @@ export const runCommand: CliCommand = {
   command: 'run',
   describe: 'Run the conformance checks against a target (default: the embedded reference)',
   builder: (y: Argv) =>
-    y
+    ciOptions(y)
       .option('profile', { type: 'string', describe: 'Target profile JSON (spec/schemas/profile.schema.json)' })
       .option('target', { type: 'string', describe: 'Target base URL (overrides the profile base_url)' })
       .option('config', { type: 'string', describe: 'Config file (default ./baas-conform.config.json when present)' })
@@ -101,6 +111,9 @@ export const runCommand: CliCommand = {
       .option('junit', { type: 'string', describe: 'Path of the JUnit XML file' })
       .option('html', { type: 'string', describe: 'Path of the HTML report' })
       .option('fail-fast', { type: 'boolean', describe: 'Stop starting checks after the first failure' })
+      .option('min-coverage', { type: 'number', describe: 'Fail (exit 1) when less than this share (0..1) of the testable rules was exercised' })
+      .option('control-adapter', { type: 'string', describe: 'Control adapter file (YAML, spec/schemas/control-adapter.schema.json) or JS module; overrides profile.control_adapter' })
+      .option('webhook-listen', { type: 'string', describe: 'host:port for the webhook receiver (overrides profile.webhooks.listen)' })
       .option('verbose', { type: 'boolean', describe: 'Print check log lines' }),
   run: runHandler,
 };

@@ -8,6 +8,8 @@ import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { AREA_NAMES, brokenRules, buildMutantBank, isVariantArea, runSelftest, SELFTEST_DEFAULTS, variantsById, type MutantVariant, type SelftestProfile, type SelftestResult, type VariantArea, type VariantOutcome } from '../../mutants/index.ts';
+import { loadModel } from '../../model/index.ts';
+import { writeSelftestReport } from '../../report/html-selftest.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 import { parseSeed, positiveInt } from '../options.ts';
 
@@ -116,6 +118,10 @@ async function selftestHandler(args: Record<string, any>, io: CliIo): Promise<nu
     await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
     io.stdout.write(`JSON: ${file}\n`);
   }
+  if (args.reportDir) {
+    const paths = await writeSelftestReport(resolve(io.cwd, String(args.reportDir)), result, await loadModel());
+    io.stdout.write(`Report: ${paths.html}, ${paths.json}\n`);
+  }
   return result.exitCode;
 }
 
@@ -131,6 +137,7 @@ export const selftestCommand: CliCommand = {
       .option('concurrency', { type: 'number', describe: `Variants run at once (default ${SELFTEST_DEFAULTS.concurrency})` })
       .option('seed', { type: 'number', describe: `Run seed, the same for every variant (default ${SELFTEST_DEFAULTS.seed})` })
       .option('json', { type: 'string', describe: 'Write the full result (kill matrix, score, false positives) to this JSON file' })
+      .option('report-dir', { type: 'string', describe: 'Write the kill-matrix page selftest.html and selftest.json into this directory' })
       .option('timeout-budget', { type: 'number', describe: `Per-request time budget in ms (default ${SELFTEST_DEFAULTS.timeoutBudgetMs})` })
       .option('list', { type: 'boolean', describe: 'List the variants and exit' }),
   run: selftestHandler,

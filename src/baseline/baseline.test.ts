@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { applyExpectedFailures, decideExit, diffRuns, ExpectedFailuresError, formatDiff, hasRegressions, parseExpectedFailures, parseResults, ResultsFileError } from './index.ts';
+import type { ComparableRun } from './index.ts';
+
+const run = (checks: Record<string, string>, rules: Record<string, string> = {}): ComparableRun => ({
+  runId: 'r',
+  seed: 7,
+  checks: Object.entries(checks).map(([checkId, verdict]) => ({
+    checkId,
+    verdict,
+    ...(verdict === 'fail' ? { failure: { message: `${checkId} broke` } } : {}),
+    ...(verdict === 'skip' ? { reason: 'needs pci' } : {}),
+    ...(verdict === 'blocked' ? { blocked: { operation: 'tokenizeCard', message: '404' } } : {}),
+  })),
+  rules: Object.entries(rules).map(([id, verdict]) => ({ id, verdict })),
+});
+
+describe('diffRuns', () => {
+  const before = run({ a: 'pass', b: 'fail', c: 'pass', d: 'fail', e: 'skip', gone: 'pass' }, { R1: 'pass', R2: 'fail', R3: 'pass', R4: 'uncovered' });
+  const after = run({ a: 'fail', b: 'pass', c: 'skip', d: 'blocked', e: 'pass', fresh: 'blocked' }, { R1: 'fail', R2: 'pass', R3: 'skip', R4: 'skip' });
+  const diff = diffRuns(before, after);
+  it('sorts changes per check into newly failing, fixed, newly skipped and other', () => {
+    expect(diff.checks.newlyFailing).toEqual([
+      { id: 'a', from: 'pass', to: 'fail', detail: 'a broke' },
+      { id: 'fresh', from: 'absent', to: 'blocked', detail: 'blocked by tokenizeCard: 404' },
+    ]);
+    expect(diff.checks.fixed).toEqual([{ id: 'b', from: 'fail', to: 'pass' }]);
+    expect(diff.checks.newlySkipped).toEqual([{ id: 'c', from: 'pass', to: 'skip', detail: 'needs pci' }]);
+    expect(diff.checks.other.map((c) => `${c.id}:${c.from}->${c.to}`)).toEqual(['d:fail->blocked', 'e:skip->pass']);
+    expect(diff.onlyInBaseline).toEqual(['gone']);
+    expect(diff.onlyInCurrent).toEqual(['fresh']);
+  });
+  it('and per rule (uncovered -> skip is not a newly skipped rule)', () => {
+    expect(diff.rules.newlyFailing.map((r) => r.id)).toEqual(['R1']);
+    expect(diff.rules.fixed.map((r) => r.id)).toEqual(['R2']);
+    expect(diff.rules.newlySkipped.map((r) => r.id)).toEqual(['R3']);
+    expect(diff.rules.other.map((r) => r.id)).toEqual(['R4']);
+  });
+  it('formats per rule and per check; no change says so', () => {
+    const text = formatDiff(diff).join('\n');
+    expect(text).toContain('Newly failing: 1 rule, 2 checks');
+    expect(text).toContain('    rule  R1: pass -> fail');
+    expect(text).toContain('    check a: pass -> fail — a broke');
+    expect(text).toContain('Fixed: 1 rule, 1 check');
+    expect(text).toContain('Newly skipped: 1 rule, 1 check');
+    expect(hasRegressions(diff)).toBe(true);
+    const same = diffRuns(before, before);
+    expect(hasRegressions(same)).toBe(false);
+    expect(formatDiff(same).join('\n')).toContain('no verdict changed');
+  });
+});
+
+describe('expected failures', () => {
+  const yaml = `expected_failures:
+  - check: a
+    reason: known, ticket 12
+    expires: 2030-01-31
+  - check: b
+    reason: fixed upstream?
+  - check: old
+    reason: long ago
+    expires: 2020-01-01
+  - check: renamed.check
+    reason: typo
+  - check: other-shard
+    reason: not run here
+`;
+  const list = parseExpectedFailures(yaml, 'ef.yaml');
+  const results = [
+    { checkId: 'a', verdict: 'fail' },
+    { checkId: 'b', verdict: 'pass' },
+    { checkId: 'old', verdict: 'fail' },
+    { checkId: 'z', verdict: 'blocked' },
+  ];
+  const known = ['a', 'b', 'old', 'z', 'other-shard'];
+  it('waives listed failures, and flags entries that now pass, expired or name no check', () => {
+    const out = applyExpectedFailures(list, results, known, '2026-11-23');
+    expect(out.waived).toEqual([{ check: 'a', reason: 'known, ticket 12', verdict: 'fail' }]);
+    expect(out.problems.map((p) => `${p.problem}:${p.check}`)).toEqual(['now-passes:b', 'expired:old', 'unknown-check:renamed.check']);
+    const exit = decideExit({ results, expected: out });
+    expect(exit.code).toBe(1);
+    expect(exit.reasons[0]).toBe('1 check failed');
+    expect(exit.reasons[1]).toBe('1 check blocked by a failed prerequisite');
+  });
+  it('an entry is valid through its expiry day (UTC) and expired the day after', () => {
+    expect(applyExpectedFailures(list, results, known, '2030-01-31').waived.map((w) => w.check)).toEqual(['a']);
+    expect(applyExpectedFailures(list, results, known, '2030-02-01').problems.map((p) => `${p.problem}:${p.check}`)).toContain('expired:a');
+  });
+  it('only waived failures and a clean list give exit 0', () => {
+    const clean = parseExpectedFailures(JSON.stringify([{ check: 'a', reason: 'r' }]), 'ef.json');
+    const out = applyExpectedFailures(clean, [{ checkId: 'a', verdict: 'fail' }, { checkId: 'b', verdict: 'pass' }], known);
+    expect(decideExit({ results: [{ checkId: 'a', verdict: 'fail' }], expected: out })).toEqual({ code: 0, reasons: [] });
+    // Without the list the same run fails.
+    expect(decideExit({ results: [{ checkId: 'a', verdict: 'fail' }] }).code).toBe(1);
+  });
+  it('rejects malformed files with a typed error naming the file and the field', () => {
+    const bad = (text: string) => {
+      try {
+        parseExpectedFailures(text, 'ef.yaml');
+      } catch (err) {
+        expect(err).toBeInstanceOf(ExpectedFailuresError);
+        expect((err as ExpectedFailuresError).code).toBe('BAAS_EXPECTED_FAILURES_INVALID');
+        expect((err as ExpectedFailuresError).exitCode).toBe(2);
+        return (err as Error).message;
+      }
+      throw new Error('expected an error');
+    };
+    expect(bad('- check: a\n')).toMatch(/^ef\.yaml: does not match .*reason/);
+    expect(bad('- check: a\n  reason: r\n  expires: next week\n')).toContain('/0/expires must match pattern');
+    expect(bad('- { check: a, reason: r }\n- { check: a, reason: s }\n')).toBe('ef.yaml: check a is listed twice; keep one entry per check');
+    expect(bad('[unclosed')).toMatch(/^ef\.yaml: is neither YAML nor JSON/);
+  });
+});
+
+describe('results files', () => {
+  it('refuses other kinds and unknown versions with what to do', () => {
+    const err = (v: unknown) => {
+      try {
+        parseResults(v, 'old.json');
+      } catch (e) {
+        expect(e).toBeInstanceOf(ResultsFileError);
+        expect((e as ResultsFileError).code).toBe('BAAS_RESULTS_INVALID');
+        return (e as Error).message;
+      }
+      throw new Error('expected an error');
+    };
+    expect(err({ tool: 'baas-conform', version: '0.1.0', checks: [] })).toContain('kind is undefined, expected "baas-conform/results"');
+    expect(err({ kind: 'baas-conform/results', version: 2 })).toContain('results format version 2 is not supported');
+    expect(err({ kind: 'baas-conform/results', version: 1, checks: 'x' })).toContain('does not match spec/schemas/results.schema.json');
+  });
+});

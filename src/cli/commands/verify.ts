@@ -1,0 +1,23 @@
+// `baas-conform verify PACKAGE [--key JWK]`: exit 0 when the signature and every file match; exit 1
+// naming each file that does not (changed, missing, extra) or the key that did not sign it.
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { verifyPackage } from '../../certify/index.ts';
+import type { CliCommand, CliIo } from '../types.ts';
+
+async function verifyHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+  const r = await verifyPackage(resolve(io.cwd, String(args.package)), { keyFile: args.key !== undefined ? resolve(io.cwd, String(args.key)) : undefined });
+  io.stdout.write(`OK ${r.dir}: signature (kid ${r.kid}) and ${r.files} files match\n`);
+  if (!r.keyGiven) io.stdout.write('Checked with the package\'s own public-key.jwk.json: integrity only. Pass --key with the publisher\'s public JWK to prove who signed.\n');
+  return 0;
+}
+
+export const verifyCommand: CliCommand = {
+  command: 'verify <package>',
+  describe: 'Verify a certification package: exit 1 naming the file that does not match (changed, missing, extra) or a wrong key',
+  builder: (y: Argv) =>
+    y
+      .positional('package', { type: 'string', describe: 'Directory written by certify --out' })
+      .option('key', { type: 'string', describe: "The publisher's public Ed25519 JWK (default: the package's own public-key.jwk.json)" }),
+  run: verifyHandler,
+};

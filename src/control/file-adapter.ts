@@ -1,0 +1,194 @@
+// The declarative control adapter: a YAML (or JSON) file mapping control operations onto a vendor's
+// sandbox-simulation calls (spec/schemas/control-adapter.schema.json). Validated once at load; any
+// problem is a ControlAdapterError naming the file, the JSON pointer and what is wrong.
+
+import { readFile } from 'node:fs/promises';
+import { Ajv, type ErrorObject } from 'ajv';
+import { parseDocument } from 'yaml';
+import type { HttpClient } from '../checks/types.ts';
+import type { Model } from '../model/types.ts';
+import type { ResolvedProfile } from '../profile/types.ts';
+import { loadSchema } from '../profile/validate.ts';
+import { controlOperations, type ControlOperation } from './operations.ts';
+import { escapePointer, placeholders, readPointer, render, renderString, type Vars } from './template.ts';
+import { ControlAdapterError, type ControlAdapter, type ControlAnswer, type ControlInput } from './types.ts';
+
+export interface AdapterOperation {
+  method: string;
+  path: string;
+  query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  values?: Record<string, Record<string, string | number | boolean>>;
+  expect_status?: number[];
+  result?: string | Record<string, string>;
+}
+
+export interface AdapterFile {
+  version: 1;
+  name?: string;
+  base_url?: string;
+  headers?: Record<string, string>;
+  operations: Record<string, AdapterOperation>;
+}
+
+export const ADAPTER_SCHEMA = 'spec/schemas/control-adapter.schema.json';
+
+let validator: ReturnType<Ajv['compile']> | undefined;
+function validate(raw: unknown): ErrorObject | undefined {
+  validator ??= new Ajv({ allErrors: false, strict: false }).compile(loadSchema(ADAPTER_SCHEMA) as object);
+  return validator(raw) ? undefined : (validator.errors?.[0] ?? undefined);
+}
+
+/** One ajv error as pointer + problem, the pointer at the offending member where ajv knows it. */
+function explain(err: ErrorObject): { pointer: string; problem: string } {
+  const p = err.params as Record<string, any>;
+  switch (err.keyword) {
+    case 'additionalProperties':
+      return { pointer: `${err.instancePath}/${escapePointer(p.additionalProperty)}`, problem: 'unknown field' };
+    case 'required':
+      return { pointer: err.instancePath, problem: `${p.missingProperty} is required` };
+    case 'const':
+      return { pointer: err.instancePath, problem: `must be ${JSON.stringify(p.allowedValue)}` };
+    case 'propertyNames':
+      return { pointer: `${err.instancePath}/${escapePointer(String(p.propertyName))}`, problem: 'is not an operation id' };
+    default:
+      return { pointer: err.instancePath, problem: err.message ?? 'is invalid' };
+  }
+}
+
+const GLOBAL_VARS = ['profile.base_url', 'profile.chain_id', 'profile.client_id'];
+
+/** Checks what the schema cannot: operation ids known to spec/control.yaml, placeholders that exist. */
+function checkAgainstModel(file: string, doc: AdapterFile, ops: Map<string, ControlOperation>): void {
+  const isVar = (name: string, op?: ControlOperation) =>
+    GLOBAL_VARS.includes(name) || /^env\.[A-Za-z_][A-Za-z0-9_]*$/.test(name) || (op ? [...op.pathParams, ...op.bodyFields].includes(name) : false);
+  const checkVars = (template: unknown, at: string, op?: ControlOperation) => {
+    for (const { name, pointer } of placeholders(template)) {
+      if (!isVar(name, op)) {
+        const inputs = op ? [...op.pathParams, ...op.bodyFields] : [];
+        throw new ControlAdapterError(file, `${at}${pointer}`, `unknown placeholder {{${name}}}; known: ${[...inputs, ...GLOBAL_VARS, 'env.NAME'].join(', ')}`);
+      }
+    }
+  };
+  checkVars(doc.base_url, '/base_url');
+  checkVars(doc.headers, '/headers');
+  for (const [id, spec] of Object.entries(doc.operations)) {
+    const at = `/operations/${escapePointer(id)}`;
+    const op = ops.get(id);
+    if (!op) throw new ControlAdapterError(file, at, `unknown control operation ${id}; spec/control.yaml has ${[...ops.keys()].join(', ')}`);
+    if (!doc.base_url && !/^(https?:\/\/|\{\{)/.test(spec.path)) {
+      throw new ControlAdapterError(file, `${at}/path`, 'a relative path needs base_url at the top of the file (or give an absolute URL)');
+    }
+    checkVars(spec.path, `${at}/path`, op);
+    checkVars(spec.query, `${at}/query`, op);
+    checkVars(spec.headers, `${at}/headers`, op);
+    checkVars(spec.body, `${at}/body`, op);
+    for (const input of Object.keys(spec.values ?? {})) {
+      if (!isVar(input, op)) throw new ControlAdapterError(file, `${at}/values/${escapePointer(input)}`, `${input} is not an input of ${id}`);
+    }
+    if (spec.result && typeof spec.result === 'object') {
+      for (const field of Object.keys(spec.result)) {
+        if (op.resultFields.length && !op.resultFields.includes(field)) {
+          throw new ControlAdapterError(file, `${at}/result/${escapePointer(field)}`, `${id} has no result field ${field}; spec/control.yaml gives ${op.resultFields.join(', ')}`);
+        }
+      }
+    }
+  }
+}
+
+/** Parses and validates an adapter file's text; `file` names it in errors. */
+export function parseAdapter(file: string, text: string, model: Pick<Model, 'control'>): AdapterFile {
+  const doc = parseDocument(text, { prettyErrors: false });
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    const where = e.linePos?.[0] ? ` (line ${e.linePos[0].line}, column ${e.linePos[0].col})` : '';
+    throw new ControlAdapterError(file, '', `not valid YAML${where}: ${e.message.split('\n')[0]}`);
+  }
+  const raw = doc.toJS();
+  const err = validate(raw);
+  if (err) {
+    const { pointer, problem } = explain(err);
+    throw new ControlAdapterError(file, pointer, problem);
+  }
+  const parsed = raw as AdapterFile;
+  checkAgainstModel(file, parsed, controlOperations(model));
+  return parsed;
+}
+
+export interface FileAdapterOptions {
+  profile: Pick<ResolvedProfile, 'base_url' | 'chain_id' | 'clients'>;
+  env?: Record<string, string | undefined>;
+  /** Called with each env value the adapter uses, so the run masks it. */
+  onSecret?: (value: string) => void;
+}
+
+/** Reads, validates and builds an adapter from a file. */
+export async function loadAdapterFile(file: string, model: Pick<Model, 'control'>, opts: FileAdapterOptions): Promise<ControlAdapter> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ControlAdapterError(file, '', `cannot read it: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}`);
+  }
+  return fileAdapter(file, parseAdapter(file, text, model), opts);
+}
+
+function globalVars(opts: FileAdapterOptions, used: string[]): Vars {
+  const env = opts.env ?? process.env;
+  const vars: Vars = {
+    'profile.base_url': opts.profile.base_url,
+    'profile.chain_id': opts.profile.chain_id,
+    'profile.client_id': opts.profile.clients[0]?.client_id,
+  };
+  for (const name of used) {
+    if (!name.startsWith('env.')) continue;
+    const v = env[name.slice(4)];
+    if (v !== undefined) {
+      vars[name] = v;
+      opts.onSecret?.(v);
+    }
+  }
+  return vars;
+}
+
+export function fileAdapter(file: string, doc: AdapterFile, opts: FileAdapterOptions): ControlAdapter {
+  const used = placeholders(doc).map((p) => p.name);
+  const globals = globalVars(opts, used);
+  const base = doc.base_url === undefined ? undefined : String(renderString(doc.base_url, globals) ?? '').replace(/\/+$/, '');
+  return {
+    kind: 'file',
+    source: `control adapter file ${file}`,
+    operations: () => Object.keys(doc.operations),
+    supports: (id) => Object.hasOwn(doc.operations, id),
+    async call(http: HttpClient, id: string, input: ControlInput): Promise<ControlAnswer> {
+      const spec = doc.operations[id];
+      if (!spec) throw new Error(`control adapter ${file} does not map ${id}`);
+      const vars: Vars = { ...globals };
+      for (const [k, v] of Object.entries({ ...input.body, ...input.params })) {
+        const renamed = spec.values?.[k] && Object.hasOwn(spec.values[k], String(v)) ? spec.values[k][String(v)] : v;
+        vars[k] = renamed;
+      }
+      const path = renderString(spec.path, vars);
+      if (typeof path !== 'string') throw new Error(`control adapter ${file}: ${id}.path needs an input that was not given`);
+      const url = /^https?:\/\//i.test(path) ? path : `${base}${path}`;
+      const query: Record<string, string> = {};
+      for (const [k, v] of Object.entries((render(spec.query ?? {}, vars) as Record<string, unknown>) ?? {})) query[k] = String(v);
+      const headers = { ...(render(doc.headers ?? {}, vars) as Record<string, string>), ...(render(spec.headers ?? {}, vars) as Record<string, string>) };
+      const body = spec.body === undefined ? undefined : render(spec.body, vars);
+      const res = await http.send({ method: spec.method.toUpperCase(), path: url, query, headers, body });
+      const ok = spec.expect_status ? spec.expect_status.includes(res.status) : res.status >= 200 && res.status < 300;
+      let json: any = res.json;
+      if (ok && typeof spec.result === 'string') json = readPointer(res.json, spec.result);
+      else if (ok && spec.result && typeof spec.result === 'object') {
+        json = {};
+        for (const [field, pointer] of Object.entries(spec.result)) {
+          const v = readPointer(res.json, pointer);
+          if (v !== undefined) json[field] = v;
+        }
+      }
+      return { status: res.status, ok, json, text: res.text };
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// The test-control contract as an interface: the engine asks an adapter to perform a control
+// operation of spec/control.yaml; how it reaches the target (our control API over HTTP, a vendor's
+// sandbox-simulation calls described in a file, a JS module) is the adapter's business.
+
+import { BaasConformError } from '../errors/index.ts';
+import type { HttpClient } from '../checks/types.ts';
+
+/** Inputs of one control operation: path parameters and request-body fields, as spec/control.yaml names them. */
+export interface ControlInput {
+  params?: Record<string, string>;
+  body?: Record<string, unknown>;
+}
+
+/** The answer, with `json` in the shape spec/control.yaml gives for the operation's success response. */
+export interface ControlAnswer {
+  status: number;
+  /** True when the adapter counts the status as success (default: 2xx). */
+  ok: boolean;
+  json: any;
+  text: string;
+}
+
+export interface ControlAdapter {
+  kind: 'http' | 'file' | 'module';
+  /** What configured it, for skip reasons and logs: "profile.control_url", "control adapter file x.yaml". */
+  source: string;
+  /** Operation ids of spec/control.yaml this adapter performs. */
+  operations(): string[];
+  supports(operationId: string): boolean;
+  /**
+   * Performs one operation. Requests go through `http` (the calling check's client, or the runner's
+   * for registrations) so they are recorded, masked and bounded like every other exchange.
+   */
+  call(http: HttpClient, operationId: string, input: ControlInput): Promise<ControlAnswer>;
+}
+
+/** A control adapter file is malformed: names the file, the JSON pointer and the problem (exit 2). */
+export class ControlAdapterError extends BaasConformError {
+  readonly file: string;
+  readonly pointer: string;
+  readonly problem: string;
+  constructor(file: string, pointer: string, problem: string) {
+    super('BAAS_CONTROL_ADAPTER_INVALID', `control adapter ${file} at ${pointer || '/'}: ${problem}`, 2);
+    this.file = file;
+    this.pointer = pointer;
+    this.problem = problem;
+  }
+}

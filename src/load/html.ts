@@ -1,0 +1,102 @@
+// The HTML load report (reports/load.html.hbs): self-contained, inline SVG, a CSP that forbids
+// scripts and network. Handlebars escapes every `{{value}}` and the template has no triple-stash,
+// so strings that came from the target (429 bodies, Retry-After, error codes) render as inert text.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Handlebars from 'handlebars';
+import { ConfigError } from '../errors/index.ts';
+import { packagePath } from '../package/index.ts';
+import { maskSecrets, type TargetProfile } from '../profile/index.ts';
+import { GEOMETRY, fmt, latencyHistogram, percentileCurve, perSecond } from './charts.ts';
+import { modeLine } from './report.ts';
+import type { LoadResult } from './types.ts';
+import { errorRate } from './verdict.ts';
+
+const TEMPLATE = packagePath('reports', 'load.html.hbs');
+let compiled: HandlebarsTemplateDelegate | undefined;
+function template(): HandlebarsTemplateDelegate {
+  // A private instance: helpers registered elsewhere cannot change this output.
+  return (compiled ??= Handlebars.create().compile(readFileSync(TEMPLATE, 'utf8'), { strict: false, noEscape: false }));
+}
+
+const num = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 3 });
+const pct = (v: number) => `${(v * 100).toFixed(v > 0 && v < 0.001 ? 3 : 1)}%`;
+
+function recoveryChart(r: NonNullable<LoadResult['recovery']>[number]) {
+  const last = Math.max(1, ...r.attempts.map((a) => a.at_ms));
+  const { W, PAD, plotW } = GEOMETRY;
+  return {
+    recovered: r.recovered,
+    detail: r.detail,
+    recovery_ms: r.recovery_ms,
+    width: W,
+    dots: r.attempts.map((a, i) => ({
+      x: PAD.l + (a.at_ms / last) * plotW,
+      y: 30,
+      cls: a.status === 200 ? 'ok' : a.status === 429 ? 'limited' : 'err',
+      title: `#${i + 1} at ${a.at_ms} ms: ${a.status}${a.retry_after !== undefined ? ` (Retry-After ${a.retry_after})` : ''}${a.waited_ms !== undefined ? `, then waited ${a.waited_ms} ms` : ''}`,
+    })),
+    attempts: r.attempts.map((a, i) => ({ n: i + 1, at_ms: a.at_ms, status: String(a.status), retry_after: a.retry_after ?? '', waited_ms: a.waited_ms ?? '' })),
+    endLabel: `${last} ms`,
+  };
+}
+
+export function buildLoadHtml(r: LoadResult): string {
+  const l = r.latency_ms;
+  const ops = Object.entries(r.operations).map(([op, o]) => ({
+    op,
+    attempts: o.counts.attempts,
+    status: Object.entries(o.counts.status).map(([code, n]) => ({ code, n, bad: !(Number(code) >= 200 && Number(code) < 300) })),
+    timeouts: o.counts.timeouts,
+    transport: o.counts.transport_errors,
+    incomplete: o.counts.incomplete,
+    errors: o.counts.errors,
+    p50: num(o.latency_ms.p50),
+    p99: num(o.latency_ms.p99),
+    p999: num(o.latency_ms.p999),
+    max: num(o.latency_ms.max),
+    stalled: o.latency_ms.max >= r.config.timeout_ms,
+  }));
+  const view = {
+    title: `${r.scenario} (${r.mode} model)`,
+    r,
+    mode: modeLine(r),
+    open: r.mode === 'open',
+    pass: r.verdict.pass,
+    latency: { p50: num(l.p50), p90: num(l.p90), p99: num(l.p99), p999: num(l.p999), max: num(l.max), count: num(l.count), stalled: l.max >= r.config.timeout_ms },
+    rps: num(r.rps),
+    errorRate: pct(errorRate(r)),
+    shape: r.config.stages.map((s) => ({ duration_s: num(s.duration_s), target: num(s.target) })),
+    unit: r.mode === 'open' ? 'req/s' : 'connections',
+    size: { w: GEOMETRY.W, h: GEOMETRY.H, plotBottom: GEOMETRY.PAD.t + GEOMETRY.plotH, plotLeft: GEOMETRY.PAD.l, plotRight: GEOMETRY.W - GEOMETRY.PAD.r },
+    charts: {
+      histogram: latencyHistogram(r.histogram.data),
+      percentiles: percentileCurve(r.histogram.data),
+      rps: perSecond(r.timeline, (p) => p.completed, (v) => `${num(Math.round(v))} req/s`),
+      p99: perSecond(r.timeline, (p) => p.p99_ms, (v) => fmt.ms(v), true),
+      s429: perSecond(r.timeline, (p) => (p.completed ? p.s429 / p.completed : 0), (v) => pct(v)),
+    },
+    ops,
+    thresholds: (r.verdict.thresholds ?? []).map((t) => ({ ...t, actual: t.actual === null ? 'n/a' : num(t.actual) })),
+    incomplete: r.incomplete.slice(0, 20),
+    recovery: (r.recovery ?? []).map(recoveryChart),
+    late: r.late_sends,
+  };
+  return template()(view);
+}
+
+/** Writes load.json and load.html into `dir` (secrets masked in both). Returns the two paths. */
+export async function writeLoadReport(dir: string, r: LoadResult, profile?: Partial<TargetProfile>, secrets: string[] = []): Promise<{ json: string; html: string }> {
+  const json = join(dir, 'load.json');
+  const html = join(dir, 'load.html');
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(json, maskSecrets(`${JSON.stringify(r, null, 2)}\n`, profile, secrets));
+    await writeFile(html, maskSecrets(buildLoadHtml(r), profile, secrets));
+  } catch (err) {
+    throw new ConfigError(`load: cannot write the report to ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  return { json, html };
+}

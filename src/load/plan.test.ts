@@ -1,0 +1,79 @@
+// Load plans: schema-validated YAML; a bad plan is refused naming file, pointer and problem (exit 2);
+// a breached threshold fails the run (exit 1), a met one passes.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureIo } from '../cli/capture.ts';
+import { main } from '../cli/index.ts';
+import { loadModel } from '../model/index.ts';
+import { packagePath } from '../package/index.ts';
+import { planOptions, readPlan } from './plan.ts';
+import { everyNth, stallTarget, type StallTarget } from './testing.ts';
+
+async function cli(argv: string[], files: Record<string, string>) {
+  const cwd = await mkdtemp(join(tmpdir(), 'bc-plan-'));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(cwd, name), text);
+  const c = captureIo({ env: { BAAS_CLIENT_ID: 'a', BAAS_CLIENT_SECRET: 'secret-a' }, cwd });
+  const code = await main(argv, c.io);
+  return { code, out: c.out(), err: c.err() };
+}
+
+describe('load plans', () => {
+  let t: StallTarget;
+  beforeAll(async () => {
+    // Every 20th GET takes 300 ms: p99 is about 300 ms, well under the budget.
+    t = await stallTarget({ delayFor: everyNth(20, 300) });
+  });
+  afterAll(() => t.close());
+
+  it('the shipped example plan is valid', async () => {
+    const file = packagePath('examples/load/plan.yaml');
+    const opts = planOptions(await readPlan(file), await loadModel(), file);
+    expect(opts.loadModel).toBe('open');
+    expect(opts.stages).toHaveLength(3);
+    expect(opts.thresholds?.rules?.map((r) => r.expr)).toContain('p99 < 500');
+  });
+
+  it('refuses a bad plan with the file, the JSON pointer and the problem (exit 2)', async () => {
+    const cases: [string, RegExp][] = [
+      ['scenarios: [{ name: user-read }]\nduration: 1\nthresholds: { run: ["p99 is small"] }\n', /bad\.yaml at \/thresholds\/run\/0: not a threshold/],
+      ['scenarios: [{ name: user-read, weight: -1 }]\nduration: 1\n', /bad\.yaml at \/scenarios\/0\/weight: /],
+      ['scenarios: [{ name: nope }]\nduration: 1\n', /bad\.yaml at \/scenarios\/0\/name: unknown scenario "nope"/],
+      ['scenarios: [{ name: user-read }]\nduration: 1\nthresholds: { operations: { getUserV9: ["p99 < 1"] } }\n', /bad\.yaml at \/thresholds\/operations\/getUserV9: "getUserV9" is not an operationId/],
+      ['scenarios: [{ name: user-read }]\nduraton: 1\n', /bad\.yaml at \/: unknown property "duraton"/],
+      ['scenarios: [{ name: user-read }]\nduration: 1\nstages: [{ duration: 1, target: 2 }]\n', /bad\.yaml at \/: give either stages or duration/],
+      ['scenarios: [\n', /bad\.yaml at \/: invalid YAML/],
+    ];
+    for (const [text, want] of cases) {
+      const r = await cli(['load', '--plan', 'bad.yaml', '--target', t.base_url], { 'bad.yaml': text });
+      expect(r.code, text).toBe(2);
+      expect(r.err, text).toMatch(want);
+    }
+  });
+
+  it('a breached threshold exits 1 and names it; a met one exits 0; per operation too', async () => {
+    const plan = (rules: string, ops = '') => `scenarios: [{ name: user-read }]\nmodel: open\narrival_rate: 100\nduration: 1.5\nthresholds:\n  run: [${rules}]\n${ops}`;
+    const bad = await cli(['load', '--plan', 'p.yaml', '--target', t.base_url], { 'p.yaml': plan('"p99 < 100", "error_rate < 0.01"') });
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/threshold p99 < 100 breached \(actual \d+/);
+    expect(bad.out).toMatch(/threshold +pass +error_rate < 0.01/);
+    const opBad = await cli(['load', '--plan', 'p.yaml', '--target', t.base_url], { 'p.yaml': plan('"p50 < 5000"', '  operations: { getUserV1: ["max < 50"] }\n') });
+    expect(opBad.code).toBe(1);
+    expect(opBad.out).toMatch(/getUserV1: max < 50 breached/);
+    const good = await cli(['load', '--plan', 'p.yaml', '--target', t.base_url], { 'p.yaml': plan('"p99 < 5000", "error_rate < 0.01"', '  operations: { getUserV1: ["max < 5000", "rps > 10"] }\n') });
+    expect(good.code).toBe(0);
+    expect(good.out).toMatch(/open model/);
+  });
+
+  it('stages ramp the arrival rate', async () => {
+    const r = await cli(['load', '--plan', 'p.yaml', '--target', t.base_url, '--json'], {
+      'p.yaml': 'scenarios: [{ name: user-read }]\nstart: 0\nstages: [{ duration: 1, target: 100 }, { duration: 1, target: 0 }]\n',
+    });
+    expect(r.code).toBe(0);
+    const res = JSON.parse(r.out);
+    expect(res.mode).toBe('open');
+    // The integral of a 0 -> 100 -> 0 triangle over 2 s: 100 arrivals.
+    expect(res.counts.attempts).toBe(100);
+  });
+});

@@ -1,0 +1,112 @@
+// Load plans in YAML (`baas-conform load --plan plan.yaml`), validated by spec/schemas/load-plan.schema.json.
+// A bad plan is refused before any traffic, naming the file, the JSON pointer and the problem.
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { LineCounter, parseDocument } from 'yaml';
+import { ConfigError } from '../errors/index.ts';
+import { DEFAULT_SPEC_DIR, type Model } from '../model/index.ts';
+import type { LoadOptions } from './run.ts';
+import { scenarioById, SCENARIOS } from './scenarios.ts';
+import type { ThresholdRule, Thresholds } from './types.ts';
+
+export interface LoadPlan {
+  name?: string;
+  scenarios: { name: string; weight?: number }[];
+  model?: 'open' | 'closed';
+  arrival_rate?: number;
+  connections?: number;
+  duration?: number;
+  start?: number;
+  stages?: { duration: number; target: number }[];
+  max_requests?: number;
+  timeout_ms?: number;
+  drain_ms?: number;
+  thresholds?: { run?: string[]; operations?: Record<string, string[]> };
+}
+
+/** A plan the schema or the model refuses: file, JSON pointer, problem. */
+export class PlanError extends ConfigError {
+  constructor(
+    readonly file: string,
+    readonly pointer: string,
+    problem: string,
+  ) {
+    super(`load plan ${file} at ${pointer || '/'}: ${problem}`);
+  }
+}
+
+let validator: ReturnType<Ajv2020['compile']> | undefined;
+async function validate(plan: unknown): Promise<ErrorObject | undefined> {
+  if (!validator) {
+    const schema = JSON.parse(await readFile(path.join(DEFAULT_SPEC_DIR, 'schemas', 'load-plan.schema.json'), 'utf8'));
+    validator = new Ajv2020({ allErrors: false, strict: false }).compile(schema);
+  }
+  return validator(plan) ? undefined : validator.errors![0];
+}
+
+function describe(e: ErrorObject): string {
+  if (e.keyword === 'additionalProperties') return `unknown property "${(e.params as any).additionalProperty}"`;
+  if (e.keyword === 'required') return `missing required property "${(e.params as any).missingProperty}"`;
+  if (e.keyword === 'enum') return `${e.message}: ${JSON.stringify((e.params as any).allowedValues)}`;
+  if (e.keyword === 'pattern' && /thresholds/.test(e.instancePath)) return 'not a threshold: write `metric op value`, e.g. "p99 < 500" or "error_rate < 0.01" (metrics: pNN, max, mean, error_rate, rps, timeouts)';
+  if (e.keyword === 'not') return 'give either stages or duration, not both';
+  return e.message ?? e.keyword;
+}
+
+export function parseRule(expr: string, operation?: string): ThresholdRule {
+  const m = /^\s*([a-z_0-9.]+)\s*(<=|>=|<|>)\s*([0-9.]+)\s*$/.exec(expr);
+  if (!m) throw new ConfigError(`load: threshold ${JSON.stringify(expr)} is not "metric op value"`);
+  return { expr: expr.trim(), metric: m[1], op: m[2] as ThresholdRule['op'], value: Number(m[3]), ...(operation ? { operation } : {}) };
+}
+
+export async function readPlan(file: string, displayName = file): Promise<LoadPlan> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new PlanError(displayName, '', `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
+  if (doc.errors.length) {
+    const pos = doc.errors[0].linePos?.[0];
+    throw new PlanError(displayName, '', `invalid YAML${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}: ${doc.errors[0].message.split('\n')[0]}`);
+  }
+  const plan = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  const e = await validate(plan);
+  if (e) throw new PlanError(displayName, e.instancePath, describe(e));
+  return plan as LoadPlan;
+}
+
+/** Checks the plan against the scenarios and the model, and turns it into runLoad options. */
+export function planOptions(plan: LoadPlan, model: Model, file: string): Omit<LoadOptions, 'profile'> {
+  plan.scenarios.forEach((s, i) => {
+    if (!scenarioById(s.name)) throw new PlanError(file, `/scenarios/${i}/name`, `unknown scenario "${s.name}"; one of ${SCENARIOS.map((x) => x.id).join(', ')}`);
+  });
+  const rules: ThresholdRule[] = (plan.thresholds?.run ?? []).map((x) => parseRule(x));
+  for (const [op, list] of Object.entries(plan.thresholds?.operations ?? {})) {
+    if (!model.isOperationId(op)) throw new PlanError(file, `/thresholds/operations/${op}`, `"${op}" is not an operationId of spec/openapi.yaml`);
+    rules.push(...list.map((x) => parseRule(x, op)));
+  }
+  const stages = plan.stages?.map((s) => ({ duration_s: s.duration, target: s.target }));
+  const model_ = plan.model ?? (plan.arrival_rate !== undefined ? 'open' : plan.connections !== undefined && !stages ? 'closed' : stages ? 'open' : undefined);
+  if (model_ === 'closed' && plan.arrival_rate !== undefined) throw new PlanError(file, '/arrival_rate', 'the closed model has no arrival rate; use connections or model: open');
+  if (!stages && plan.duration === undefined) throw new PlanError(file, '', 'give duration (with arrival_rate or connections) or stages');
+  if (model_ === 'closed' && stages?.some((s) => !Number.isInteger(s.target))) throw new PlanError(file, '/stages', 'closed-model stage targets are connections: integers');
+  const thresholds: Thresholds = rules.length ? { rules } : {};
+  return {
+    scenario: plan.scenarios.map((s) => ({ id: s.name, weight: s.weight ?? 1 })),
+    ...(model_ ? { loadModel: model_ } : {}),
+    ...(plan.arrival_rate !== undefined ? { arrivalRate: plan.arrival_rate } : {}),
+    ...(plan.connections !== undefined ? { connections: plan.connections } : {}),
+    ...(plan.duration !== undefined ? { durationSec: plan.duration } : {}),
+    ...(stages ? { stages, start: plan.start ?? 0 } : {}),
+    ...(plan.max_requests !== undefined ? { maxRequests: plan.max_requests } : {}),
+    ...(plan.timeout_ms !== undefined ? { timeoutMs: plan.timeout_ms } : {}),
+    ...(plan.drain_ms !== undefined ? { drainMs: plan.drain_ms } : {}),
+    thresholds,
+    model,
+  };
+}

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../events/index.ts';
+import { loadModel } from '../model/index.ts';
+import { RunCollector } from './collect.ts';
+import { replayCurl } from './html-curl.ts';
+import { buildHtml } from './html.ts';
+import { buildSelftestHtml } from './html-selftest.ts';
+import { majorSection } from './html-view.ts';
+
+const BASE = 'http://127.0.0.1:9';
+
+/** Runs a command line in bash with `env`, returning what a fake curl on PATH saw as its arguments. */
+function curlArgs(command: string, env: Record<string, string>): string[] {
+  const fake = `curl() { for a in "$@"; do printf '%s\\0' "$a"; done; }; `;
+  const out = spawnSync('bash', ['-c', fake + command], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  expect(out.status, out.stderr).toBe(0);
+  return out.stdout.split('\0').slice(0, -1);
+}
+
+describe('replayable curl', () => {
+  it('reads the token and the client secret from the environment, and the shell gets them back exactly', async () => {
+    const model = await loadModel();
+    const req: RecordedRequest = {
+      method: 'GET',
+      url: `${BASE}/api/v1/user`,
+      headers: { 'user-agent': 'baas-conform', authorization: 'Bearer ***', 'x-chain-id': '84532', 'x-user-id': "it's-me" },
+    };
+    const r = replayCurl(model, req, BASE);
+    expect(r.command).not.toContain('***');
+    const args = curlArgs(r.command, { BAAS_TOKEN: 'tok en$`x' });
+    expect(args).toContain('authorization: Bearer tok en$`x');
+    expect(args).toContain("x-user-id: it's-me");
+    expect(args.some((a) => a.startsWith('user-agent'))).toBe(false);
+    // An identity header: the S2S token endpoint, its path and grant_type from the model.
+    expect(r.mint).toHaveLength(1);
+    expect(r.mint[0]).toContain(`${BASE}${model.operations.get('createToken')!.path}`);
+    expect(r.env).toEqual(expect.arrayContaining(['BAAS_CLIENT_ID', 'BAAS_CLIENT_SECRET']));
+
+    const token = replayCurl(model, { method: 'POST', url: `${BASE}/api/v1/token`, headers: {}, body: '{"client_id":"c1","client_secret":"***","grant_type":"client_credentials"}' }, BASE);
+    const sent = curlArgs(token.command, { BAAS_CLIENT_SECRET: `s3cr'et$x` });
+    expect(JSON.parse(sent[sent.indexOf('--data-raw') + 1])).toEqual({ client_id: 'c1', client_secret: `s3cr'et$x`, grant_type: 'client_credentials' });
+    expect(token.mint).toEqual([]);
+  });
+
+  it('a user-scoped call without identity headers mints an S2S token, then the user token', async () => {
+    const model = await loadModel();
+    const r = replayCurl(model, { method: 'GET', url: `${BASE}/api/v1/cards`, headers: { authorization: 'Bearer ***', 'x-chain-id': '137' } }, BASE);
+    expect(r.mint).toHaveLength(2);
+    expect(r.mint[0]).toMatch(/^export BAAS_S2S_TOKEN=/);
+    expect(r.mint[1]).toMatch(/^export BAAS_TOKEN=/);
+    expect(r.mint[1]).toContain(model.operations.get('authorizeUser')!.path);
+    expect(r.mint[1]).toContain("'X-Chain-Id: 137'");
+    expect(r.env).toContain('BAAS_USER_WALLET');
+    // The mint command runs: curl gets the token request with the secret from the environment.
+    const mintArgs = curlArgs(r.mint[0].replace(/^export BAAS_S2S_TOKEN="\$\((.*) \| node .*$/, '$1'), { BAAS_CLIENT_ID: 'id1', BAAS_CLIENT_SECRET: 'sec1' });
+    expect(JSON.parse(mintArgs[mintArgs.indexOf('--data-raw') + 1])).toEqual({ client_id: 'id1', client_secret: 'sec1', grant_type: 'client_credentials' });
+  });
+
+  it('flags values still masked that no environment variable stands for', async () => {
+    const model = await loadModel();
+    const r = replayCurl(model, { method: 'POST', url: `${BASE}/api/v1/bank/accounts/complete`, headers: {}, body: '{"signed_challenge":"***"}' }, BASE);
+    expect(r.stillMasked).toBe(true);
+  });
+});
+
+describe('HTML pages', () => {
+  it('the CSP hash is the hash of the one inline stylesheet, and no script or style attribute is written', async () => {
+    const c = new RunCollector();
+    const html = buildHtml(c, undefined, await loadModel());
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
+    expect(styles).toHaveLength(1);
+    const hash = createHash('sha256').update(styles[0], 'utf8').digest('base64');
+    const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]*)"/)?.[1]?.replace(/&#x27;/g, "'").replace(/&#x3D;/g, '=');
+    expect(csp).toBe(`default-src 'none'; style-src 'sha256-${hash}'; img-src 'none'; base-uri 'none'; form-action 'none'`);
+    expect(html).not.toMatch(/<script|\sstyle=|\son[a-z]+=/i);
+  });
+
+  it('the selftest page renders an empty result without error', () => {
+    const empty = { baseline: { id: 'baseline', kind: 'baseline', breaks: [], description: 'd', failing: [], caughtBy: [], ok: true, passed: 0, skipped: 0, skippedChecks: [], newlySkipped: [], durationMs: 0 } };
+    const html = buildSelftestHtml({ seed: 1, timeoutBudgetMs: 1, concurrency: 1, checks: 0, variants: [], score: { caught: 0, faulty: 0, percent: 100 }, uncaught: [], caughtOnlyByOtherRules: [], falsePositives: [], exitCode: 0, durationMs: 0, ...empty } as any);
+    expect(html).toContain('data-count="caught">0<');
+  });
+
+  it('sections group by their number: 9.6 and 4.rule1 are in 9 and 4', () => {
+    expect(['9.6', '4.rule1', '7', '7.other1'].map(majorSection)).toEqual(['9', '4', '7', '7']);
+  });
+});

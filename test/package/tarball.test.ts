@@ -1,0 +1,144 @@
+// The package as users get it: `npm pack` (prepack builds dist/), then `npm install ./baas-conform-*.tgz`
+// in an empty folder, then the CLI, the library example from the README and the `baas-conform/types`
+// entry, all with no tsx and no dev dependencies installed. Slow by nature (a build, an install from
+// the registry, a full run): every step has its own time limit.
+
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadModel } from '../../src/model/index.ts';
+import { PACKAGE_ROOT } from '../../src/package/index.ts';
+import { loadChecks } from '../../suites/index.ts';
+import { readmeBlock } from './readme.ts';
+
+const exec = promisify(execFile);
+const MINUTE = 60_000;
+const pkg = JSON.parse(await readFile(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
+
+// npm lifecycle variables of an enclosing `npm test` must not leak into the nested npm commands.
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_(lifecycle|package)_/.test(k) && k !== 'NODE_OPTIONS'));
+
+let work: string;
+let app: string;
+
+async function run(cmd: string, args: string[], cwd: string, timeout: number) {
+  try {
+    const r = await exec(cmd, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code?: number | string; stdout?: string; stderr?: string; killed?: boolean };
+    if (e.killed) throw new Error(`${cmd} ${args.join(' ')} exceeded ${timeout} ms`);
+    if (typeof e.code !== 'number') throw err;
+    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+// `--no` refuses a registry download (a different package of that name) and `--` keeps npm from
+// taking `--version` for itself: this runs the installed bin exactly as `npx baas-conform` would.
+const cli = (args: string[], timeout = 2 * MINUTE) => run('npx', ['--no', '--', 'baas-conform', ...args], app, timeout);
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'bc-tarball-'));
+  await run('npm', ['pack', '--pack-destination', work], PACKAGE_ROOT, 5 * MINUTE).then((r) => expect(r.code, r.stderr).toBe(0));
+  const tarball = (await readdir(work)).find((f) => /^baas-conform-.*\.tgz$/.test(f));
+  expect(tarball, 'npm pack wrote no baas-conform-*.tgz').toBeDefined();
+  app = path.join(work, 'app');
+  await mkdir(app);
+  await writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'bc-consumer', private: true, type: 'module' }));
+  const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(work, tarball!)], app, 5 * MINUTE);
+  expect(install.code, install.stderr).toBe(0);
+}, 11 * MINUTE);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('the packed tarball, installed in an empty folder', () => {
+  it('installs no tsx, no dev dependency and no TypeScript sources', async () => {
+    const modules = path.join(app, 'node_modules');
+    expect(existsSync(path.join(modules, 'baas-conform', 'bin', 'baas-conform.js'))).toBe(true);
+    for (const dev of ['tsx', ...Object.keys(pkg.devDependencies)]) expect(existsSync(path.join(modules, dev)), `${dev} installed`).toBe(false);
+    // Without src/ the launcher has no sources to run: what runs below is dist/.
+    expect(existsSync(path.join(modules, 'baas-conform', 'src'))).toBe(false);
+    expect(existsSync(path.join(modules, 'baas-conform', 'dist', 'src', 'cli', 'index.js'))).toBe(true);
+  });
+
+  it('npx baas-conform --version prints the package version', async () => {
+    const r = await cli(['--version']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(pkg.version);
+  });
+
+  it('npx baas-conform rules lists every rule of the shipped model', async () => {
+    const r = await cli(['rules']);
+    expect(r.code, r.stderr).toBe(0);
+    const model = await loadModel();
+    for (const rule of model.rules) expect(r.stdout).toContain(rule.id);
+  });
+
+  it('npx baas-conform run passes every check against the embedded reference and writes the reports', async () => {
+    const r = await cli(['run', '--report-dir', 'out'], 4 * MINUTE);
+    expect(r.code, r.stdout.slice(-2000) + r.stderr).toBe(0);
+    const results = JSON.parse(await readFile(path.join(app, 'out', 'results.json'), 'utf8'));
+    expect(results.summary.total).toBe((await loadChecks()).length);
+    expect(results.summary.failed).toBe(0);
+    expect(existsSync(path.join(app, 'out', 'report.html'))).toBe(true);
+    expect(existsSync(path.join(app, 'out', 'junit.xml'))).toBe(true);
+  }, 5 * MINUTE);
+
+  it('baas-conform serve prints its target profile first and answers on it until stopped', async () => {
+    // The installed bin itself (what npx runs), so the signal reaches the server and not an npm wrapper.
+    const child = spawn(path.join(app, 'node_modules', '.bin', 'baas-conform'), ['serve'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const first = await Promise.race([
+        new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('serve printed nothing within 60 s')), MINUTE)),
+      ]);
+      const profile = JSON.parse(first) as { base_url: string };
+      expect(profile.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const res = await fetch(`${profile.base_url}/api/v1/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(30_000) });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 3 * MINUTE);
+
+  it('runs the README library example against the installed package', async () => {
+    await writeFile(path.join(app, 'example.mjs'), readmeBlock(await readFile(path.join(PACKAGE_ROOT, 'README.md'), 'utf8'), 'library-example'));
+    const r = await run(process.execPath, ['example.mjs'], app, 3 * MINUTE);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^pass errors\.token\./m);
+    expect(r.stdout).toMatch(/^\d+ passed, 0 failed$/m);
+  }, 4 * MINUTE);
+
+  it('serves typed API bodies from baas-conform/types and typed options from baas-conform', async () => {
+    await writeFile(
+      path.join(app, 'types.ts'),
+      [
+        "import type { ErrorBody, User } from 'baas-conform/types';",
+        "import type { ConformanceOptions } from 'baas-conform';",
+        "const body: ErrorBody = { error_reason: 'ErrorPermissionDenied', error_description: 'no', error_category: { category: 'CategoryUnauthorized', http_status_code: 401 }, error_details: [] };",
+        "const user: Pick<User, 'user_id'> = { user_id: 'u' };",
+        "const options: ConformanceOptions = { checks: ['errors.*'], seed: 1 };",
+        // If the entries resolved to `any`, these directives would be unused, and tsc fails on that.
+        '// @ts-expect-error error_details is required',
+        "const bad: ErrorBody = { error_reason: 'x', error_description: 'y', error_category: { category: 'c', http_status_code: 400 } };",
+        "// @ts-expect-error seed is a number",
+        "const badOptions: ConformanceOptions = { seed: 'one' };",
+        'export { body, user, options, bad, badOptions };',
+        '',
+      ].join('\n'),
+    );
+    const tsc = path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = await run(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', path.join(PACKAGE_ROOT, 'node_modules', '@types'), 'types.ts'], app, 2 * MINUTE);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  }, 3 * MINUTE);
+});

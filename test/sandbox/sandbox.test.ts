@@ -1,0 +1,95 @@
+// Issue 9 "done when": against the reference with its control API hidden from the profile, a run
+// through the adapter file (vendor-adapter.yaml, via the vendor simulation's own paths and shapes), the
+// external webhook receiver and the out-of-band identity provider skips no more checks than a run with
+// our control API; one operation left out of the adapter skips exactly the checks that need it, naming
+// it; --min-coverage 0.9 fails without control and adapter, and passes with them.
+
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { JWK } from 'jose';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../../src/api/index.ts';
+import { captureIo } from '../../src/cli/capture.ts';
+import { main } from '../../src/cli/index.ts';
+import type { CheckResult } from '../../src/events/index.ts';
+import { loadChecks } from '../../suites/index.ts';
+import { ADAPTER_FILE, makeSigningKey, startSandbox, type Sandbox } from './setup.ts';
+
+const RUNS = ['--runs', '3', '--concurrency', '4'];
+let key: JWK;
+const open: Sandbox[] = [];
+beforeAll(async () => {
+  key = await makeSigningKey();
+});
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
+
+async function sandbox(adapterFile?: string): Promise<Sandbox> {
+  const s = await startSandbox({ signingKey: key, adapterFile });
+  open.push(s);
+  return s;
+}
+
+async function cliRun(profile: object, env: Record<string, string>, extra: string[] = []) {
+  const dir = await mkdtemp(join(tmpdir(), 'bc-sandbox-'));
+  await writeFile(join(dir, 'profile.json'), JSON.stringify(profile));
+  const c = captureIo({ env, cwd: dir });
+  const code = await main(['run', '--profile', 'profile.json', '--report-dir', 'out', ...RUNS, ...extra], c.io);
+  const results = JSON.parse(await readFile(join(dir, 'out', 'results.json'), 'utf8'));
+  return { code, stdout: c.out(), stderr: c.err(), results };
+}
+
+const skipped = (checks: CheckResult[]) => checks.filter((c) => c.verdict === 'skip').map((c) => c.checkId).sort();
+
+describe('a sandbox without our control API', () => {
+  it('through the adapter file, external receiver and out-of-band provider skips no more checks than with the control API, and meets --min-coverage 0.9', async () => {
+    const before = await sandbox();
+    const withControl = await runConformance({ profile: before.controlProfile, env: {}, numRuns: 3 });
+    const sb = await sandbox();
+    const viaAdapter = await cliRun(sb.sandboxProfile, sb.env, ['--min-coverage', '0.9']);
+    expect(viaAdapter.stderr).toBe('');
+    expect(viaAdapter.results.checks.filter((c: CheckResult) => c.verdict === 'fail')).toEqual([]);
+    expect(viaAdapter.code).toBe(0);
+    const after = skipped(viaAdapter.results.checks);
+    expect(after.length).toBeLessThanOrEqual(skipped(withControl.results).length);
+    expect(after.filter((id) => !skipped(withControl.results).includes(id))).toEqual([]);
+    expect(viaAdapter.results.summary.coverage.minimum).toEqual({ share: 0.9, met: true });
+    // Every simulation route was used: the control operations went through the vendor's paths and shapes.
+    expect(sb.sim.calls.size).toBe(8);
+    // The external receiver got the deliveries the vendor sent to the dashboard URL.
+    expect(viaAdapter.results.summary.webhooks.received).toBeGreaterThan(0);
+  }, 400_000);
+
+  it('--min-coverage 0.9 fails (exit 1, saying why) with neither control API nor adapter', async () => {
+    const sb = await sandbox();
+    const { control_adapter: _a, webhooks: _w, ...bare } = sb.sandboxProfile;
+    const r = await cliRun({ ...bare, idp: { enabled: true } }, {}, ['--min-coverage', '0.9']);
+    expect(r.code).toBe(1);
+    expect(r.results.checks.filter((c: CheckResult) => c.verdict === 'fail')).toEqual([]);
+    expect(r.stderr).toMatch(/^coverage \d+\.\d% of testable rules exercised \(\d+ of \d+\) is below --min-coverage 0\.9 \(90\.0%\); most skipped: /);
+    expect(r.results.summary.coverage.minimum).toEqual({ share: 0.9, met: false });
+    // Without --min-coverage the same run passes: the gate is what makes the skips visible.
+    expect((await cliRun({ ...bare, idp: { enabled: true } }, {}, ['--check', 'states.3ds.*'])).code).toBe(0);
+  }, 400_000);
+
+  it('one operation left out of the adapter skips exactly the checks that need it, each naming it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bc-adapter-'));
+    const text = await readFile(ADAPTER_FILE, 'utf8');
+    const without = text.replace(/\n {2}advanceClock:\n(?: {4}.*\n)+/, '\n');
+    expect(without).not.toContain('advanceClock');
+    const file = join(dir, 'no-clock.yaml');
+    await writeFile(file, without);
+    const full = await sandbox();
+    const all = await runConformance({ profile: full.sandboxProfile, env: full.env, numRuns: 3 });
+    const sb = await sandbox(file);
+    const partial = await runConformance({ profile: sb.sandboxProfile, env: sb.env, numRuns: 3 });
+    const needing = (await loadChecks()).filter((c) => c.needs?.includes('control:advanceClock')).map((c) => c.id).sort();
+    expect(needing.length).toBeGreaterThan(0);
+    const newlySkipped = skipped(partial.results).filter((id) => !skipped(all.results).includes(id));
+    expect(newlySkipped).toEqual(needing);
+    for (const id of needing) expect(partial.results.find((r) => r.checkId === id)?.reason).toMatch(/advanceClock/);
+    expect(partial.results.filter((r) => r.verdict === 'fail')).toEqual([]);
+  }, 400_000);
+});
