@@ -1,5 +1,6 @@
 // `npm run bench`: micro-benchmarks of the toolkit. Exit 1 when a benchmark misses its target.
 import { benchReference } from './reference.bench.ts';
+import { benchStartup, formatStartup, startupMissed } from './startup.bench.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -14,3 +15,8 @@ process.stdout.write(
   ].join('\n'),
 );
 if (r.reference.non2xx > 0 || r.reference.errors > 0 || r.ratio < r.target) process.exitCode = 1;
+
+// CLI startup, tsx sources vs compiled dist/ (bench/startup.bench.ts; BENCH_STARTUP_ROUNDS, default 5).
+const startup = await benchStartup({ rounds: Number(process.env.BENCH_STARTUP_ROUNDS ?? 5) });
+process.stdout.write(formatStartup(startup));
+if (startupMissed(startup)) process.exitCode = 1;

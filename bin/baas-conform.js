@@ -23,6 +23,14 @@ async function sourceEntry() {
   }
 }
 
+// `baas-conform rules | head`: a closed pipe ends the output, it is not a crash.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 const entry = (await sourceEntry()) ?? (existsSync(compiled) ? compiled : undefined);
 if (!entry) {
   process.stderr.write('baas-conform: no compiled code in dist/ and no tsx to run the sources: run `npm ci` (dev checkout) or `npm run build`\n');

@@ -2,15 +2,12 @@
 // 0 all checks passed, 1 a check failed, 2 usage/configuration error, 3 target unreachable.
 // Errors are one line on stderr: never a stack trace, never a secret.
 
-import yargs from 'yargs';
 import { BaasConformError, ConfigError } from '../errors/index.ts';
 import { maskSecrets } from '../profile/mask.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
-import { commands } from './commands/index.ts';
 import type { CliCommand, CliIo } from './types.ts';
 
 export type { CliCommand, CliIo } from './types.ts';
-export { commands } from './commands/index.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3 } as const;
 
@@ -20,6 +17,13 @@ function oneLine(text: string): string {
 
 export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
   const ctx: CliIo = { stdout: io.stdout ?? process.stdout, stderr: io.stderr ?? process.stderr, env: io.env ?? process.env, cwd: io.cwd ?? process.cwd() };
+  // `baas-conform --version` (CI logs, install checks) answers before yargs and the command modules
+  // load: they pull in the whole toolkit and are most of the CLI's start-up time.
+  if (argv.length === 1 && argv[0] === '--version') {
+    ctx.stdout.write(`${TOOL_VERSION}\n`);
+    return EXIT.ok;
+  }
+  const [{ default: yargs }, { commands }] = await Promise.all([import('yargs'), import('./commands/index.ts')]);
   let exitCode: number = EXIT.ok;
   let y = yargs(argv)
     .scriptName(TOOL_NAME)

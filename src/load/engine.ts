@@ -61,6 +61,8 @@ export interface EngineOptions {
   onBody?: (op: string, status: number, headers: Record<string, string>, body: string) => void;
   onProgress?: (p: Progress) => void;
   progressEveryMs?: number;
+  /** Every value recorded in the overall histogram (us), for checking merges against raw data. */
+  onSample?: (us: number) => void;
 }
 
 export interface Incomplete {
@@ -128,6 +130,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     const us = toMicros(now - r.start);
     const s = stat(r.op);
     overall.recordValue(us);
+    o.onSample?.(us);
     s.hist.recordValue(us);
     const b = timeline.at((now - t0) / 1000);
     b.hist.recordValue(us);
@@ -297,6 +300,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     stat(r.op).incomplete++;
     // Unanswered: its latency is at least its age; record that lower bound rather than nothing.
     overall.recordValue(toMicros(end - r.start));
+    o.onSample?.(toMicros(end - r.start));
     stat(r.op).hist.recordValue(toMicros(end - r.start));
   }
   await pool.destroy().catch(() => {});

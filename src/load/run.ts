@@ -49,6 +49,8 @@ export interface LoadOptions {
   /** Recovery probe bounds (token-burst). */
   recovery?: { maxAttempts?: number; maxMs?: number };
   onProgress?: (p: Progress) => void;
+  /** Every latency sample (us) as recorded in the overall histogram. */
+  onSample?: (us: number) => void;
   model?: Model;
 }
 
@@ -167,6 +169,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         }
       : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    ...(opts.onSample ? { onSample: opts.onSample } : {}),
   });
 
   const recovery = scenarios.some((s) => s.scenario.recoveryProbe) ? [await recoveryProbe(http, opts.recovery)] : undefined;

@@ -7,6 +7,7 @@ import type { CheckResult, Exchange, FieldComparison, RuleVerdict } from '../eve
 import type { Model, Rule } from '../model/types.ts';
 import type { CollectedCheck, CollectedRun } from './collect.ts';
 import { replayCurl, type ReplayCurl } from './html-curl.ts';
+import { outcomeView } from './html-outcome.ts';
 import { replayCommand } from './replay.ts';
 
 /** The spec section a `section` string belongs to: "9.6" and "4.rule1" are in 9 and 4. */
@@ -24,15 +25,19 @@ function percent(part: number, whole: number): { pct: string; ratio: number } {
 interface CheckCounts {
   pass: number;
   fail: number;
+  blocked: number;
   skip: number;
   total: number;
 }
 
 function countChecks(checks: CheckResult[]): CheckCounts {
-  const c = { pass: 0, fail: 0, skip: 0, total: checks.length };
-  for (const r of checks) if (r.verdict in c) c[r.verdict as 'pass' | 'fail' | 'skip']++;
+  const c = { pass: 0, fail: 0, blocked: 0, skip: 0, total: checks.length };
+  for (const r of checks) if (r.verdict in c) c[r.verdict as 'pass' | 'fail' | 'blocked' | 'skip']++;
   return c;
 }
+
+/** Failed or blocked: both fail the run and both show under the "failed" filter. */
+const failing = (v: string) => v === 'fail' || v === 'blocked';
 
 function sectionRows(rules: RuleVerdict[], checks: CheckResult[]) {
   const keys = [...new Set([...rules.map((r) => majorSection(r.section)), ...checks.map((c) => majorSection(c.section))])].sort(bySectionNumber);
@@ -44,9 +49,9 @@ function sectionRows(rules: RuleVerdict[], checks: CheckResult[]) {
       label,
       name: label === 'all' ? 'All sections' : `§${label}`,
       checks: countChecks(cs),
-      rules: { total: rs.length, pass: n('pass'), fail: n('fail'), skip: n('skip'), uncovered: n('uncovered'), untestable: n('untestable'), testable, observed },
+      rules: { total: rs.length, pass: n('pass'), fail: n('fail'), blocked: n('blocked'), skip: n('skip'), uncovered: n('uncovered'), untestable: n('untestable'), testable, observed },
       coverage: percent(observed, testable),
-      cls: n('fail') || cs.some((c) => c.verdict === 'fail') ? 'is-fail' : '',
+      cls: n('fail') || n('blocked') || cs.some((c) => failing(c.verdict)) ? 'is-fail' : '',
     };
   };
   return {
@@ -60,7 +65,7 @@ function areaRows(checks: CheckResult[]) {
   return areas.map((area) => {
     const cs = checks.filter((c) => c.area === area);
     const counts = countChecks(cs);
-    return { area, checks: counts, rules: new Set(cs.flatMap((c) => c.rules)).size, ran: percent(counts.pass + counts.fail, counts.total), cls: counts.fail ? 'is-fail' : '' };
+    return { area, checks: counts, rules: new Set(cs.flatMap((c) => c.rules)).size, ran: percent(counts.pass + counts.fail, counts.total), cls: counts.fail || counts.blocked ? 'is-fail' : '' };
   });
 }
 
@@ -78,7 +83,7 @@ export function findRule(model: Model | undefined, id: string): Rule | undefined
 }
 
 /** The rule as the model states it: the section 7 row for error rules, the summary otherwise. */
-function ruleQuote(model: Model | undefined, id: string) {
+export function ruleQuote(model: Model | undefined, id: string) {
   const rule = findRule(model, id);
   if (!rule) return { id, known: false };
   const notShown = '(not shown: any)';
@@ -103,7 +108,7 @@ function headerLines(h: Record<string, string> | undefined): string {
     .join('\n');
 }
 
-function exchangeView(e: Exchange) {
+export function exchangeView(e: Exchange) {
   const r = e.request;
   const res = e.response;
   return {
@@ -173,7 +178,7 @@ export function buildReportView(run: CollectedRun, opts: ViewOptions) {
   const counts = countChecks(checks);
   const sum = summary ?? { passed: counts.pass, failed: counts.fail, skipped: counts.skip, total: counts.total, requests: 0, durationMs: 0, rules: { total: rules.length, passed: 0, failed: 0, skipped: 0, uncovered: 0, untestable: 0 } };
   const failed = checks.filter((c) => c.verdict === 'fail');
-  const ruleFails = rules.filter((r) => r.verdict === 'fail').length;
+  const ruleFails = rules.filter((r) => failing(r.verdict)).length;
   const ruleSkips = rules.filter((r) => r.verdict === 'skip').length;
   const groups = <T extends { section: string }>(items: T[]) =>
     [...new Set(items.map((i) => majorSection(i.section)))].sort(bySectionNumber).map((s) => ({ section: s, items: items.filter((i) => majorSection(i.section) === s) }));
@@ -190,8 +195,9 @@ export function buildReportView(run: CollectedRun, opts: ViewOptions) {
     complete: !!summary,
     replay: replayCommand(opts.replayBase, seed),
     summary: sum,
-    defaultFailed: failed.length > 0,
-    filterCounts: { failedChecks: failed.length, failedRules: ruleFails, skippedChecks: counts.skip, skippedRules: ruleSkips, allChecks: checks.length, allRules: rules.length },
+    defaultFailed: failed.length + counts.blocked > 0,
+    ...outcomeView(run, { model: opts.model, seed, replayBase: opts.replayBase, target }),
+    filterCounts: { failedChecks: failed.length + counts.blocked, failedRules: ruleFails, skippedChecks: counts.skip, skippedRules: ruleSkips, allChecks: checks.length, allRules: rules.length },
     sections: sectionRows(rules, checks),
     areas: areaRows(checks),
     failures: failed.map((c) => failureView(c, { model: opts.model, seed, replayBase: opts.replayBase, target })),
@@ -205,10 +211,12 @@ export function buildReportView(run: CollectedRun, opts: ViewOptions) {
         durationMs: c.durationMs,
         requests: c.requests,
         rules: c.rules,
-        detail: c.verdict === 'skip' ? c.reason : c.verdict === 'fail' ? c.failure?.message : '',
-        anchor: c.verdict === 'fail' ? anchorOf(c.checkId) : undefined,
+        anchor: failing(c.verdict) ? anchorOf(c.checkId) : undefined,
+        filter: failing(c.verdict) ? 'is-fail' : `is-${c.verdict}`,
+        detail: c.verdict === 'skip' ? c.reason : c.verdict === 'fail' ? c.failure?.message : c.verdict === 'blocked' ? `blocked by ${c.blocked?.operation}: ${c.blocked?.message}` : '',
+        warned: !!c.warnings?.length,
       })),
     ),
-    ruleGroups: groups(rules.map((r) => ({ ...r, summary: r.summary || ruleLine(findRule(opts.model, r.id)), failedCheck: r.verdict === 'fail' ? r.checks.find((id) => failed.some((c) => c.checkId === id && (c.failure?.rules ?? c.rules).includes(r.id))) : undefined })).map((r) => ({ ...r, anchor: r.failedCheck ? anchorOf(r.failedCheck) : undefined }))),
+    ruleGroups: groups(rules.map((r) => ({ ...r, summary: r.summary || ruleLine(findRule(opts.model, r.id)), failedCheck: r.verdict === 'fail' ? r.checks.find((id) => failed.some((c) => c.checkId === id && (c.failure?.rules ?? c.rules).includes(r.id))) : undefined })).map((r) => ({ ...r, filter: failing(r.verdict) ? 'is-fail' : `is-${r.verdict}`, anchor: r.failedCheck ? anchorOf(r.failedCheck) : undefined }))),
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../events/index.ts';
+import type { CheckResult, RecordedRequest, RunEvent } from '../events/index.ts';
 import { loadModel } from '../model/index.ts';
 import { RunCollector } from './collect.ts';
 import { replayCurl } from './html-curl.ts';
@@ -81,6 +81,55 @@ describe('HTML pages', () => {
     const empty = { baseline: { id: 'baseline', kind: 'baseline', breaks: [], description: 'd', failing: [], caughtBy: [], ok: true, passed: 0, skipped: 0, skippedChecks: [], newlySkipped: [], durationMs: 0 } };
     const html = buildSelftestHtml({ seed: 1, timeoutBudgetMs: 1, concurrency: 1, checks: 0, variants: [], score: { caught: 0, faulty: 0, percent: 100 }, uncaught: [], caughtOnlyByOtherRules: [], falsePositives: [], exitCode: 0, durationMs: 0, ...empty } as any);
     expect(html).toContain('data-count="caught">0<');
+  });
+
+  it('renders blocked checks under their root cause, warnings apart, and every diff list', async () => {
+    const base = { title: 't', area: 'transfers', section: '4.rule3', durationMs: 1, requests: 1, seed: 9 };
+    const blocked: CheckResult = {
+      ...base,
+      checkId: 'schema.execute-card-transfer',
+      rules: ['ENDPOINT-RESPONSE-SCHEMA'],
+      verdict: 'blocked',
+      blocked: { operation: 'tokenizeCard', rules: ['FLOW-PUSH-TO-CARD'], message: 'POST {pci_url}/b2b/cards/oct: HTTP 404 <i>x</i>' },
+    };
+    const warned: CheckResult = { ...base, checkId: 'limits.rate', area: 'limits', section: '8', rules: ['LIMIT-TOKEN-RATE-LIMIT'], verdict: 'pass', warnings: ['429 without Retry-After <script>'] };
+    const change = (id: string, from: string, to: string) => ({ id, from, to });
+    const events: RunEvent[] = [
+      { type: 'run-started', runId: 'r', seed: 3, target: BASE, targetName: 't', checks: 2, safe: false, startedAt: 'a', toolVersion: '0' },
+      { type: 'check-finished', result: blocked },
+      { type: 'check-finished', result: warned },
+      {
+        type: 'run-finished',
+        summary: { rootCauses: 1, passed: 1, failed: 0, blocked: 1, skipped: 0, warned: 1, total: 2, requests: 2, durationMs: 1, rules: { total: 0, passed: 0, failed: 0, blocked: 0, skipped: 0, uncovered: 0, untestable: 0 } },
+        rules: [],
+        results: [blocked, warned],
+        finishedAt: 'b',
+        rootCauses: [{ kind: 'blocking', id: 'tokenizeCard', operation: 'tokenizeCard', rules: ['FLOW-PUSH-TO-CARD'], message: 'HTTP 404', checks: [], blocked: [blocked.checkId] }],
+        diff: {
+          baseline: { seed: 1 },
+          checks: { newlyFailing: [change('a.new', 'pass', 'fail')], fixed: [change('a.fixed', 'fail', 'pass')], newlySkipped: [change('a.skipped', 'pass', 'skip')], other: [] },
+          rules: { newlyFailing: [], fixed: [], newlySkipped: [change('R-1', 'pass', 'skip')], other: [] },
+          onlyInBaseline: ['a.gone'],
+          onlyInCurrent: [],
+        },
+      },
+    ];
+    const c = new RunCollector();
+    for (const e of events) c.onEvent(e);
+    const html = buildHtml(c, undefined, await loadModel());
+    expect(html).toContain('<article class="failure blocked item is-fail" id="check-schema.execute-card-transfer">');
+    expect(html).toContain('Blocked by <code>tokenizeCard</code>: POST {pci_url}/b2b/cards/oct: HTTP 404 &lt;i&gt;x&lt;/i&gt;');
+    // The root cause links to the blocked card; the rule of the failed step is quoted from the model.
+    expect(html).toMatch(/<tr data-cause="tokenizeCard">[\s\S]*?href="#check-schema.execute-card-transfer"/);
+    expect(html).toContain('FLOW-PUSH-TO-CARD');
+    expect(html).toContain('<tr data-warning="limits.rate">');
+    expect(html).toContain('429 without Retry-After &lt;script&gt;');
+    for (const [change, id] of [['newly-failing', 'a.new'], ['fixed', 'a.fixed'], ['newly-skipped', 'a.skipped'], ['newly-skipped', 'R-1']]) {
+      expect(html).toMatch(new RegExp(`data-change="${change}"><td>[^<]+</td><td><code>${id.replace('.', '\\.')}</code>`));
+    }
+    expect(html).toContain('Only in the baseline: <code>a.gone</code>');
+    // The blocked check shows under the failed filter: its row carries is-fail.
+    expect(html).toContain('<tr class="item is-fail" data-check="schema.execute-card-transfer">');
   });
 
   it('sections group by their number: 9.6 and 4.rule1 are in 9 and 4', () => {

@@ -1,13 +1,16 @@
-// The run report in a real browser: a passing run against the embedded reference and a failing run
-// against a hostile variant of it (its error bodies, reasons and headers carry <script> and onerror
-// markup). The numbers shown must equal results.json, the filter must work with scripts on and
-// off, nothing may run, load or violate the CSP, and no secret may reach the page.
+// The run report in a real browser: a failing run against a hostile variant of the reference (its
+// error bodies, reasons and headers carry <script> and onerror markup; its card-tokenization
+// endpoint answers 404) with an expected-failures file, then a passing run against the embedded
+// reference with the failing run as --baseline (so its diff lists what was fixed). The numbers
+// shown must equal results.json, the filter must work with scripts on and off, nothing may run,
+// load or violate the CSP, and no secret may reach the page.
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { comparableOf, loadExpectedFailures, loadResults } from '../../src/baseline/index.ts';
 import { captureIo } from '../../src/cli/capture.ts';
 import { main } from '../../src/cli/index.ts';
 import { loadModel } from '../../src/model/index.ts';
@@ -27,9 +30,9 @@ interface Report {
   secrets: string[];
 }
 
-async function passingRun(dir: string): Promise<Report> {
+async function passingRun(dir: string, baseline: string): Promise<Report> {
   const { io, err } = captureIo({ cwd: dir });
-  const code = await main(['run', '--report-dir', dir, '--seed', '7'], io);
+  const code = await main(['run', '--report-dir', dir, '--seed', '7', '--baseline', baseline], io);
   expect(code, err()).toBe(0);
   // The embedded reference's secrets are random per start: none can be known here, so the
   // secret check is on the failing run, whose reference the test holds.
@@ -44,6 +47,12 @@ async function failingRun(dir: string): Promise<Report> {
     pciPort: 0,
     control: true,
     transform: (req, res) => {
+      // A missing card-tokenization endpoint: the push-to-card checks depend on it as a setup step.
+      if (req.operationId === 'tokenizeCard') {
+        res.status = 404;
+        res.body = JSON.stringify({ error: 'not found' });
+        return;
+      }
       if (res.status < 400 || req.operationId?.startsWith('control:')) return;
       res.headers['x-hostile'] = HOSTILE;
       try {
@@ -59,7 +68,19 @@ async function failingRun(dir: string): Promise<Report> {
   try {
     const profile = resolveProfile(ref.profile, { env: {} }, 'hostile reference');
     const paths = { json: join(dir, 'results.json'), html: join(dir, 'report.html') };
-    const outcome = await runChecks({ profile, model: await loadModel(), seed: 11, checkIds: ['errors.*'] }, await loadChecks(), createReporters(paths));
+    // One listed failure is waived; one listed check passes (the list rots, the run fails on it).
+    const listFile = join(dir, 'expected-failures.json');
+    await mkdir(dir, { recursive: true });
+    await writeFile(listFile, JSON.stringify([
+      { check: 'errors.token.client-id-missing', reason: 'ticket 42: hostile <b>reason</b>' },
+      { check: 'errors.s2s.user-not-found', reason: 'fixed long ago' },
+    ]));
+    const checkIds = ['errors.*', 'schema.tokenize-card', 'schema.create-recipient-v2', 'schema.estimate-card-transfer', 'schema.execute-card-transfer', 'aliases.recipient.address'];
+    const outcome = await runChecks(
+      { profile, model: await loadModel(), seed: 11, checkIds, expectedFailures: await loadExpectedFailures(listFile) },
+      await loadChecks(),
+      createReporters(paths),
+    );
     expect(outcome.summary.failed).toBeGreaterThan(3);
     return { html: paths.html, json: JSON.parse(await readFile(paths.json, 'utf8')), secrets: secretsOf(ref.profile) };
   } finally {
@@ -81,8 +102,8 @@ describe.skipIf(skip)('run report in Chromium', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bc-browser-run-'));
     browser = await launchBrowser();
-    pass = await passingRun(join(dir, 'pass'));
     fail = await failingRun(join(dir, 'fail'));
+    pass = await passingRun(join(dir, 'pass'), join(dir, 'fail', 'results.json'));
     on = await watchedContext(browser, true);
     off = await watchedContext(browser, false);
     pages.passOn = await openReport(on.context, pass.html);
@@ -99,10 +120,12 @@ describe.skipIf(skip)('run report in Chromium', () => {
   it('shows the counts of results.json: totals, by spec section, by area', async () => {
     for (const [page, report] of [[pages.passOn, pass], [pages.failOn, fail]] as const) {
       const s = report.json.summary;
-      for (const [name, want] of Object.entries({ passed: s.passed, failed: s.failed, skipped: s.skipped, total: s.total, requests: s.requests })) {
+      for (const [name, want] of Object.entries({ passed: s.passed, failed: s.failed, blocked: s.blocked, skipped: s.skipped, warned: s.warned, total: s.total, requests: s.requests })) {
         expect(await shownNumber(page, name, '.cards'), name).toBe(want);
       }
-      for (const k of ['passed', 'failed', 'skipped', 'uncovered', 'untestable', 'total']) expect(await shownNumber(page, `rules-${k}`, '.cards'), k).toBe(s.rules[k]);
+      for (const k of ['passed', 'failed', 'blocked', 'skipped', 'uncovered', 'untestable', 'total']) expect(await shownNumber(page, `rules-${k}`, '.cards'), k).toBe(s.rules[k]);
+      if (report.json.rootCauses.length) expect(await shownNumber(page, 'root-causes', '.cards')).toBe(s.rootCauses);
+      expect(await page.locator('table.causes tr[data-cause]').count()).toBe(report.json.rootCauses.length);
 
       const checks: any[] = report.json.checks;
       const rules: any[] = report.json.rules;
@@ -112,8 +135,8 @@ describe.skipIf(skip)('run report in Chromium', () => {
         const row = `table.by-section tbody tr[data-section="${sec}"]`;
         const cs = checks.filter((c) => major(c.section) === sec);
         const rs = rules.filter((r) => major(r.section) === sec);
-        for (const v of ['pass', 'fail', 'skip']) expect(await shownNumber(page, `checks-${v}`, row), `§${sec} checks ${v}`).toBe(cs.filter((c) => c.verdict === v).length);
-        for (const v of ['pass', 'fail', 'skip', 'uncovered', 'untestable']) expect(await shownNumber(page, `rules-${v}`, row), `§${sec} rules ${v}`).toBe(rs.filter((r) => r.verdict === v).length);
+        for (const v of ['pass', 'fail', 'blocked', 'skip']) expect(await shownNumber(page, `checks-${v}`, row), `§${sec} checks ${v}`).toBe(cs.filter((c) => c.verdict === v).length);
+        for (const v of ['pass', 'fail', 'blocked', 'skip', 'uncovered', 'untestable']) expect(await shownNumber(page, `rules-${v}`, row), `§${sec} rules ${v}`).toBe(rs.filter((r) => r.verdict === v).length);
         expect(await shownNumber(page, 'rules-total', row)).toBe(rs.length);
         const testable = rs.filter((r) => r.verdict !== 'untestable').length;
         const observed = rs.filter((r) => r.verdict === 'pass' || r.verdict === 'fail').length;
@@ -121,7 +144,7 @@ describe.skipIf(skip)('run report in Chromium', () => {
       }
       for (const area of new Set(checks.map((c) => c.area))) {
         const row = `table.by-area tr[data-area="${area}"]`;
-        for (const v of ['pass', 'fail', 'skip']) expect(await shownNumber(page, v, row), `${area} ${v}`).toBe(checks.filter((c) => c.area === area && c.verdict === v).length);
+        for (const v of ['pass', 'fail', 'blocked', 'skip']) expect(await shownNumber(page, v, row), `${area} ${v}`).toBe(checks.filter((c) => c.area === area && c.verdict === v).length);
       }
     }
   });
@@ -130,7 +153,8 @@ describe.skipIf(skip)('run report in Chromium', () => {
     for (const [page, report] of [[pages.passOn, pass], [pages.passOff, pass], [pages.failOn, fail], [pages.failOff, fail]] as const) {
       const checks: any[] = report.json.checks;
       const rules: any[] = report.json.rules;
-      const n = (list: any[], v?: string) => list.filter((x) => !v || x.verdict === v).length;
+      // The failed filter shows failed and blocked checks and rules: both fail the run.
+      const n = (list: any[], v?: string) => list.filter((x) => !v || x.verdict === v || (v === 'fail' && x.verdict === 'blocked')).length;
       // Default: failed when something failed, else all.
       const failedFirst = n(checks, 'fail') > 0;
       expect(await page.locator(failedFirst ? '#filter-failed' : '#filter-all').isChecked()).toBe(true);
@@ -150,7 +174,7 @@ describe.skipIf(skip)('run report in Chromium', () => {
     const page = pages.failOn;
     await page.click('label[for="filter-failed"]');
     const failed = fail.json.checks.filter((c: any) => c.verdict === 'fail');
-    expect(await page.locator('article.failure').count()).toBe(failed.length);
+    expect(await page.locator('article.failure:not(.blocked)').count()).toBe(failed.length);
     for (const c of failed) {
       const card = page.locator(`article.failure[id="check-${c.checkId}"]`);
       await expect(card.count()).resolves.toBe(1);
@@ -171,13 +195,65 @@ describe.skipIf(skip)('run report in Chromium', () => {
     const withComparison = failed.filter((c: any) => c.failure.comparison);
     expect(withComparison.length).toBeGreaterThan(0);
     // A failure on a call with a token: the curl reads it from $BAAS_TOKEN and the mint command is beside it.
-    const curls = await page.locator('pre.curl').allTextContents();
-    const mints = await page.locator('pre.mint').allTextContents();
+    const curls = await page.locator('article.failure:not(.blocked) pre.curl').allTextContents();
+    const mints = await page.locator('article.failure:not(.blocked) pre.mint').allTextContents();
     expect(curls.length).toBe(failed.length);
     expect(curls.some((c) => c.includes('"$BAAS_TOKEN"'))).toBe(true);
     expect(mints.length).toBeGreaterThan(0);
     for (const m of mints) expect(m).toMatch(/export BAAS_(TOKEN|S2S_TOKEN)="\$\(curl .*"\$BAAS_CLIENT_SECRET"/);
     expect(curls.some((c) => c.includes('"client_secret":"\'"$BAAS_CLIENT_SECRET"\'"'))).toBe(true);
+  });
+
+  it('root causes come first; blocked checks name the operation whose setup step failed', async () => {
+    const page = pages.failOn;
+    const causes: any[] = fail.json.rootCauses;
+    expect(causes.length).toBeGreaterThan(0);
+    const rows = page.locator('table.causes tr[data-cause]');
+    for (let i = 0; i < causes.length; i++) {
+      const c = causes[i];
+      const row = rows.nth(i);
+      expect(await row.getAttribute('data-cause')).toBe(c.id);
+      expect(await shownNumber(page, 'explains', `table.causes tr[data-cause="${c.id}"]`)).toBe(c.checks.length + c.blocked.length);
+      for (const r of c.rules) expect(await row.textContent()).toContain(r);
+    }
+    // The root-cause table is above the failure cards.
+    const [causesY, failuresY] = await Promise.all(['#root-causes', 'section.failures'].map((sel) => page.locator(sel).evaluate((el) => el.getBoundingClientRect().top)));
+    expect(causesY).toBeLessThan(failuresY);
+    for (const c of fail.json.checks.filter((x: any) => x.verdict === 'blocked')) {
+      const card = page.locator(`article.failure.blocked[id="check-${c.checkId}"]`);
+      const text = (await card.textContent()) ?? '';
+      expect(text).toContain(`Blocked by ${c.blocked.operation}`);
+      for (const r of c.blocked.rules) expect(text).toContain(r);
+    }
+  });
+
+  it('shows the expected-failures outcome and why the exit code is what it is', async () => {
+    const page = pages.failOn;
+    const x = fail.json.expected;
+    expect(x.waived.map((w: any) => w.check)).toEqual(['errors.token.client-id-missing']);
+    expect(x.problems.map((p: any) => p.check)).toEqual(['errors.s2s.user-not-found']);
+    expect(await page.locator('#expected-failures tr[data-waived]').evaluateAll((r) => r.map((e) => e.getAttribute('data-waived')))).toEqual(x.waived.map((w: any) => w.check));
+    expect(await page.locator('#expected-failures tr[data-problem]').evaluateAll((r) => r.map((e) => e.getAttribute('data-problem')))).toEqual(x.problems.map((p: any) => p.check));
+    expect(await page.locator('#expected-failures').textContent()).toContain('ticket 42: hostile <b>reason</b>');
+    const exit = (await page.locator('[data-value="exit"]').textContent()) ?? '';
+    expect(exit).toContain(`Exit code ${fail.json.exit.code}`);
+    for (const r of fail.json.exit.reasons) expect(exit).toContain(r);
+  });
+
+  it('against a baseline, lists what was fixed, newly fails and became skipped, as results.json says', async () => {
+    const page = pages.passOn;
+    const d = pass.json.diff;
+    expect(d.checks.fixed.length).toBeGreaterThan(0);
+    for (const [key, name] of [['newlyFailing', 'newly-failing'], ['fixed', 'fixed'], ['newlySkipped', 'newly-skipped'], ['other', 'other']] as const) {
+      expect(await shownNumber(page, `diff-${name}`, '#baseline-diff'), name).toBe(d.checks[key].length);
+      const ids = await page.locator(`#baseline-diff table[data-diff="check"] tr[data-change="${name}"] code`).allTextContents();
+      expect(ids, name).toEqual(d.checks[key].map((c: any) => c.id));
+      const ruleIds = await page.locator(`#baseline-diff table[data-diff="rule"] tr[data-change="${name}"] code`).allTextContents();
+      expect(ruleIds, `rules ${name}`).toEqual(d.rules[key].map((c: any) => c.id));
+    }
+    expect(await shownNumber(page, 'diff-rules-fixed', '#baseline-diff')).toBe(d.rules.fixed.length);
+    // A run without --baseline has no diff section.
+    expect(await pages.failOn.locator('#baseline-diff').count()).toBe(0);
   });
 
   it('never shows a secret: the profile secrets are in neither the page nor the file', async () => {
@@ -222,8 +298,9 @@ describe.skipIf(skip)('run report in Chromium', () => {
     await page.emulateMedia({ media: 'print' });
     try {
       expect(await page.locator('nav.filters').isVisible()).toBe(false);
-      expect(await visibleCount(page, 'article.failure')).toBe(fail.json.summary.failed);
-      expect(await visibleCount(page, 'table.checks tr.item')).toBe(fail.json.summary.failed);
+      const s = fail.json.summary;
+      expect(await visibleCount(page, 'article.failure')).toBe(s.failed + s.blocked);
+      expect(await visibleCount(page, 'table.checks tr.item')).toBe(s.failed + s.blocked);
     } finally {
       await page.emulateMedia({ media: 'screen' });
     }

@@ -4,6 +4,7 @@
 // Exit: 0 pass, 1 a threshold or contract failed, 2 configuration, 3 target unreachable.
 // Progress goes to stderr (one line in place on a terminal, plain periodic lines otherwise).
 
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
@@ -23,6 +24,14 @@ function thresholdsOf(args: Record<string, any>): Thresholds {
     ...(args.errorRateMax !== undefined ? { errorRateMax: boundedNumber('error-rate-max', args.errorRateMax, 0, 1) } : {}),
     ...(args.rpsMin !== undefined ? { rpsMin: boundedNumber('rps-min', args.rpsMin, 0, 1e12) } : {}),
   };
+}
+
+async function writeRaw(file: string, samples: number[]): Promise<void> {
+  try {
+    await writeFile(file, samples.length ? `${samples.join('\n')}\n` : '');
+  } catch (err) {
+    throw new ConfigError(`load: cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
 }
 
 /** `--shard i/n` (1-based, as in `JOB_COMPLETION_INDEX + 1`). */
@@ -95,6 +104,7 @@ async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number
       profile = resolveProfile(reference.profile, { env: {} }, 'embedded reference profile');
       io.stderr.write(`no --profile or --target: load-testing the embedded reference at ${profile.base_url} (default rate limit)\n`);
     }
+    const samples: number[] | undefined = args.rawOut ? [] : undefined;
     const progress = args.progress === false ? undefined : progressPrinter(io.stderr, io.env, label);
     let result: LoadResult;
     try {
@@ -102,12 +112,14 @@ async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number
         ...base,
         profile,
         ...(shard ? { shard } : {}),
+        ...(samples ? { onSample: (us: number) => void samples.push(us) } : {}),
         allowRemote: args.allowRemote === true,
         ...(progress ? { onProgress: progress.onProgress } : {}),
       });
     } finally {
       progress?.done();
     }
+    if (samples) await writeRaw(resolve(io.cwd, String(args.rawOut)), samples);
     if (reference) result.notes.push('the embedded reference shares this Node process (one event loop) with the load generator: figures describe the pair; for a server figure run `baas-conform serve` elsewhere and pass --profile');
     return await emit(result, args, io, profile);
   } catch (err) {
@@ -142,6 +154,7 @@ export const loadCommand: CliCommand = {
       .option('error-rate-max', { type: 'number', describe: 'Fail when the error fraction exceeds this (default 0). Errors: unexpected non-2xx (429 is expected on token-burst), transport errors, timeouts' })
       .option('rps-min', { type: 'number', describe: 'Fail when throughput (req/s) is below this' })
       .option('out', { type: 'string', describe: 'Write the result JSON here (secrets masked); input for load merge' })
+      .option('raw-out', { type: 'string', describe: 'Also write every latency sample (us, one per line) here: to check merged percentiles against raw data' })
       .option('report-dir', { type: 'string', describe: 'Write load.json and load.html (self-contained, inline SVG) into this directory' })
       .option('json', { type: 'boolean', describe: 'Print the result JSON instead of the table' }),
   run: loadHandler,
