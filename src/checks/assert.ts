@@ -4,6 +4,7 @@
 import type { FieldComparison } from '../events/index.ts';
 import type { ErrorRule, ErrorRuleId, Model } from '../model/types.ts';
 import { currentContext } from './current.ts';
+import { PrerequisiteFailed } from './prerequisite.ts';
 import { CheckFailure, SkipSignal } from './signals.ts';
 import type { HttpResponse } from './types.ts';
 
@@ -40,16 +41,17 @@ export function expect2xx(res: HttpResponse, what: string, rules?: string[]): vo
 
 /**
  * A prerequisite step (mint a token, create a user, read what the step under test needs) must
- * succeed before the check can test its rule. Its failure carries `step`, so the runner can tell
- * "the step under test broke the rule" from "the check could not get that far".
+ * succeed before the check can test its rule. Its failure is PrerequisiteFailed on `operation`, so
+ * the runner reports the check as blocked by that operation (or as its own failure when the check is
+ * about that operation), never as a failure of the rule under test.
  */
-export function expectStep(res: HttpResponse, step: string): void {
-  if (!is2xx(res)) throw new CheckFailure(`${step}: expected a 2xx answer, got HTTP ${res.status}: ${bodySnippet(res)}`, { response: res, step });
+export function expectStep(res: HttpResponse, operation: string, what: string): void {
+  if (!is2xx(res)) throw new PrerequisiteFailed(operation, `${what}: expected a 2xx answer, got HTTP ${res.status}: ${bodySnippet(res)}`, { response: res });
 }
 
-/** Fails as a prerequisite step (see expectStep) unless `condition`. */
-export function checkStep(condition: unknown, step: string, message: string, response?: HttpResponse): asserts condition {
-  if (!condition) throw new CheckFailure(`${step}: ${message}`, { response, step });
+/** Fails as a prerequisite step on `operation` (see expectStep) unless `condition`. */
+export function checkStep(condition: unknown, operation: string, message: string, response?: HttpResponse): asserts condition {
+  if (!condition) throw new PrerequisiteFailed(operation, message, { response });
 }
 
 export function expectNot2xx(res: HttpResponse, what: string, rules?: string[]): void {
@@ -133,6 +135,21 @@ export function expectError(ctx: { model: Model }, res: HttpResponse, ruleId: Er
     throw err;
   }
   expectErrorShape(ctx, res, named);
+}
+
+/** Passes when the response is exactly one of the section 7 rows (a cause two rows share); otherwise fails naming all of them. */
+export function expectOneOfErrors(ctx: { model: Model }, res: HttpResponse, ruleIds: ErrorRuleId[], rules: string[]): void {
+  const problems: string[] = [];
+  for (const id of ruleIds) {
+    try {
+      expectError(ctx, res, id, rules);
+      return;
+    } catch (err) {
+      if (!(err instanceof CheckFailure)) throw err;
+      problems.push(err.message);
+    }
+  }
+  throw new CheckFailure(`the answer is none of ${ruleIds.join(', ')}: ${problems.join(' | ')}`, { rules, response: res });
 }
 
 /** Fails unless the body has the section 7 error shape and its category matches the HTTP status. */

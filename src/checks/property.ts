@@ -34,7 +34,6 @@ export async function checkProperty<Ts>(
   throw new CheckFailure(message, {
     rules: isCheckFailure(cause) ? cause.rules : undefined,
     response: isCheckFailure(cause) ? cause.response : undefined,
-    step: isCheckFailure(cause) ? cause.step : undefined,
     comparison: isCheckFailure(cause) ? cause.comparison : undefined,
     counterexample: report,
   });

@@ -10,11 +10,6 @@ export interface CheckFailureOptions {
   /** The response that showed the failure; the runner attaches its recorded exchange. */
   response?: HttpResponse;
   counterexample?: string;
-  /**
-   * Set when a prerequisite step failed (a token, a user, a read the step under test needs), not the
-   * step under test: the check could not get as far as its rule. Names the step.
-   */
-  step?: string;
   /** Expected and actual field by field, for reports (optional). */
   comparison?: FieldComparison[];
 }
@@ -24,7 +19,6 @@ export class CheckFailure extends Error {
   readonly rules?: string[];
   readonly response?: HttpResponse;
   readonly counterexample?: string;
-  readonly step?: string;
   readonly comparison?: FieldComparison[];
   constructor(message: string, opts: CheckFailureOptions = {}) {
     super(message);
@@ -32,7 +26,6 @@ export class CheckFailure extends Error {
     this.rules = opts.rules;
     this.response = opts.response;
     this.counterexample = opts.counterexample;
-    this.step = opts.step;
     if (opts.comparison) this.comparison = opts.comparison;
   }
 }

@@ -137,8 +137,8 @@ export interface ReceivedWebhook {
 
 export interface WebhookReceiver {
   baseUrl: string;
-  /** Waits for a webhook on `path` matching `predicate`, up to `timeoutMs`. Resolves undefined on timeout. */
-  waitFor(path: string, predicate: (body: any) => boolean, timeoutMs: number): Promise<ReceivedWebhook | undefined>;
+  /** Waits for a webhook on `path` matching `predicate`, up to `timeoutMs` or until `signal` aborts. Resolves undefined on timeout or abort. */
+  waitFor(path: string, predicate: (body: any) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedWebhook | undefined>;
   /** All webhooks received so far. */
   all(): ReceivedWebhook[];
 }

@@ -10,6 +10,8 @@ export type TransportErrorCode =
   | 'DNS'
   | 'TLS'
   | 'BODY_TOO_LARGE'
+  | 'BODY_TOO_DEEP'
+  | 'DECODE'
   | 'ABORTED'
   | 'PROTOCOL'
   | 'TRANSPORT';
@@ -17,9 +19,12 @@ export type TransportErrorCode =
 export class TransportError extends BaasConformError {
   declare readonly code: TransportErrorCode;
   readonly url: string;
-  constructor(code: TransportErrorCode, message: string, url: string) {
+  /** The rule the target broke when the failure is the target's (a body nested too deep is not JSON the client can read). */
+  readonly ruleId?: string;
+  constructor(code: TransportErrorCode, message: string, url: string, ruleId?: string) {
     super(code, message, 3);
     this.url = url;
+    if (ruleId) this.ruleId = ruleId;
   }
 }
 

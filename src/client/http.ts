@@ -11,8 +11,12 @@ import type { Model } from '../model/types.ts';
 import { maskSecrets } from '../profile/mask.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { toCurl } from './curl.ts';
+import { ACCEPT_ENCODING, decodeBody, parseJsonBounded } from './decode.ts';
 import { TransportError, toTransportError } from './errors.ts';
 import { backoffDelay, RETRY_DEFAULTS, type RetryOptions } from './retry.ts';
+
+/** A retry is only worth it with at least this much of the request budget left. */
+const RETRY_MIN_ATTEMPT_MS = 250;
 
 export const CLIENT_DEFAULTS = {
   /** Section 8: recommended client request timeout. */
@@ -45,6 +49,8 @@ export interface CheckHttpClient extends HttpClient {
   exchangeOf(res: HttpResponse): Exchange | undefined;
   /** The most recent exchange (for failures thrown without a response). */
   readonly lastExchange: Exchange | undefined;
+  /** Milliseconds spent waiting on the target so far (all attempts): the per-check limit grows with it. */
+  readonly waitedMs: number;
 }
 
 interface Target {
@@ -159,9 +165,9 @@ export class HttpSession {
   }
 
   /** One attempt; never retries. Throws TransportError. */
-  async attempt(target: Target, headers: Record<string, string>, body: string | undefined, signal?: AbortSignal): Promise<HttpResponse> {
+  async attempt(target: Target, headers: Record<string, string>, body: string | undefined, signal?: AbortSignal, budgetMs?: number): Promise<HttpResponse> {
     const started = performance.now();
-    const budget = this.timeoutBudgetMs;
+    const budget = Math.max(1, Math.floor(Math.min(budgetMs ?? this.timeoutBudgetMs, this.timeoutBudgetMs)));
     const timeout = AbortSignal.timeout(budget);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const href = target.url.href;
@@ -198,18 +204,11 @@ export class HttpSession {
       res.body.destroy();
       throw toTransportError(err, href, state());
     }
-    const text = Buffer.concat(chunks).toString('utf8');
-    let json: any;
-    let jsonError: string | undefined;
-    if (text.length === 0) jsonError = 'empty body';
-    else {
-      try {
-        json = JSON.parse(text);
-      } catch (err) {
-        jsonError = (err as Error).message;
-      }
-    }
-    const out: HttpResponse = { status: res.statusCode, headers: flattenHeaders(res.headers), text, json, durationMs: performance.now() - started };
+    const raw = Buffer.concat(chunks);
+    const headersOut = flattenHeaders(res.headers);
+    const text = decodeBody(raw, headersOut['content-encoding'], max, href).toString('utf8');
+    const { json, jsonError } = parseJsonBounded(text, href);
+    const out: HttpResponse = { status: res.statusCode, headers: headersOut, text, json, durationMs: performance.now() - started };
     if (jsonError !== undefined) out.jsonError = jsonError;
     return out;
   }
@@ -231,6 +230,7 @@ export class HttpSession {
 
 class CheckClient implements CheckHttpClient {
   private sent = 0;
+  private waited = 0;
   private readonly exchanges = new WeakMap<HttpResponse, Exchange>();
   private last?: Exchange;
 
@@ -242,6 +242,9 @@ class CheckClient implements CheckHttpClient {
 
   get count(): number {
     return this.sent;
+  }
+  get waitedMs(): number {
+    return this.waited;
   }
 
   get lastExchange(): Exchange | undefined {
@@ -255,28 +258,40 @@ class CheckClient implements CheckHttpClient {
   async send(req: HttpRequest): Promise<HttpResponse> {
     const s = this.session;
     const target = s.resolveTarget(req);
-    const headers: Record<string, string> = { 'user-agent': CLIENT_DEFAULTS.userAgent, accept: 'application/json' };
+    // Accept-Encoding is sent deliberately: without it any coding is acceptable (RFC 9110) and a
+    // compressing proxy would answer with a coding the client did not expect.
+    const headers: Record<string, string> = { 'user-agent': CLIENT_DEFAULTS.userAgent, accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING };
     for (const [k, v] of Object.entries(req.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
     let body: string | undefined;
     if (req.rawBody !== undefined) body = req.rawBody;
     else if (req.body !== undefined) body = JSON.stringify(req.body);
     if (body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
+    // The whole 429 retry sequence (attempts and backoff sleeps) stays within one request budget: a
+    // storm of 429s ends with the last 429 answer, not with minutes of waiting.
+    const deadline = performance.now() + s.timeoutBudgetMs;
     for (let attempt = 1; ; attempt++) {
       this.opts.signal?.throwIfAborted();
       this.sent++;
       const started = performance.now();
       let res: HttpResponse;
       try {
-        res = await s.attempt(target, headers, body, this.opts.signal);
+        res = await s.attempt(target, headers, body, this.opts.signal, attempt === 1 ? undefined : deadline - started);
       } catch (err) {
+        this.waited += performance.now() - started;
         const te = err instanceof TransportError ? err : toTransportError(err, target.url.href, { timedOut: false, aborted: false, budgetMs: s.timeoutBudgetMs });
         this.record(target, headers, body, undefined, { code: te.code, message: s.mask(te.message) }, performance.now() - started, attempt);
         throw te;
       }
+      this.waited += res.durationMs;
       s.learn(res);
       this.exchanges.set(res, this.record(target, headers, body, res, undefined, res.durationMs, attempt));
       if (res.status !== 429 || req.noRetry || attempt > s.retry.maxRetries) return res;
-      await s.sleep(s.backoff(attempt, res.headers['retry-after']), this.opts.signal);
+      const delay = s.backoff(attempt, res.headers['retry-after']);
+      // Not enough budget left to sleep and try again with a fair chance: the 429 is the answer.
+      if (performance.now() + delay + RETRY_MIN_ATTEMPT_MS > deadline) return res;
+      const slept = performance.now();
+      await s.sleep(delay, this.opts.signal);
+      this.waited += performance.now() - slept;
     }
   }
 

@@ -4,7 +4,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { Ajv, type ErrorObject } from 'ajv';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { HttpClient } from '../checks/types.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
@@ -99,10 +99,12 @@ function checkAgainstModel(file: string, doc: AdapterFile, ops: Map<string, Cont
 
 /** Parses and validates an adapter file's text; `file` names it in errors. */
 export function parseAdapter(file: string, text: string, model: Pick<Model, 'control'>): AdapterFile {
-  const doc = parseDocument(text, { prettyErrors: false });
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter: lines });
   if (doc.errors.length) {
     const e = doc.errors[0];
-    const where = e.linePos?.[0] ? ` (line ${e.linePos[0].line}, column ${e.linePos[0].col})` : '';
+    const at = lines.linePos(e.pos[0]);
+    const where = ` (line ${at.line}, column ${at.col})`;
     throw new ControlAdapterError(file, '', `not valid YAML${where}: ${e.message.split('\n')[0]}`);
   }
   const raw = doc.toJS();

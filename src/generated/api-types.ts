@@ -10,6 +10,19 @@ export type AppConfig = unknown;
  */
 export type BankAccount = unknown;
 /**
+ * The user id (section 4 "user id"; the field name is not shown). An object carrying it as id or user_id (the user id field names of section 2), or the bare id string.
+ */
+export type CreateUserResult =
+  | {
+      /**
+       * @deprecated
+       */
+      id?: string;
+      user_id?: string;
+      [k: string]: unknown;
+    }
+  | string;
+/**
  * FX estimate (fields not shown).
  */
 export type FxEstimate = unknown;
@@ -357,17 +370,6 @@ export interface CreateUserRequest {
   wallet_address?: string;
   [k: string]: unknown;
 }
-/**
- * The user id (the field name is not shown; id and user_id are the user id field names of section 2).
- */
-export interface CreateUserResult {
-  /**
-   * @deprecated
-   */
-  id?: string;
-  user_id?: string;
-  [k: string]: unknown;
-}
 export interface CreateVirtualCardRequest {
   card_name?: string;
   [k: string]: unknown;
@@ -400,7 +402,7 @@ export interface ErcWithdrawalWebhook {
   [k: string]: unknown;
 }
 /**
- * Error body (section 7). error_details is part of the body shape; an empty array is fine.
+ * Error body (section 7). error_details is listed in the body shape, but no row shows an error without details, so it may be absent or empty there.
  */
 export interface ErrorBody {
   /**
@@ -409,7 +411,7 @@ export interface ErrorBody {
   error_reason: string;
   error_description: string;
   error_category: ErrorCategory;
-  error_details: ErrorDetail[];
+  error_details?: ErrorDetail[];
   [k: string]: unknown;
 }
 export interface ErrorCategory {

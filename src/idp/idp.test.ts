@@ -38,3 +38,31 @@ describe('test identity provider', () => {
     expect(decodeJwt(await idp.accessToken({ aud: 'other-app' })).aud).toBe('other-app');
   });
 });
+
+describe('stable out-of-band key', () => {
+  it('signs with the given key and app id across restarts, and serves it at the public path', async () => {
+    const { exportJWK, generateKeyPair } = await import('jose');
+    const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const signingKey = await exportJWK(privateKey);
+    const keys: unknown[] = [];
+    for (let i = 0; i < 2; i++) {
+      const probe = await startTestIdp({ signingKey, appId: 'partner-app' });
+      const port = Number(new URL(probe.jwksUrl).port);
+      await probe.close();
+      const p = await startTestIdp({ port, signingKey, appId: 'partner-app', publicJwksUrl: `http://127.0.0.1:${port}/registered/keys.json` });
+      try {
+        const jwks = await (await fetch(p.jwksUrl)).json();
+        expect(jwks.keys[0].d).toBeUndefined();
+        keys.push(jwks.keys[0]);
+        const token = await p.accessToken();
+        expect(decodeJwt(token).aud).toBe('partner-app');
+        await jwtVerify(token, createRemoteJWKSet(new URL(p.jwksUrl)));
+        await expect(jwtVerify(await p.accessToken({ badSignature: true }), createRemoteJWKSet(new URL(p.jwksUrl)))).rejects.toThrow();
+      } finally {
+        await p.close();
+      }
+    }
+    // Same published key (and kid) on both runs: what the vendor registered keeps working.
+    expect(keys[1]).toEqual(keys[0]);
+  });
+});

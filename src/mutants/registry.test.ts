@@ -38,7 +38,8 @@ describe('mutant bank (registry)', () => {
     const known = new Set<string>(FAULT_POINTS);
     for (const v of MUTANT_BANK) {
       for (const f of v.options.faults ?? []) expect(known.has(f), `${v.id}: unknown fault point ${f}`).toBe(true);
-      const mutates = (v.options.faults?.size ?? 0) > 0 || !!v.options.transform || v.options.latencyMs !== undefined || !!v.options.rateLimit || !!v.proxy;
+      // realRateLimit: the run keeps the reference's own limit where every other run gets the short window.
+      const mutates = (v.options.faults?.size ?? 0) > 0 || !!v.options.transform || v.options.latencyMs !== undefined || !!v.options.rateLimit || !!v.proxy || !!v.realRateLimit;
       expect(mutates, `${v.id} changes nothing`).toBe(true);
       expect(v.description.length).toBeGreaterThan(10);
     }

@@ -12,7 +12,7 @@ describe('selftest (mutant bank)', () => {
   it(
     'catches every faulty variant by its rule and fails no check on the baseline or a benign variant',
     async () => {
-      const result = await runSelftest({ concurrency: 2, timeoutBudgetMs: 3000, seed: 1 });
+      const result = await runSelftest({ timeoutBudgetMs: 3000, seed: 1 });
       const uncaught = result.variants
         .filter((v) => v.kind === 'faulty' && !v.ok)
         .map((v) => `${v.id} [${v.breaks.join(',')}]: ${v.error ?? (v.failing.map((f) => `${f.checkId} [${f.rules.join(',')}]`).join('; ') || 'no check failed')}`);

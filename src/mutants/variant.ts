@@ -23,6 +23,11 @@ interface VariantBase {
   options: Partial<ReferenceOptions>;
   /** Request-aware or transport-level mutation through the interception proxy (proxy.ts). */
   proxy?: ProxyHooks;
+  /**
+   * Keep the reference's own token rate limit instead of the selftest's short window: the variant is
+   * about the limit itself. Such variants are run first, apart from the rest (their runs are longest).
+   */
+  realRateLimit?: true;
 }
 
 /** A variant as an area file declares it. */

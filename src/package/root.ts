@@ -1,6 +1,6 @@
 // Where the installed package lives on disk. Data files (spec/, reports/ templates, package.json) sit at
 // the package root, but code runs either from src/ (tsx, a dev checkout) or from dist/src/ (compiled,
-// an installed tarball), so a fixed `../../spec` relative to import.meta.url is right in one layout and
+// an installed tarball), so a fixed relative climb to spec/ from import.meta.url is right in one layout and
 // wrong in the other. Walking up to the nearest package.json is right in both.
 
 import { existsSync } from 'node:fs';

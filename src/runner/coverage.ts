@@ -9,7 +9,8 @@ import type { Rule } from '../model/types.ts';
 
 export function ruleVerdicts(rules: Rule[], results: CheckResult[], notSelected: Map<string, string> = new Map(), allChecks: Check[] = []): RuleVerdict[] {
   const byRule = new Map<string, CheckResult[]>();
-  for (const r of results) for (const id of r.rules) (byRule.get(id) ?? byRule.set(id, []).get(id)!).push(r);
+  // A failure may name a rule outside the check's list (a TIMEOUT names the section 8 budget rule).
+  for (const r of results) for (const id of new Set([...r.rules, ...(r.failure?.rules ?? [])])) (byRule.get(id) ?? byRule.set(id, []).get(id)!).push(r);
   const unselectedByRule = new Map<string, string[]>();
   for (const c of allChecks) {
     if (!notSelected.has(c.id)) continue;

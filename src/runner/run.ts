@@ -2,6 +2,7 @@
 // bounded concurrency (exclusive ones alone, afterwards), and streams events to reporters. It knows
 // nothing about specific rules: a check is an id, rule ids and a `run(ctx)`.
 
+import { allowedCheckMs } from './time-limit.ts';
 import { randomUUID } from 'node:crypto';
 import type { Check, CheckContext, RunServices } from '../checks/types.ts';
 import { runWithContext } from '../checks/current.ts';
@@ -125,7 +126,7 @@ async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>
   await Promise.all(workers);
 }
 
-function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mask: (s: string) => string, timedOut: CheckTimeout | undefined): CheckFailureInfo {
+function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mask: (s: string) => string, timedOut: CheckTimeout | undefined, model?: Model): CheckFailureInfo {
   if (timedOut) {
     return { message: timedOut.message, rules: check.rules, cause: 'CHECK_TIMEOUT', exchange: http.lastExchange };
   }
@@ -144,6 +145,12 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
     return info;
   }
   if (err instanceof TransportError) {
+    // A target that answers too slowly broke the section 8 budget, and a body nested too deep or in a
+    // coding that does not decode broke "all bodies are JSON": not the schema or state rule the check
+    // was about to look at.
+    const named = err.ruleId ?? (err.code === 'TIMEOUT' ? model?.limits.request_timeout?.id : undefined);
+    const budgetRule = named && model?.rules.some((r) => r.id === named) ? named : undefined;
+    if (budgetRule) return { message: `transport failure: ${mask(err.message)}`, rules: [budgetRule], rulesNamed: true, cause: err.code, exchange: http.lastExchange };
     return { message: `transport failure: ${mask(err.message)}`, rules: check.rules, cause: err.code, exchange: http.lastExchange };
   }
   const counterexample = counterexampleFromAssertError(err);
@@ -253,13 +260,21 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
 
       const controller = new AbortController();
       let timedOut: CheckTimeout | undefined;
-      const timer = setTimeout(() => {
-        timedOut = new CheckTimeout(checkTimeoutMs);
-        controller.abort(timedOut);
-      }, checkTimeoutMs);
       const onRunAbort = () => controller.abort(options.signal?.reason);
       options.signal?.addEventListener('abort', onRunAbort, { once: true });
       const http = session.client(check.id, { signal: controller.signal, onExchange: (exchange) => bus.emit({ type: 'exchange', exchange }) });
+      // The limit grows with the time spent waiting on slow answers (src/runner/time-limit.ts).
+      let timer: ReturnType<typeof setTimeout>;
+      const arm = (ms: number) => {
+        timer = setTimeout(() => {
+          const elapsed = performance.now() - began;
+          const allowed = allowedCheckMs(checkTimeoutMs, http.waitedMs, http.count);
+          if (elapsed + 50 < allowed) return arm(allowed - elapsed);
+          timedOut = new CheckTimeout(Math.round(allowed));
+          controller.abort(timedOut);
+        }, ms);
+      };
+      arm(checkTimeoutMs);
       const warnings: string[] = [];
       const withWarnings = (r: CheckResult): CheckResult => (warnings.length ? { ...r, warnings: [...warnings] } : r);
       const ctx: CheckContext = {
@@ -298,11 +313,11 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
         } else if (prerequisite && 'blocked' in prerequisite) {
           finish(withWarnings({ ...base, verdict: 'blocked', blocked: prerequisite.blocked, durationMs, requests: http.count }));
         } else {
-          const failure = prerequisite?.failure ?? failureFromError(err, check, http, (s) => session.mask(s), timedOut);
+          const failure = prerequisite?.failure ?? failureFromError(err, check, http, (s) => session.mask(s), timedOut, model);
           finish(withWarnings({ ...base, verdict: 'fail', failure, durationMs, requests: http.count }));
         }
       } finally {
-        clearTimeout(timer);
+        clearTimeout(timer!);
         options.signal?.removeEventListener('abort', onRunAbort);
         if (!controller.signal.aborted) controller.abort(new Error('check finished'));
       }

@@ -148,24 +148,24 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
     listenUrl,
     stats: () => ({ ...stats }),
     all: () => [...received],
-    waitFor(path, predicate, timeoutMs) {
+    waitFor(path, predicate, timeoutMs, signal) {
       // Deliveries can arrive before the check starts waiting; look at history first.
       const seen = received.find((w) => matches(w, path, predicate));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve) => {
-        const waiter: Waiter = {
-          path,
-          predicate,
-          resolve: (w) => {
-            clearTimeout(timer);
-            resolve(w);
-          },
-        };
-        const timer = setTimeout(() => {
+        // The check's signal ends the wait too: a check out of time does not hold a waiter for minutes.
+        const finish = (w: ReceivedWebhook | undefined) => {
+          clearTimeout(timer);
           waiters.delete(waiter);
-          resolve(undefined);
-        }, timeoutMs);
+          signal?.removeEventListener('abort', onAbort);
+          resolve(w);
+        };
+        const onAbort = () => finish(undefined);
+        const waiter: Waiter = { path, predicate, resolve: finish };
+        const timer = setTimeout(() => finish(undefined), timeoutMs);
         waiters.add(waiter);
+        if (signal?.aborted) finish(undefined);
+        else signal?.addEventListener('abort', onAbort, { once: true });
       });
     },
     async close() {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type TestWebhookReceiver } from './index.ts';
+import { parseListen, startWebhookReceiver, type TestWebhookReceiver } from './index.ts';
 
 let rx: TestWebhookReceiver;
 beforeAll(async () => {
@@ -25,5 +25,40 @@ describe('webhook receiver', () => {
     for (let i = 0; i < 10; i++) await post('/n', JSON.stringify({ i }));
     expect(rx.all().map((w) => w.body.i)).toEqual([5, 6, 7, 8, 9]);
     expect((await fetch(`${rx.baseUrl}/x`)).status).toBe(405);
+  });
+});
+
+describe('webhook receiver bounds and external mode', () => {
+  it('drops the oldest deliveries past the byte bound and counts the drop', async () => {
+    const r = await startWebhookReceiver({ maxTotalBytes: 100, keep: 1000 });
+    try {
+      const send = (i: number) => fetch(`${r.baseUrl}/p`, { method: 'POST', body: JSON.stringify({ i, pad: 'x'.repeat(30) }) });
+      for (let i = 0; i < 6; i++) await send(i);
+      const s = r.stats();
+      expect(s.received).toBe(6);
+      expect(s.keptBytes).toBeLessThanOrEqual(100);
+      expect(s.dropped).toBe(6 - r.all().length);
+      expect(s.dropped).toBeGreaterThan(0);
+      expect(r.all().at(-1)?.body.i).toBe(5);
+      expect(r.all()[0].body.i).toBe(s.dropped);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('listens on the given address and names its public URL', async () => {
+    const probe = await startWebhookReceiver();
+    const port = Number(new URL(probe.listenUrl).port);
+    await probe.close();
+    const r = await startWebhookReceiver({ ...parseListen(`127.0.0.1:${port}`), publicUrl: 'https://hooks.example.test/tunnel/' });
+    try {
+      expect(r.baseUrl).toBe('https://hooks.example.test/tunnel');
+      expect(r.listenUrl).toBe(`http://127.0.0.1:${port}`);
+      await fetch(`${r.listenUrl}/v2/webhooks/user`, { method: 'POST', body: '{"user_id":"ext-1"}' });
+      expect(await r.waitFor('/v2/webhooks/user', (b) => b.user_id === 'ext-1', 500)).toBeDefined();
+    } finally {
+      await r.close();
+    }
+    expect(parseListen(':8080')).toEqual({ host: '0.0.0.0', port: 8080 });
   });
 });

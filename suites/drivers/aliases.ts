@@ -9,8 +9,8 @@ import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/t
 import type { Driver, Drivers } from './driver.ts';
 import {
   type TestUser, aliasProblem, asUser, check, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx, expectError,
-  expectErrorShape, listItems, mentionsDeep, readUser, requestBody, rnd, runsFor, s2sHeaders, smartWallets, uniqueUser, userDataArb,
-  userHeaders, userIdFrom, walletItems, CheckFailure, hasControl
+  expectErrorShape, listItems, mentionsDeep, readUser, requestBody, rnd, runsFor, s2sHeaders, smartWallets, requireSmartWallets, uniqueUser, userDataArb,
+  userHeaders, userIdFrom, walletItems, CheckFailure, hasControl,
 } from '../kit/index.ts';
 import { cryptoRecipient } from './transfers.ts';
 
@@ -122,8 +122,7 @@ function statementTarget(which: 'user' | 'wallet'): AliasTarget {
   return {
     async build(ctx, fields) {
       const user = await createUser(ctx);
-      const wallets = await smartWallets(ctx, user);
-      if (wallets.length === 0) ctx.skip('the user has no Smart Wallet (GET /api/v1/wallets), needed for the statement request');
+      const wallets = await requireSmartWallets(ctx, user);
       const base: Record<string, unknown> = { start: now() - 30 * 86400, end: now() + 60 };
       const owner = aliasRule(ctx, 'ALIAS-STATEMENT-OWNER');
       const account = aliasRule(ctx, 'ALIAS-STATEMENT-ACCOUNT-ADDRESS');
@@ -267,7 +266,7 @@ function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Prom
           ctx.log(`could not provoke ${path}: ${(err as Error).message}`);
           return undefined;
         });
-        if (p && !(await hooks.waitFor(path, p.match, WEBHOOK_WAIT_MS))) ctx.log(`no webhook mentioning what was created arrived on ${path} within ${WEBHOOK_WAIT_MS / 1000} s`);
+        if (p && !(await hooks.waitFor(path, p.match, WEBHOOK_WAIT_MS, ctx.signal))) ctx.log(`no webhook mentioning what was created arrived on ${path} within ${WEBHOOK_WAIT_MS / 1000} s`);
       }
       const seen = hooks.all().filter((w) => w.path === path);
       if (seen.length === 0) ctx.skip(NO_WEBHOOK);

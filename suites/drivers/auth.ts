@@ -4,7 +4,7 @@
 import { jwtVerify } from 'jose';
 import {
   expectSchema, authorizeRaw, bearer, chainHeader, check, createUser, createUserRaw, expect2xx, expectError, headers, jwtClaims, jwtHeader,
-  readUser, requestToken, rnd, s2sHeaders, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail,
+  readUser, requestToken, rnd, s2sHeaders, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail, expectAudienceRefused,
 } from '../kit/index.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
@@ -137,7 +137,7 @@ export const drivers: Drivers = {
   },
 
   'AUTH-IDP-AUDIENCE': {
-    title: "Provider access token aud: the configured app id is accepted; any other aud is refused (500 ErrorConfigurationInvalid)",
+    title: "Provider access token aud: the configured app id is accepted; any other aud is refused (500 ErrorConfigurationInvalid, or 401: section 7 shows no row for a mismatch)",
     safe: false,
     needs: ['idp'],
     async run(ctx) {
@@ -145,7 +145,7 @@ export const drivers: Drivers = {
       const p = ctx.services.idp!;
       expect2xx(await idpAuthorize(ctx, who, { access: { aud: p.appId } }), 'POST /api/v1/user/authorize with aud = the configured app id');
       const res = await idpAuthorize(ctx, who, { access: { aud: `${p.appId}-other` } });
-      expectError(ctx, res, 'ERR-IDP-APP-NOT-REGISTERED', ['AUTH-IDP-AUDIENCE']);
+      expectAudienceRefused(ctx, res, ['AUTH-IDP-AUDIENCE']);
     },
   },
 };

@@ -10,7 +10,7 @@ import type { Driver, Drivers } from './driver.ts';
 import {
   bearer, chainHeader, check, claimsCarrying, grantType, expect2xx, expectError, expectErrorShape, forgeHs256, headers, identityHeader,
   jwtClaims, readUser, requestToken, rnd, s2sToken, sharedUser, tamperSignature, tokenBody, userToken, CheckFailure, idpAuthorize,
-  sharedIdpUser,
+  sharedIdpUser, expectAudienceRefused, expectOneOfErrors,
 } from '../kit/index.ts';
 
 // ------------------------------------------------------------------------------------------ token
@@ -114,21 +114,6 @@ function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2
       for (const v of variants) expectError(ctx, await idpAuthorize(ctx, who, v), ruleId);
     },
   };
-}
-
-/** Passes when the response is exactly one of the section 7 rows; otherwise fails naming all of them. */
-function expectOneOfErrors(ctx: CheckContext, res: HttpResponse, ruleIds: ErrorRuleId[], rules: string[]): void {
-  const problems: string[] = [];
-  for (const id of ruleIds) {
-    try {
-      expectError(ctx, res, id, rules);
-      return;
-    } catch (err) {
-      if (!(err instanceof CheckFailure)) throw err;
-      problems.push(err.message);
-    }
-  }
-  throw new CheckFailure(`the answer is none of ${ruleIds.join(', ')}: ${problems.join(' | ')}`, { rules, response: res });
 }
 
 // ------------------------------------------------------------------------------------------ user token
@@ -329,7 +314,16 @@ export const drivers: Drivers = {
       expectOneOfErrors(ctx, noWallet, ['ERR-IDP-IDENTIFIERS-INCOMPLETE', 'ERR-IDP-LINKED-ACCOUNTS-MISSING'], ['ERR-IDP-IDENTIFIERS-INCOMPLETE']);
     },
   },
-  'ERR-IDP-APP-NOT-REGISTERED': idpRow('ERR-IDP-APP-NOT-REGISTERED', [{ access: { aud: `conform-unregistered-${rnd.hex(6)}` } }]),
+  'ERR-IDP-APP-NOT-REGISTERED': {
+    title: 'Access token whose aud is an application id no company has configured: 500 ErrorConfigurationInvalid "Client application not registered" (or a 401 refusal, the reading of an aud mismatch)',
+    safe: false,
+    needs: ['idp'],
+    async run(ctx) {
+      const who = await sharedIdpUser(ctx);
+      expect2xx(await idpAuthorize(ctx, who), 'baseline: POST /api/v1/user/authorize with valid provider tokens', ['AUTH-IDP-EXCHANGE']);
+      expectAudienceRefused(ctx, await idpAuthorize(ctx, who, { access: { aud: `conform-unregistered-${rnd.hex(6)}` } }), ['ERR-IDP-APP-NOT-REGISTERED']);
+    },
+  },
 
   'ERR-USER-TOKEN-EXPIRED': {
     safe: false,

@@ -8,7 +8,7 @@ import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import {
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError,
-  identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, smartWallets, userHeaders,
+  identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders,
 } from '../kit/index.ts';
 
 function expectSameUser(res: { json: any }, user: TestUser, what: string, rules?: string[]) {
@@ -102,9 +102,8 @@ export const drivers: Drivers = {
     async run(ctx) {
       const user = await sharedUser(ctx);
       expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, user, 'wallet')), 'GET /api/v1/user with X-User-Wallet = EOA');
-      const listed = await smartWallets(ctx, user);
-      // Sections 1 and 2: a user has an EOA and one or more Smart Wallets.
-      check(listed.length > 0, 'GET /api/v1/wallets lists no Smart Wallet for the user; a user has one or more Smart Wallets (sections 1, 2)');
+      // Sections 1 and 2: a user has an EOA and one or more Smart Wallets (polled: when it is provisioned is not shown).
+      const listed = await requireSmartWallets(ctx, user);
       const wallets = listed.filter((w) => w.toLowerCase() !== user.address.toLowerCase());
       check(wallets.length > 0, `every Smart Wallet GET /api/v1/wallets lists (${listed.join(', ')}) is the user's EOA; X-User-Wallet carries the EOA, not the Smart Wallet address, so they differ (section 5)`);
       for (const w of wallets) {

@@ -10,16 +10,28 @@ import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, re
 export const RATE_PROBE_DEFAULTS = { max_probe_requests: 400, max_probe_seconds: 20, recovery_seconds: 60 } as const;
 const PROBE_CONCURRENCY = 20;
 
-/** Resolves with the negotiated protocol, or rejects with the TLS error. */
-function tlsProtocol(host: string, port: number, opts: tls.ConnectionOptions): Promise<string> {
+/** Resolves with the negotiated protocol, or rejects with the TLS error; the socket is destroyed when the check's signal aborts. */
+function tlsProtocol(host: string, port: number, opts: tls.ConnectionOptions, signal: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
+    signal.throwIfAborted();
     const socket = tls.connect({ host, port, servername: /^[\d.:]+$/.test(host) ? undefined : host, rejectUnauthorized: false, ...opts }, () => {
       const p = socket.getProtocol() ?? 'unknown';
       socket.end();
+      done();
       resolve(p);
     });
+    const onAbort = () => {
+      socket.destroy();
+      reject(signal.reason);
+    };
+    const done = () => signal.removeEventListener('abort', onAbort);
+    signal.addEventListener('abort', onAbort, { once: true });
     socket.setTimeout(10_000, () => socket.destroy(Object.assign(new Error('TLS handshake timed out'), { code: 'ETIMEDOUT' })));
-    socket.on('error', reject);
+    socket.on('error', (err) => {
+      done();
+      reject(err);
+    });
+    socket.on('close', done);
   });
 }
 
@@ -71,26 +83,35 @@ export const drivers: Drivers = {
       const end = start + windowS * 1000;
       let sent = 0;
       let limited: HttpResponse | undefined;
+      const rules = ['ERR-RATE-LIMITED', 'LIMIT-TOKEN-RATE-LIMIT'];
       while (!limited && sent < max && Date.now() < end) {
+        ctx.signal.throwIfAborted();
         const n = Math.min(PROBE_CONCURRENCY, max - sent);
         sent += n;
         const batch = await Promise.all(Array.from({ length: n }, () => requestToken(ctx, body, { noRetry: true })));
         limited = batch.find((r) => r.status === 429);
         const odd = batch.find((r) => r.status !== 429 && !is2xx(r));
         check(!odd, `a valid token request in the burst answered HTTP ${odd?.status} (only 2xx or 429 fit)`, { response: odd });
+        // Every 429, not just the first, carries the section 7 body with CategoryTransientFailure.
+        for (const r of batch) if (r.status === 429) expectError(ctx, r, 'ERR-RATE-LIMITED', rules);
       }
-      // Section 8 says the endpoint is limited, so no 429 within the bound stays a failure; the bound is the profile's to raise.
-      check(limited, `no 429 after ${sent} token requests in ${Math.round((Date.now() - start) / 1000)} s, the probe bound (profile.rate_limit.max_probe_requests = ${max}, max_probe_seconds = ${windowS}): section 8 says the token endpoint is limited per IP and per client; if the target's limit is higher, raise those bounds in the profile`, { rules: ['LIMIT-TOKEN-RATE-LIMIT'] });
-      expectError(ctx, limited, 'ERR-RATE-LIMITED', ['ERR-RATE-LIMITED', 'LIMIT-TOKEN-RATE-LIMIT']);
+      // Section 8 says the endpoint is limited but gives no numbers ("Numeric rate-limit values and other
+      // quotas: not shown"): a limit above the probe's bounds is not reached, which is not a failure.
+      if (!limited) {
+        ctx.skip(`rate limit not reached: no 429 after ${sent} token requests in ${Math.round((Date.now() - start) / 1000)} s, the probe bound (profile.rate_limit.max_probe_requests = ${max}, max_probe_seconds = ${windowS}); raise those bounds in the profile if the target's limit is higher`);
+      }
       // Exponential backoff (the engine's client retries 429 without noRetry) gets through again.
       const stop = Date.now() + recoveryS * 1000;
       let last: HttpResponse | undefined;
       while (Date.now() < stop) {
+        ctx.signal.throwIfAborted();
         last = await requestToken(ctx, body);
         if (is2xx(last)) return;
         check(last.status === 429, `while backing off, the token endpoint answered HTTP ${last.status}`, { response: last });
+        expectError(ctx, last, 'ERR-RATE-LIMITED', rules);
       }
-      check(false, `the token endpoint still answered 429 after ${recoveryS} s of exponential backoff (profile.rate_limit.recovery_seconds)`, { response: last, rules: ['LIMIT-TOKEN-RATE-LIMIT'] });
+      // The spec gives no window length either, so a limit still in force after the profile's recovery bound is not a verdict.
+      ctx.skip(`rate limit reached, but recovery not observed: still 429 after ${recoveryS} s of exponential backoff (profile.rate_limit.recovery_seconds = ${recoveryS}); the spec gives no window length, raise the bound if the target's window is longer`);
     },
   },
 
@@ -124,7 +145,7 @@ export const drivers: Drivers = {
       const port = Number(url.port || 443);
       let proto: string;
       try {
-        proto = await tlsProtocol(host, port, { minVersion: 'TLSv1.2' });
+        proto = await tlsProtocol(host, port, { minVersion: 'TLSv1.2' }, ctx.signal);
       } catch (err) {
         if (LOCAL_TLS_ERRORS.test(tlsErrorText(err))) return ctx.skip(`the local TLS library cannot offer TLS 1.2+: ${tlsErrorText(err)}`);
         return check(false, `a TLS 1.2+ handshake with ${url.host} failed: ${tlsErrorText(err)}; section 8 requires TLS 1.2 or newer`);
@@ -133,7 +154,7 @@ export const drivers: Drivers = {
       let old: string;
       try {
         // SECLEVEL=0 lets the local library offer the old versions at all.
-        old = await tlsProtocol(host, port, { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' });
+        old = await tlsProtocol(host, port, { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }, ctx.signal);
       } catch (err) {
         const text = tlsErrorText(err);
         if (LOCAL_TLS_ERRORS.test(text)) return ctx.skip(`the local TLS library cannot offer TLS 1.0/1.1, so their refusal cannot be observed: ${text}`);

@@ -89,7 +89,7 @@ export const drivers: Drivers = {
       const settled = await settleActivity(ctx, activityId);
       const timeout = webhookTimeoutMs(ctx, settled);
       // The activity webhook's payload is not shown: any delivery on the path that mentions the activity id anywhere.
-      const hook = await ctx.services.webhooks!.waitFor(path, (b) => mentionsDeep(b, activityId), timeout);
+      const hook = await ctx.services.webhooks!.waitFor(path, (b) => mentionsDeep(b, activityId), timeout, ctx.signal);
       check(hook, `no activity webhook mentioning activity_id ${activityId} arrived on ${path} within ${timeout / 1000} s (section 6 rule 1; profile.webhook_timeout_ms sets the wait)`, { rules: ['EVENT-CARD-TRANSFER-ACTIVITY'] });
     },
   },

@@ -29,7 +29,7 @@ export const drivers: Drivers = {
       // Provoke what can be provoked; the spec does not say which of these emit webhooks.
       const user = await createUser(ctx);
       if (hasControl(ctx, 'create3dsChallenge')) await create3ds(ctx, user).catch(() => undefined);
-      await hooks.waitFor(webhookPath(ctx, 'user'), (b) => mentionsDeep(b, user.id), 3000);
+      await hooks.waitFor(webhookPath(ctx, 'user'), (b) => mentionsDeep(b, user.id), 3000, ctx.signal);
       const paths = webhookPaths(ctx);
       // The receiver records POSTs only (any other method is answered 405 and not kept).
       const all: ReceivedWebhook[] = hooks.all();

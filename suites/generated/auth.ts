@@ -78,7 +78,7 @@ export const checks: Check[] = [
   },
   {
     id: "auth.idp.audience",
-    title: "Provider access token aud: the configured app id is accepted; any other aud is refused (500 ErrorConfigurationInvalid)",
+    title: "Provider access token aud: the configured app id is accepted; any other aud is refused (500 ErrorConfigurationInvalid, or 401: section 7 shows no row for a mismatch)",
     area: "auth",
     section: "5",
     rules: ["AUTH-IDP-AUDIENCE"],

@@ -228,7 +228,7 @@ export const checks: Check[] = [
   },
   {
     id: "errors.idp.app-not-registered",
-    title: "provider app ID not configured: 500 ErrorConfigurationInvalid \"Client application not registered\"",
+    title: "Access token whose aud is an application id no company has configured: 500 ErrorConfigurationInvalid \"Client application not registered\" (or a 401 refusal, the reading of an aud mismatch)",
     area: "errors",
     section: "7",
     rules: ["ERR-IDP-APP-NOT-REGISTERED"],

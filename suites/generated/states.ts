@@ -119,7 +119,7 @@ export const checks: Check[] = [
   },
   {
     id: "states.3ds.never-401",
-    title: "3DS approve and decline never return 401: not for a refused lookup (unknown, decided, another user's) and not for a token with an altered signature",
+    title: "3DS approve and decline never return 401 for a refused lookup (unknown, decided, another user's); a token with an altered signature is refused (401 only as the section 7 S2S signature row)",
     area: "states",
     section: "7.other1",
     rules: ["STATE-3DS-NEVER-401"],

@@ -1,8 +1,8 @@
 // Identity-provider helpers: a retail user registered through the provider tokens of the engine's
 // test identity provider (ctx.services.idp), and the header sets of the provider form.
 
-import type { CheckContext, IdpTokenOptions, TestIdentityProvider } from '../../src/checks/types.ts';
-import { check, expect2xx } from '../../src/checks/assert.ts';
+import type { CheckContext, HttpResponse, IdpTokenOptions, TestIdentityProvider } from '../../src/checks/types.ts';
+import { checkStep, expectError, expectErrorShape, expectStep } from '../../src/checks/assert.ts';
 import { bearer, chainHeader, headers } from './http.ts';
 import { rnd } from './random.ts';
 import { userIdFrom } from './users.ts';
@@ -46,9 +46,9 @@ export function newIdpIdentity(): { sub: string; email: string; wallet: string }
 /** POST /api/v1/user/retail for a fresh provider identity; returns it with the new user id. */
 export async function registerRetail(ctx: CheckContext, who = newIdpIdentity(), country = 'DE'): Promise<IdpUser> {
   const res = await ctx.http.send({ op: 'registerRetailUser', headers: await idpHeaders(ctx, who), body: { country } });
-  expect2xx(res, 'POST /api/v1/user/retail with valid provider tokens');
+  expectStep(res, 'registerRetailUser', 'POST /api/v1/user/retail with valid provider tokens');
   const id = userIdFrom(res.json);
-  check(id, `POST /api/v1/user/retail answered without id: ${res.text.slice(0, 200)}`, { response: res });
+  checkStep(id, 'registerRetailUser', `POST /api/v1/user/retail answered without id: ${res.text.slice(0, 200)}`, res);
   return { ...who, id };
 }
 
@@ -69,4 +69,20 @@ export function sharedIdpUser(ctx: CheckContext): Promise<IdpUser> {
 
 export async function idpAuthorize(ctx: CheckContext, who: { sub: string; email: string; wallet: string }, o: IdpHeaderOptions = {}) {
   return ctx.http.send({ op: 'authorizeUser', headers: await idpHeaders(ctx, who, o) });
+}
+
+/**
+ * The refusal of a provider access token whose aud is not the company's application id. Section 5:
+ * "The company must have the provider application ID configured. The access token's aud must match it."
+ * Section 7 has no row for a mismatching aud: the 500 row ERR-IDP-APP-NOT-REGISTERED ("provider app ID
+ * not configured") is one reading (the aud names no registered application), a 401 refusal with the
+ * section 7 body is the other (the token is not valid for this company). Both pass; anything else fails.
+ */
+export function expectAudienceRefused(ctx: CheckContext, res: HttpResponse, rules: string[]): void {
+  if (res.status === 401) {
+    expectErrorShape(ctx, res, rules);
+    ctx.log('aud mismatch answered 401 (section 7 shows no row for it; accepted beside the 500 "Client application not registered")');
+    return;
+  }
+  expectError(ctx, res, 'ERR-IDP-APP-NOT-REGISTERED', rules);
 }

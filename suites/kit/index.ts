@@ -14,7 +14,7 @@
 
 export {
   CheckFailure, check, checkStep, expect2xx, expectError, expectErrorRule, expectErrorShape, expectNot2xx, expectSchema, expectStatus, expectStep,
-  fail, is2xx, isJsonContentType,
+  expectOneOfErrors, fail, is2xx, isJsonContentType,
 } from '../../src/checks/assert.ts';
 export * from './http.ts';
 export * from './tokens.ts';

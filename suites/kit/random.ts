@@ -52,3 +52,28 @@ export function uniqueUser(d: UserData): UserData {
   const [local, domain] = d.email.split('@');
   return { email: `${local}${rnd.hex(5)}@${domain}`, country: d.country, address: `${d.address.slice(0, 30)}${rnd.hex(6)}` };
 }
+
+/**
+ * An id of the same shape as `known` that names nothing: its last (up to) 8 letters and digits
+ * replaced by others of the same class (digit, a-f, other lowercase, uppercase). The spec does not
+ * show the format of ids such as 3DS transaction ids, so an "unknown" id must not be a malformed one.
+ */
+export function unknownIdLike(known: string): string {
+  const chars = [...known];
+  const pick = (pool: string, not: string) => {
+    const options = pool.replace(not, '');
+    return options[randomBytes(1)[0] % options.length];
+  };
+  let changed = 0;
+  for (let i = chars.length - 1; i >= 0 && changed < 8; i--) {
+    const c = chars[i];
+    if (/[0-9]/.test(c)) chars[i] = pick('0123456789', c);
+    else if (/[a-f]/.test(c)) chars[i] = pick('abcdef', c);
+    else if (/[g-z]/.test(c)) chars[i] = pick('ghijklmnopqrstuvwxyz', c);
+    else if (/[A-Z]/.test(c)) chars[i] = pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ', c);
+    else continue;
+    changed++;
+  }
+  if (changed === 0) return `${known}0`;
+  return chars.join('');
+}

@@ -1,7 +1,7 @@
 // S2S tokens (section 5): the token request of a profile client, and a token cache per target and
 // client refreshed 5 minutes before expiry (the section 8 buffer, read from the model).
 
-import { check, expectStep } from '../../src/checks/assert.ts';
+import { checkStep, expectStep } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import { bearer, chainHeader, headers } from './http.ts';
 
@@ -49,9 +49,9 @@ export async function s2sToken(ctx: CheckContext, i = 0): Promise<string> {
   const p = (async () => {
     const step = `POST /api/v1/token for profile.clients[${i}]`;
     const res = await requestToken(ctx, tokenBody(ctx, i));
-    expectStep(res, step);
+    expectStep(res, 'createToken', step);
     const token = res.json?.access_token;
-    check(typeof token === 'string' && token.length > 0, 'token response carries no access_token', { response: res });
+    checkStep(typeof token === 'string' && token.length > 0, 'createToken', `${step}: the answer carries no access_token`, res);
     const exp = typeof res.json?.expires_at === 'number' ? res.json.expires_at : Date.now() / 1000 + 600;
     return { token, exp };
   })();

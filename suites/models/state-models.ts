@@ -9,7 +9,7 @@ import type { RuleId } from '../../src/model/types.ts';
 import {
   type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, expectError,
   expectNot2xx, initSepa, is2xx, listItems, rnd, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus,
-  signChallenge, unsignedChallenge, type SepaStates, CheckFailure,
+  signChallenge, unsignedChallenge, type SepaStates, CheckFailure, mentionsDeep, unknownIdLike,
 } from '../kit/index.ts';
 import { decide, expect3dsNotFound, type Decision } from '../drivers/states.ts';
 
@@ -251,9 +251,10 @@ class DecideCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
 
 class DecideUnknownCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
   constructor(readonly op: Decision, readonly caller: number) {}
-  check = () => true;
+  // An unknown id is shaped like a real one (the id format is not shown), so it needs one to copy.
+  check = (m: Readonly<TdsModel>) => m.challenges.length > 0;
   async run(_m: TdsModel, r: TdsReal) {
-    expectRefusal(r, await decide(r.ctx, r.users[this.caller], this.op, rnd.uuid()), ['STATE-3DS-CALLER-SCOPED', 'ERR-3DS-NOT-FOUND', 'STATE-3DS-NEVER-401']);
+    expectRefusal(r, await decide(r.ctx, r.users[this.caller], this.op, unknownIdLike(r.ids[0])), ['STATE-3DS-CALLER-SCOPED', 'ERR-3DS-NOT-FOUND', 'STATE-3DS-NEVER-401']);
   }
   toString = () => `${this.op}(unknown, by user${this.caller})`;
 }
@@ -276,15 +277,14 @@ class ListCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
       const p = aliasProblem(item, alias.old, alias.new, user.address);
       if (p) throw new CheckFailure(`3DS challenge list: ${p}`, { rules: ['ALIAS-3DS-OWNER'], response: res });
     }
-    const ids = items.map((x) => x?.transaction_id ?? x?.id).filter((x) => x !== undefined).map(String);
+    // The list item's id field is not shown (section 4): an item lists a challenge when it carries its id under any name.
+    const listed = r.ids.filter((id) => items.some((it) => mentionsDeep(it, id)));
+    const notPending = r.ids.filter((_, i) => !mine(i));
     const rules = ['STATE-3DS-DECIDE-PENDING', 'STATE-3DS-NO-REPLAY'];
-    if (ids.length === items.length && items.length > 0) {
-      const extra = ids.filter((id) => !pending.includes(id) && !expired.includes(id));
-      const missing = pending.filter((id) => !ids.includes(id));
-      check(extra.length === 0 && missing.length === 0, `listed challenges ${JSON.stringify(ids)}; the caller's pending ones are ${JSON.stringify(pending)} (missing ${JSON.stringify(missing)}, not pending ${JSON.stringify(extra)})`, { rules, response: res });
-    } else {
-      check(items.length >= pending.length && items.length <= pending.length + expired.length, `${items.length} challenges listed, the caller has ${pending.length} pending (+${expired.length} expired)`, { rules, response: res });
-    }
+    const missing = pending.filter((id) => !listed.includes(id));
+    const extra = listed.filter((id) => notPending.includes(id));
+    check(missing.length === 0 && extra.length === 0, `challenge list: the caller's pending ones are ${JSON.stringify(pending)}; missing ${JSON.stringify(missing)}, listed but decided or another user's ${JSON.stringify(extra)}`, { rules, response: res });
+    check(items.length <= pending.length + expired.length, `${items.length} challenges listed, the caller has ${pending.length} pending (+${expired.length} expired)`, { rules, response: res });
   }
   toString = () => `list(user${this.caller})`;
 }

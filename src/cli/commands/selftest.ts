@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { brokenRules, buildMutantBank, runSelftest, SELFTEST_DEFAULTS, variantsById, type MutantVariant, type SelftestResult, type VariantOutcome } from '../../mutants/index.ts';
+import { AREA_NAMES, brokenRules, buildMutantBank, isVariantArea, runSelftest, SELFTEST_DEFAULTS, variantsById, type MutantVariant, type SelftestProfile, type SelftestResult, type VariantArea, type VariantOutcome } from '../../mutants/index.ts';
 import { loadModel } from '../../model/index.ts';
 import { writeSelftestReport } from '../../report/html-selftest.ts';
 import type { CliCommand, CliIo } from '../types.ts';
@@ -15,12 +15,15 @@ import { parseSeed, positiveInt } from '../options.ts';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+const failingText = (o: VariantOutcome) => o.failing.map((f) => `${f.checkId} [${f.rules.join(',')}]${f.cause ? ` ${f.cause}` : ''}`).join('; ');
+
 function verdictOf(o: VariantOutcome): string {
   if (o.error) return `ERROR: ${o.error}`;
   if (o.kind === 'faulty') {
     if (o.ok) return o.caughtBy.join(', ');
     if (o.failing.length === 0) return 'NOT CAUGHT (no check failed)';
-    return `NOT CAUGHT (failing: ${o.failing.map((f) => `${f.checkId} [${f.rules.join(',')}]`).join('; ')})`;
+    const why = o.notCredited.map((n) => `${n.checkId}: ${n.reason}`).join('; ');
+    return `NOT CAUGHT (${why ? `not credited: ${why}; ` : ''}failing: ${failingText(o)})`;
   }
   return o.failing.length === 0 ? '-' : `FALSE POSITIVE: ${o.failing.map((f) => f.checkId).join(', ')}`;
 }
@@ -32,8 +35,8 @@ export function formatSelftest(r: SelftestResult): string {
   lines.push(`${'VARIANT'.padEnd(w.id)}  ${'KIND'.padEnd(8)}  ${'BREAKS'.padEnd(w.breaks)}  CAUGHT BY`);
   for (const o of rows) lines.push(`${o.id.padEnd(w.id)}  ${o.kind.padEnd(8)}  ${(o.breaks.join(',') || '-').padEnd(w.breaks)}  ${verdictOf(o)}`);
   lines.push('');
-  lines.push(`Baseline: ${r.baseline.passed} passed, ${r.baseline.failing.length} failed, ${r.baseline.skipped} skipped (${r.checks} checks, ${secs(r.baseline.durationMs)})`);
-  lines.push(`Mutation score: ${r.score.caught}/${r.score.faulty} faulty variants caught by a check naming the broken rule (${r.score.percent}%)`);
+  lines.push(`Baseline: ${r.baseline.passed} passed, ${r.baseline.failing.length} failed or blocked, ${r.baseline.skipped} skipped (${r.checks} checks, ${secs(r.baseline.durationMs)})`);
+  lines.push(`Mutation score: ${r.score.caught}/${r.score.faulty} faulty variants caught by a check whose own assertion names the broken rule (${r.score.percent}%)`);
   if (r.uncaught.length) {
     lines.push(`Not caught (${r.uncaught.length}):`);
     for (const id of r.uncaught) {
@@ -41,7 +44,7 @@ export function formatSelftest(r: SelftestResult): string {
       lines.push(`  ${id} [${o.breaks.join(',')}]: ${verdictOf(o)}`);
     }
   }
-  if (r.caughtOnlyByOtherRules.length) lines.push(`Caught only by checks not naming the broken rule (count as not caught): ${r.caughtOnlyByOtherRules.join(', ')}`);
+  if (r.caughtOnlyByOtherRules.length) lines.push(`Failing checks but no credited kill (count as not caught): ${r.caughtOnlyByOtherRules.join(', ')}`);
   const benign = r.variants.filter((o) => o.kind === 'benign').length;
   lines.push(`False positives: ${r.falsePositives.length === 0 ? 'none' : r.falsePositives.length} (baseline + ${benign} benign variants)`);
   // A check failing on the baseline fails on most variants too: show it once, then the rest.
@@ -54,33 +57,52 @@ export function formatSelftest(r: SelftestResult): string {
   for (const f of r.falsePositives.filter((x) => x.variant !== r.baseline.id && !onBaseline.has(x.checkId))) {
     lines.push(`  ${f.variant}: ${f.checkId} [${f.rules.join(',')}]${f.cause ? ` ${f.cause}` : ''}: ${f.message.slice(0, 300)}`);
   }
-  const hidden = rows.filter((o) => o.newlySkipped.length > 0);
-  for (const o of hidden) lines.push(`Note: ${o.id} skipped checks that pass on the baseline: ${o.newlySkipped.join(', ')}`);
-  lines.push(`Seed ${r.seed}, timeout budget ${r.timeoutBudgetMs} ms, ${r.concurrency} variants at once, ${secs(r.durationMs)}`);
+  // Skips are their own count: neither a pass nor a kill. New skips on a benign variant mean a
+  // correct server made a check give up; on a faulty one they may hide the fault.
+  lines.push(`Skips: ${r.skips.baseline} on the baseline; ${r.skips.variantsWithNewSkips} variants skipped checks that pass on the baseline${r.skips.benignWithNewSkips.length ? ` (benign: ${r.skips.benignWithNewSkips.join(', ')})` : ''}`);
+  for (const o of rows.filter((x) => x.newlySkipped.length > 0)) lines.push(`  ${o.kind === 'benign' ? 'BENIGN ' : ''}${o.id} skipped: ${o.newlySkipped.join(', ')}`);
+  lines.push(`Seed ${r.seed}, profile ${r.profile}, timeout budget ${r.timeoutBudgetMs} ms, ${r.concurrency} variants at once on ${r.workers} worker threads, ${secs(r.durationMs)}`);
   return `${lines.join('\n')}\n`;
+}
+
+function nonNegativeInt(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`--${name} must be an integer >= 0, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function chooseVariants(ids: string[], areas: string[]): MutantVariant[] {
+  for (const a of areas) if (!isVariantArea(a)) throw new ConfigError(`--area: unknown area ${JSON.stringify(a)} (areas: ${AREA_NAMES.join(', ')})`);
+  const bank = buildMutantBank(areas.length ? (areas as VariantArea[]) : AREA_NAMES);
+  if (!ids.length) return bank;
+  try {
+    return variantsById(ids, bank);
+  } catch (err) {
+    throw new ConfigError(`--variant: ${(err as Error).message}`);
+  }
 }
 
 async function selftestHandler(args: Record<string, any>, io: CliIo): Promise<number> {
   const concurrency = positiveInt('concurrency', args.concurrency) ?? SELFTEST_DEFAULTS.concurrency;
+  const workers = nonNegativeInt('workers', args.workers) ?? SELFTEST_DEFAULTS.workers;
   const timeoutBudgetMs = positiveInt('timeout-budget', args.timeoutBudget) ?? SELFTEST_DEFAULTS.timeoutBudgetMs;
   const seed = parseSeed(args.seed) ?? SELFTEST_DEFAULTS.seed;
-  const ids: string[] = [...(args.variant ?? [])].map(String);
-  let variants: MutantVariant[];
-  try {
-    variants = ids.length ? variantsById(ids) : buildMutantBank();
-  } catch (err) {
-    throw new ConfigError(`--variant: ${(err as Error).message}`);
-  }
+  const profile: SelftestProfile = args.profile === undefined ? SELFTEST_DEFAULTS.profile : args.profile;
+  if (profile !== 'full' && profile !== 'minimal') throw new ConfigError(`--profile must be full or minimal, got ${JSON.stringify(args.profile)}`);
+  const variants = chooseVariants([...(args.variant ?? [])].map(String), [...(args.area ?? [])].map(String));
   if (args.list) {
     for (const v of variants) io.stdout.write(`${v.id.padEnd(48)} ${v.kind.padEnd(7)} ${(brokenRules(v).join(',') || '-').padEnd(36)} ${v.description}\n`);
     return 0;
   }
-  io.stdout.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once, timeout budget ${timeoutBudgetMs} ms, seed ${seed}\n`);
+  io.stdout.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once on ${workers} worker threads, profile ${profile}, timeout budget ${timeoutBudgetMs} ms, seed ${seed}\n`);
   const result = await runSelftest({
     variants,
     concurrency,
+    workers,
     timeoutBudgetMs,
     seed,
+    profile,
     onProgress: (p) => {
       if (p.type !== 'variant-finished') return;
       const o = p.outcome;
@@ -109,6 +131,9 @@ export const selftestCommand: CliCommand = {
   builder: (y: Argv) =>
     y
       .option('variant', { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs' })
+      .option('area', { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): ${AREA_NAMES.join(', ')}` })
+      .option('workers', { type: 'number', describe: `Worker threads (default ${SELFTEST_DEFAULTS.workers}; 0 runs in this thread)` })
+      .option('profile', { type: 'string', describe: 'full (control API, secrets, IdP: the default) or minimal (none of them: shows what only they catch)' })
       .option('concurrency', { type: 'number', describe: `Variants run at once (default ${SELFTEST_DEFAULTS.concurrency})` })
       .option('seed', { type: 'number', describe: `Run seed, the same for every variant (default ${SELFTEST_DEFAULTS.seed})` })
       .option('json', { type: 'string', describe: 'Write the full result (kill matrix, score, false positives) to this JSON file' })

@@ -84,6 +84,9 @@ export function benignVariants(): VariantSpec[] {
       },
     }),
     benign('benign.429-no-retry-after', '429 answers carry no Retry-After header (the spec does not show one)', faults('ratelimit.no-retry-after')),
-    benign('benign.tight-rate-limit', 'a lower token-endpoint limit: 150 per IP and 60 per client per 10 s', { rateLimit: { perIp: 150, perClient: 60, windowMs: 10_000 } }),
+    { ...benign('benign.tight-rate-limit', 'a lower token-endpoint limit: 150 per IP and 60 per client per 10 s', { rateLimit: { perIp: 150, perClient: 60, windowMs: 10_000 } }), realRateLimit: true },
+    // The other runs use the selftest's short rate-limit window; this one shows the unchanged
+    // reference with its own (10 s) window stays clean too.
+    { ...benign('benign.reference-rate-limit', "the unmodified reference with its own token rate limit (not the selftest's short window)", {}), realRateLimit: true },
   ];
 }

@@ -2,7 +2,7 @@
 
 import { IDP_OPS } from '../ops.ts';
 import { onError, restatus, acceptInstead } from '../transforms.ts';
-import { faulty, type VariantSpec } from '../variant.ts';
+import { benign, faulty, type VariantSpec } from '../variant.ts';
 
 /** Builds the idp variants (stateful transforms get fresh state on every call). */
 export function idpVariants(): VariantSpec[] {
@@ -10,10 +10,18 @@ export function idpVariants(): VariantSpec[] {
     faulty('idp.aud.not-checked', 'AUTH-IDP-AUDIENCE', "an access token whose aud is not the company's configured app id is accepted", {
       transform: acceptInstead('Client application not registered', ['authorizeUser']),
     }),
-    faulty('idp.app-not-registered.401', 'ERR-IDP-APP-NOT-REGISTERED', 'an unregistered provider app answers 401 ErrorPermissionDenied instead of 500 ErrorConfigurationInvalid', {
+    // Section 7 has no row for an aud that names no application of the company: 401 is a reading the
+    // spec allows beside the 500 row, so this variant must stay clean (issue 14).
+    benign('idp.unknown-aud.401', 'an access token whose aud names no registered app answers 401 ErrorPermissionDenied (section 7 has no aud-mismatch row)', {
       transform: onError('Client application not registered', (b, res) => {
         restatus(b, res, 401);
         b.error_reason = 'ErrorPermissionDenied';
+      }, IDP_OPS),
+    }),
+    faulty('idp.app-not-registered.400', 'ERR-IDP-APP-NOT-REGISTERED', 'an unregistered provider app answers 400 (validation) instead of 500 ErrorConfigurationInvalid', {
+      transform: onError('Client application not registered', (b, res) => {
+        restatus(b, res, 400);
+        b.error_reason = 'ErrorInvalidField';
       }, IDP_OPS),
     }),
     faulty('idp.id-token-expired.accepted', 'ERR-IDP-ID-TOKEN-EXPIRED', 'an expired identity token is accepted', {

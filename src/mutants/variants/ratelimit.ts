@@ -1,12 +1,14 @@
 // Token endpoint rate limiting (section 8, the 429 row).
 
 import { rewrite, restatus } from '../transforms.ts';
-import { faulty, faults, type VariantSpec } from '../variant.ts';
+import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** Builds the ratelimit variants (stateful transforms get fresh state on every call). */
 export function ratelimitVariants(): VariantSpec[] {
   return [
-    faulty('ratelimit.disabled', 'LIMIT-TOKEN-RATE-LIMIT', 'the token endpoint never answers 429', faults('ratelimit.disabled')),
+    // The spec gives no numeric limit: a limit above the probe's bounds is "not reached" (a skip naming
+    // the bound), never a failure, so a target that never answers 429 within the bounds stays clean (issue 14).
+    benign('ratelimit.above-probe', 'the token endpoint never answers 429 within the probe bounds (a limit higher than the probe)', faults('ratelimit.disabled')),
     faulty('ratelimit.wrong-category', 'ERR-RATE-LIMITED', '429 answers carry CategoryValidationFailure instead of CategoryTransientFailure', {
       transform: rewrite((_req, res) => res.status === 429, (b) => void (b.error_category = { category: 'CategoryValidationFailure', http_status_code: 429 })),
     }),

@@ -1,0 +1,169 @@
+// The client against misbehaving loopback servers: each test can fail (a regression would hang,
+// crash with RangeError or ENOMEM, follow a redirect, or retry without end), and asserts on counts and
+// codes with generous time margins.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveProfile } from '../profile/index.ts';
+import { MAX_JSON_DEPTH, jsonDepth } from './decode.ts';
+import { HttpSession, TransportError } from './index.ts';
+
+const servers: Server[] = [];
+const sessions: HttpSession[] = [];
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void, host = '127.0.0.1'): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, host, r));
+  return `http://${host}:${(server.address() as AddressInfo).port}`;
+}
+
+function session(baseUrl: string, extra: Partial<ConstructorParameters<typeof HttpSession>[0]> = {}): HttpSession {
+  const profile = resolveProfile({ base_url: baseUrl, clients: [{ client_id: 'cid', client_secret: 'super-secret-1' }] }, { env: {} });
+  const s = new HttpSession({ profile, ...extra });
+  sessions.push(s);
+  return s;
+}
+
+async function transportError(p: Promise<unknown>): Promise<TransportError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(TransportError);
+    return err as TransportError;
+  }
+  throw new Error('expected TransportError');
+}
+
+describe('content codings', () => {
+  it('asks for gzip, deflate and br, and decodes each (and a chain of two)', async () => {
+    const body = JSON.stringify({ ok: true, pad: 'x'.repeat(1000) });
+    const seen: (string | undefined)[] = [];
+    const url = await serve((req, res) => {
+      seen.push(req.headers['accept-encoding']);
+      const coding = req.url!.slice(1);
+      const encoded =
+        coding === 'gzip' ? zlib.gzipSync(body)
+        : coding === 'deflate' ? zlib.deflateSync(body)
+        : coding === 'raw-deflate' ? zlib.deflateRawSync(body)
+        : coding === 'br' ? zlib.brotliCompressSync(body)
+        : zlib.brotliCompressSync(zlib.gzipSync(body));
+      const header = coding === 'raw-deflate' ? 'deflate' : coding === 'chain' ? 'gzip, br' : coding;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': header });
+      res.end(encoded);
+    });
+    const c = session(url).client('enc');
+    for (const coding of ['gzip', 'deflate', 'raw-deflate', 'br', 'chain']) {
+      const res = await c.send({ path: `/${coding}` });
+      expect(res.json, coding).toEqual({ ok: true, pad: 'x'.repeat(1000) });
+    }
+    expect(seen.every((h) => h === 'gzip, deflate, br')).toBe(true);
+  });
+
+  it('refuses a gzip bomb at the body limit with BODY_TOO_LARGE (decoding stops there)', async () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(24 * 1024 * 1024, ' ')); // 24 MiB of spaces, ~24 KiB compressed
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(bomb);
+    });
+    const before = process.memoryUsage().rss;
+    const err = await transportError(session(url).client('bomb').send({ path: '/' }));
+    expect(err.code).toBe('BODY_TOO_LARGE');
+    expect(err.message).toContain('decodes to more than');
+    expect(process.memoryUsage().rss - before).toBeLessThan(48 * 1024 * 1024);
+  });
+
+  it('reports a body that does not decode as DECODE, credited to the JSON-body rule', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end('{"not":"gzip"}');
+    });
+    const err = await transportError(session(url).client('bad').send({ path: '/' }));
+    expect(err.code).toBe('DECODE');
+    expect(err.ruleId).toBe('GENERAL-TRANSPORT-JSON');
+  });
+});
+
+describe('hostile bodies and timing', () => {
+  it('refuses JSON nested a million deep as BODY_TOO_DEEP without a RangeError', async () => {
+    const deep = `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`;
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(deep);
+    });
+    const err = await transportError(session(url).client('deep').send({ path: '/' }));
+    expect(err.code).toBe('BODY_TOO_DEEP');
+    expect(err.ruleId).toBe('GENERAL-TRANSPORT-JSON');
+    // The depth scan skips brackets inside strings, and accepts nesting at the limit.
+    expect(jsonDepth('{"a":"[[[[[[","b":[1,[2]]}')).toBe(3);
+    const ok = `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`;
+    const url2 = await serve((_req, res) => res.end(ok));
+    expect((await session(url2).client('ok').send({ path: '/' })).json).toBeDefined();
+  });
+
+  it('ends a slow-drip body (a byte every 100 ms, never finishing) at the request budget', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write(' ')), 100);
+      res.on('close', () => clearInterval(t));
+    });
+    const started = Date.now();
+    const err = await transportError(session(url, { timeoutBudgetMs: 1000 }).client('drip').send({ path: '/' }));
+    expect(err.code).toBe('TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('bounds a storm of 429s by the request budget, ending with the last 429', async () => {
+    let hits = 0;
+    const url = await serve((_req, res) => {
+      hits++;
+      res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    const started = Date.now();
+    const res = await session(url, { timeoutBudgetMs: 1500, retry: { maxRetries: 50 } }).client('storm').send({ path: '/' });
+    expect(res.status).toBe(429);
+    // Retry-After 1 s within a 1.5 s budget: one retry at most, not 50.
+    expect(hits).toBeLessThanOrEqual(2);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('stops a retry sleep and a stalled answer when the check is aborted', async () => {
+    const url = await serve((req, res) => {
+      if (req.url === '/stall') return; // never answers
+      res.writeHead(429, { 'retry-after': '20' });
+      res.end();
+    });
+    const s = session(url);
+    for (const path of ['/stall', '/429']) {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error('check out of time')), 200);
+      const started = Date.now();
+      await expect(s.client('abort', { signal: controller.signal }).send({ path })).rejects.toThrow();
+      expect(Date.now() - started, path).toBeLessThan(3000);
+    }
+  });
+
+  it('never follows a redirect (to another host, the credentials stay home)', async () => {
+    const seenElsewhere: (string | undefined)[] = [];
+    const other = await serve((req, res) => {
+      seenElsewhere.push(req.headers.authorization);
+      res.end('{}');
+    });
+    const url = await serve((_req, res) => {
+      res.writeHead(307, { location: `${other.replace('127.0.0.1', 'localhost')}/steal` });
+      res.end();
+    });
+    const res = await session(url).client('redir').send({ path: '/api/v1/user', headers: { Authorization: 'Bearer secret-token-abc' } });
+    expect(res.status).toBe(307);
+    expect(seenElsewhere).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+// One selftest run: a reference started with a variant's options on loopback (behind the
+// interception proxy when the variant has one), every check run against it, the server stopped.
+// Used in-process and inside the selftest's worker threads (worker.ts).
+
+import type { Check } from '../checks/types.ts';
+import type { CheckResult } from '../events/index.ts';
+import type { Model } from '../model/types.ts';
+import { resolveProfile } from '../profile/index.ts';
+import type { TargetProfile } from '../profile/types.ts';
+import { startReference, type RateLimitOptions, type ReferenceOptions } from '../reference/index.ts';
+import { runChecks } from '../runner/index.ts';
+import { startInterceptProxy, PROXY_CONTROL_PREFIX, type InterceptProxy } from './proxy.ts';
+import { BLOCKED, type FailingCheck, type RunRecord } from './scoring.ts';
+import { brokenRules, type MutantVariant } from './variant.ts';
+
+export const BASELINE_ID = 'baseline';
+export const BASELINE_DESCRIPTION = 'the unmodified reference implementation';
+
+/**
+ * Profiles the bank runs under. `full`: the reference's own profile (control API, signing secrets,
+ * IdP). `minimal`: what a partner without sandbox powers has: no control API, no signing secrets,
+ * no IdP; the checks that need them skip, and the run shows which faults only they catch.
+ */
+export type SelftestProfile = 'full' | 'minimal';
+
+export interface RunContext {
+  checks: Check[];
+  model: Model;
+  seed: number;
+  timeoutBudgetMs: number;
+  checkConcurrency: number;
+  profile: SelftestProfile;
+  /** Token-endpoint limit for variants that do not keep the reference's own (see MutantVariant.realRateLimit). */
+  rateLimit?: RateLimitOptions;
+}
+
+export interface RunRaw extends RunRecord {
+  description: string;
+  /** Checks skipped (a separate count: a skip is neither a pass nor a kill). */
+  skipped: number;
+  durationMs: number;
+}
+
+/**
+ * Failed and blocked checks of a run. A blocked check (a prerequisite step failed) never counts as a
+ * kill, but on the baseline or a benign variant it is a false positive like a failure.
+ */
+export function failingOf(results: CheckResult[]): FailingCheck[] {
+  const out: FailingCheck[] = [];
+  for (const r of results) {
+    if (r.verdict === 'fail') {
+      out.push({ checkId: r.checkId, rules: r.failure?.rules ?? r.rules, message: r.failure?.message ?? '', named: r.failure?.rulesNamed ?? false, ...(r.failure?.cause ? { cause: r.failure.cause } : {}) });
+    } else if (r.verdict === 'blocked') {
+      out.push({ checkId: r.checkId, rules: r.blocked?.rules ?? [], message: `blocked by ${r.blocked?.operation ?? 'a prerequisite'}: ${r.blocked?.message ?? ''}`, named: false, cause: BLOCKED });
+    }
+  }
+  return out;
+}
+
+function minimal(p: TargetProfile): TargetProfile {
+  const { control_url: _c, s2s_signing_secret: _s, user_token_signing_secret: _u, ...rest } = p;
+  return { ...rest, idp: { enabled: false } };
+}
+
+/** Runs every check against the variant (undefined: the baseline). Never throws: a run that cannot be done carries `error`. */
+export async function runVariant(variant: MutantVariant | undefined, ctx: RunContext): Promise<RunRaw> {
+  const began = performance.now();
+  const base = variant
+    ? { id: variant.id, kind: variant.kind, breaks: brokenRules(variant), description: variant.description }
+    : { id: BASELINE_ID, kind: 'baseline' as const, breaks: [], description: BASELINE_DESCRIPTION };
+  let ref: Awaited<ReturnType<typeof startReference>> | undefined;
+  let proxy: InterceptProxy | undefined;
+  try {
+    const opts: ReferenceOptions = { ...(variant?.options ?? {}), host: '127.0.0.1', port: 0, pciPort: 0, control: ctx.profile === 'full', name: `mutant:${base.id}` };
+    if (!opts.rateLimit && !variant?.realRateLimit && ctx.rateLimit) opts.rateLimit = ctx.rateLimit;
+    ref = await startReference(opts);
+    let raw: TargetProfile = ref.profile;
+    if (variant?.proxy) {
+      proxy = await startInterceptProxy(ref.profile, variant.proxy);
+      raw = { ...raw, base_url: proxy.baseUrl, ...(raw.control_url ? { control_url: `${proxy.baseUrl}${PROXY_CONTROL_PREFIX}` } : {}) };
+    }
+    if (ctx.profile === 'minimal') raw = minimal(raw);
+    const profile = resolveProfile(raw, { env: {} }, `mutant ${base.id}`);
+    const outcome = await runChecks({ profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: ctx.checkConcurrency }, ctx.checks, []);
+    return {
+      ...base,
+      failing: failingOf(outcome.results),
+      passed: outcome.summary.passed,
+      skipped: outcome.summary.skipped,
+      skippedChecks: outcome.results.filter((r) => r.verdict === 'skip').map((r) => ({ checkId: r.checkId, reason: r.reason ?? '' })),
+      durationMs: Math.round(performance.now() - began),
+    };
+  } catch (err) {
+    const e = err as Error;
+    return { ...base, failing: [], passed: 0, skipped: 0, skippedChecks: [], error: `${e?.name ?? 'Error'}: ${e?.message ?? String(err)}`, durationMs: Math.round(performance.now() - began) };
+  } finally {
+    await proxy?.close();
+    await ref?.close();
+  }
+}

@@ -1,0 +1,19 @@
+// A check out of time must not keep waiting for a webhook: the wait ends when its signal aborts.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startWebhookReceiver, type TestWebhookReceiver } from './index.ts';
+
+let rx: TestWebhookReceiver;
+beforeAll(async () => {
+  rx = await startWebhookReceiver();
+});
+afterAll(() => rx.close());
+
+it('ends a 10-minute wait when the check signal aborts, and on an already-aborted signal', async () => {
+  const controller = new AbortController();
+  const started = Date.now();
+  const wait = rx.waitFor('/never', () => true, 600_000, controller.signal);
+  setTimeout(() => controller.abort(), 100);
+  expect(await wait).toBeUndefined();
+  expect(Date.now() - started).toBeLessThan(5000);
+  expect(await rx.waitFor('/never', () => true, 600_000, AbortSignal.abort())).toBeUndefined();
+});
