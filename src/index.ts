@@ -2,7 +2,7 @@
 // call these same functions; everything here is part of the package's public surface.
 // API types for implementers of the Partner API are a separate entry: `baas-conform/types`.
 
-export { runConformance, type ConformanceOptions, type ConformanceResult } from './api/index.ts';
+export { runConformance, conformanceEvents, type ConformanceOptions, type ConformanceResult, type ConformanceEvents } from './api/index.ts';
 export { loadModel, DEFAULT_SPEC_DIR } from './model/index.ts';
 export type { Model, Rule, ErrorRule, Operation, Category } from './model/index.ts';
 export { startReference, type ReferenceOptions, type ReferenceServer } from './reference/index.ts';
