@@ -32,7 +32,7 @@ interface Report {
 
 async function passingRun(dir: string, baseline: string): Promise<Report> {
   const { io, err } = captureIo({ cwd: dir });
-  const code = await main(['run', '--report-dir', dir, '--seed', '7', '--baseline', baseline], io);
+  const code = await main(['run', '--report-dir', dir, '--seed', '7', '--baseline', baseline, '--min-coverage', '0.5'], io);
   expect(code, err()).toBe(0);
   // The embedded reference's secrets are random per start: none can be known here, so the
   // secret check is on the failing run, whose reference the test holds.
@@ -126,6 +126,13 @@ describe.skipIf(skip)('run report in Chromium', () => {
       for (const k of ['passed', 'failed', 'blocked', 'skipped', 'uncovered', 'untestable', 'total']) expect(await shownNumber(page, `rules-${k}`, '.cards'), k).toBe(s.rules[k]);
       if (report.json.rootCauses.length) expect(await shownNumber(page, 'root-causes', '.cards')).toBe(s.rootCauses);
       expect(await page.locator('table.causes tr[data-cause]').count()).toBe(report.json.rootCauses.length);
+
+      const cov = s.coverage;
+      expect(cov, 'results.json carries the coverage summary').toBeDefined();
+      expect(await shownNumber(page, 'coverage-rules-exercised', '#coverage')).toBe(cov.rules.exercised);
+      expect(await shownNumber(page, 'coverage-rules-testable', '#coverage')).toBe(cov.rules.testable);
+      expect((await page.locator('#coverage [data-count="coverage-exercised"]').textContent())?.trim()).toBe(`${Math.round(cov.exercisedShareOfTestable * 1000) / 10}%`);
+      expect(await page.locator('#coverage table.skip-reasons tbody tr').count()).toBe(cov.skippedByReason.length);
 
       const checks: any[] = report.json.checks;
       const rules: any[] = report.json.rules;
@@ -252,6 +259,9 @@ describe.skipIf(skip)('run report in Chromium', () => {
       expect(ruleIds, `rules ${name}`).toEqual(d.rules[key].map((c: any) => c.id));
     }
     expect(await shownNumber(page, 'diff-rules-fixed', '#baseline-diff')).toBe(d.rules.fixed.length);
+    // --min-coverage 0.5 on the full run: shown as met.
+    expect(pass.json.summary.coverage.minimum).toEqual({ share: 0.5, met: true });
+    expect(await page.locator('#coverage').textContent()).toContain('minimum 50%: met');
     // A run without --baseline has no diff section.
     expect(await pages.failOn.locator('#baseline-diff').count()).toBe(0);
   });
