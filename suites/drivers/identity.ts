@@ -103,7 +103,7 @@ export const drivers: Drivers = {
         const kind = IDENTITY_KINDS[ops.indexOf(op) % IDENTITY_KINDS.length];
         const h = await userHeaders(ctx, { ...theirs, client: 0 }, kind);
         const where = `${op.method.toUpperCase()} ${op.path} (${op.operationId}) with client 1's token and client 2's user by ${identityHeader(ctx, kind)}`;
-        if (op.method === 'get') {
+        if (op.method.toLowerCase() === 'get') {
           const res = await ctx.http.send({ op: op.operationId, headers: h });
           try {
             expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', rules);
