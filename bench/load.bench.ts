@@ -30,46 +30,71 @@ async function startServer(): Promise<{ url: string; child: ChildProcess }> {
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-function autocannonRps(url: string, duration: number): Promise<number> {
-  return new Promise((resolve, reject) =>
-    autocannon({ url: `${url}/api/v1/user`, connections: CONNECTIONS, pipelining: 1, duration }, (err, r) => (err ? reject(err) : resolve(r.requests.total / duration))),
+interface Measured {
+  rps: number;
+  /** Generator CPU (user + system) per response, in microseconds: robust to a busy machine, unlike req/s. */
+  cpuUsPerReq: number;
+}
+
+async function cpuOf(f: () => Promise<{ rps: number; total: number }>): Promise<Measured> {
+  const c0 = process.cpuUsage();
+  const { rps, total } = await f();
+  const c = process.cpuUsage(c0);
+  return { rps, cpuUsPerReq: (c.user + c.system) / Math.max(1, total) };
+}
+
+function autocannonRps(url: string, duration: number): Promise<Measured> {
+  return cpuOf(
+    () =>
+      new Promise((resolve, reject) =>
+        autocannon({ url: `${url}/api/v1/user`, connections: CONNECTIONS, pipelining: 1, duration }, (err, r) => (err ? reject(err) : resolve({ rps: r.requests.total / duration, total: r.requests.total }))),
+      ),
   );
 }
 
-async function wrkRps(url: string, duration: number): Promise<number | undefined> {
+async function wrkRps(url: string, duration: number): Promise<Measured | undefined> {
   try {
-    const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${duration}s`, `${url}/api/v1/user`], { timeout: (duration + 30) * 1000 });
+    // bash's `times` prints the children's user and system time: wrk's CPU.
+    const { stdout } = await promisify(execFile)('bash', ['-c', `wrk -t1 -c${CONNECTIONS} -d${duration}s ${url}/api/v1/user && times`], { timeout: (duration + 30) * 1000 });
     const m = /Requests\/sec:\s+([0-9.]+)/.exec(stdout);
-    return m ? Number(m[1]) : undefined;
+    const total = /([0-9]+) requests in/.exec(stdout);
+    const t = [...stdout.matchAll(/([0-9]+)m([0-9.]+)s/g)].slice(-2).reduce((n, x) => n + Number(x[1]) * 60 + Number(x[2]), 0);
+    return m && total ? { rps: Number(m[1]), cpuUsPerReq: (t * 1e6) / Number(total[1]) } : undefined;
   } catch {
     return undefined; // not installed (apt-get install wrk) or failed: the bench runs without it
   }
 }
 
-async function ours(url: string, duration: number, arrivalRate?: number): Promise<number> {
+async function ours(url: string, duration: number, arrivalRate?: number): Promise<Measured> {
   const profile = resolveProfile({ base_url: url, clients: [{ client_id: 'bench', client_secret: 'bench-secret' }] }, { env: {} });
-  const r = await runLoad({ scenario: 'user-read', profile, durationSec: duration, connections: CONNECTIONS, ...(arrivalRate ? { arrivalRate } : {}) });
-  if (r.counts.errors) throw new Error(`bench: the generator saw ${r.counts.errors} errors`);
-  // Responses over the sending window plus the drain (r.duration_s): the honest figure.
-  return r.rps;
+  return cpuOf(async () => {
+    const r = await runLoad({ scenario: 'user-read', profile, durationSec: duration, connections: CONNECTIONS, ...(arrivalRate ? { arrivalRate } : {}) });
+    if (r.counts.errors) throw new Error(`bench: the generator saw ${r.counts.errors} errors`);
+    // Responses over the sending window plus the drain (r.duration_s): the honest figure.
+    return { rps: r.rps, total: r.counts.responses };
+  });
 }
 
 export interface LoadBenchRow {
   tool: string;
   mode: 'closed' | 'open';
   rps: number;
+  cpuUsPerReq: number;
 }
 
 export async function benchLoad(opts: { durationSec?: number; rounds?: number } = {}): Promise<{ rows: LoadBenchRow[]; best: number; target: number; command: string }> {
   const d = opts.durationSec ?? 5;
-  const rounds = opts.rounds ?? 2;
+  const rounds = opts.rounds ?? 3;
   const { url, child } = await startServer();
   try {
     await autocannonRps(url, 1); // warm-up of server and JIT
     // Interleaved rounds, best of each tool: on a shared machine noise only ever slows a tool down.
     const best = new Map<string, LoadBenchRow>();
-    const keep = (tool: string, mode: 'closed' | 'open', rps: number | undefined) => {
-      if (rps !== undefined && rps > (best.get(tool)?.rps ?? -1)) best.set(tool, { tool, mode, rps });
+    const keep = (tool: string, mode: 'closed' | 'open', m: Measured | undefined) => {
+      if (!m) return;
+      const prev = best.get(tool);
+      // Best req/s and, separately, least CPU per request over the rounds.
+      best.set(tool, { tool, mode, rps: Math.max(m.rps, prev?.rps ?? 0), cpuUsPerReq: Math.min(m.cpuUsPerReq, prev?.cpuUsPerReq ?? Infinity) });
     };
     let openRate = 0;
     for (let i = 0; i < rounds; i++) {

@@ -16,3 +16,5 @@ export { RUN_DEFAULTS, type RunOutcome, type Shard } from './runner/index.ts';
 export { BaasConformError, ConfigError, ModelError, TargetUnreachableError, CredentialsError } from './errors/index.ts';
 export { TOOL_NAME, TOOL_VERSION } from './runner/version.ts';
 export { PACKAGE_ROOT } from './package/index.ts';
+export { diffRuns, formatDiff, loadResults, parseExpectedFailures, applyExpectedFailures, decideExit, type ResultsDoc, type ExpectedFailures } from './baseline/index.ts';
+export { certify, verifyPackage, type CertifyOptions, type CertifyResult, type VerifyResult } from './certify/index.ts';

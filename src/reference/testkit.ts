@@ -62,7 +62,7 @@ export async function startKit(opts: ReferenceOptions = {}): Promise<Kit> {
     }
     return t;
   };
-  const s2s = async (client = 0) => ({ authorization: `Bearer ${await token(client)}`, 'x-chain-id': '84532' });
+  const s2s = async (client = 0) => ({ authorization: `Bearer ${await token(client)}`, 'x-chain-id': p.chain_id! });
   const newUser: Kit['newUser'] = async (client = 0) => {
     const address = randomEoa();
     const email = `u-${randomBytes(6).toString('hex')}@example.com`;

@@ -8,6 +8,8 @@ export const NEEDS_TABLE_MARKERS = { start: '<!-- sandbox-needs-table:start (gen
 
 /** What to put in the profile (or the control adapter) to meet a need. */
 export function unlockOf(need: Need): string {
+  if (need.includes('|')) return need.split('|').map((alt) => unlockOf(alt as Need)).join(' **or** ');
+  if (need.startsWith('fixture:')) return `\`fixtures.${need.slice('fixture:'.length)}\` (an existing user in that state, read only)`;
   if (need.startsWith('control:')) {
     const op = need.slice('control:'.length);
     return `control adapter maps \`${op}\` (or \`control_url\`: our control API has every operation)`;
@@ -38,7 +40,7 @@ export function unlockOf(need: Need): string {
 export function needsTable(checks: Check[]): string {
   const byNeed = new Map<Need, string[]>();
   for (const c of checks) for (const n of c.needs ?? []) (byNeed.get(n) ?? byNeed.set(n, []).get(n)!).push(c.id);
-  const order = (n: string) => (n.startsWith('control:') ? 1 : n === 'webhooks' || n === 'idp' ? 0 : n.startsWith('operation:') ? 3 : 2);
+  const order = (n: string) => (n.includes('|') ? 2 : n.startsWith('control:') ? 1 : n === 'webhooks' || n === 'idp' ? 0 : n.startsWith('operation:') ? 3 : 2);
   const needs = [...byNeed.keys()].sort((a, b) => order(a) - order(b) || a.localeCompare(b));
   const free = checks.filter((c) => !(c.needs ?? []).length).length;
   const rows = needs.map((n) => {

@@ -53,6 +53,12 @@ async function failingRun(dir: string): Promise<Report> {
         res.body = JSON.stringify({ error: 'not found' });
         return;
       }
+      // Listing wallets fails: checks that need it as a setup step are blocked by that operation.
+      if (req.operationId === 'listWallets') {
+        res.status = 500;
+        res.body = JSON.stringify({ error_reason: 'ErrorInternal', error_description: HOSTILE });
+        return;
+      }
       if (res.status < 400 || req.operationId?.startsWith('control:')) return;
       res.headers['x-hostile'] = HOSTILE;
       try {
@@ -75,7 +81,11 @@ async function failingRun(dir: string): Promise<Report> {
       { check: 'errors.token.client-id-missing', reason: 'ticket 42: hostile <b>reason</b>' },
       { check: 'errors.s2s.user-not-found', reason: 'fixed long ago' },
     ]));
-    const checkIds = ['errors.*', 'schema.tokenize-card', 'schema.create-recipient-v2', 'schema.estimate-card-transfer', 'schema.execute-card-transfer', 'aliases.recipient.address'];
+    const checkIds = [
+      'errors.*',
+      'schema.tokenize-card', 'schema.create-recipient-v2', 'schema.estimate-card-transfer', 'schema.execute-card-transfer', 'aliases.recipient.address',
+      'schema.list-wallets', 'schema.get-full-statement', 'aliases.withdrawal.account-address',
+    ];
     const outcome = await runChecks(
       { profile, model: await loadModel(), seed: 11, checkIds, expectedFailures: await loadExpectedFailures(listFile) },
       await loadChecks(),
@@ -226,7 +236,14 @@ describe.skipIf(skip)('run report in Chromium', () => {
     // The root-cause table is above the failure cards.
     const [causesY, failuresY] = await Promise.all(['#root-causes', 'section.failures'].map((sel) => page.locator(sel).evaluate((el) => el.getBoundingClientRect().top)));
     expect(causesY).toBeLessThan(failuresY);
-    for (const c of fail.json.checks.filter((x: any) => x.verdict === 'blocked')) {
+    const blocked = fail.json.checks.filter((x: any) => x.verdict === 'blocked');
+    expect(blocked.map((c: any) => c.blocked.operation)).toContain('listWallets');
+    expect(await page.locator('article.failure.blocked').count()).toBe(blocked.length);
+    // The blocking operation is a root cause that lists the checks it blocked.
+    const cause = causes.find((c) => c.blocked.some((id: string) => blocked.some((b: any) => b.checkId === id)));
+    expect(cause).toBeDefined();
+    for (const id of cause.blocked) expect(await page.locator(`table.causes tr.cause-checks a[href="#check-${id}"]`).count()).toBe(1);
+    for (const c of blocked) {
       const card = page.locator(`article.failure.blocked[id="check-${c.checkId}"]`);
       const text = (await card.textContent()) ?? '';
       expect(text).toContain(`Blocked by ${c.blocked.operation}`);
