@@ -182,10 +182,18 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
       s.status[status] = (s.status[status] ?? 0) + 1;
       if (status >= 200 && status < 300) b.ok++;
       if (status === 429) b.s429++;
-      if (o.isError(status)) (b.errors++, errors++);
+      if (o.isError(status)) {
+        b.errors++;
+        errors++;
+      }
     } else {
-      if (kind === 'timeout') (s.timeouts++, b.timeouts++);
-      else (s.transport++, (s.error_kinds[errKind] = (s.error_kinds[errKind] ?? 0) + 1));
+      if (kind === 'timeout') {
+        s.timeouts++;
+        b.timeouts++;
+      } else {
+        s.transport++;
+        s.error_kinds[errKind] = (s.error_kinds[errKind] ?? 0) + 1;
+      }
       b.errors++;
       errors++;
     }
