@@ -325,7 +325,6 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   clearInterval(controller);
   if (openModel) tick(); // arrivals due by the end are still sent (late), never dropped
   if (inflight.size === 0 && queue.length === 0) settleDrain();
-  const sendEnd = performance.now();
   let drainTimer: NodeJS.Timeout | undefined;
   await Promise.race([drained, new Promise<void>((r) => (drainTimer = setTimeout(r, drainMs + 2 * sweepEvery)))]);
   clearTimeout(drainTimer);
@@ -346,7 +345,6 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     stat(r.op).hist.recordValue(toMicros(end - r.start));
   }
   await pool.destroy().catch(() => {});
-  void sendEnd;
   return { started_at: startedAt, wall_ms: end - t0, send_ms: sendMs, overall, ops, timeline, sent, late, incomplete, max_in_flight: maxInFlight };
 }
 
