@@ -83,7 +83,8 @@ export interface EngineRun {
   ops: Map<string, OpStats>;
   timeline: Timeline;
   sent: number;
-  late: { count: number; max_ms: number; total_ms: number };
+  /** Sends more than 1 ms after their intended time; `waited_for_connection`: of those, the ones that found every connection busy. */
+  late: { count: number; max_ms: number; total_ms: number; waited_for_connection: number };
   incomplete: Incomplete[];
   max_in_flight: number;
 }
@@ -150,8 +151,11 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const ops = new Map<string, OpStats>();
   const timeline = new Timeline(Math.ceil((sendMs + drainMs) / 1000) + 2);
   const inflight = new Set<InFlight>();
-  const queue = new Fifo<{ req: EngineRequest; at: number }>();
-  const late = { count: 0, max_ms: 0, total_ms: 0 };
+  const queue = new Fifo<{ req: EngineRequest; at: number; seq: number }>();
+  const late = { count: 0, max_ms: 0, total_ms: 0, waited_for_connection: 0 };
+  // Queue entries are numbered; every entry still queued after a pump found no free connection.
+  let seq = 0;
+  let blockedUpTo = 0;
   let sent = 0;
   let completed = 0;
   let errors = 0;
@@ -246,9 +250,11 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
         late.count++;
         late.total_ms += lateMs;
         if (lateMs > late.max_ms) late.max_ms = lateMs;
+        if (q.seq <= blockedUpTo) late.waited_for_connection++;
       }
       issue(q.req, q.at);
     }
+    if (queue.length) blockedUpTo = seq;
   };
   const workerWanted = () => activeWorkers <= Math.round(valueAt(o.shape, performance.now() - t0)) && sent < o.maxRequests;
 
@@ -295,7 +301,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     const now = performance.now() - t0;
     while (nextAt && !nextAt.done && (nextAt.value <= now || !sending)) {
       timeline.at(nextAt.value / 1000).sent++;
-      queue.push({ req: o.next(), at: t0 + nextAt.value });
+      queue.push({ req: o.next(), at: t0 + nextAt.value, seq: ++seq });
       nextAt = arrivals!.next();
     }
     pump();
