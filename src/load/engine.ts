@@ -322,6 +322,8 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   await Promise.race([drained, new Promise<void>((r) => (drainTimer = setTimeout(r, drainMs + 2 * sweepEvery)))]);
   clearTimeout(drainTimer);
   clearInterval(sweeper);
+  // A late timer must not turn a timeout into "incomplete": whatever is past the budget is a timeout.
+  sweep();
   clearInterval(progress);
   const end = performance.now();
   const incomplete: Incomplete[] = [];

@@ -221,7 +221,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     let problems: ServiceProblems = {};
     if (!options.services) {
       const want = {
-        idp: selected.some((c) => c.needs?.includes('idp')),
+        idp: selected.some((c) => c.needs?.includes('idp') || c.needs?.includes('idp_tokens')),
         webhooks: selected.some((c) => c.needs?.includes('webhooks')),
       };
       const started = await startServices(session, want, { controlAdapterFile: options.controlAdapterFile, webhookListen: options.webhookListen, env: options.env });
