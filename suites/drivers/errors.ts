@@ -143,9 +143,11 @@ function expire(claims: Record<string, unknown>, validity: number): void {
 // ------------------------------------------------------------------------------------ identity provider
 
 function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2][]): Driver {
+  // Rows that only leave a header out also run with real provider tokens; the others forge tokens.
+  const forges = variants.some((v) => v?.access || v?.identity);
   return {
     safe: false,
-    needs: ['idp'],
+    needs: [forges ? 'idp' : 'idp_tokens'],
     async run(ctx) {
       const who = await sharedIdpUser(ctx);
       const ok = await idpAuthorize(ctx, who);
