@@ -111,4 +111,15 @@ describe('a sandbox without our control API', () => {
     expect(posted).toBeGreaterThan(0);
     expect(out.results[0]).toMatchObject({ checkId: 'webhooks.delivery.json-post', verdict: 'pass' });
   }, 200_000);
+
+  it('a vendor that refuses the adapter\'s calls blocks the checks by the control operation, never fails a rule', async () => {
+    const sb = await sandbox();
+    // Wrong simulation key: every control call is answered 401 by the vendor.
+    const out = await runConformance({ profile: sb.sandboxProfile, env: { ...sb.env, VENDOR_SIM_KEY: 'wrong-key' }, numRuns: 2, checks: ['states.sepa.direct-activation', 'aliases.withdrawal.to-address'] });
+    for (const r of out.results) {
+      expect(r.verdict).toBe('blocked');
+      expect(JSON.stringify(r)).toMatch(/control:(setSepaCapabilityStatus|createWithdrawalRequest)/);
+    }
+    expect(out.exitCode).toBe(1);
+  }, 200_000);
 });
