@@ -3,8 +3,8 @@
 
 import { jwtVerify } from 'jose';
 import {
-  expectSchema, authorizeRaw, bearer, chainHeader, check, createUser, createUserRaw, expect2xx, expectError, headers, jwtClaims, jwtHeader,
-  readUser, requestToken, rnd, s2sHeaders, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail, expectAudienceRefused, clockSkewAllowance, IDENTITY_KINDS, identityHeader, identityValue, is2xx, suppliedRetailUser,
+  expectSchema, authorizeRaw, bearer, chainHeader, check, createUser, createUserRaw, expect2xx, headers, jwtClaims, jwtHeader,
+  readUser, requestToken, rnd, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail, expectAudienceRefused, clockSkewAllowance, IDENTITY_KINDS, identityHeader, identityValue, is2xx, suppliedRetailUser,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';

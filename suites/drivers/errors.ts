@@ -9,7 +9,7 @@ import { checkProperty } from '../../src/checks/property.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
   bearer, chainHeader, check, claimsCarrying, grantType, expect2xx, expectError, expectErrorShape, forgeHs256, headers, identityHeader,
-  jwtClaims, readUser, requestToken, rnd, s2sToken, sharedUser, tamperSignature, tokenBody, userToken, CheckFailure, idpAuthorize,
+  jwtClaims, requestToken, rnd, s2sToken, sharedUser, tamperSignature, tokenBody, userToken, CheckFailure, idpAuthorize,
   sharedIdpUser, expectAudienceRefused, expectOneOfErrors,
 } from '../kit/index.ts';
 

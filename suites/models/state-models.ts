@@ -8,7 +8,7 @@ import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { RuleId } from '../../src/model/types.ts';
 import {
   type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, expectError,
-  expectNot2xx, initSepa, is2xx, listItems, rnd, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus,
+  expectNot2xx, initSepa, is2xx, listItems, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus,
   signChallenge, unsignedChallenge, type SepaStates, CheckFailure, mentionsDeep, unknownIdLike,
 } from '../kit/index.ts';
 import { decide, expect3dsNotFound, type Decision } from '../drivers/states.ts';
