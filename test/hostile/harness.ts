@@ -3,7 +3,7 @@
 // growth, unhandled rejections, and every result that did not pass.
 
 import { runConformance, type ConformanceResult } from '../../src/api/index.ts';
-import type { CheckResult } from '../../src/events/index.ts';
+import type { CheckResult, Exchange } from '../../src/events/index.ts';
 import { loadModel } from '../../src/model/index.ts';
 import { startReference } from '../../src/reference/index.ts';
 import { startHostileProxy, type HostileProxy, type HostileProxyOptions } from './proxy.ts';
@@ -22,6 +22,8 @@ export interface HostileRun {
   proxy: HostileProxy;
   /** Every result that is not a plain pass (fail, blocked, skip). */
   bad: CheckResult[];
+  /** Every exchange the run recorded (one per attempt). */
+  exchanges: Exchange[];
 }
 
 export async function runBehindProxy(opts: Omit<HostileProxyOptions, 'upstream' | 'exempt'>): Promise<HostileRun> {
@@ -43,6 +45,7 @@ export async function runBehindProxy(opts: Omit<HostileProxyOptions, 'upstream' 
   const began = performance.now();
   let result: ConformanceResult | undefined;
   let error: unknown;
+  const exchanges: Exchange[] = [];
   try {
     result = await runConformance({
       profile: { ...reference.profile, base_url: proxy.baseUrl, control_url: proxy.baseUrl + controlPrefix },
@@ -52,6 +55,7 @@ export async function runBehindProxy(opts: Omit<HostileProxyOptions, 'upstream' 
       concurrency: 4,
       numRuns: 3,
       checkTimeoutMs: 30_000,
+      onEvent: (e) => void (e.type === 'exchange' && exchanges.push(e.exchange)),
     });
   } catch (err) {
     error = err;
@@ -65,7 +69,15 @@ export async function runBehindProxy(opts: Omit<HostileProxyOptions, 'upstream' 
   }
   const ms = performance.now() - began;
   const bad = result?.results.filter((r) => r.verdict !== 'pass') ?? [];
-  return { result, error, ms, heapGrowth: peak - heapBefore, unhandled, proxy, bad };
+  return { result, error, ms, heapGrowth: peak - heapBefore, unhandled, proxy, bad, exchanges };
+}
+
+/** URL paths a result's failure or block mentions (message text and recorded exchanges). */
+export function pathsOf(r: CheckResult): string[] {
+  const text = [r.failure?.message, r.blocked?.message, r.failure?.exchange?.request.url, r.blocked?.exchange?.request.url].join(' ');
+  const urls = [...text.matchAll(/https?:\/\/[^/\s]+(\/[^\s:?"]*)/g)].map((m) => m[1]);
+  const lines = [...text.matchAll(/\b(?:GET|POST|PUT|PATCH|DELETE) (\/[^\s:?"]*)/g)].map((m) => m[1]);
+  return [...urls, ...lines];
 }
 
 /** One line per non-passing result, for assertion messages and HOSTILE_DEBUG. */
