@@ -42,6 +42,8 @@ export interface ProxyHooks {
   response?(req: ProxyRequest, res: ProxyResponse, ctx: ProxyContext): ProxyResponse | void;
   /** Rewrite a webhook payload on its way from the reference to the engine's receiver. */
   webhook?(path: string, body: any, ctx: ProxyContext): any;
+  /** Content-Type of relayed webhook deliveries (default: the reference's own); needs `webhook`. */
+  webhookContentType?: string;
   /** Send every response with chunked transfer encoding (no content-length). */
   chunked?: boolean;
 }
@@ -159,7 +161,9 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
         let body = parseJson(raw.toString('utf8'));
         if (hooks.webhook && body !== undefined) body = hooks.webhook(rest, body, ctx) ?? body;
         const target = new URL(relayTarget.replace(/\/$/, '') + rest);
-        const out = await forward(agent, target, req.method ?? 'POST', target.pathname + target.search, flatten(req.headers), Buffer.from(body === undefined ? raw : JSON.stringify(body)));
+        const wh = flatten(req.headers);
+        if (hooks.webhookContentType) wh['content-type'] = hooks.webhookContentType;
+        const out = await forward(agent, target, req.method ?? 'POST', target.pathname + target.search, wh, Buffer.from(body === undefined ? raw : JSON.stringify(body)));
         return send(res, out, false);
       }
 

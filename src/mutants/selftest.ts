@@ -9,7 +9,8 @@ import type { Check } from '../checks/types.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { RateLimitOptions } from '../reference/index.ts';
-import { buildMutantBank, MUTANT_BANK } from './registry.ts';
+import { mutationCoverage } from './mutation-coverage.ts';
+import { buildMutantBank, MUTANT_BANK, PENDING_BANK } from './registry.ts';
 import { BASELINE_ID, runVariant, type RunContext, type RunRaw, type SelftestProfile } from './run-variant.ts';
 import { scoreSelftest, type Score, type ScoredRun } from './scoring.ts';
 import type { MutantVariant } from './variant.ts';
@@ -53,7 +54,31 @@ export interface SelftestResult extends Omit<Score, 'baseline' | 'variants'> {
   checks: number;
   baseline: VariantOutcome;
   variants: VariantOutcome[];
+  /** Mutation coverage by rule over this run: testable rules with a caught faulty variant, and the rest. */
+  ruleCoverage: RuleCoverage;
   durationMs: number;
+}
+
+export interface RuleCoverage {
+  testable: number;
+  /** Testable rules broken by a faulty variant of this run that was caught. */
+  caught: number;
+  /** Testable rules with no caught variant in this run: why (recorded reason, pending variants, not run). */
+  without: { rule: string; why: string }[];
+}
+
+function ruleCoverage(model: Model, outcomes: VariantOutcome[]): RuleCoverage {
+  const caught = new Set(outcomes.filter((o) => o.kind === 'faulty' && o.ok).flatMap((o) => o.breaks));
+  const cov = mutationCoverage(model);
+  const testable = model.rules.filter((r) => r.testable);
+  const without = testable
+    .filter((r) => !caught.has(r.id))
+    .map((r) => {
+      const m = cov.get(r.id)!;
+      const why = m.reason ? `no variant: ${m.reason}` : m.variants.length ? `variants not caught or not run: ${m.variants.join(', ')}` : `pending (no check catches it yet): ${m.pending.join(', ')}`;
+      return { rule: r.id, why };
+    });
+  return { testable: testable.length, caught: testable.length - without.length, without };
 }
 
 export type SelftestProgress =
@@ -119,7 +144,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   const variants = opts.variants ?? buildMutantBank();
   const checkConcurrency = opts.checkConcurrency ?? SELFTEST_DEFAULTS.checkConcurrency;
   const rateLimit = opts.rateLimit === null ? undefined : (opts.rateLimit ?? SELFTEST_DEFAULTS.rateLimit);
-  const registered = new Set(MUTANT_BANK.map((v) => v.id));
+  const registered = new Set([...MUTANT_BANK, ...PENDING_BANK].map((v) => v.id));
   const inProcess = !!opts.checks || !!opts.model || variants.some((v) => !registered.has(v.id));
   const workerCount = inProcess ? 0 : Math.min(positive('workers', opts.workers ?? SELFTEST_DEFAULTS.workers, 0), variants.length + 1);
   const checks = opts.checks ?? (await defaultChecks());
@@ -159,6 +184,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
     const byId = new Map(raws.slice(1).map((r) => [r.id, r]));
     const ordered = variants.map((v) => byId.get(v.id)!);
     const scored = scoreSelftest(baseline, ordered, checkIds);
+    const outcomes = scored.variants.map((o, i) => withRaw(o, ordered[i]));
     return {
       ...scored,
       seed,
@@ -168,7 +194,8 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       profile,
       checks: checks.length,
       baseline: withRaw(scored.baseline, baseline),
-      variants: scored.variants.map((o, i) => withRaw(o, ordered[i])),
+      variants: outcomes,
+      ruleCoverage: ruleCoverage(opts.model ?? (await loadModel()), outcomes),
       durationMs: Math.round(performance.now() - began),
     };
   } finally {
