@@ -46,6 +46,13 @@ export async function renderIds(specDir: string): Promise<string> {
     { constName: 'LIMIT_RULE_IDS', typeName: 'LimitRuleId', doc: 'Section 8 limits (spec/rules/limits.yaml).', values: byKind('limit') },
     { constName: 'LIMIT_KEYS', typeName: 'LimitKey', doc: 'Keys of model.limits.', values: Object.keys(model.limits) },
     { constName: 'OPERATION_IDS', typeName: 'OperationId', doc: 'operationIds of spec/openapi.yaml paths.', values: [...model.operations.keys()] },
+    {
+      constName: 'CONTROL_OPERATION_IDS',
+      typeName: 'ControlOperationId',
+      doc: 'operationIds of the test-control API (spec/control.yaml).',
+      values: Object.values<any>(model.control.paths ?? {}).flatMap((item) =>
+        ['get', 'put', 'post', 'delete', 'patch'].flatMap((m) => (item?.[m]?.operationId ? [String(item[m].operationId)] : []))),
+    },
     { constName: 'WEBHOOK_IDS', typeName: 'WebhookId', doc: 'Section 6 webhooks with a path (spec/openapi.yaml `webhooks` keys).', values: Object.keys(model.openapi.webhooks ?? {}) },
     {
       constName: 'UNSPECIFIED_WEBHOOK_IDS',

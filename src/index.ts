@@ -2,7 +2,7 @@
 // call these same functions; everything here is part of the package's public surface.
 // API types for implementers of the Partner API are a separate entry: `baas-conform/types`.
 
-export { runConformance, type ConformanceOptions, type ConformanceResult } from './api/index.ts';
+export { runConformance, conformanceEvents, type ConformanceOptions, type ConformanceResult, type ConformanceEvents } from './api/index.ts';
 export { loadModel, DEFAULT_SPEC_DIR } from './model/index.ts';
 export type { Model, Rule, ErrorRule, Operation, Category } from './model/index.ts';
 export { startReference, type ReferenceOptions, type ReferenceServer } from './reference/index.ts';
@@ -16,3 +16,5 @@ export { RUN_DEFAULTS, type RunOutcome, type Shard } from './runner/index.ts';
 export { BaasConformError, ConfigError, ModelError, TargetUnreachableError, CredentialsError } from './errors/index.ts';
 export { TOOL_NAME, TOOL_VERSION } from './runner/version.ts';
 export { PACKAGE_ROOT } from './package/index.ts';
+export { diffRuns, formatDiff, loadResults, parseExpectedFailures, applyExpectedFailures, decideExit, type ResultsDoc, type ExpectedFailures } from './baseline/index.ts';
+export { certify, verifyPackage, type CertifyOptions, type CertifyResult, type VerifyResult } from './certify/index.ts';

@@ -84,7 +84,9 @@ describe('expectSchema / expectStatus', () => {
   it('validates by status, falls back to default, and requires application/json', () => {
     expectSchema(res(200, { id: 'a' }), 'getThing', model);
     expectSchema(res(404, { anything: 1 }), 'getThing', model);
-    expect(failure(() => expectSchema(res(200, { id: 1 }), 'getThing', model)).message).toContain('/id must be string');
+    const schemaFail = failure(() => expectSchema(res(200, { id: 1 }), 'getThing', model));
+    expect(schemaFail.message).toContain('/id must be string');
+    expect(schemaFail.comparison).toEqual([{ field: 'body/id', expected: 'must be string', actual: '1', differs: true }]);
     expect(failure(() => expectSchema(res(200, { id: 'a' }, 'text/html'), 'getThing', model)).message).toContain('expected application/json');
     expect(failure(() => expectSchema(res(200, {}), 'other', model)).message).toContain('not a documented response');
     expect(isJsonContentType('Application/JSON ; charset=UTF-8')).toBe(true);

@@ -183,7 +183,8 @@ export function expectSchema(res: HttpResponse, op: string, model?: Model, rules
   const m = modelOrCurrent(model);
   const ct = res.headers['content-type'];
   if (!isJsonContentType(ct)) {
-    throw new CheckFailure(`${op}: Content-Type ${show(ct ?? '(none)')}, expected application/json`, { rules, response: res });
+    const comparison = [{ field: 'content-type', expected: 'application/json', actual: ct ?? '(none)', differs: true }];
+    throw new CheckFailure(`${op}: Content-Type ${show(ct ?? '(none)')}, expected application/json`, { rules, response: res, comparison });
   }
   const keys = [`${op}:${res.status}`, `${op}:${String(res.status)[0]}XX`, `${op}:default`];
   const key = keys.find((k) => m.validator(k));
@@ -191,9 +192,22 @@ export function expectSchema(res: HttpResponse, op: string, model?: Model, rules
   if (res.json === undefined) throw new CheckFailure(`${op}: body is not JSON (${res.jsonError ?? 'empty'}): ${bodySnippet(res)}`, { rules, response: res });
   const validate = m.validator(key)!;
   if (!validate(res.json)) {
-    const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
-    throw new CheckFailure(`${op}: body does not match the ${key} schema: ${problems.join('; ')}`, { rules, response: res });
+    const errors = (validate.errors ?? []).slice(0, 3);
+    const problems = errors.map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+    // For reports: the schema's demand beside the value found at that place in the body.
+    const comparison = errors.map((e) => ({ field: `body${e.instancePath || ''}`, expected: e.message ?? 'valid', actual: show(atPointer(res.json, e.instancePath)), differs: true }));
+    throw new CheckFailure(`${op}: body does not match the ${key} schema: ${problems.join('; ')}`, { rules, response: res, comparison });
   }
+}
+
+/** The value at a JSON pointer (ajv's instancePath), or undefined. */
+function atPointer(doc: unknown, pointer: string): unknown {
+  let cur: any = doc;
+  for (const raw of pointer.split('/').slice(1)) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = cur[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return cur;
 }
 
 /** Throws SkipSignal; for helpers outside a check context. */

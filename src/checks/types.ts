@@ -9,6 +9,8 @@ import type { ResolvedProfile } from '../profile/types.ts';
 export type Need =
   | 'control' // any test-control adapter (prefer the per-operation form below)
   | `control:${string}` // one control operation of spec/control.yaml by operationId, e.g. control:advanceClock
+  | `fixture:${string}` // an existing user the profile names (profile.fixtures.<name>, sepa.<Status>)
+  // Alternatives join with '|': 'control:createWithdrawalRequest|fixture:withdrawal_pending' is met by either.
   | 'pci' // card-tokenization environment
   | 's2s_signing_secret'
   | 'user_token_signing_secret'

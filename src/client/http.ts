@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { HttpClient, HttpRequest, HttpResponse } from '../checks/types.ts';
 import { SkipSignal } from '../checks/signals.ts';
+import type { ObservedResponse } from '../checks/audit.ts';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../events/index.ts';
 import type { Model } from '../model/types.ts';
 import { maskSecrets } from '../profile/mask.ts';
@@ -14,6 +15,9 @@ import { toCurl } from './curl.ts';
 import { ACCEPT_ENCODING, decodeBody, parseJsonBounded } from './decode.ts';
 import { TransportError, toTransportError } from './errors.ts';
 import { backoffDelay, RETRY_DEFAULTS, type RetryOptions } from './retry.ts';
+
+/** Responses kept per check for the audit of every answer (memory stays bounded). */
+const OBSERVED_MAX = 5000;
 
 /** A retry is only worth it with at least this much of the request budget left. */
 const RETRY_MIN_ATTEMPT_MS = 250;
@@ -51,6 +55,8 @@ export interface CheckHttpClient extends HttpClient {
   readonly lastExchange: Exchange | undefined;
   /** Milliseconds spent waiting on the target so far (all attempts): the per-check limit grows with it. */
   readonly waitedMs: number;
+  /** Responses received for model operations (every attempt, bounded), for the runner's audit of every answer. */
+  observed(): readonly ObservedResponse[];
 }
 
 interface Target {
@@ -231,6 +237,7 @@ export class HttpSession {
 class CheckClient implements CheckHttpClient {
   private sent = 0;
   private waited = 0;
+  private readonly seen: ObservedResponse[] = [];
   private readonly exchanges = new WeakMap<HttpResponse, Exchange>();
   private last?: Exchange;
 
@@ -245,6 +252,10 @@ class CheckClient implements CheckHttpClient {
   }
   get waitedMs(): number {
     return this.waited;
+  }
+
+  observed(): readonly ObservedResponse[] {
+    return this.seen;
   }
 
   get lastExchange(): Exchange | undefined {
@@ -283,6 +294,7 @@ class CheckClient implements CheckHttpClient {
         throw te;
       }
       this.waited += res.durationMs;
+      if (req.op && this.seen.length < OBSERVED_MAX) this.seen.push({ op: req.op, res });
       s.learn(res);
       this.exchanges.set(res, this.record(target, headers, body, res, undefined, res.durationMs, attempt));
       if (res.status !== 429 || req.noRetry || attempt > s.retry.maxRetries) return res;

@@ -10,7 +10,7 @@ import { main } from '../cli/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import { resolveProfile } from '../profile/index.ts';
-import { ControlAdapterError, controlOperations, fileAdapter, httpControlAdapter, parseAdapter } from './index.ts';
+import { ControlAdapterError, controlOperations, fileAdapter, httpControlAdapter, loadAdapterModule, parseAdapter } from './index.ts';
 import { readPointer, render } from './template.ts';
 
 let model: Model;
@@ -140,6 +140,26 @@ describe('adapters against a loopback vendor', () => {
     const res = await httpControlAdapter(model).call(s.client('t'), 'setSepaCapabilityStatus', { params: { user_id: 'u1' }, body: { status: 'Active' } });
     expect(res.ok).toBe(true);
     expect(seen.at(-1)).toMatchObject({ method: 'PUT', url: '/ctl/users/u1/capabilities/SepaAccount', body: '{"status":"Active"}' });
+    await s.close();
+  });
+
+  it('a JS module adapter performs its operations through the check client; a bad module names the operation', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bc-module-'));
+    const good = join(dir, 'adapter.mjs');
+    await writeFile(good, `export const operations = {
+      async create3dsChallenge(input, { http }) {
+        const res = await http.send({ method: 'POST', path: '${base}/mod/' + input.params.user_id, body: { a: input.body.amount } });
+        return { transaction_id: res.json.deep.ref };
+      },
+    };`);
+    const s = session();
+    const adapter = await loadAdapterModule(good, model, s.profile);
+    expect(adapter.operations()).toEqual(['create3dsChallenge']);
+    expect(await adapter.call(s.client('t'), 'create3dsChallenge', { params: { user_id: 'u7' }, body: { amount: 3 } })).toMatchObject({ ok: true, json: { transaction_id: 'tx-9' } });
+    expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/mod/u7', body: '{"a":3}' });
+    const bad = join(dir, 'bad.mjs');
+    await writeFile(bad, 'export const operations = { advanceClok: async () => ({}) };');
+    await expect(loadAdapterModule(bad, model, s.profile)).rejects.toMatchObject({ pointer: '/operations/advanceClok', exitCode: 2 });
     await s.close();
   });
 });

@@ -311,6 +311,21 @@ export const OPERATION_IDS = [
 ] as const;
 export type OperationId = (typeof OPERATION_IDS)[number];
 
+/** operationIds of the test-control API (spec/control.yaml). */
+export const CONTROL_OPERATION_IDS = [
+  "setWebhookBaseUrl",
+  "setIdpConfig",
+  "advanceClock",
+  "create3dsChallenge",
+  "setSepaCapabilityStatus",
+  "setPrimaryWallet",
+  "completeSepaActivation",
+  "signChallenge",
+  "createWithdrawalRequest",
+  "completeActivity",
+] as const;
+export type ControlOperationId = (typeof CONTROL_OPERATION_IDS)[number];
+
 /** Section 6 webhooks with a path (spec/openapi.yaml `webhooks` keys). */
 export const WEBHOOK_IDS = [
   "activities",

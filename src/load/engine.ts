@@ -10,6 +10,7 @@
 
 import type { Histogram } from 'hdr-histogram-js';
 import { Pool } from 'undici';
+import { Fifo } from './fifo.ts';
 import { newHistogram, toMicros } from './histogram.ts';
 import { arrivalTimes, shapeDurationMs, shapeMax, valueAt, type Shape } from './schedule.ts';
 import { Timeline } from './timeline.ts';
@@ -94,6 +95,45 @@ interface InFlight {
 
 class TimeoutAbort extends Error {}
 
+interface Hooks {
+  bodyFor: ((status: number) => boolean) | undefined;
+  complete(h: Handler, status: number): void;
+  error(h: Handler, err: Error & { code?: string }): void;
+}
+
+/** undici dispatch handler (the legacy callbacks: no header parsing unless a body is wanted). One per request, methods on the prototype. */
+class Handler {
+  status = 0;
+  rawHeaders: Buffer[] = [];
+  chunks: Buffer[] | undefined;
+  constructor(
+    readonly r: InFlight,
+    private readonly hooks: Hooks,
+  ) {}
+  onConnect(abort: (err?: Error) => void) {
+    this.r.abort = abort;
+    if (this.r.done) abort(new TimeoutAbort('timeout'));
+  }
+  onHeaders(code: number, raw: Buffer[]) {
+    this.status = code;
+    if (this.hooks.bodyFor?.(code)) {
+      this.chunks = [];
+      this.rawHeaders = raw;
+    }
+    return true;
+  }
+  onData(chunk: Buffer) {
+    this.chunks?.push(chunk);
+    return true;
+  }
+  onComplete() {
+    this.hooks.complete(this, this.status);
+  }
+  onError(err: Error & { code?: string }) {
+    this.hooks.error(this, err);
+  }
+}
+
 export function newOpStats(): OpStats {
   return { hist: newHistogram(), status: {}, timeouts: 0, transport: 0, incomplete: 0, error_kinds: {} };
 }
@@ -108,7 +148,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const ops = new Map<string, OpStats>();
   const timeline = new Timeline(Math.ceil((sendMs + drainMs) / 1000) + 2);
   const inflight = new Set<InFlight>();
-  const queue: { req: EngineRequest; at: number }[] = [];
+  const queue = new Fifo<{ req: EngineRequest; at: number }>();
   const late = { count: 0, max_ms: 0, total_ms: 0 };
   let sent = 0;
   let completed = 0;
@@ -157,48 +197,33 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     if (!sending && inflight.size === 0 && queue.length === 0) settleDrain();
   };
 
+  const hooks: Hooks = {
+    bodyFor: o.bodyFor && o.onBody ? o.bodyFor : undefined,
+    complete(h, status) {
+      const r = h.r;
+      if (r.done) return;
+      r.done = true;
+      record(r, performance.now(), 'status', status);
+      if (h.chunks) o.onBody!(r.op, status, headerMap(h.rawHeaders), Buffer.concat(h.chunks).toString('utf8'));
+      settled(r);
+    },
+    error(h, err) {
+      const r = h.r;
+      if (r.done) return;
+      r.done = true;
+      record(r, performance.now(), 'transport', 0, err.code ?? err.message);
+      settled(r);
+    },
+  };
+
   const issue = (req: EngineRequest, start: number) => {
     sent++;
     if (!openModel) timeline.at((start - t0) / 1000).sent++;
     const r: InFlight = { op: req.op, start, done: false };
     inflight.add(r);
     if (inflight.size > maxInFlight) maxInFlight = inflight.size;
-    const wantBody = o.bodyFor && o.onBody;
-    let status = 0;
-    let rawHeaders: Buffer[] = [];
-    let chunks: Buffer[] | undefined;
-    pool.dispatch(
-      { path: req.path, method: req.method, headers: req.headers, ...(req.body !== undefined ? { body: req.body } : {}) },
-      {
-        onConnect(abort: (err?: Error) => void) {
-          r.abort = abort;
-          if (r.done) abort(new TimeoutAbort('timeout'));
-        },
-        onHeaders(code: number, raw: Buffer[]) {
-          status = code;
-          if (wantBody && o.bodyFor!(code)) (chunks = []), (rawHeaders = raw);
-          return true;
-        },
-        onData(chunk: Buffer) {
-          chunks?.push(chunk);
-          return true;
-        },
-        onComplete() {
-          if (r.done) return;
-          r.done = true;
-          const now = performance.now();
-          record(r, now, 'status', status);
-          if (chunks) o.onBody!(req.op, status, headerMap(rawHeaders), Buffer.concat(chunks).toString('utf8'));
-          settled(r);
-        },
-        onError(err: Error & { code?: string }) {
-          if (r.done) return;
-          r.done = true;
-          record(r, performance.now(), 'transport', 0, err.code ?? err.message);
-          settled(r);
-        },
-      } as never,
-    );
+    // The request itself is the dispatch options (undici ignores `op`): no copy per send.
+    pool.dispatch(req as never, new Handler(r, hooks) as never);
   };
 
   // Open model: send what the schedule says is due, as long as a connection is free.
@@ -228,13 +253,14 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
       r.abort?.(new TimeoutAbort('timeout'));
       settled(r);
     }
-    while (queue.length && now - queue[0].at >= o.timeoutMs) {
+    while (queue.length && now - queue.peek()!.at >= o.timeoutMs) {
       const q = queue.shift()!;
       const r: InFlight = { op: q.req.op, start: q.at, done: true };
       sent++;
       record(r, now, 'timeout');
     }
     if (openModel) pump();
+    if (!sending && inflight.size === 0 && queue.length === 0) settleDrain();
   };
   const sweeper = setInterval(sweep, sweepEvery);
 
@@ -293,7 +319,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   clearInterval(progress);
   const end = performance.now();
   const incomplete: Incomplete[] = [];
-  for (const r of [...inflight, ...queue.map((q) => ({ op: q.req.op, start: q.at, done: false }) as InFlight)]) {
+  for (const r of [...inflight, ...queue.toArray().map((q) => ({ op: q.req.op, start: q.at, done: false }) as InFlight)]) {
     r.done = true;
     r.abort?.(new TimeoutAbort('incomplete'));
     incomplete.push({ op: r.op, age_ms: Math.round(end - r.start) });

@@ -60,3 +60,16 @@ export function summarise(h: Histogram): LatencySummary {
     count: h.totalCount,
   };
 }
+
+/**
+ * Closed model only: HdrHistogram's coordinated-omission correction, with the run's median latency as
+ * the expected interval between sends on a connection (an estimate: a closed model has no schedule).
+ * Each slow response also stands for the sends its connection would have made meanwhile.
+ */
+export function correctedSummary(h: Histogram): (LatencySummary & { expected_interval_ms: number }) | undefined {
+  if (h.totalCount === 0) return undefined;
+  const interval = Math.max(1, h.getValueAtPercentile(50));
+  const c = newHistogram();
+  c.addWhileCorrectingForCoordinatedOmission(h, interval);
+  return { ...summarise(c), expected_interval_ms: ms(interval) };
+}

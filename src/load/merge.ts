@@ -7,7 +7,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ConfigError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
 import type { Histogram } from 'hdr-histogram-js';
-import { decodeHistogram, encodeHistogram, newHistogram, summarise, HISTOGRAM_ENCODING, HISTOGRAM_UNIT } from './histogram.ts';
+import { correctedSummary, decodeHistogram, encodeHistogram, newHistogram, summarise, HISTOGRAM_ENCODING, HISTOGRAM_UNIT } from './histogram.ts';
 import { round2 } from './result.ts';
 import type { TimelinePoint } from './timeline.ts';
 import { LOAD_RESULT_KIND, LOAD_RESULT_VERSION, type Counts, type LoadResult, type OperationResult, type Thresholds } from './types.ts';
@@ -149,6 +149,7 @@ export function mergeResults(inputs: LoadResult[], thresholds: Thresholds = {}):
     rps: round2(sum((r) => r.rps)),
     latency_ms: summarise(hist),
     histogram: { encoding: first.histogram.encoding, unit: 'us', data: encodeHistogram(hist) },
+    ...(first.mode === 'closed' && hist.totalCount ? { corrected_latency_ms: correctedSummary(hist) } : {}),
     operations: mergeOperations(inputs),
     timeline: mergeTimelines(inputs),
     late_sends: { count: lateCount, max_ms: Math.max(...late.map((l) => l.max_ms)), mean_ms: lateCount ? round2(late.reduce((n, l) => n + l.mean_ms * l.count, 0) / lateCount) : 0 },

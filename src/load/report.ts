@@ -21,6 +21,7 @@ export function renderResult(r: LoadResult): string {
   rows.push(
     ['requests', `${n(c.responses)} responses in ${n(r.duration_s)} s wall time of the load phase = ${n(r.rps)} req/s`],
     ['latency ms', `p50 ${n(l.p50)}  p90 ${n(l.p90)}  p99 ${n(l.p99)}  p99.9 ${n(l.p999)}  max ${n(l.max)}  (${n(l.count)} samples)`],
+    ...(r.corrected_latency_ms ? [['corrected ms', `p50 ${n(r.corrected_latency_ms.p50)}  p90 ${n(r.corrected_latency_ms.p90)}  p99 ${n(r.corrected_latency_ms.p99)}  p99.9 ${n(r.corrected_latency_ms.p999)}  (coordinated-omission estimate, expected interval ${n(r.corrected_latency_ms.expected_interval_ms)} ms; not in the verdict)`] as [string, string]] : []),
     ['status', `2xx ${n(c['2xx'])}  429 ${n(c['429'])}  other 4xx ${n(c['4xx'])}  5xx ${n(c['5xx'])}  3xx/other ${n(c['3xx'] + c.other)}  timeouts ${n(c.timeouts)}  incomplete ${n(c.incomplete)}  transport errors ${n(c.transport_errors)}`],
     ['errors', `${n(c.errors)} of ${n(c.attempts)} attempts (rate ${errorRate(r).toFixed(4)})${Object.keys(c.error_kinds).length ? ` ${JSON.stringify(c.error_kinds)}` : ''}`],
   );

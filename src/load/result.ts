@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
 import type { EngineRun, OpStats } from './engine.ts';
-import { encodeHistogram, summarise, HISTOGRAM_ENCODING, HISTOGRAM_UNIT } from './histogram.ts';
+import { correctedSummary, encodeHistogram, summarise, HISTOGRAM_ENCODING, HISTOGRAM_UNIT } from './histogram.ts';
 import { LOAD_RESULT_KIND, LOAD_RESULT_VERSION, type ContractResult, type Counts, type LoadConfig, type LoadResult, type OperationResult, type RecoveryResult } from './types.ts';
 
 export function round2(n: number): number {
@@ -76,6 +76,7 @@ export function buildResult(i: ResultInputs): Omit<LoadResult, 'verdict' | 'thre
     rps: round2(all.responses / duration_s),
     latency_ms: summarise(run.overall),
     histogram: { encoding: HISTOGRAM_ENCODING, unit: HISTOGRAM_UNIT, data: encodeHistogram(run.overall) },
+    ...(i.config.model === 'closed' && run.overall.totalCount ? { corrected_latency_ms: correctedSummary(run.overall) } : {}),
     operations,
     timeline: run.timeline.points(),
     late_sends: { count: run.late.count, max_ms: round2(run.late.max_ms), mean_ms: run.late.count ? round2(run.late.total_ms / run.late.count) : 0 },

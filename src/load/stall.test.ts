@@ -35,6 +35,12 @@ describe('load: a target that stalls 1 GET in 50 for 1.5 s (budget 1 s)', () => 
     // Throughput over the wall time of the load phase, which includes the drain.
     expect(r.duration_s).toBeGreaterThanOrEqual(1.5);
     expect(r.rps).toBeCloseTo(r.counts.responses / r.duration_s, 0);
+    if (mode === 'closed') {
+      // The coordinated-omission estimate adds the sends a stalled connection never made.
+      const c = r.corrected_latency_ms!;
+      expect(c.count).toBeGreaterThan(r.latency_ms.count);
+      expect(c.p99).toBeGreaterThanOrEqual(BUDGET / 2);
+    } else expect(r.corrected_latency_ms).toBeUndefined();
   });
 
   it('CLI: closed and open runs exit 1 and name their model', async () => {

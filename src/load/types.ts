@@ -149,6 +149,8 @@ export interface LoadResult {
   /** Latency in ms; open model: from each request's intended send time. */
   latency_ms: LatencySummary;
   histogram: EncodedHistogram;
+  /** Closed model: percentiles after HdrHistogram's coordinated-omission correction (expected interval: the median). An estimate, not used by the verdict. */
+  corrected_latency_ms?: LatencySummary & { expected_interval_ms: number };
   /** Per operationId. */
   operations: Record<string, OperationResult>;
   /** Second by second, by completion time. */

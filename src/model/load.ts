@@ -131,6 +131,8 @@ function collectOperations(openapi: any, rel: string): Map<string, Operation> {
         pathUnspecified: op['x-path-unspecified'] === true,
         auth: op['x-auth'] ?? [],
         userScoped: op['x-user-scoped'] === true,
+        parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])].map((x: any) => ({ name: String(x.name), in: String(x.in), required: x.required === true })),
+        hasRequestBody: op.requestBody !== undefined,
         deprecatedRequestFields,
         requestSchema,
         responseSchemas,

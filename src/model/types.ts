@@ -3,7 +3,7 @@
 
 import type { ValidateFunction } from 'ajv';
 import type {
-  AliasRuleId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, StateName, StateRuleId,
+  AliasRuleId, ControlOperationId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, SepaAccountState, StateName, StateRuleId,
   UnspecifiedWebhookId, WebhookId,
 } from '../generated/ids.ts';
 
@@ -11,7 +11,7 @@ import type {
 // operation, webhook or state name fails `tsc`. A model loaded from another spec directory (`--spec`)
 // may carry other values at run time; lookups then fail with a clear error, never silently.
 export type {
-  AliasRuleId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, StateName, StateRuleId,
+  AliasRuleId, ControlOperationId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, SepaAccountState, StateName, StateRuleId,
   UnspecifiedWebhookId, WebhookId,
 };
 
@@ -135,6 +135,10 @@ export interface Operation {
   auth: string[];
   /** true when the endpoint needs a user identity (section 5 "most endpoints"). */
   userScoped: boolean;
+  /** Header, path and query parameters the spec lists (dereferenced), e.g. X-Chain-Id required on POST /api/v1/user. */
+  parameters: { name: string; in: string; required: boolean }[];
+  /** true when the spec shows a request body for the operation. */
+  hasRequestBody: boolean;
   deprecatedRequestFields: string[];
   requestSchema?: object;
   /** status code -> JSON schema (dereferenced). */

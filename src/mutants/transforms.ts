@@ -2,6 +2,7 @@
 // (status, headers, JSON body of one response). A variant composes them in its `options.transform`.
 
 import { loadModel } from '../model/index.ts';
+import type { ErrorRuleId } from '../model/types.ts';
 import type { OutgoingResponse, ResponseTransform, TransformRequest } from '../reference/index.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -54,6 +55,10 @@ export function onOkAny(edit: Edit): ResponseTransform {
 /** Error answers carrying `message` (the section 7 row), optionally only on `ops`. */
 export const onError = (message: string, edit: Edit, ops?: Ops) =>
   rewrite((req, res, body) => res.status >= 400 && isObject(body) && body.error_description === message && inOps(ops, req), edit);
+
+/** Error answers rendering section 7 rule `ruleId` (OutgoingResponse.ruleId, set by the reference), optionally only on `ops`. */
+export const onRule = (ruleId: ErrorRuleId, edit: Edit, ops?: Ops) =>
+  rewrite((req, res) => res.ruleId === ruleId && inOps(ops, req), edit);
 
 /** Moves an error to another HTTP status, keeping the body consistent (category and http_status_code follow). */
 export function restatus(body: any, res: OutgoingResponse, status: number): void {

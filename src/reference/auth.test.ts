@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../model/index.ts';
 import type { ErrorRuleId, Model } from '../model/types.ts';
 import { startTestIdp, type TestIdp } from '../idp/index.ts';
+import { S2S_STEPS, USER_TOKEN_STEPS } from './index.ts';
 import { errorBody, randomEoa, startKit, type Kit, type Res } from './testkit.ts';
 
 let kit: Kit;
@@ -51,7 +52,7 @@ describe('token endpoint', () => {
     expect(r.json.expires_at).toBe(payload.exp);
   });
 
-  it('accepts application/x-www-form-urlencoded', async () => {
+  it('reference choice: also reads application/x-www-form-urlencoded token requests (the spec shows JSON bodies)', async () => {
     const c = kit.p.clients[1];
     const raw = new URLSearchParams({ client_id: c.client_id, client_secret: c.client_secret, grant_type: 'client_credentials' }).toString();
     const r = await kit.call('POST', '/api/v1/token', { raw, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
@@ -59,7 +60,7 @@ describe('token endpoint', () => {
     expect(r.json.access_token).toBeTypeOf('string');
   });
 
-  it('answers every token-table row in the validation order', async () => {
+  it('answers every token-table row; the order (client_id, client_secret, grant_type, client, secret, company type) is a reference choice', async () => {
     const c = kit.p.clients[0];
     const post = (body: unknown) => kit.call('POST', '/api/v1/token', { body });
     expectRow(await post({ client_secret: 'x', grant_type: 'nope' }), 'ERR-TOKEN-CLIENT-ID-MISSING');
@@ -120,7 +121,8 @@ describe('S2S token rows', () => {
     expect((await kit.call('GET', '/api/v1/validation/rules', { headers: { authorization: `Bearer ${await kit.token()}` } })).status).toBe(200);
   });
 
-  it('answers the rows in order', async () => {
+  it('answers every S2S row, in the S2S_STEPS order (a reference choice: the spec lists rows, not their order)', async () => {
+    expect(S2S_STEPS).toEqual(['bearer', 'signature', 'expiry', 'azp', 'companyId']);
     const company_id = (await jwtVerify(await kit.token(), s2sKey())).payload.company_id;
     const azp = kit.p.clients[0].client_id;
     expectRow(await get({}), 'ERR-S2S-AUTH-HEADER-MISSING');
@@ -132,6 +134,9 @@ describe('S2S token rows', () => {
     expectRow(await get({ authorization: `Bearer ${await forge({ azp, company_id }, s2sKey(), -10)}` }), 'ERR-S2S-TOKEN-EXPIRED');
     expectRow(await get({ authorization: `Bearer ${await forge({ company_id }, s2sKey())}` }), 'ERR-S2S-AZP-MISSING');
     expectRow(await get({ authorization: `Bearer ${await forge({ azp }, s2sKey())}` }), 'ERR-S2S-COMPANY-ID-MISSING');
+    // Two faults at once: the earlier step answers.
+    expectRow(await get({ authorization: `Bearer ${await forge({}, s2sKey(), -10)}` }), 'ERR-S2S-TOKEN-EXPIRED');
+    expectRow(await get({ authorization: `Bearer ${await forge({}, s2sKey())}` }), 'ERR-S2S-AZP-MISSING');
     expect((await get({ authorization: `Bearer ${await forge({ azp, company_id }, s2sKey())}` })).status).toBe(200);
   });
 
@@ -214,7 +219,7 @@ describe('user tokens', () => {
     expectRow(await kit.call('GET', '/api/v1/config', { headers: bearer }), 'ERR-S2S-SIGNATURE-INVALID');
   });
 
-  it('answers the user-token rows', async () => {
+  it('answers every user-token row, in the USER_TOKEN_STEPS order (a reference choice)', async () => {
     const u = await kit.newUser();
     const company_id = (await jwtVerify(await kit.token(), s2sKey())).payload.company_id;
     const full = { user_id: u.id, email: u.email, user_address: u.address, company_id };
@@ -222,12 +227,17 @@ describe('user tokens', () => {
       kit.call('GET', '/api/v1/user', { headers: { authorization: `Bearer ${await forge(claims, userKey(), exp)}`, 'x-chain-id': '84532' } });
     expect((await get(full)).status).toBe(200);
     expectRow(await get(full, -5), 'ERR-USER-TOKEN-EXPIRED');
+    expect(USER_TOKEN_STEPS).toEqual(['bearer', 'signature', 'expiry', 'userId', 'email', 'address']);
     const { user_id: _a, ...noId } = full;
     expectRow(await get(noId), 'ERR-USER-TOKEN-USER-ID-MISSING');
     const { email: _b, ...noEmail } = full;
     expectRow(await get(noEmail), 'ERR-USER-TOKEN-EMAIL-MISSING');
     const { user_address: _c, ...noAddr } = full;
     expectRow(await get(noAddr), 'ERR-USER-TOKEN-ADDRESS-MISSING');
+    // Two faults at once: the earlier step answers.
+    expectRow(await get({ company_id }, -5), 'ERR-USER-TOKEN-EXPIRED');
+    expectRow(await get({ user_address: u.address, company_id }), 'ERR-USER-TOKEN-USER-ID-MISSING');
+    expectRow(await get({ user_id: u.id, company_id }), 'ERR-USER-TOKEN-EMAIL-MISSING');
     expectRow(await get({ ...full, company_id: 'another' }), 'ERR-S2S-USER-NOT-FOUND');
   });
 });
@@ -261,7 +271,7 @@ describe('identity-provider exchange', () => {
     expect(me.json).toMatchObject({ user_id: reg.json.id, email: who.email, user_address: who.wallet, country: 'DE' });
   });
 
-  it('answers the identity-provider rows in order', async () => {
+  it('answers every identity-provider row; the order (app by aud before the signatures) is a reference choice', async () => {
     const good = await idp.accessToken();
     const goodId = await idp.identityToken();
     const post = (h: Record<string, string>) => kit.call('POST', '/api/v1/user/retail', { headers: h, body: { country: 'DE' } });

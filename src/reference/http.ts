@@ -2,10 +2,11 @@
 // body reader and request contexts. No framework; the reference controls every byte it sends.
 
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import type { User } from './store.ts';
+import type { ErrorRuleId } from '../model/types.ts';
+import type { User } from './state/store.ts';
 
 /**
- * How a route authenticates (section 5):
+ * How a route authenticates (section 5), derived from the operation's x-auth (auth/index.ts authModeOf):
  * - none: no token (token endpoint, card tokenization, control API)
  * - s2s: S2S token only, user-agnostic, no X-Chain-Id (config, validation rules, POST /api/v2/user)
  * - s2s-chain: S2S token + X-Chain-Id, user-agnostic (POST /api/v1/user)
@@ -47,16 +48,21 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The section 7 rule an error reply renders (ApiError.ruleId), carried to OutgoingResponse. */
+  ruleId?: ErrorRuleId;
 }
 
 export interface Route {
   method: string;
   path: string;
+  /** operationId of spec/openapi.yaml, or `control:<operationId>` of spec/control.yaml. */
   operationId: string;
   auth: AuthMode;
-  body?: BodyMode;
+  body: BodyMode;
   /** 3DS approve/decline: token failures never answer 401 (section 7 other rule 1). */
   never401?: boolean;
+  /** Counted by the per-IP rate limiter before anything else (section 8, token endpoint). */
+  rateLimited?: boolean;
   handler(ctx: Ctx): Reply | Promise<Reply>;
 }
 

@@ -1,27 +1,30 @@
-// Reference implementation of the Partner API: the embedded default target and the executable
-// meaning of the spec. See README.md in this folder for the decisions taken where the spec is silent.
+// Reference implementation of the Partner API: the embedded default target and the executable meaning
+// of the spec. This is the composition root: it builds the state (state/), the routes (routes.ts: the
+// model's operations joined with handlers/), the two listeners and the published profile. See
+// README.md in this folder for the layout and the decisions taken where the spec is silent.
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TargetProfile } from '../profile/types.ts';
-import { apiRoutes, DEFAULT_OPERATION_PATHS } from './api.ts';
-import { Bank } from './bank.ts';
-import { bankAccountWebhookPath, CONTROL_PREFIX, controlRoutes } from './control.ts';
+import { BANK_ACCOUNT_WEBHOOK_PATH, CONTROL_PREFIX } from './handlers/control.ts';
+import { DEFAULT_OPERATION_PATHS } from './handlers/index.ts';
 import { Router } from './http.ts';
 import { referenceModel } from './model.ts';
-import { pciRoutes } from './pci.ts';
-import { createHandler } from './server.ts';
+import { createHandler } from './pipeline.ts';
+import { apiRoutes, controlRoutes } from './routes.ts';
+import { RefState } from './state/index.ts';
 import type { ReferenceOptions, ReferenceServer } from './types.ts';
 
 export { FAULT_POINTS, type FaultPoint } from './faults.ts';
-export { DEFAULT_OPERATION_PATHS } from './api.ts';
-export { DEFAULT_RATE_LIMIT, USER_TOKEN_VALIDITY_SECONDS } from './bank.ts';
+export { DEFAULT_OPERATION_PATHS } from './handlers/index.ts';
+export { BANK_ACCOUNT_WEBHOOK_PATH } from './handlers/control.ts';
+export { DEFAULT_RATE_LIMIT } from './state/index.ts';
+export { S2S_STEPS, USER_TOKEN_STEPS, USER_TOKEN_VALIDITY_SECONDS } from './auth/index.ts';
 export type { OutgoingResponse, RateLimitOptions, ReferenceOptions, ReferenceServer, ResponseTransform, TransformRequest } from './types.ts';
 
 /** Request body limit (64 KiB): a longer body is a 400 validation failure, never buffered. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
-export const BANK_ACCOUNT_WEBHOOK_PATH = bankAccountWebhookPath;
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -45,28 +48,30 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
+const secret = () => randomBytes(24).toString('base64url');
+
 export async function startReference(opts: ReferenceOptions = {}): Promise<ReferenceServer> {
   const host = opts.host ?? '127.0.0.1';
   const control = opts.control !== false;
   const model = await referenceModel();
-  const bank = new Bank({ model, faults: opts.faults, rateLimit: opts.rateLimit, settleMs: opts.settleMs });
+  const chainId = model.auth.sandbox_chain_id;
+  if (!chainId) throw new Error('spec/rules/auth.yaml: sandbox_chain_id is missing; the reference publishes it as profile.chain_id');
+  const st = new RefState({ model, faults: opts.faults, rateLimit: opts.rateLimit, rateLimitWindowMs: opts.rateLimitWindowMs, settleMs: opts.settleMs });
 
   // Seed: two partner companies (isolation needs two), plus the special clients of the token table.
-  const s = bank.store;
-  const a = s.addCompany('Company A', 'Partner');
-  const b = s.addCompany('Company B', 'Partner');
-  const clientA = s.addClient(a, randomBytes(24).toString('base64url'));
-  const clientB = s.addClient(b, randomBytes(24).toString('base64url'));
+  const s = st.store;
+  const clientA = s.addClient(s.addCompany('Company A', 'Partner'), secret());
+  const clientB = s.addClient(s.addCompany('Company B', 'Partner'), secret());
   const noSecret = s.addClient(s.addCompany('Company C (no secret)', 'Partner'), null);
-  const restricted = s.addClient(s.addCompany('Company D (restricted type)', 'Restricted'), randomBytes(24).toString('base64url'));
+  const restricted = s.addClient(s.addCompany('Company D (restricted type)', 'Restricted'), secret());
 
   const apiRouter = new Router();
-  for (const r of apiRoutes(bank)) apiRouter.add(r);
-  if (control) for (const r of controlRoutes(bank)) apiRouter.add(r);
+  for (const r of apiRoutes(st, 'api')) apiRouter.add(r);
+  if (control) for (const r of controlRoutes(st, model)) apiRouter.add(r);
   const pciRouter = new Router();
-  for (const r of pciRoutes(bank)) pciRouter.add(r);
+  for (const r of apiRoutes(st, 'pci')) pciRouter.add(r);
 
-  const common = { bank, bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, latencyMs: opts.latencyMs ?? 0, transform: opts.transform };
+  const common = { st, bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, latencyMs: opts.latencyMs ?? 0, transform: opts.transform };
   const api = createServer({ keepAliveTimeout: 10_000 }, createHandler({ ...common, router: apiRouter, server: 'api' }));
   const pci = createServer({ keepAliveTimeout: 10_000 }, createHandler({ ...common, router: pciRouter, server: 'pci' }));
   let apiPort: number;
@@ -79,29 +84,29 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     throw e;
   }
   const base_url = originOf(host, apiPort);
-  bank.issuer = base_url;
+  st.issuer = base_url;
 
   const profile: TargetProfile = {
     name: opts.name ?? 'reference',
     base_url,
     pci_url: originOf(host, pciPort),
     ...(control ? { control_url: `${base_url}${CONTROL_PREFIX}` } : {}),
-    chain_id: '84532',
+    chain_id: chainId,
     clients: [
       { client_id: clientA.client_id, client_secret: clientA.secret as string, label: 'company-a' },
       { client_id: clientB.client_id, client_secret: clientB.secret as string, label: 'company-b' },
     ],
     special_clients: {
       // The server has no secret for this client; the one given here is sent and never matches.
-      no_secret: { client_id: noSecret.client_id, client_secret: randomBytes(24).toString('base64url'), label: 'no-secret' },
+      no_secret: { client_id: noSecret.client_id, client_secret: secret(), label: 'no-secret' },
       company_type_restricted: { client_id: restricted.client_id, client_secret: restricted.secret as string, label: 'restricted-company-type' },
     },
-    s2s_signing_secret: bank.s2sSecret,
-    user_token_signing_secret: bank.userSecret,
+    s2s_signing_secret: st.secrets.s2sSecret,
+    user_token_signing_secret: st.secrets.userSecret,
     // The identity provider is registered through the control API, so it needs control.
     idp: { enabled: control },
     operations: Object.fromEntries(Object.entries(DEFAULT_OPERATION_PATHS).map(([k, v]) => [k, { ...v }])),
-    webhook_paths: { bank_account: bankAccountWebhookPath },
+    webhook_paths: { bank_account: BANK_ACCOUNT_WEBHOOK_PATH },
     // GET /api/v1/wallet?wallet_id= (the spec says "optional wallet ID" without naming it).
     wallet_id_param: 'wallet_id',
   };
@@ -111,9 +116,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     profile,
     close() {
       closed ??= (async () => {
-        bank.close();
+        st.close();
         await Promise.all([closeServer(api), closeServer(pci)]);
-        await Promise.race([bank.webhooks.drain(), new Promise((r) => setTimeout(r, 1000).unref())]);
+        await Promise.race([st.webhooks.drain(), new Promise((r) => setTimeout(r, 1000).unref())]);
       })();
       return closed;
     },

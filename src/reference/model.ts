@@ -1,12 +1,11 @@
-// The slice of the model the reference server reads: error rows (status, reason, message,
-// category) and limits, from the project's spec/ through the model loader.
+// The model the reference reads: the whole typed model of the project's spec/ (error rows, limits,
+// aliases, operations with x-auth, webhooks, state machines), loaded once through the cached loader.
 
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 
-export type ReferenceModel = Pick<Model, 'errorRule' | 'categoryFor' | 'rule'>;
+export type ReferenceModel = Model;
 
-/** Loads (once; the loader caches per spec directory) the model the reference reads its error texts and limits from. */
 export function referenceModel(): Promise<ReferenceModel> {
   return loadModel();
 }

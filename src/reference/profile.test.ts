@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { resolveProfile } from '../profile/index.ts';
 import { FAULT_POINTS } from './faults.ts';
@@ -29,8 +30,22 @@ describe('reference profile', () => {
     }
   });
 
-  it('starts with every fault point switched on', async () => {
+  it('starts with every fault point switched on, and the faults take effect', async () => {
     const ref = await startReference({ faults: new Set(FAULT_POINTS) });
-    await ref.close();
+    try {
+      const c = ref.profile.clients[0];
+      const res = await request(`${ref.profile.base_url}/api/v1/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: c.client_id, client_secret: c.client_secret, grant_type: 'not-a-grant-type' }),
+      });
+      const body = (await res.body.json()) as Record<string, unknown>;
+      // token.accept-any-grant-type and token.missing-token-type are both on.
+      expect(res.statusCode).toBe(200);
+      expect(body.access_token).toBeTypeOf('string');
+      expect(body).not.toHaveProperty('token_type');
+    } finally {
+      await ref.close();
+    }
   });
 });

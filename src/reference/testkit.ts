@@ -2,6 +2,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
+import { loadModel } from '../model/index.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import { startReference } from './index.ts';
 import type { ReferenceOptions, ReferenceServer } from './types.ts';
@@ -32,6 +33,10 @@ export function randomEoa(): string {
 export async function startKit(opts: ReferenceOptions = {}): Promise<Kit> {
   const ref = await startReference(opts);
   const p = ref.profile;
+  const model = await loadModel();
+  const tokenOp = model.operation('createToken');
+  const createUserOp = model.operation('createUserV2');
+  const grantType = (tokenOp.requestSchema as { properties: { grant_type: { enum: string[] } } }).properties.grant_type.enum[0];
   const tokens = new Map<number, string>();
   const call: Kit['call'] = async (method, path, o = {}) => {
     const base = o.server === 'pci' ? p.pci_url : o.server === 'control' ? p.control_url : p.base_url;
@@ -55,19 +60,19 @@ export async function startKit(opts: ReferenceOptions = {}): Promise<Kit> {
     let t = tokens.get(client);
     if (!t) {
       const c = p.clients[client];
-      const r = await call('POST', '/api/v1/token', { body: { client_id: c.client_id, client_secret: c.client_secret, grant_type: 'client_credentials' } });
+      const r = await call(tokenOp.method, tokenOp.path, { body: { client_id: c.client_id, client_secret: c.client_secret, grant_type: grantType } });
       if (r.status !== 200) throw new Error(`token: ${r.status} ${r.text}`);
       t = r.json.access_token as string;
       tokens.set(client, t);
     }
     return t;
   };
-  const s2s = async (client = 0) => ({ authorization: `Bearer ${await token(client)}`, 'x-chain-id': '84532' });
+  const s2s = async (client = 0) => ({ authorization: `Bearer ${await token(client)}`, 'x-chain-id': p.chain_id! });
   const newUser: Kit['newUser'] = async (client = 0) => {
     const address = randomEoa();
     const email = `u-${randomBytes(6).toString('hex')}@example.com`;
     const h = await s2s(client);
-    const r = await call('POST', '/api/v2/user', { body: { email, country: 'DE', user_address: address }, headers: { authorization: h.authorization } });
+    const r = await call(createUserOp.method, createUserOp.path, { body: { email, country: 'DE', user_address: address }, headers: { authorization: h.authorization } });
     if (r.status !== 200) throw new Error(`create user: ${r.status} ${r.text}`);
     return { id: r.json.user_id, address, email, headers: { ...h, 'x-user-id': r.json.user_id } };
   };

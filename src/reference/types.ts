@@ -1,3 +1,4 @@
+import type { ErrorRuleId } from '../model/types.ts';
 import type { TargetProfile } from '../profile/types.ts';
 
 /** A response about to be sent; a transform may rewrite any part of it. */
@@ -6,6 +7,11 @@ export interface OutgoingResponse {
   headers: Record<string, string>;
   /** Serialized body (JSON text for API responses; empty string for 204). */
   body: string;
+  /**
+   * The model rule (spec/rules/errors.yaml id) this error response renders, when it renders one: lets a
+   * mutant select an error by rule (onRule), never by its message text. Not sent on the wire.
+   */
+  ruleId?: ErrorRuleId;
 }
 
 export interface TransformRequest {
@@ -37,6 +43,11 @@ export interface ReferenceOptions {
   /** Serve the test-control API under {base_url}/__control (default true). */
   control?: boolean;
   rateLimit?: RateLimitOptions;
+  /**
+   * Rate-limit window in ms, overriding only the window of `rateLimit` (or of the defaults): a short
+   * window lets a run that floods the token endpoint recover in milliseconds (selftest).
+   */
+  rateLimitWindowMs?: number;
   /** Mutant-bank fault points to switch on (see FAULT_POINTS). */
   faults?: Set<string>;
   transform?: ResponseTransform;

@@ -1,49 +1,48 @@
-// Response and webhook payloads. Every deprecated alias is written through bank.alias() so both
-// names carry the same value (section 9 rule 3).
+// Response and webhook payloads. Every deprecated alias is written through st.aliases by model rule
+// id (the two names come from spec/rules/aliases.yaml), so both names carry the same value.
 
-import type { Bank } from './bank.ts';
-import type { Activity, Card, Challenge, PaymentDetails, Recipient, User, Wallet, WithdrawalRequest } from './store.ts';
+import type { RefState } from './state/index.ts';
+import type { Activity, Card, Challenge, PaymentDetails, Recipient, User, Wallet, WithdrawalRequest } from './state/store.ts';
 
 type Obj = Record<string, unknown>;
 
-export function userV1(bank: Bank, u: User): Obj {
+function userBase(st: RefState, u: User): Obj {
   const o: Obj = {};
-  bank.alias(o, 'user_id', 'id', u.user_id);
-  bank.alias(o, 'user_address', 'wallet_address', u.user_address);
-  o.email = u.email;
-  o.country = u.country;
-  if (bank.fault('user.v1-capabilities')) o.capabilities = capabilities(u);
+  st.aliases.write(o, 'ALIAS-USER-READ-ID', u.user_id);
+  st.aliases.write(o, 'ALIAS-USER-READ-WALLET-ADDRESS', u.user_address);
   return o;
 }
 
-export function userV2(bank: Bank, u: User): Obj {
-  const o: Obj = {};
-  bank.alias(o, 'user_id', 'id', u.user_id);
-  bank.alias(o, 'user_address', 'wallet_address', u.user_address);
-  o.email = u.email;
-  o.country = u.country;
-  if (!bank.fault('user.v2-no-capabilities')) o.capabilities = capabilities(u);
+/** GET /api/v1/user: no capabilities (section 9 rule 1). */
+export function userV1(st: RefState, u: User): Obj {
+  const o = { ...userBase(st, u), email: u.email, country: u.country };
+  if (st.fault('user.v1-capabilities')) return { ...o, capabilities: capabilities(st, u) };
   return o;
 }
 
-export function capabilities(u: User): { type: string; status: string }[] {
+/** GET /api/v2/user: with the capabilities array. */
+export function userV2(st: RefState, u: User): Obj {
+  const o = { ...userBase(st, u), email: u.email, country: u.country };
+  if (st.fault('user.v2-no-capabilities')) return o;
+  return { ...o, capabilities: capabilities(st, u) };
+}
+
+/** Capability types: the SEPA machine's name, and the card capability the spec shows (section 2). */
+export function capabilities(st: RefState, u: User): { type: string; status: string }[] {
   return [
     { type: 'VisaVirtualCard', status: u.visaVirtualCard },
-    { type: 'SepaAccount', status: u.sepa.status },
+    { type: st.model.machine('SepaAccount').name, status: u.sepa.status },
   ];
 }
 
-export function userIds(bank: Bank, u: User): Obj {
-  const o: Obj = {};
-  bank.alias(o, 'user_id', 'id', u.user_id);
-  bank.alias(o, 'user_address', 'wallet_address', u.user_address);
-  return o;
+export function userIds(st: RefState, u: User): Obj {
+  return userBase(st, u);
 }
 
-export function userWebhook(bank: Bank, u: User): Obj {
+export function userWebhook(st: RefState, u: User): Obj {
   const o: Obj = {};
-  bank.alias(o, 'user_id', 'id', u.user_id, true);
-  bank.alias(o, 'user_address', 'owner', u.user_address, true);
+  st.aliases.write(o, 'ALIAS-WEBHOOK-USER-ID', u.user_id);
+  st.aliases.write(o, 'ALIAS-WEBHOOK-USER-OWNER', u.user_address);
   o.email = u.email;
   o.country = u.country;
   return o;
@@ -64,9 +63,9 @@ export function card(c: Card): Obj {
   return { id: c.id, status: c.status, card_data: { ...c.card_data }, created_at: c.created_at };
 }
 
-export function challenge(bank: Bank, c: Challenge, u: User, webhook = false): Obj {
+export function challenge(st: RefState, c: Challenge, u: User, webhook = false): Obj {
   const o: Obj = { transaction_id: c.transaction_id };
-  bank.alias(o, 'user_address', 'owner', u.user_address, webhook);
+  st.aliases.write(o, webhook ? 'ALIAS-WEBHOOK-3DS-OWNER' : 'ALIAS-3DS-OWNER', u.user_address);
   o.amount = c.amount;
   o.currency = c.currency;
   o.status = c.status;
@@ -75,34 +74,34 @@ export function challenge(bank: Bank, c: Challenge, u: User, webhook = false): O
   return o;
 }
 
-export function withdrawal(bank: Bank, w: WithdrawalRequest, webhook = false): Obj {
+export function withdrawal(st: RefState, w: WithdrawalRequest, webhook = false): Obj {
   const o: Obj = { id: w.id, status: w.status, call_data: w.call_data, valid_after: w.valid_after };
-  bank.alias(o, 'wallet_address', 'account_address', w.wallet_address, webhook);
-  bank.alias(o, 'destination_address', 'to_address', w.destination_address, webhook);
+  st.aliases.write(o, webhook ? 'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS' : 'ALIAS-WITHDRAWAL-ACCOUNT-ADDRESS', w.wallet_address);
+  st.aliases.write(o, webhook ? 'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS' : 'ALIAS-WITHDRAWAL-TO-ADDRESS', w.destination_address);
   o.token_symbol = w.token_symbol;
   o.amount = w.amount;
   o.created_at = w.created_at;
   return o;
 }
 
-export function paymentDetails(bank: Bank, p: PaymentDetails): Obj {
+export function paymentDetails(st: RefState, p: PaymentDetails): Obj {
   const o: Obj = { id: p.id, type: p.type, currencies: [...p.currencies] };
   if (p.card) o.card = { last4: p.card.last4 };
   if (p.sepa) o.sepa = { ...p.sepa };
-  if (p.recipient_address !== undefined) bank.alias(o, 'recipient_address', 'address', p.recipient_address);
+  if (p.recipient_address !== undefined) st.aliases.write(o, 'ALIAS-RECIPIENT-ADDRESS', p.recipient_address);
   return o;
 }
 
-export function recipient(bank: Bank, r: Recipient): Obj {
+export function recipient(st: RefState, r: Recipient): Obj {
   const o: Obj = {
     id: r.id,
     type: r.type,
     is_business: r.is_business,
     personal_info: { ...r.personal_info },
-    payment_details: r.payment_details.map((p) => paymentDetails(bank, p)),
+    payment_details: r.payment_details.map((p) => paymentDetails(st, p)),
   };
   const crypto = r.payment_details.find((p) => p.recipient_address !== undefined);
-  if (crypto) bank.alias(o, 'recipient_address', 'address', crypto.recipient_address);
+  if (crypto) st.aliases.write(o, 'ALIAS-RECIPIENT-ADDRESS', crypto.recipient_address);
   o.created_at = r.created_at;
   return o;
 }

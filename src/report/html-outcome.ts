@@ -2,7 +2,7 @@
 // step of another operation failed), warnings (recommended, not required: shown apart), the diff
 // against a baseline, expected failures and the exit reasons. Plain data for the templates.
 
-import type { DiffGroup, RootCause, RunDiff } from '../events/index.ts';
+import type { CoverageSummary, DiffGroup, RootCause, RunDiff, RunSummary } from '../events/index.ts';
 import type { Model } from '../model/types.ts';
 import type { CollectedCheck, CollectedRun } from './collect.ts';
 import { replayCurl } from './html-curl.ts';
@@ -72,6 +72,21 @@ function diffView(d: RunDiff | undefined) {
   return { baseline: d.baseline, checks: groupView(d.checks), rules: groupView(d.rules), onlyInBaseline: d.onlyInBaseline, onlyInCurrent: d.onlyInCurrent };
 }
 
+const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
+
+/** Rule coverage as the runner computed it (--min-coverage compares exercisedShareOfTestable). */
+function coverageView(c: CoverageSummary | undefined, webhooks: RunSummary['webhooks']) {
+  if (!c) return undefined;
+  return {
+    rules: c.rules,
+    ofTestable: { pct: pct(c.exercisedShareOfTestable), ratio: c.exercisedShareOfTestable },
+    shares: { exercised: pct(c.shares.exercised), skipped: pct(c.shares.skipped), uncovered: pct(c.shares.uncovered), untestable: pct(c.shares.untestable) },
+    skippedByReason: c.skippedByReason,
+    minimum: c.minimum ? { pct: pct(c.minimum.share), met: c.minimum.met } : undefined,
+    webhooks,
+  };
+}
+
 export function outcomeView(run: CollectedRun, opts: { model?: Model; seed: number; replayBase: string; target: string }) {
   const ctx: Ctx = { ...opts, present: new Set(run.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'blocked').map((c) => c.checkId)) };
   const warned = run.checks.filter((c) => c.warnings?.length);
@@ -83,5 +98,6 @@ export function outcomeView(run: CollectedRun, opts: { model?: Model; seed: numb
     diff: diffView(run.diff),
     expected: run.expected,
     exit: run.exit,
+    coverage: coverageView(run.summary?.coverage, run.summary?.webhooks),
   };
 }

@@ -12,6 +12,12 @@ import { findRule, ruleLine } from './html-view.ts';
 
 export const SELFTEST_FILES = { html: 'selftest.html', json: 'selftest.json' } as const;
 
+const NOT_CREDITED: Record<string, string | undefined> = {
+  'rules-not-named': 'not credited: the assertion did not name the rule',
+  'fails-on-baseline': 'not credited: fails on the baseline too',
+  blocked: 'not credited: blocked by a failed setup step',
+};
+
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 function status(o: VariantOutcome): { text: string; cls: string } {
@@ -31,7 +37,10 @@ function variantRow(o: VariantOutcome, broken?: string) {
     cls: s.cls,
     item: o.ok ? 'is-pass' : 'is-fail',
     caughtBy: o.failing.filter((f) => caught.has(f.checkId)).map((f) => ({ checkId: f.checkId, message: f.message })),
-    otherFailing: o.failing.filter((f) => !caught.has(f.checkId)).map((f) => ({ checkId: f.checkId, rules: f.rules.join(', '), message: f.message, cause: f.cause })),
+    // Failing checks not credited with the kill, and why (another rule, unnamed, blocked, fails on the baseline).
+    otherFailing: o.failing
+      .filter((f) => !caught.has(f.checkId))
+      .map((f) => ({ checkId: f.checkId, rules: f.rules.join(', '), message: f.message, cause: f.cause, notCredited: NOT_CREDITED[o.notCredited?.find((n) => n.checkId === f.checkId)?.reason ?? ''] })),
     passed: o.passed,
     failed: o.failing.length,
     skipped: o.skipped,

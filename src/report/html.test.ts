@@ -81,6 +81,10 @@ describe('HTML pages', () => {
     const empty = { baseline: { id: 'baseline', kind: 'baseline', breaks: [], description: 'd', failing: [], caughtBy: [], ok: true, passed: 0, skipped: 0, skippedChecks: [], newlySkipped: [], durationMs: 0 } };
     const html = buildSelftestHtml({ seed: 1, timeoutBudgetMs: 1, concurrency: 1, checks: 0, variants: [], score: { caught: 0, faulty: 0, percent: 100 }, uncaught: [], caughtOnlyByOtherRules: [], falsePositives: [], exitCode: 0, durationMs: 0, ...empty } as any);
     expect(html).toContain('data-count="caught">0<');
+    // A faulty variant whose only failing check is not credited says why, in its kill-matrix row.
+    const v = { ...empty.baseline, id: 'v1', kind: 'faulty', breaks: ['ERR-X'], ok: false, failing: [{ checkId: 'c1', rules: ['ERR-X'], message: 'm <b>', named: true }], caughtBy: [], notCredited: [{ checkId: 'c1', reason: 'fails-on-baseline' }] };
+    const withVariant = buildSelftestHtml({ seed: 1, timeoutBudgetMs: 1, concurrency: 1, checks: 1, variants: [v], score: { caught: 0, faulty: 1, percent: 0 }, uncaught: ['v1'], caughtOnlyByOtherRules: ['v1'], falsePositives: [], exitCode: 1, durationMs: 0, ...empty } as any);
+    expect(withVariant).toMatch(/<tr class="item is-fail" data-variant="v1">[\s\S]*?not credited: fails on the baseline too/);
   });
 
   it('renders blocked checks under their root cause, warnings apart, and every diff list', async () => {

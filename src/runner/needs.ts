@@ -20,6 +20,13 @@ export function missingControlOperation(operationId: string, services: RunServic
   return adapter.supports(operationId) ? undefined : `needs control operation ${operationId}: the ${adapter.source} does not map it`;
 }
 
+/** profile.fixtures.<name> (or sepa.<Status>) naming an existing user, else the reason. */
+function missingFixture(name: string, profile: ResolvedProfile): string | undefined {
+  const f = profile.fixtures;
+  const have = name.startsWith('sepa.') ? f?.sepa?.[name.slice(5)] : (f as Record<string, { user_id?: string } | undefined> | undefined)?.[name]?.user_id;
+  return have ? undefined : `needs profile.fixtures.${name} (an existing user in that state)`;
+}
+
 export function unmetNeed(
   need: Need,
   profile: ResolvedProfile,
@@ -50,6 +57,11 @@ export function unmetNeed(
     case 'two_clients':
       return profile.clients.length >= 2 ? undefined : `needs two clients of different companies: profile.clients has ${profile.clients.length}`;
     default: {
+      if (need.includes('|')) {
+        const reasons = need.split('|').map((alt) => unmetNeed(alt as Need, profile, model, services, problems));
+        return reasons.some((r) => r === undefined) ? undefined : reasons.join('; or ');
+      }
+      if (need.startsWith('fixture:')) return missingFixture(need.slice('fixture:'.length), profile);
       if (need.startsWith('control:')) return missingControlOperation(need.slice('control:'.length), services);
       if (need.startsWith('operation:')) {
         const op = need.slice('operation:'.length);
@@ -71,8 +83,8 @@ export function skipReasonFor(check: Check, profile: ResolvedProfile, model: Mod
   for (const need of check.needs ?? []) {
     const reason = unmetNeed(need, profile, model, services, problems);
     if (!reason) continue;
-    if (!need.startsWith('control:')) return reason;
-    const missing = (check.needs ?? []).filter((n) => n.startsWith('control:') && missingControlOperation(n.slice(8), services)).map((n) => n.slice(8));
+    if (!need.startsWith('control:') || need.includes('|')) return reason;
+    const missing = (check.needs ?? []).filter((n) => n.startsWith('control:') && !n.includes('|') && missingControlOperation(n.slice(8), services)).map((n) => n.slice(8));
     return missing.length === 1 ? reason : reason.replace(`operation ${missing[0]}`, `operations ${missing.join(', ')}`).replace('does not map it', 'does not map them');
   }
   return undefined;

@@ -3,6 +3,7 @@
 // nothing about specific rules: a check is an id, rule ids and a `run(ctx)`.
 
 import { allowedCheckMs } from './time-limit.ts';
+import { auditResponses } from '../checks/audit.ts';
 import { randomUUID } from 'node:crypto';
 import type { Check, CheckContext, RunServices } from '../checks/types.ts';
 import { runWithContext } from '../checks/current.ts';
@@ -302,6 +303,9 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
       aborted.catch(() => undefined);
       try {
         await Promise.race([runWithContext(ctx, () => check.run(ctx)), aborted]);
+        // Every answer the check received, not only those it asserted on (src/checks/audit.ts).
+        const audit = auditResponses(model, http.observed());
+        if (audit) throw audit;
         finish(withWarnings({ ...base, verdict: 'pass', durationMs: Math.round(performance.now() - began), requests: http.count }));
       } catch (err) {
         const durationMs = Math.round(performance.now() - began);

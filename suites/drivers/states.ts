@@ -6,7 +6,7 @@ import {
   expectSchema, type TestUser, advanceClock, asUser, bearer, chainHeader, check, completeSepa, completeSepaByProvider, create3ds, createUser,
   createWithdrawal, directSepa, expect2xx, expectError, expectNot2xx, headers, identityHeader, initAndSign, initSepa, listItems, machine,
   mentionsDeep, NO_SIGNER, rnd, unknownIdLike, s2sToken, sepaStatus, sepaStates, setPrimaryWallet, setSepaStatus, signChallenge, tamperSignature,
-  unsignedChallenge,
+  unsignedChallenge, userInState
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
@@ -177,16 +177,25 @@ export const drivers: Drivers = {
 
   'STATE-WITHDRAWAL-REQUESTED': {
     safe: false,
-    needs: ['control:createWithdrawalRequest'],
+    needs: ['control:createWithdrawalRequest|fixture:withdrawal_pending'],
     async run(ctx) {
       const pending = withdrawalPendingStatus(ctx);
-      const user = await createUser(ctx);
       const dest = rnd.address();
-      await createWithdrawal(ctx, user, dest);
+      const { user, fixture } = await userInState(ctx, 'createWithdrawalRequest', 'withdrawal_pending', async () => {
+        const u = await createUser(ctx);
+        await createWithdrawal(ctx, u, dest);
+        return u;
+      });
       const res = await asUser(ctx, user, { op: 'listWithdrawalRequests' });
       expect2xx(res, 'GET /api/v1/withdrawal/requests');
       expectSchema(res, 'listWithdrawalRequests');
       const items = listItems(res.json);
+      if (fixture) {
+        // Read only: the list holds pending requests (section 4), so each carries the pending status.
+        if (items.length === 0) ctx.skip(`profile.fixtures.withdrawal_pending user ${user.id} has no pending withdrawal request`);
+        for (const w of items) check(w?.status === pending, `pending withdrawal request has status ${JSON.stringify(w?.status)}, expected ${pending}`, { response: res });
+        return;
+      }
       // The pending request this check created: the one that mentions its destination (under either alias name).
       const mine = items.find((w) => mentionsDeep(w, dest));
       check(mine, `the pending withdrawal request to ${dest} is not listed`, { response: res });

@@ -2,7 +2,7 @@
 // SepaAccount capability status is one of the section 3 values.
 
 import {
-  expectSchema, check, createUser, expect2xx, readUser, sepaStatus, sepaStatuses, setSepaStatus, userHeaders, hasControl
+  expectSchema, check, createUser, expect2xx, readUser, sepaStatus, sepaStatuses, setSepaStatus, userHeaders, hasControl, existingUser
 } from '../kit/index.ts';
 import type { Drivers } from './driver.ts';
 
@@ -54,7 +54,13 @@ export const drivers: Drivers = {
       const first = await sepaStatus(ctx, user);
       if (first.status !== undefined) check((allowed as string[]).includes(first.status), `SepaAccount status ${JSON.stringify(first.status)} is not one of ${allowed.join(', ')}`, { response: first.res });
       if (!hasControl(ctx, 'setSepaCapabilityStatus')) {
-        if (first.status === undefined) ctx.skip('a new user has no SepaAccount capability and the control API is not available to give it one');
+        // Read only: each profile fixture user (profile.fixtures.sepa: status -> user id) shows its status.
+        const fixtures = Object.entries(ctx.profile.fixtures?.sepa ?? {});
+        for (const [want, id] of fixtures) {
+          const got = await sepaStatus(ctx, await existingUser(ctx, id));
+          check(got.status === want, `profile.fixtures.sepa.${want} user ${id}: GET /api/v2/user shows SepaAccount ${JSON.stringify(got.status)}`, { response: got.res });
+        }
+        if (first.status === undefined && fixtures.length === 0) ctx.skip('a new user has no SepaAccount capability, control operation setSepaCapabilityStatus is not available and profile.fixtures.sepa names no user');
         return;
       }
       for (const s of allowed) {

@@ -5,7 +5,7 @@ import type { CheckContext, ReceivedWebhook } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import {
   check, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus,
-  webhookPath, webhookTimeoutMs, hasControl
+  webhookPath, webhookTimeoutMs, hasControl, provokedWebhookWaitMs
 } from '../kit/index.ts';
 
 /** Section 6 paths: the model's webhooks (x-webhook-path) plus the profile's paths for those the spec does not show. */
@@ -29,7 +29,7 @@ export const drivers: Drivers = {
       // Provoke what can be provoked; the spec does not say which of these emit webhooks.
       const user = await createUser(ctx);
       if (hasControl(ctx, 'create3dsChallenge')) await create3ds(ctx, user).catch(() => undefined);
-      await hooks.waitFor(webhookPath(ctx, 'user'), (b) => mentionsDeep(b, user.id), 3000, ctx.signal);
+      await hooks.waitFor(webhookPath(ctx, 'user'), (b) => mentionsDeep(b, user.id), provokedWebhookWaitMs(ctx, 3000), ctx.signal);
       const paths = webhookPaths(ctx);
       // The receiver records POSTs only (any other method is answered 405 and not kept).
       const all: ReceivedWebhook[] = hooks.all();
@@ -64,7 +64,7 @@ export const drivers: Drivers = {
       // the user id, address or email, anywhere in the body), never by arrival time: a shared or
       // external receiver also gets other users' deliveries.
       const ids = [direct.json?.details_id, user.id, user.address, user.email].filter((v): v is string => typeof v === 'string' && v !== '');
-      const hit = await hooks.waitFor(path, (b) => ids.some((id) => mentionsDeep(b, id)), timeout);
+      const hit = await hooks.waitFor(path, (b) => ids.some((id) => mentionsDeep(b, id)), timeout, ctx.signal);
       check(hit, `no webhook mentioning this activation (${ids.join(', ')}) arrived on ${path} within ${timeout / 1000} s after the activation completed (section 6 rule 2; profile.webhook_timeout_ms sets the wait)`);
     },
   },

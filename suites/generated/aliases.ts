@@ -53,7 +53,7 @@ export const checks: Check[] = [
     section: "9.6",
     rules: ["ALIAS-3DS-OWNER"],
     safe: false,
-    needs: ["control:create3dsChallenge"],
+    needs: ["control:create3dsChallenge|fixture:three_ds_pending"],
     run: (ctx) => drivers["ALIAS-3DS-OWNER"].run(ctx),
   },
   {
@@ -63,7 +63,7 @@ export const checks: Check[] = [
     section: "9.6",
     rules: ["ALIAS-WITHDRAWAL-ACCOUNT-ADDRESS"],
     safe: false,
-    needs: ["control:createWithdrawalRequest"],
+    needs: ["control:createWithdrawalRequest|fixture:withdrawal_pending"],
     run: (ctx) => drivers["ALIAS-WITHDRAWAL-ACCOUNT-ADDRESS"].run(ctx),
   },
   {
@@ -73,7 +73,7 @@ export const checks: Check[] = [
     section: "9.6",
     rules: ["ALIAS-WITHDRAWAL-TO-ADDRESS"],
     safe: false,
-    needs: ["control:createWithdrawalRequest"],
+    needs: ["control:createWithdrawalRequest|fixture:withdrawal_pending"],
     run: (ctx) => drivers["ALIAS-WITHDRAWAL-TO-ADDRESS"].run(ctx),
   },
   {

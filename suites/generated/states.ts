@@ -73,7 +73,7 @@ export const checks: Check[] = [
     section: "3",
     rules: ["STATE-WITHDRAWAL-REQUESTED"],
     safe: false,
-    needs: ["control:createWithdrawalRequest"],
+    needs: ["control:createWithdrawalRequest|fixture:withdrawal_pending"],
     run: (ctx) => drivers["STATE-WITHDRAWAL-REQUESTED"].run(ctx),
   },
   {

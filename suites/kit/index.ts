@@ -11,6 +11,7 @@
 //   webhooks   delivery paths and wait bounds
 //   templates  request bodies the spec does not show (profile.request_templates)
 //   random     fresh values and fast-check arbitraries
+//   fixtures   existing users the profile names for states no control operation can create
 
 export {
   CheckFailure, check, checkStep, expect2xx, expectError, expectErrorRule, expectErrorShape, expectNot2xx, expectSchema, expectStatus, expectStep,
@@ -27,3 +28,4 @@ export * from './sepa.ts';
 export * from './webhooks.ts';
 export * from './templates.ts';
 export * from './random.ts';
+export * from './fixtures.ts';

@@ -21,3 +21,13 @@ export function webhookTimeoutMs(ctx: CheckContext, settledByControl: boolean): 
   const want = ctx.profile.webhook_timeout_ms ?? (settledByControl ? b.settled : b.unsettled);
   return Math.min(b.max, Math.max(b.min, want));
 }
+
+/**
+ * How long to wait for a webhook a documented call should provoke but whose timing the spec does not
+ * give (user, 3DS, withdrawal webhooks): `fallbackMs` on a loopback receiver the engine registered
+ * itself; with an external receiver (profile.webhooks, deliveries cross the vendor's queue and a tunnel)
+ * the profile's webhook_timeout_ms, else the settled default.
+ */
+export function provokedWebhookWaitMs(ctx: CheckContext, fallbackMs: number): number {
+  return ctx.profile.webhooks ? webhookTimeoutMs(ctx, true) : fallbackMs;
+}

@@ -32,7 +32,7 @@ interface Report {
 
 async function passingRun(dir: string, baseline: string): Promise<Report> {
   const { io, err } = captureIo({ cwd: dir });
-  const code = await main(['run', '--report-dir', dir, '--seed', '7', '--baseline', baseline], io);
+  const code = await main(['run', '--report-dir', dir, '--seed', '7', '--baseline', baseline, '--min-coverage', '0.5'], io);
   expect(code, err()).toBe(0);
   // The embedded reference's secrets are random per start: none can be known here, so the
   // secret check is on the failing run, whose reference the test holds.
@@ -51,6 +51,12 @@ async function failingRun(dir: string): Promise<Report> {
       if (req.operationId === 'tokenizeCard') {
         res.status = 404;
         res.body = JSON.stringify({ error: 'not found' });
+        return;
+      }
+      // Listing wallets fails: checks that need it as a setup step are blocked by that operation.
+      if (req.operationId === 'listWallets') {
+        res.status = 500;
+        res.body = JSON.stringify({ error_reason: 'ErrorInternal', error_description: HOSTILE });
         return;
       }
       if (res.status < 400 || req.operationId?.startsWith('control:')) return;
@@ -75,7 +81,11 @@ async function failingRun(dir: string): Promise<Report> {
       { check: 'errors.token.client-id-missing', reason: 'ticket 42: hostile <b>reason</b>' },
       { check: 'errors.s2s.user-not-found', reason: 'fixed long ago' },
     ]));
-    const checkIds = ['errors.*', 'schema.tokenize-card', 'schema.create-recipient-v2', 'schema.estimate-card-transfer', 'schema.execute-card-transfer', 'aliases.recipient.address'];
+    const checkIds = [
+      'errors.*',
+      'schema.tokenize-card', 'schema.create-recipient-v2', 'schema.estimate-card-transfer', 'schema.execute-card-transfer', 'aliases.recipient.address',
+      'schema.list-wallets', 'schema.get-full-statement', 'aliases.withdrawal.account-address',
+    ];
     const outcome = await runChecks(
       { profile, model: await loadModel(), seed: 11, checkIds, expectedFailures: await loadExpectedFailures(listFile) },
       await loadChecks(),
@@ -126,6 +136,13 @@ describe.skipIf(skip)('run report in Chromium', () => {
       for (const k of ['passed', 'failed', 'blocked', 'skipped', 'uncovered', 'untestable', 'total']) expect(await shownNumber(page, `rules-${k}`, '.cards'), k).toBe(s.rules[k]);
       if (report.json.rootCauses.length) expect(await shownNumber(page, 'root-causes', '.cards')).toBe(s.rootCauses);
       expect(await page.locator('table.causes tr[data-cause]').count()).toBe(report.json.rootCauses.length);
+
+      const cov = s.coverage;
+      expect(cov, 'results.json carries the coverage summary').toBeDefined();
+      expect(await shownNumber(page, 'coverage-rules-exercised', '#coverage')).toBe(cov.rules.exercised);
+      expect(await shownNumber(page, 'coverage-rules-testable', '#coverage')).toBe(cov.rules.testable);
+      expect((await page.locator('#coverage [data-count="coverage-exercised"]').textContent())?.trim()).toBe(`${Math.round(cov.exercisedShareOfTestable * 1000) / 10}%`);
+      expect(await page.locator('#coverage table.skip-reasons tbody tr').count()).toBe(cov.skippedByReason.length);
 
       const checks: any[] = report.json.checks;
       const rules: any[] = report.json.rules;
@@ -219,7 +236,14 @@ describe.skipIf(skip)('run report in Chromium', () => {
     // The root-cause table is above the failure cards.
     const [causesY, failuresY] = await Promise.all(['#root-causes', 'section.failures'].map((sel) => page.locator(sel).evaluate((el) => el.getBoundingClientRect().top)));
     expect(causesY).toBeLessThan(failuresY);
-    for (const c of fail.json.checks.filter((x: any) => x.verdict === 'blocked')) {
+    const blocked = fail.json.checks.filter((x: any) => x.verdict === 'blocked');
+    expect(blocked.map((c: any) => c.blocked.operation)).toContain('listWallets');
+    expect(await page.locator('article.failure.blocked').count()).toBe(blocked.length);
+    // The blocking operation is a root cause that lists the checks it blocked.
+    const cause = causes.find((c) => c.blocked.some((id: string) => blocked.some((b: any) => b.checkId === id)));
+    expect(cause).toBeDefined();
+    for (const id of cause.blocked) expect(await page.locator(`table.causes tr.cause-checks a[href="#check-${id}"]`).count()).toBe(1);
+    for (const c of blocked) {
       const card = page.locator(`article.failure.blocked[id="check-${c.checkId}"]`);
       const text = (await card.textContent()) ?? '';
       expect(text).toContain(`Blocked by ${c.blocked.operation}`);
@@ -252,6 +276,9 @@ describe.skipIf(skip)('run report in Chromium', () => {
       expect(ruleIds, `rules ${name}`).toEqual(d.rules[key].map((c: any) => c.id));
     }
     expect(await shownNumber(page, 'diff-rules-fixed', '#baseline-diff')).toBe(d.rules.fixed.length);
+    // --min-coverage 0.5 on the full run: shown as met.
+    expect(pass.json.summary.coverage.minimum).toEqual({ share: 0.5, met: true });
+    expect(await page.locator('#coverage').textContent()).toContain('minimum 50%: met');
     // A run without --baseline has no diff section.
     expect(await pages.failOn.locator('#baseline-diff').count()).toBe(0);
   });

@@ -129,8 +129,8 @@ describe('the packed tarball, installed in an empty folder', () => {
         "const user: Pick<User, 'user_id'> = { user_id: 'u' };",
         "const options: ConformanceOptions = { checks: ['errors.*'], seed: 1 };",
         // If the entries resolved to `any`, these directives would be unused, and tsc fails on that.
-        '// @ts-expect-error error_details is required',
-        "const bad: ErrorBody = { error_reason: 'x', error_description: 'y', error_category: { category: 'c', http_status_code: 400 } };",
+        '// @ts-expect-error a number is not an error body',
+        'const bad: ErrorBody = 42;',
         "// @ts-expect-error seed is a number",
         "const badOptions: ConformanceOptions = { seed: 'one' };",
         'export { body, user, options, bad, badOptions };',

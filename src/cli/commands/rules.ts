@@ -6,8 +6,14 @@ import { loadChecks } from '../../../suites/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 import { mutationCoverage } from '../../mutants/index.ts';
 import type { RuleId } from '../../model/types.ts';
+import { needsTable } from '../../runner/needs-table.ts';
 
 async function rulesHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+  // --needs: which profile field (or control operation) unlocks which checks (the README sandbox table).
+  if (args.needs) {
+    io.stdout.write(`${needsTable(await loadChecks())}\n`);
+    return 0;
+  }
   const model = await loadModel(args.spec);
   const entries = ruleCatalogue(model, await loadChecks());
   const shown = args.uncovered ? uncoveredRules(entries) : entries;
@@ -33,6 +39,7 @@ export const rulesCommand: CliCommand = {
   builder: (y: Argv) => y
     .option('uncovered', { type: 'boolean', describe: 'only testable rules no check covers (exit 1 if any)' })
     .option('json', { type: 'boolean', describe: 'machine-readable output' })
+    .option('needs', { type: 'boolean', describe: 'which profile field or control operation unlocks which checks (markdown table)' })
     .option('spec', { type: 'string', describe: 'model directory (default: the bundled spec/)' }),
   run: rulesHandler,
 };

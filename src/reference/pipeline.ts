@@ -3,13 +3,15 @@
 // Every failure leaves as a section 7 body; an unexpected exception is a 500 with that shape.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Bank } from './bank.ts';
+import { authenticate } from './auth/index.ts';
 import { ApiError } from './errors.ts';
+import { rateLimit } from './handlers/token.ts';
 import { isJsonMedia, mediaType, readBody, type Ctx, type Reply, type Route, type Router } from './http.ts';
+import type { RefState } from './state/index.ts';
 import type { OutgoingResponse, ResponseTransform, TransformRequest } from './types.ts';
 
 export interface PipelineOptions {
-  bank: Bank;
+  st: RefState;
   router: Router;
   server: 'api' | 'pci';
   bodyLimitBytes: number;
@@ -21,11 +23,11 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const EMPTY_BODY: Record<string, unknown> = {};
 
 export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { bank } = p;
-  const E = bank.errors;
+  const { st } = p;
+  const E = st.errors;
 
   const parse = (ctx: Ctx, route: Route): Record<string, unknown> => {
-    const mode = route.body ?? 'json';
+    const mode = route.body;
     if (mode === 'none') return EMPTY_BODY;
     if (ctx.tooLarge) throw E.invalid('body');
     if (ctx.raw.length === 0) return {};
@@ -39,7 +41,7 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
     try {
       v = JSON.parse(text);
     } catch {
-      if (bank.fault('input.malformed-json-500')) throw new Error('malformed JSON (fault input.malformed-json-500)');
+      if (st.fault('input.malformed-json-500')) throw new Error('malformed JSON (fault input.malformed-json-500)');
       throw E.invalid('body');
     }
     if (v === null || typeof v !== 'object' || Array.isArray(v)) throw E.invalid('body');
@@ -54,10 +56,10 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
       err = E.internal();
     }
     let body = err.body;
-    if (bank.fault('errors.category-mismatch')) {
+    if (st.fault('errors.category-mismatch')) {
       body = { ...body, error_category: { ...body.error_category, http_status_code: err.status === 400 ? 401 : 400 } };
     }
-    return { status: err.status, body, headers: err.headers };
+    return { status: err.status, body, headers: err.headers, ruleId: err.ruleId };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -91,14 +93,14 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
           tooLarge: rb?.tooLarge ?? false,
           body: EMPTY_BODY,
         };
-        if (route.operationId === 'createToken') bank.rateLimit('ip', ctx.ip);
+        if (route.rateLimited) rateLimit(st, 'ip', ctx.ip);
         try {
           // Only the identity-provider forms are asynchronous; the hot path stays synchronous.
-          const pending = bank.authenticate(ctx);
+          const pending = authenticate(ctx, st);
           if (pending) await pending;
         } catch (e) {
           // Section 7 other rule 1: 3DS approve and decline never return 401.
-          if (route.never401 && e instanceof ApiError && e.status === 401 && !bank.fault('3ds.auth-401')) throw E.rule('ERR-3DS-NOT-FOUND');
+          if (route.never401 && e instanceof ApiError && e.status === 401 && !st.fault('3ds.auth-401')) throw E.rule('ERR-3DS-NOT-FOUND');
           throw e;
         }
         ctx.body = parse(ctx, route);
@@ -113,6 +115,7 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
       status: reply.status,
       headers: reply.headers ? { ...reply.headers } : {},
       body: reply.body === undefined ? '' : JSON.stringify(reply.body),
+      ...(reply.ruleId ? { ruleId: reply.ruleId } : {}),
     };
     if (reply.body !== undefined) out.headers['content-type'] = JSON_TYPE;
     if (p.transform) {

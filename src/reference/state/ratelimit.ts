@@ -24,3 +24,18 @@ export class FixedWindow {
     for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
   }
 }
+
+/** The token endpoint's two limiters (section 8: "limited per IP and per client"). */
+export class TokenRateLimit {
+  private readonly ip: FixedWindow;
+  private readonly client: FixedWindow;
+  constructor(o: { perIp: number; perClient: number; windowMs: number }) {
+    this.ip = new FixedWindow(o.perIp, o.windowMs);
+    this.client = new FixedWindow(o.perClient, o.windowMs);
+  }
+
+  /** Counts one request for `key`; 0 when allowed, else whole seconds until its window resets. */
+  hit(kind: 'ip' | 'client', key: string): number {
+    return (kind === 'ip' ? this.ip : this.client).hit(key);
+  }
+}

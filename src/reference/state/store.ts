@@ -3,17 +3,9 @@
 // (and user) before use.
 
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { SepaAccountState, StateName } from '../../model/types.ts';
 
-export const SEPA_STATUSES = [
-  'ActivationNotStarted',
-  'ExternalProviderVerificationRequired',
-  'ExternalProviderRegistrationPending',
-  'InProgress',
-  'Active',
-] as const;
-export type SepaStatus = (typeof SEPA_STATUSES)[number];
-
-/** USDC on Base Sepolia (chain 84532), the sandbox chain. */
+/** USDC on Base Sepolia, the sandbox chain (token addresses are not shown by the spec: a reference choice). */
 export const USDC_ADDRESS = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 
 export interface Company {
@@ -113,7 +105,8 @@ export interface Challenge {
 export interface WithdrawalRequest {
   id: string;
   user_id: string;
-  status: 'Requested';
+  /** The machine's pending status (model: WithdrawalRequest pending_status). */
+  status: StateName;
   call_data: string;
   valid_after: number;
   wallet_address: string;
@@ -131,7 +124,7 @@ export interface User {
   /** EOA address given at registration (or the wallet of the identity tokens for retail users). */
   user_address: string;
   wallets: Wallet[];
-  sepa: { status: SepaStatus; details_id?: string; challenge?: string };
+  sepa: { status: SepaAccountState; details_id?: string; challenge?: string };
   visaVirtualCard: string;
   /** account_type -> details_id for Ach, FasterPayment, Spei. */
   bankDetails: Map<string, string>;
@@ -206,7 +199,8 @@ export class Store {
     return cl;
   }
 
-  addUser(companyId: string, email: string, country: string, userAddress: string, now: number): User {
+  /** A new user; `status` gives the initial capability statuses (read from the model by the caller). */
+  addUser(companyId: string, email: string, country: string, userAddress: string, now: number, status: { sepa: SepaAccountState; visaVirtualCard: string }): User {
     const u: User = {
       user_id: randomUUID(),
       company_id: companyId,
@@ -214,8 +208,8 @@ export class Store {
       country,
       user_address: userAddress,
       wallets: [newWallet(now)],
-      sepa: { status: 'ActivationNotStarted' },
-      visaVirtualCard: 'Active',
+      sepa: { status: status.sepa },
+      visaVirtualCard: status.visaVirtualCard,
       bankDetails: new Map(),
       cards: [],
       recipients: [],

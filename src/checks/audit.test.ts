@@ -1,0 +1,54 @@
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import type { Model } from '../model/types.ts';
+import { auditResponses } from './audit.ts';
+import type { HttpResponse } from './types.ts';
+
+const ajv = new Ajv();
+const errorBody = ajv.compile({
+  type: 'object',
+  required: ['error_reason', 'error_description', 'error_category'],
+  properties: { error_category: { type: 'object', required: ['category', 'http_status_code'] } },
+});
+const validators: Record<string, any> = { 'getThing:2XX': ajv.compile({ type: 'object', required: ['id'] }) };
+const model = {
+  operations: new Map([
+    ['getThing', { operationId: 'getThing', method: 'get', path: '/thing', server: 'api', pathUnspecified: false }],
+    ['tokenize', { operationId: 'tokenize', method: 'post', path: '/oct', server: 'pci', pathUnspecified: false }],
+  ]),
+  validator: (k: string) => validators[k],
+  errorBodyValidator: errorBody,
+  categoryFor: (s: number) => ({ 400: 'CategoryValidationFailure', 401: 'CategoryUnauthorized', 429: 'CategoryTransientFailure', 500: 'CategoryInternalFailure' })[s] ?? null,
+} as unknown as Model;
+
+const res = (status: number, json: unknown, ct = 'application/json'): HttpResponse => ({ status, headers: { 'content-type': ct }, text: json === undefined ? '' : JSON.stringify(json), json, durationMs: 1 });
+const err = (status: number, category: string, code = status) => res(status, { error_reason: 'E', error_description: 'd', error_category: { category, http_status_code: code } });
+
+describe('auditResponses', () => {
+  it('passes conforming answers, empty success bodies, other servers and statuses outside the category table', () => {
+    expect(auditResponses(model, [
+      { op: 'getThing', res: res(200, { id: 'a' }) },
+      { op: 'getThing', res: res(204, undefined, '') },
+      { op: 'getThing', res: err(400, 'CategoryValidationFailure') },
+      { op: 'getThing', res: res(404, undefined, 'text/html') },
+      { op: 'tokenize', res: res(200, { nothing: true }) },
+      { op: 'unknownOp', res: res(500, 'oops') },
+    ])).toBeUndefined();
+  });
+
+  it('names the broken rule for one bad answer among good ones (an intermittent fault)', () => {
+    const good = { op: 'getThing', res: err(401, 'CategoryUnauthorized') };
+    const cases: [HttpResponse, string][] = [
+      [err(401, 'CategoryValidationFailure'), 'ERR-CATEGORY-STATUS'],
+      [err(400, 'CategoryValidationFailure', 422), 'ERR-CATEGORY-STATUS'],
+      [res(500, { message: 'boom' }), 'ERR-BODY-SHAPE'],
+      [res(200, { name: 'no id' }), 'ENDPOINT-RESPONSE-SCHEMA'],
+      [res(200, { id: 'a' }, 'text/plain'), 'GENERAL-TRANSPORT-JSON'],
+    ];
+    for (const [bad, rule] of cases) {
+      const f = auditResponses(model, [good, good, { op: 'getThing', res: bad }, good]);
+      expect(f?.rules, rule).toEqual([rule]);
+      expect(f?.message).toContain('getThing (GET /thing)');
+    }
+  });
+});

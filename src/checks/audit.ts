@@ -1,0 +1,59 @@
+// Every response a check receives is held to the rules that hold for every answer, not only the
+// responses the check asserts on: an intermittent fault (a wrong category on one error in five, a
+// malformed body on some reads) shows up in whichever check happens to receive it. Applied by the
+// runner when a check body ends without a failure of its own.
+
+import type { Model, OperationId } from '../model/types.ts';
+import { CheckFailure } from './signals.ts';
+import type { HttpResponse } from './types.ts';
+
+/** A response the client received for an operation of the model. */
+export interface ObservedResponse {
+  op: string;
+  res: HttpResponse;
+}
+
+/** The statuses section 7 gives a category for: error answers the spec shapes. */
+const SHAPED = new Set([400, 401, 429, 500]);
+
+const SHOW = 200;
+const snippet = (res: HttpResponse) => (res.text.length > SHOW ? `${res.text.slice(0, SHOW)}…` : res.text);
+
+function isJson(ct: string | undefined): boolean {
+  return typeof ct === 'string' && ct.split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+/** The first problem among `observed`, as the CheckFailure naming the rule it breaks; undefined when all hold. */
+export function auditResponses(model: Model, observed: readonly ObservedResponse[]): CheckFailure | undefined {
+  for (const { op, res } of observed) {
+    const operation = model.operations.get(op as OperationId);
+    if (!operation || operation.server !== 'api') continue;
+    const where = `${op} (${operation.method.toUpperCase()} ${operation.pathUnspecified ? 'profile path' : operation.path})`;
+    if (SHAPED.has(res.status)) {
+      if (!model.errorBodyValidator(res.json)) {
+        const problems = (model.errorBodyValidator.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+        return new CheckFailure(`an answer this check received from ${where}: HTTP ${res.status} error body does not have the section 7 shape (${problems}): ${snippet(res)}`, { rules: ['ERR-BODY-SHAPE'], response: res });
+      }
+      const cat = (res.json as { error_category: { category: unknown; http_status_code: unknown } }).error_category;
+      const want = model.categoryFor(res.status);
+      if (cat.http_status_code !== res.status || (want !== null && cat.category !== want)) {
+        return new CheckFailure(`an answer this check received from ${where}: HTTP ${res.status} carries error_category ${JSON.stringify(cat)}; section 7 gives ${want} with http_status_code ${res.status}`, { rules: ['ERR-CATEGORY-STATUS'], response: res });
+      }
+      continue;
+    }
+    // Success answers with a body: the operation's documented schema (an empty body, e.g. 204 for an action, is not shown either way).
+    if (res.status >= 200 && res.status < 300 && res.text.length > 0) {
+      const key = [`${op}:${res.status}`, `${op}:2XX`].find((k) => model.validator(k));
+      if (!key) continue;
+      if (!isJson(res.headers['content-type']) || res.json === undefined) {
+        return new CheckFailure(`an answer this check received from ${where}: HTTP ${res.status} is not JSON (Content-Type ${JSON.stringify(res.headers['content-type'] ?? '(none)')}): ${snippet(res)}`, { rules: ['GENERAL-TRANSPORT-JSON'], response: res });
+      }
+      const validate = model.validator(key)!;
+      if (!validate(res.json)) {
+        const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
+        return new CheckFailure(`an answer this check received from ${where}: HTTP ${res.status} does not match the ${key} schema: ${problems}`, { rules: ['ENDPOINT-RESPONSE-SCHEMA'], response: res });
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,67 @@
+// Section 5 user identity on S2S calls: X-Chain-Id, then exactly one of the identity headers
+// (names from the model: model.auth.chain_header, model.auth.identity_headers), scoped to the company.
+
+import type { Ctx } from '../http.ts';
+import { header } from '../http.ts';
+import type { RefState } from '../state/index.ts';
+import type { Company, User } from '../state/store.ts';
+
+const NUMERIC = /^[0-9]+$/;
+
+/** The identity header of each kind, found by its name in the model (X-User-Wallet, X-User-Email, X-User-Id). */
+export function identityHeaders(st: RefState): { wallet: string; email: string; id: string } {
+  const hs = st.model.auth.identity_headers.map((h) => h.toLowerCase());
+  const find = (re: RegExp) => {
+    const h = hs.find((x) => re.test(x));
+    if (!h) throw new Error(`spec/rules/auth.yaml: no identity header matches ${re}`);
+    return h;
+  };
+  return { wallet: find(/wallet/), email: find(/email/), id: find(/-id$/) };
+}
+
+/** X-Chain-Id must be present and numeric (any numeric chain is accepted). */
+export function requireChain(ctx: Ctx, st: RefState): void {
+  if (st.fault('chain.optional')) return;
+  const name = st.model.auth.chain_header;
+  const chain = header(ctx, name.toLowerCase());
+  if (chain === undefined) throw st.errors.rule('ERR-S2S-CHAIN-ID-MISSING');
+  if (!NUMERIC.test(chain)) throw st.errors.invalid(name);
+}
+
+function findAnywhere(st: RefState, f: (c: Company) => User | undefined): User | undefined {
+  for (const c of st.store.companies.values()) {
+    const u = f(c);
+    if (u) return u;
+  }
+  return undefined;
+}
+
+/** Exactly one identity header: the wallet header matches the EOA only; every lookup is company-scoped. */
+export function identify(ctx: Ctx, st: RefState, companyId: string): User {
+  const names = identityHeaders(st);
+  const wallet = header(ctx, names.wallet);
+  const email = header(ctx, names.email);
+  const id = header(ctx, names.id);
+  const n = (wallet !== undefined ? 1 : 0) + (email !== undefined ? 1 : 0) + (id !== undefined ? 1 : 0);
+  if (n === 0) throw st.errors.rule('ERR-S2S-USER-IDENTIFIER-MISSING');
+  if (n > 1 && !st.fault('identity.allow-multiple')) throw st.errors.rule('ERR-S2S-USER-IDENTIFIER-MULTIPLE');
+  const cross = st.fault('identity.cross-company');
+  const company = st.store.companies.get(companyId);
+  let u: User | undefined;
+  if (id !== undefined) {
+    u = st.store.users.get(id);
+  } else if (email !== undefined) {
+    const key = email.toLowerCase();
+    u = cross ? findAnywhere(st, (c) => c.usersByEmail.get(key)) : company?.usersByEmail.get(key);
+  } else if (wallet !== undefined) {
+    const key = wallet.toLowerCase();
+    u = cross ? findAnywhere(st, (c) => c.usersByAddress.get(key)) : company?.usersByAddress.get(key);
+    if (!u && st.fault('identity.wallet-matches-smart-wallet')) {
+      for (const cand of st.store.users.values()) {
+        if (cand.company_id === companyId && cand.wallets.some((w) => w.wallet_address.toLowerCase() === key)) u = cand;
+      }
+    }
+  }
+  if (!u || (u.company_id !== companyId && !cross)) throw st.errors.rule('ERR-S2S-USER-NOT-FOUND');
+  return u;
+}

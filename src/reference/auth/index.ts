@@ -1,0 +1,88 @@
+// Section 5 authentication of a matched route. The mode of each operation comes from the model
+// (x-auth, and whether the spec lists X-Chain-Id as a required header); the checks themselves are
+// token-steps.ts (S2S and user tokens), identity.ts (identity headers) and idp.ts (provider tokens).
+
+import type { Model, Operation } from '../../model/types.ts';
+import type { AuthMode, Ctx } from '../http.ts';
+import type { RefState } from '../state/index.ts';
+import { identify, requireChain } from './identity.ts';
+import { idpCaller, isIdpForm } from './idp.ts';
+import { decodeHeader } from './jwt.ts';
+import { checkToken } from './token-steps.ts';
+
+export { S2S_STEPS, USER_TOKEN_STEPS } from './token-steps.ts';
+export { idpUser } from './idp.ts';
+export { issueS2sToken, issueUserToken, USER_TOKEN_VALIDITY_SECONDS } from './tokens.ts';
+
+/**
+ * The route's authentication mode from the operation's `x-auth` (spec/openapi.yaml):
+ * none; s2s-agnostic (+ X-Chain-Id when the spec lists it as required) -> s2s / s2s-chain;
+ * s2s + user -> user (user token, or S2S + identity header); idp -> idp; s2s + idp -> authorize.
+ */
+export function authModeOf(op: Operation, model: Model): AuthMode {
+  const a = new Set(op.auth);
+  if (a.has('none')) return 'none';
+  if (a.has('idp')) return a.has('s2s') ? 'authorize' : 'idp';
+  if (a.has('user')) return 'user';
+  if (a.has('s2s-agnostic') || a.has('s2s')) {
+    const chain = model.auth.chain_header.toLowerCase();
+    return op.parameters.some((p) => p.in === 'header' && p.required && p.name.toLowerCase() === chain) ? 's2s-chain' : 's2s';
+  }
+  throw new Error(`spec/openapi.yaml: ${op.operationId} has x-auth ${JSON.stringify(op.auth)}, which the reference does not serve`);
+}
+
+/**
+ * Runs the route's authentication; sets ctx.caller (and ctx.user on user calls). Returns a promise only
+ * for the identity-provider forms (JWKS); every other path stays synchronous (the hot path of load runs).
+ */
+export function authenticate(ctx: Ctx, st: RefState): Promise<void> | undefined {
+  switch (ctx.route.auth) {
+    case 'none':
+      return undefined;
+    case 's2s':
+      ctx.caller = s2sCaller(ctx, st);
+      return undefined;
+    case 's2s-chain':
+      ctx.caller = s2sCaller(ctx, st);
+      requireChain(ctx, st);
+      return undefined;
+    case 'user':
+      userCall(ctx, st);
+      return undefined;
+    case 'idp':
+      return idpCaller(ctx, st).then((c) => {
+        ctx.caller = c;
+      });
+    case 'authorize':
+      if (isIdpForm(ctx, (t) => decodeHeader(t)?.alg)) {
+        return idpCaller(ctx, st).then((c) => {
+          ctx.caller = c;
+        });
+      }
+      ctx.caller = s2sCaller(ctx, st);
+      requireChain(ctx, st);
+      ctx.user = identify(ctx, st, ctx.caller.company_id);
+      return undefined;
+  }
+}
+
+function s2sCaller(ctx: Ctx, st: RefState): NonNullable<Ctx['caller']> {
+  const p = checkToken(ctx, st, ['s2s']).payload;
+  return { kind: 's2s', company_id: p.company_id as string, client_id: p.azp as string };
+}
+
+/** A user call: user token + X-Chain-Id, or S2S + X-Chain-Id + exactly one identity header. */
+function userCall(ctx: Ctx, st: RefState): void {
+  const v = checkToken(ctx, st, ['s2s', 'user']);
+  const p = v.payload;
+  requireChain(ctx, st);
+  if (v.kind === 's2s') {
+    ctx.caller = { kind: 's2s', company_id: p.company_id as string, client_id: p.azp as string };
+    ctx.user = identify(ctx, st, ctx.caller.company_id);
+    return;
+  }
+  const u = typeof p.user_id === 'string' ? st.store.users.get(p.user_id) : undefined;
+  if (!u || (u.company_id !== p.company_id && !st.fault('identity.cross-company'))) throw st.errors.rule('ERR-S2S-USER-NOT-FOUND');
+  ctx.caller = { kind: 'user', company_id: u.company_id };
+  ctx.user = u;
+}

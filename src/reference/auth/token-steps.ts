@@ -1,0 +1,102 @@
+// Bearer-token validation as data: the order of the section 7 rows is a list of step names
+// (S2S_STEPS, USER_TOKEN_STEPS), and each step is one small function that throws its row. The order
+// is the reference's reading of the tables (top to bottom); a change of order is a one-line edit here.
+
+import type { ErrorRuleId } from '../../model/types.ts';
+import type { Ctx } from '../http.ts';
+import { header } from '../http.ts';
+import type { RefState, VerifiedToken } from '../state/index.ts';
+import { BEARER_RE, verifyHs256 } from './jwt.ts';
+
+/** Section 7 "Requests using an S2S token", in row order. */
+export const S2S_STEPS = ['bearer', 'signature', 'expiry', 'azp', 'companyId'] as const;
+/** Section 7 "Requests using a user token", in row order (format and signature rows shared with S2S). */
+export const USER_TOKEN_STEPS = ['bearer', 'signature', 'expiry', 'userId', 'email', 'address'] as const;
+export type TokenStep = (typeof S2S_STEPS)[number] | (typeof USER_TOKEN_STEPS)[number];
+
+/** One token being checked; steps fill it in. */
+export interface TokenRun {
+  ctx: Ctx;
+  st: RefState;
+  /** Which kinds the route accepts; the other kind answers the signature row (it is not that kind of token). */
+  accept: ReadonlyArray<VerifiedToken['kind']>;
+  token?: string;
+  verified?: VerifiedToken;
+}
+
+const TOKEN_CACHE_MAX = 10_000;
+
+/** Signature check against both secrets; successful results are cached by token string. */
+function verify(st: RefState, token: string): VerifiedToken | undefined {
+  const hit = st.tokenCache.get(token);
+  if (hit) return hit;
+  let v: VerifiedToken | undefined;
+  const s2s = verifyHs256(token, st.secrets.s2sKey);
+  if (s2s) v = { kind: 's2s', payload: s2s };
+  else {
+    const user = verifyHs256(token, st.secrets.userKey);
+    if (user) v = { kind: 'user', payload: user };
+    else if (st.fault('s2s.skip-signature')) {
+      const p = verifyHs256(token, st.secrets.s2sKey, true);
+      if (p) v = { kind: 'user_id' in p ? 'user' : 's2s', payload: p };
+    }
+  }
+  if (!v) return undefined;
+  if (st.tokenCache.size >= TOKEN_CACHE_MAX) st.tokenCache.delete(st.tokenCache.keys().next().value as string);
+  st.tokenCache.set(token, v);
+  return v;
+}
+
+function expired(st: RefState, payload: Record<string, unknown>): boolean {
+  if (st.fault('s2s.skip-expiry')) return false;
+  const exp = payload.exp;
+  return typeof exp !== 'number' || exp <= st.clock.nowSec();
+}
+
+const present = (v: unknown) => typeof v === 'string' && v !== '';
+
+function claim(run: TokenRun, name: string, row: ErrorRuleId): void {
+  if (!present(run.verified!.payload[name])) throw run.st.errors.rule(row);
+}
+
+const STEP: Record<TokenStep, (run: TokenRun) => void> = {
+  bearer(run) {
+    const auth = header(run.ctx, 'authorization');
+    if (auth === undefined) throw run.st.errors.rule('ERR-S2S-AUTH-HEADER-MISSING');
+    const m = BEARER_RE.exec(auth);
+    if (!m) throw run.st.errors.rule('ERR-S2S-BEARER-FORMAT');
+    run.token = m[1];
+  },
+  signature(run) {
+    const v = verify(run.st, run.token!);
+    if (!v || !run.accept.includes(v.kind)) throw run.st.errors.rule('ERR-S2S-SIGNATURE-INVALID');
+    run.verified = v;
+  },
+  expiry(run) {
+    if (!expired(run.st, run.verified!.payload)) return;
+    if (run.verified!.kind === 'user') throw run.st.errors.rule('ERR-USER-TOKEN-EXPIRED');
+    if (run.st.fault('s2s.expired-as-400')) throw run.st.errors.invalid('authorization');
+    throw run.st.errors.rule('ERR-S2S-TOKEN-EXPIRED');
+  },
+  azp: (run) => claim(run, 'azp', 'ERR-S2S-AZP-MISSING'),
+  companyId: (run) => claim(run, 'company_id', 'ERR-S2S-COMPANY-ID-MISSING'),
+  userId: (run) => run.st.fault('user-token.skip-claims') || claim(run, 'user_id', 'ERR-USER-TOKEN-USER-ID-MISSING'),
+  email: (run) => run.st.fault('user-token.skip-claims') || claim(run, 'email', 'ERR-USER-TOKEN-EMAIL-MISSING'),
+  address: (run) => run.st.fault('user-token.skip-claims') || claim(run, 'user_address', 'ERR-USER-TOKEN-ADDRESS-MISSING'),
+};
+
+/** Runs `steps` in order on `run` (each throws its section 7 row). */
+export function runSteps(run: TokenRun, steps: readonly TokenStep[]): TokenRun {
+  for (const s of steps) STEP[s](run);
+  return run;
+}
+
+/**
+ * The bearer token of a call, checked through the rows of its kind: the shared format and signature
+ * steps first (they decide the kind), then the remaining steps of that kind's table.
+ */
+export function checkToken(ctx: Ctx, st: RefState, accept: TokenRun['accept']): VerifiedToken {
+  const run = runSteps({ ctx, st, accept }, ['bearer', 'signature']);
+  const rest = (run.verified!.kind === 's2s' ? S2S_STEPS : USER_TOKEN_STEPS).filter((s) => s !== 'bearer' && s !== 'signature');
+  return runSteps(run, rest).verified!;
+}

@@ -1,0 +1,89 @@
+// Everything a request handler may read or change, built once per server by the composition root
+// (index.ts): the model, the in-memory store, the server clock, the signing secrets, the rate
+// limiters, webhook delivery and the fault points the mutant bank switches on. Behaviour lives in
+// auth/ and handlers/; this module only holds state.
+
+import type { createRemoteJWKSet } from 'jose';
+import type { LimitRuleId, Model } from '../../model/types.ts';
+import { Aliases } from '../aliases.ts';
+import { ErrorFactory } from '../errors.ts';
+import { faultChecker, type FaultPoint } from '../faults.ts';
+import type { RateLimitOptions } from '../types.ts';
+import { WebhookEmitter } from '../webhooks.ts';
+import { Clock } from './clock.ts';
+import { TokenRateLimit } from './ratelimit.ts';
+import { Secrets } from './secrets.ts';
+import { sepaRoles, type SepaRoles } from './sepa.ts';
+import { Store } from './store.ts';
+
+/** Section 8 gives no numbers; the reference's defaults (configurable with `opts.rateLimit`). */
+export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perIp: 300, perClient: 120, windowMs: 10_000 };
+
+export interface StateOptions {
+  model: Model;
+  faults?: ReadonlySet<string>;
+  rateLimit?: RateLimitOptions;
+  /** Overrides only the rate-limit window (ms), keeping the limits. */
+  rateLimitWindowMs?: number;
+  settleMs?: number;
+}
+
+function limitValue(model: Model, id: LimitRuleId): number {
+  const r = model.rule(id);
+  if (r.kind !== 'limit' || typeof r.value !== 'number') throw new Error(`spec/rules/limits.yaml: ${id} has no value`);
+  return r.value;
+}
+
+/** A token whose HS256 signature verified under one of the two secrets (which one decides its kind). */
+export interface VerifiedToken {
+  kind: 's2s' | 'user';
+  payload: Record<string, unknown>;
+}
+
+export class RefState {
+  readonly model: Model;
+  readonly store = new Store();
+  readonly clock = new Clock();
+  readonly secrets = new Secrets();
+  readonly webhooks = new WebhookEmitter();
+  readonly errors: ErrorFactory;
+  readonly fault: (name: FaultPoint) => boolean;
+  readonly aliases: Aliases;
+  readonly rateLimit: TokenRateLimit;
+  readonly sepa: SepaRoles;
+  /** Section 8 limits, from the model. */
+  readonly s2sValiditySeconds: number;
+  readonly threeDsWindowSeconds: number;
+  readonly withdrawalDelaySeconds: number;
+  /** Verified tokens by token string (bounded; see auth/verify.ts). */
+  readonly tokenCache = new Map<string, VerifiedToken>();
+  /** Identity-provider key sets by JWKS URL (control PUT /idp forgets one). */
+  readonly jwks = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+  /** Delay before a card transfer settles on its own (ms). */
+  readonly settleMs: number;
+  /** `iss` of S2S tokens: the base URL once the listener is up. */
+  issuer = 'http://127.0.0.1';
+
+  constructor(o: StateOptions) {
+    this.model = o.model;
+    this.errors = new ErrorFactory(o.model);
+    this.fault = faultChecker(o.faults);
+    this.aliases = new Aliases(o.model, this.errors, this.fault);
+    const rl = o.rateLimit ?? DEFAULT_RATE_LIMIT;
+    this.rateLimit = new TokenRateLimit({ ...rl, windowMs: o.rateLimitWindowMs ?? rl.windowMs });
+    this.sepa = sepaRoles(o.model);
+    this.s2sValiditySeconds = limitValue(o.model, 'LIMIT-S2S-TOKEN-VALIDITY');
+    this.threeDsWindowSeconds = limitValue(o.model, 'LIMIT-3DS-WINDOW');
+    this.withdrawalDelaySeconds = limitValue(o.model, 'LIMIT-WITHDRAWAL-DELAY');
+    this.settleMs = o.settleMs ?? 50;
+  }
+
+  /** A new user with the initial capability statuses (section 3: SEPA not started; the card capability active). */
+  addUser(companyId: string, email: string, country: string, userAddress: string) {
+    return this.store.addUser(companyId, email, country, userAddress, this.clock.nowSec(), { sepa: this.sepa.notStarted, visaVirtualCard: this.sepa.active });
+  }
+
+  close(): void {
+    this.clock.close();
+  }
+}
