@@ -33,7 +33,8 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const entry = (await sourceEntry()) ?? (existsSync(compiled) ? compiled : undefined);
 if (!entry) {
-  process.stderr.write('baas-conform: no compiled code in dist/ and no tsx to run the sources: run `npm ci` (dev checkout) or `npm run build`\n');
+  const why = process.env.BAAS_CONFORM_DIST === '1' ? 'BAAS_CONFORM_DIST=1 but dist/ is not built' : 'no compiled code in dist/ and no tsx to run the sources';
+  process.stderr.write(`baas-conform: ${why}: run \`npm run build\` (or \`npm ci\` in a source checkout)\n`);
   process.exitCode = 2;
 } else {
   const { main } = await import(entry.href);

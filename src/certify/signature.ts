@@ -8,17 +8,29 @@ import { SIGNING_ALG, type SigningKey } from './keys.ts';
 
 export const JWS_TYPE = 'baas-conform-manifest+jws';
 
-export interface ManifestHeader {
+// A type alias (not an interface) so it fits jose's header parameter type with its index signature.
+export type ManifestHeader = {
   alg: string;
   kid?: string;
   typ?: string;
   manifest_sha256?: string;
+};
+
+/** The protected header of a manifest signature, always built the same way (verify rebuilds it to tell what changed). */
+export function headerFor(kid: string, manifest: Buffer): ManifestHeader {
+  return { alg: SIGNING_ALG, kid, typ: JWS_TYPE, manifest_sha256: sha256(manifest) };
+}
+
+export function encodeHeader(header: ManifestHeader): string {
+  return base64url.encode(JSON.stringify(header));
 }
 
 export async function signDetached(manifest: Buffer, key: SigningKey): Promise<string> {
-  const header = { alg: SIGNING_ALG, kid: key.kid, typ: JWS_TYPE, manifest_sha256: sha256(manifest) };
+  const header = headerFor(key.kid, manifest);
   const jws = await new CompactSign(manifest).setProtectedHeader(header).sign(key.privateKey);
   const [h, , s] = jws.split('.');
+  // verify rebuilds this header byte for byte; jose must have encoded it as encodeHeader does.
+  if (h !== encodeHeader(header)) throw new Error('internal: the JWS header encoding is not canonical');
   return `${h}..${s}`;
 }
 

@@ -19,13 +19,23 @@ export async function checkProperty<Ts>(
   property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>,
   params: Omit<fc.Parameters<Ts>, 'seed'> = {},
 ): Promise<void> {
-  const details = await fc.check(property as fc.IRawProperty<Ts>, {
+  let details = await fc.check(property as fc.IRawProperty<Ts>, {
     numRuns: ctx.numRuns,
     ...params,
     seed: ctx.seed,
   });
   if (!details.failed) return;
-  const cause = details.errorInstance;
+  let cause = details.errorInstance;
+  // fast-check shrinks towards any value whose run throws, so shrinking can end on a skip or a
+  // transport error although the value first found failed an assertion. A failure found stays a
+  // failure: replay the same seed without shrinking and report that first failure.
+  if (details.numShrinks > 0 && !isCheckFailure(cause)) {
+    const first = await fc.check(property as fc.IRawProperty<Ts>, { numRuns: ctx.numRuns, ...params, seed: ctx.seed, endOnFailure: true });
+    if (first.failed && isCheckFailure(first.errorInstance)) {
+      details = first;
+      cause = first.errorInstance;
+    }
+  }
   // A skip or an infrastructure failure inside the property is not a counterexample.
   if (isSkipSignal(cause)) throw cause;
   if (cause instanceof Error && (cause as { exitCode?: number }).exitCode === 3 && !isCheckFailure(cause)) throw cause;

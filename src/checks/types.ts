@@ -2,15 +2,16 @@
 // async body. The runner knows nothing about specific rules; it only calls `run(ctx)`.
 
 import type { ControlAdapter } from '../control/types.ts';
-import type { Model, OperationId, RuleId } from '../model/types.ts';
+import type { ControlOperationId, Model, OperationId, RuleId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 
 /** Things a check may need from the target; missing ones make the runner skip it with a reason. */
 export type Need =
   | 'control' // any test-control adapter (prefer the per-operation form below)
-  | `control:${string}` // one control operation of spec/control.yaml by operationId, e.g. control:advanceClock
-  | `fixture:${string}` // an existing user the profile names (profile.fixtures.<name>, sepa.<Status>)
-  // Alternatives join with '|': 'control:createWithdrawalRequest|fixture:withdrawal_pending' is met by either.
+  | `control:${ControlOperationId}` // one control operation of spec/control.yaml by operationId, e.g. control:advanceClock
+  | `fixture:${FixtureNeed}` // an existing user the profile names (profile.fixtures.<name>, sepa.<Status>)
+  // Either alternative meets it: the control operation that creates the state, or a fixture user in it.
+  | `control:${ControlOperationId}|fixture:${FixtureNeed}`
   | 'pci' // card-tokenization environment
   | 's2s_signing_secret'
   | 'user_token_signing_secret'
@@ -20,6 +21,9 @@ export type Need =
   | 'special_client:company_type_restricted'
   | 'two_clients'
   | `operation:${string}`; // a path for an operation the spec does not show
+
+/** profile.fixtures entries a check can need (sepa.<Status> names a status of section 3). */
+export type FixtureNeed = 'three_ds_pending' | 'withdrawal_pending' | `sepa.${string}`;
 
 export interface Check {
   /** Stable id, e.g. `errors.token.client-id-missing`. */

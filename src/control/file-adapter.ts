@@ -57,7 +57,7 @@ function explain(err: ErrorObject): { pointer: string; problem: string } {
   }
 }
 
-const GLOBAL_VARS = ['profile.base_url', 'profile.chain_id', 'profile.client_id'];
+const GLOBAL_VARS = ['profile.base_url', 'profile.chain_id', 'profile.client_id', 's2s_token'];
 
 /** Checks what the schema cannot: operation ids known to spec/control.yaml, placeholders that exist. */
 function checkAgainstModel(file: string, doc: AdapterFile, ops: Map<string, ControlOperation>): void {
@@ -123,6 +123,8 @@ export interface FileAdapterOptions {
   env?: Record<string, string | undefined>;
   /** Called with each env value the adapter uses, so the run masks it. */
   onSecret?: (value: string) => void;
+  /** Mints the partner's S2S token for `{{s2s_token}}` (see token.ts). */
+  s2sToken?: (http: HttpClient) => Promise<string>;
 }
 
 /** Reads, validates and builds an adapter from a file. */
@@ -168,6 +170,10 @@ export function fileAdapter(file: string, doc: AdapterFile, opts: FileAdapterOpt
       const spec = doc.operations[id];
       if (!spec) throw new Error(`control adapter ${file} does not map ${id}`);
       const vars: Vars = { ...globals };
+      if (used.includes('s2s_token')) {
+        if (!opts.s2sToken) throw new Error(`control adapter ${file} uses {{s2s_token}} but no token source was given`);
+        vars.s2s_token = await opts.s2sToken(http);
+      }
       for (const [k, v] of Object.entries({ ...input.body, ...input.params })) {
         const renamed = spec.values?.[k] && Object.hasOwn(spec.values[k], String(v)) ? spec.values[k][String(v)] : v;
         vars[k] = renamed;

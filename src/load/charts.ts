@@ -25,6 +25,8 @@ export interface Tick {
   label: string;
 }
 export interface Chart {
+  /** The timeout budget as a dashed reference line, when it falls inside the plot. */
+  budget?: { x1: number; y1: number; x2: number; y2: number; label: string };
   bars: Bar[];
   points: string;
   xTicks: Tick[];
@@ -45,7 +47,7 @@ function eachValue(h: Histogram, f: (us: number, count: number) => void): void {
 }
 
 /** Latency histogram: log-spaced latency bins (8 per decade), bar height on a log count scale. */
-export function latencyHistogram(data: string): Chart {
+export function latencyHistogram(data: string, budgetMs?: number): Chart {
   const h = decodeHistogram(data);
   if (h.totalCount === 0) return none();
   const per = 8;
@@ -68,19 +70,24 @@ export function latencyHistogram(data: string): Chart {
   });
   const xTicks = Array.from({ length: hi - lo + 1 }, (_, d) => ({ x: PAD.l + d * per * bw, y: H - 8, label: fmtMs(10 ** (lo + d) / 1000) }));
   const yTicks = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000].filter((c) => Math.log10(1 + c) <= maxLog + 1e-9).map((c) => ({ x: PAD.l - 4, y: PAD.t + plotH - (Math.log10(1 + c) / maxLog) * plotH, label: String(c) }));
-  return { bars, points: '', xTicks, yTicks, empty: false };
+  let budget: Chart['budget'];
+  if (budgetMs !== undefined) {
+    const x = PAD.l + (Math.log10(budgetMs * 1000) - lo) * per * bw;
+    if (x >= PAD.l && x <= PAD.l + plotW) budget = { x1: x, y1: PAD.t, x2: x, y2: PAD.t + plotH, label: `budget ${fmtMs(budgetMs)}` };
+  }
+  return { bars, points: '', xTicks, yTicks, empty: false, ...(budget ? { budget } : {}) };
 }
 
 const PCTS = [0, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 92.5, 95, 96, 97, 98, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100];
 
 /** Percentile curve: x = number of nines (-log10(1 - p)), y = latency on a log scale. */
-export function percentileCurve(data: string): Chart {
+export function percentileCurve(data: string, budgetMs?: number): Chart {
   const h = decodeHistogram(data);
   if (h.totalCount === 0) return none();
   const nines = Math.min(5, Math.max(2, Math.ceil(Math.log10(h.totalCount))));
   const pts = PCTS.filter((p) => p === 100 || -Math.log10(1 - p / 100) <= nines).map((p) => ({ p, x: p === 100 ? nines : -Math.log10(1 - p / 100), ms: h.getValueAtPercentile(p) / 1000 }));
   const yLo = Math.floor(Math.log10(Math.max(0.001, Math.min(...pts.map((q) => q.ms)))));
-  const yHi = Math.ceil(Math.log10(Math.max(0.01, ...pts.map((q) => q.ms))) + 1e-9);
+  const yHi = Math.ceil(Math.log10(Math.max(0.01, ...pts.map((q) => q.ms), budgetMs ?? 0)) + 1e-9);
   const span = Math.max(1, yHi - yLo);
   const X = (x: number) => PAD.l + (x / nines) * plotW;
   const Y = (ms: number) => PAD.t + plotH - ((Math.log10(Math.max(0.001, ms)) - yLo) / span) * plotH;
@@ -88,7 +95,8 @@ export function percentileCurve(data: string): Chart {
   const xTicks = Array.from({ length: nines + 1 }, (_, k) => ({ x: X(k), y: H - 8, label: k === 0 ? 'p0' : `p${(100 - 100 / 10 ** k).toFixed(Math.max(0, k - 2))}` }));
   const yTicks = Array.from({ length: span + 1 }, (_, k) => ({ x: PAD.l - 4, y: Y(10 ** (yLo + k)), label: fmtMs(10 ** (yLo + k)) }));
   const bars = pts.map((q) => ({ x: X(q.x) - 2, y: Y(q.ms) - 2, w: 4, h: 4, title: `p${q.p}: ${fmtMs(q.ms)}` }));
-  return { bars, points, xTicks, yTicks, empty: false };
+  const budget = budgetMs !== undefined ? { x1: PAD.l, y1: Y(budgetMs), x2: PAD.l + plotW, y2: Y(budgetMs), label: `budget ${fmtMs(budgetMs)}` } : undefined;
+  return { bars, points, xTicks, yTicks, empty: false, ...(budget ? { budget } : {}) };
 }
 
 /** One bar per second of the timeline. */

@@ -62,6 +62,8 @@ export interface EngineOptions {
   onBody?: (op: string, status: number, headers: Record<string, string>, body: string) => void;
   onProgress?: (p: Progress) => void;
   progressEveryMs?: number;
+  /** Open model: move every arrival this many ms (a shard's place in the whole schedule; <= 0). */
+  arrivalShiftMs?: number;
   /** Every value recorded in the overall histogram (us), for checking merges against raw data. */
   onSample?: (us: number) => void;
 }
@@ -274,7 +276,11 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   };
 
   // Open model: walk the arrival schedule on a timer; each due arrival keeps its intended time.
-  const arrivals = openModel ? arrivalTimes(o.shape, o.maxRequests) : undefined;
+  const shift = o.arrivalShiftMs ?? 0;
+  const shifted = function* (g: Generator<number>) {
+    for (const v of g) yield Math.max(0, v + shift);
+  };
+  const arrivals = openModel ? (shift ? shifted(arrivalTimes(o.shape, o.maxRequests)) : arrivalTimes(o.shape, o.maxRequests)) : undefined;
   let nextAt = arrivals?.next();
   let scheduler: NodeJS.Timeout | undefined;
   const tick = () => {

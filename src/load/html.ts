@@ -72,8 +72,8 @@ export function buildLoadHtml(r: LoadResult): string {
     unit: r.mode === 'open' ? 'req/s' : 'connections',
     size: { w: GEOMETRY.W, h: GEOMETRY.H, plotBottom: GEOMETRY.PAD.t + GEOMETRY.plotH, plotLeft: GEOMETRY.PAD.l, plotRight: GEOMETRY.W - GEOMETRY.PAD.r },
     charts: {
-      histogram: latencyHistogram(r.histogram.data),
-      percentiles: percentileCurve(r.histogram.data),
+      histogram: latencyHistogram(r.histogram.data, r.config.timeout_ms),
+      percentiles: percentileCurve(r.histogram.data, r.config.timeout_ms),
       rps: perSecond(r.timeline, (p) => p.completed, (v) => `${num(Math.round(v))} req/s`),
       p99: perSecond(r.timeline, (p) => p.p99_ms, (v) => fmt.ms(v), true),
       s429: perSecond(r.timeline, (p) => (p.completed ? p.s429 / p.completed : 0), (v) => pct(v)),

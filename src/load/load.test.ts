@@ -98,7 +98,7 @@ describe('load: user-read, thresholds, merge', () => {
     // Fast setup endpoints, a read that stalls past the 1 s budget.
     const server = createServer((req, res) => {
       const reply = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 't0ken-value', user_id: 'u-1' }));
-      if (req.url === '/api/v1/user') setTimeout(reply, 1500).unref();
+      if (req.method === 'GET') setTimeout(reply, 1500).unref();
       else reply();
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -10,7 +10,7 @@ import { runEngine, type EngineRequest, type Progress } from './engine.ts';
 import { buildResult } from './result.ts';
 import { assertTargetAllowed, LOAD_LIMITS } from './safety.ts';
 import { SCENARIOS, scenarioById, weightedPicker, type MixEntry, type Scenario } from './scenarios.ts';
-import { constantShape, shapeDurationMs, shapeMax, type Shape, type Stage } from './schedule.ts';
+import { constantShape, shapeDurationMs, shapeMax, shardShiftMs, type Shape, type Stage } from './schedule.ts';
 import { targetPath, type SetupHttp } from './setup.ts';
 import type { ContractResult, LoadModel, LoadResult, Thresholds } from './types.ts';
 import { evaluate } from './verdict.ts';
@@ -109,6 +109,10 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   let maxRequests = opts.maxRequests ?? first.defaultMaxRequests ?? LOAD_LIMITS.defaultMaxRequests;
   check(Number.isInteger(maxRequests) && maxRequests >= 1 && maxRequests <= LOAD_LIMITS.maxMaxRequests, `--amount must be an integer between 1 and ${LOAD_LIMITS.maxMaxRequests}`);
   if (modelKind === 'open') check(shapeMax(shape) <= LOAD_LIMITS.maxRate, `arrival rate must be <= ${LOAD_LIMITS.maxRate}`);
+  let arrivalShiftMs = 0;
+  if (shard && shard.count > 1 && modelKind === 'open' && shape.stages.length === 1 && shape.start === shape.stages[0].target) {
+    arrivalShiftMs = shardShiftMs(shape.start, shard.index, shard.count);
+  }
   if (shard && shard.count > 1) {
     // Each worker takes its share: rates scale by 1/n; connections and request caps split as integers.
     const scale = (v: number) => (modelKind === 'open' ? v / shard.count : Math.max(1, sharePart(Math.round(v), shard)));
@@ -152,6 +156,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     maxRequests,
     timeoutMs,
     drainMs,
+    ...(arrivalShiftMs ? { arrivalShiftMs } : {}),
     next,
     isError: (s) => !(s >= 200 && s < 300) && !expected.includes(s),
     ...(check429Contract

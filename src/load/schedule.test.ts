@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalTimes, constantShape, valueAt } from './schedule.ts';
+import { arrivalTimes, constantShape, shardShiftMs, valueAt } from './schedule.ts';
 
 describe('arrival schedule', () => {
   it('a constant rate spaces arrivals 1/R apart, independent of anything else', () => {
@@ -23,5 +23,13 @@ describe('arrival schedule', () => {
     expect(valueAt(s, 500)).toBe(5);
     expect(valueAt(s, 1500)).toBe(5);
     expect(valueAt(s, 5000)).toBe(0);
+  });
+
+  it('n shards at rate/n, shifted, together make exactly the whole schedule', () => {
+    const whole = [...arrivalTimes(constantShape(90, 2), 1e6)];
+    const parts = [1, 2, 3].flatMap((i) => [...arrivalTimes(constantShape(30, 2), 1e6)].map((t) => t + shardShiftMs(90, i, 3)));
+    parts.sort((a, b) => a - b);
+    expect(parts).toHaveLength(whole.length);
+    parts.forEach((t, k) => expect(t).toBeCloseTo(whole[k], 6));
   });
 });

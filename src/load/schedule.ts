@@ -72,3 +72,12 @@ export function* arrivalTimes(s: Shape, max: number): Generator<number> {
     from = r1;
   }
 }
+
+/**
+ * Shard i of n (1-based) of a constant arrival rate `rate` runs rate/n and moves its arrivals by this
+ * many ms, so that it takes arrivals i, i+n, i+2n ... of the whole schedule: the union of the shards'
+ * schedules is the single-machine schedule, not n copies in lockstep.
+ */
+export function shardShiftMs(rate: number, index: number, count: number): number {
+  return -((count - index) * 1000) / rate;
+}

@@ -34,7 +34,8 @@ describe('load: timeout-budget', () => {
   it('fails when one operation stalls past the budget, and the stall shows in that operation', async () => {
     // Only the v2 user read stalls (every 5th), 1.5 s against a 1 s budget.
     let n = 0;
-    const t = await stallTarget({ delayFor: (_i, req) => (req.url?.endsWith('/v2/user') && ++n % 5 === 0 ? 1500 : 0) });
+    const v2 = (await loadModel()).operations.get('getUserV2')!.path;
+    const t = await stallTarget({ delayFor: (_i, req) => (req.url === v2 && ++n % 5 === 0 ? 1500 : 0) });
     try {
       const r = await runLoad({ scenario: 'timeout-budget', profile: t.profile, durationSec: 2, arrivalRate: 60, timeoutMs: 1000 });
       expect(r.verdict.pass).toBe(false);

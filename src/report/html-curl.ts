@@ -121,7 +121,11 @@ export function replayCurl(model: Model, req: RecordedRequest, baseUrl: string):
   let stillMasked = false;
   if (req.method !== 'GET' || req.body !== undefined) parts.push('-X', req.method);
   parts.push(shell([req.url]));
-  const headers = Object.entries(req.headers).filter(([k]) => k.toLowerCase() !== 'user-agent');
+  // curl negotiates and decodes compression itself with --compressed; a raw accept-encoding header
+  // would print the compressed bytes.
+  const compressed = Object.keys(req.headers).some((k) => k.toLowerCase() === 'accept-encoding');
+  if (compressed) parts.push('--compressed');
+  const headers = Object.entries(req.headers).filter(([k]) => !['user-agent', 'accept-encoding'].includes(k.toLowerCase()));
   const lower = new Set(headers.map(([k]) => k.toLowerCase()));
   for (const [k, v] of headers) {
     const name = k.toLowerCase();

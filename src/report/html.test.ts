@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RecordedRequest, RunEvent } from '../events/index.ts';
 import { loadModel } from '../model/index.ts';
+import { startReference } from '../reference/index.ts';
 import { RunCollector } from './collect.ts';
 import { replayCurl } from './html-curl.ts';
 import { buildHtml } from './html.ts';
@@ -25,14 +27,15 @@ describe('replayable curl', () => {
     const req: RecordedRequest = {
       method: 'GET',
       url: `${BASE}/api/v1/user`,
-      headers: { 'user-agent': 'baas-conform', authorization: 'Bearer ***', 'x-chain-id': '84532', 'x-user-id': "it's-me" },
+      headers: { 'user-agent': 'baas-conform', 'accept-encoding': 'gzip, br', authorization: 'Bearer ***', 'x-chain-id': '84532', 'x-user-id': "it's-me" },
     };
     const r = replayCurl(model, req, BASE);
     expect(r.command).not.toContain('***');
     const args = curlArgs(r.command, { BAAS_TOKEN: 'tok en$`x' });
     expect(args).toContain('authorization: Bearer tok en$`x');
     expect(args).toContain("x-user-id: it's-me");
-    expect(args.some((a) => a.startsWith('user-agent'))).toBe(false);
+    expect(args.some((a) => a.startsWith('user-agent') || a.startsWith('accept-encoding'))).toBe(false);
+    expect(args).toContain('--compressed');
     // An identity header: the S2S token endpoint, its path and grant_type from the model.
     expect(r.mint).toHaveLength(1);
     expect(r.mint[0]).toContain(`${BASE}${model.operations.get('createToken')!.path}`);
@@ -56,6 +59,30 @@ describe('replayable curl', () => {
     // The mint command runs: curl gets the token request with the secret from the environment.
     const mintArgs = curlArgs(r.mint[0].replace(/^export BAAS_S2S_TOKEN="\$\((.*) \| node .*$/, '$1'), { BAAS_CLIENT_ID: 'id1', BAAS_CLIENT_SECRET: 'sec1' });
     expect(JSON.parse(mintArgs[mintArgs.indexOf('--data-raw') + 1])).toEqual({ client_id: 'id1', client_secret: 'sec1', grant_type: 'client_credentials' });
+  });
+
+  it('the mint command and the replay really work: with real curl against the reference, the replay gets the answer', async () => {
+    const curl = spawnSync('curl', ['--version']);
+    if (curl.error) return void console.warn('curl not installed: replay end-to-end test not run');
+    const model = await loadModel();
+    const ref = await startReference({ host: '127.0.0.1', port: 0, pciPort: 0 });
+    try {
+      const base = ref.profile.base_url;
+      const client = ref.profile.clients[0];
+      // The request as the recorder keeps it: token masked.
+      const r = replayCurl(model, { method: 'GET', url: `${base}${model.operations.get('getConfig')!.path}`, headers: { accept: 'application/json', authorization: 'Bearer ***' } }, base);
+      const script = `set -e\n${r.mint.join('\n')}\n${r.command.replace('curl -sS -i', 'curl -sS -o /dev/null -w "%{http_code}"')}`;
+      const env = { PATH: process.env.PATH ?? '', BAAS_CLIENT_ID: client.client_id, BAAS_CLIENT_SECRET: client.client_secret };
+      // Async: the reference answers from this process, so a blocking spawn would deadlock.
+      const run = (e: Record<string, string>) => promisify(execFile)('bash', ['--norc', '--noprofile', '-c', script], { env: e, encoding: 'utf8', timeout: 30_000 }).catch((err) => ({ stdout: String(err.stdout ?? ''), stderr: String(err.stderr ?? err) }));
+      const ok = await run(env);
+      expect(ok.stdout.trim(), ok.stderr).toBe('200');
+      // A wrong secret: the mint gets no token, and the replay is refused (the command is not a no-op).
+      const bad = await run({ ...env, BAAS_CLIENT_SECRET: 'wrong-secret' });
+      expect(bad.stdout.trim()).not.toBe('200');
+    } finally {
+      await ref.close();
+    }
   });
 
   it('flags values still masked that no environment variable stands for', async () => {

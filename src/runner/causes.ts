@@ -70,15 +70,21 @@ export function rootCauses(results: CheckResult[]): RootCause[] {
 }
 
 /**
- * Rule verdicts with blocked checks taken into account (after ruleVerdicts): a rule whose operation
- * failed as a prerequisite fails with that as its reason (it is the root cause); a rule whose covering
- * checks were all blocked (none passed) is blocked, not skipped, so it reads as "not observed because".
+ * Rule verdicts with blocked and warned checks taken into account (after ruleVerdicts): a rule whose
+ * operation failed as a prerequisite fails with that as its reason (it is the root cause); a rule whose
+ * covering checks were all blocked (none passed) is blocked, not skipped, so it reads as "not observed
+ * because"; a passing rule whose check warned says so in its reason.
  */
-export function withBlocked(rules: RuleVerdict[], results: CheckResult[]): RuleVerdict[] {
+export function withOutcomes(rules: RuleVerdict[], results: CheckResult[]): RuleVerdict[] {
   const blocked = results.filter((r) => r.verdict === 'blocked' && r.blocked);
-  if (!blocked.length) return rules;
+  const warned = new Map(results.filter((r) => r.warnings?.length).map((r) => [r.checkId, r]));
+  if (!blocked.length && !warned.size) return rules;
   const byCheck = new Map(blocked.map((r) => [r.checkId, r]));
   return rules.map((rule) => {
+    if (rule.verdict === 'pass') {
+      const w = rule.checks.map((id) => warned.get(id)).find((r) => r !== undefined);
+      return w && !rule.reason ? { ...rule, reason: `passed with a warning (${w.checkId}): ${w.warnings![0]}` } : rule;
+    }
     if (rule.verdict === 'fail' || rule.verdict === 'untestable') return rule;
     const blocking = blocked.filter((r) => r.blocked!.rules.includes(rule.id));
     if (blocking.length) {

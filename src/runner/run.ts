@@ -19,7 +19,7 @@ import type { Model, RuleId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { httpControlAdapter } from '../control/index.ts';
 import { coverageOf, minCoverageMessage, ruleVerdicts, summarize } from './coverage.ts';
-import { blockingRules, ownOperations, rootCauses, withBlocked } from './causes.ts';
+import { blockingRules, ownOperations, rootCauses, withOutcomes } from './causes.ts';
 import { skipReasonFor, type ServiceProblems } from './needs.ts';
 import { preflight } from './preflight.ts';
 import { randomSeed, deriveSeed } from './seed.ts';
@@ -332,7 +332,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     for (const check of selected.filter((c) => c.exclusive)) await runOne(check);
 
     const ordered = selected.map((c) => results.get(c.id)!);
-    const rules = withBlocked(ruleVerdicts(model.rules, ordered, notSelected, checks), ordered);
+    const rules = withOutcomes(ruleVerdicts(model.rules, ordered, notSelected, checks), ordered);
     const causes = rootCauses(ordered);
     const summary = summarize(ordered, rules, Date.now() - startedAt.getTime(), causes);
     const diff = options.baseline ? diffRuns(options.baseline, { checks: ordered, rules }) : undefined;

@@ -4,10 +4,29 @@
 import { jwtVerify } from 'jose';
 import {
   expectSchema, authorizeRaw, bearer, chainHeader, check, createUser, createUserRaw, expect2xx, expectError, headers, jwtClaims, jwtHeader,
-  readUser, requestToken, rnd, s2sHeaders, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail, expectAudienceRefused,
+  readUser, requestToken, rnd, s2sHeaders, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail, expectAudienceRefused, clockSkewAllowance, IDENTITY_KINDS, identityHeader, identityValue, is2xx,
 } from '../kit/index.ts';
-import type { CheckContext } from '../../src/checks/types.ts';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function isUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** A user token's expires_at: Unix seconds (section 2 Token), not milliseconds, and not already past. */
+function expectUnixSeconds(ctx: CheckContext, res: HttpResponse, rules: string[]): void {
+  const at = (res.json as { expires_at?: unknown })?.expires_at;
+  check(Number.isInteger(at), `expires_at ${JSON.stringify(at)} is not an integer (Unix seconds)`, { rules, response: res });
+  const now = Date.now() / 1000;
+  check(Math.abs((at as number) - now) < 100 * 365 * 86400, `expires_at ${at} is not Unix time in seconds (milliseconds?)`, { rules, response: res });
+  check((at as number) > now - 5 - clockSkewAllowance(ctx), `expires_at ${at} is already in the past (now ${Math.floor(now)})`, { rules, response: res });
+}
 
 async function freshS2s(ctx: CheckContext, i = 0) {
   const res = await requestToken(ctx, tokenBody(ctx, i));
@@ -43,8 +62,11 @@ export const drivers: Drivers = {
       const missing = facts.claims.filter((c) => claims[c] === undefined);
       check(missing.length === 0, `S2S token lacks claim(s) ${missing.join(', ')}; section 5 lists ${facts.claims.join(', ')}`, { response: res });
       check(claims.scope === facts.scope, `scope ${JSON.stringify(claims.scope)}, expected ${JSON.stringify(facts.scope)}`, { response: res });
-      check(typeof claims.sub === 'string' && claims.sub === claims.azp, `sub ${JSON.stringify(claims.sub)} and azp ${JSON.stringify(claims.azp)} must both be the client UUID`, { response: res });
-      check(typeof claims.iss === 'string' && claims.iss.length > 0, `iss ${JSON.stringify(claims.iss)} is not an issuer URL string`, { response: res });
+      const rules = ['AUTH-S2S-TOKEN-CLAIMS'];
+      check(typeof claims.sub === 'string' && claims.sub === claims.azp, `sub ${JSON.stringify(claims.sub)} and azp ${JSON.stringify(claims.azp)} must both be the client UUID`, { rules, response: res });
+      // Section 5: "sub (client UUID), azp (client UUID)", "iss (<issuer_url>)".
+      check(UUID.test(String(claims.sub)), `sub ${JSON.stringify(claims.sub)} is not a UUID; section 5 gives sub and azp as the client UUID`, { rules, response: res });
+      check(typeof claims.iss === 'string' && isUrl(claims.iss), `iss ${JSON.stringify(claims.iss)} is not an issuer URL`, { rules, response: res });
       check(Number.isInteger(claims.iat) && Number.isInteger(claims.exp), `iat/exp must be integers (got ${claims.iat}, ${claims.exp})`, { response: res });
       check(claims.company_id !== null && claims.company_id !== '', `company_id is empty`, { response: res });
       if (ctx.profile.s2s_signing_secret) {
@@ -96,8 +118,8 @@ export const drivers: Drivers = {
       const res = await authorizeRaw(ctx, user);
       expect2xx(res, 'POST /api/v1/user/authorize with S2S token, X-User-Wallet (EOA) and X-Chain-Id');
       expectSchema(res, 'authorizeUser');
-      check(typeof res.json.access_token === 'string' && res.json.access_token.length > 0, 'no access_token', { response: res });
-      check(Number.isInteger(res.json.expires_at), `expires_at ${JSON.stringify(res.json.expires_at)} is not an integer (Unix seconds)`, { response: res });
+      check(typeof res.json.access_token === 'string' && res.json.access_token.length > 0, 'no access_token', { rules: ['AUTH-USER-TOKEN-ISSUANCE'], response: res });
+      expectUnixSeconds(ctx, res, ['AUTH-USER-TOKEN-ISSUANCE']);
     },
   },
 
@@ -112,6 +134,15 @@ export const drivers: Drivers = {
         expect2xx(res, `GET /api/${v}/user with the user token`);
         check(res.json?.user_id === user.id, `GET /api/${v}/user with the user token answered user_id ${JSON.stringify(res.json?.user_id)}, expected ${user.id}`, { response: res });
         check(res.json?.email === user.email, `GET /api/${v}/user answered email ${JSON.stringify(res.json?.email)}, expected ${user.email}`, { response: res });
+      }
+      // A user token with another user's identity header never acts as that other user: it is refused,
+      // or the header is ignored and the token's own user answers (section 5 does not say which).
+      const other = await createUser(ctx);
+      for (const kind of IDENTITY_KINDS) {
+        const res = await readUser(ctx, 'v1', headers(bearer(token), chainHeader(ctx), { [identityHeader(ctx, kind)]: identityValue(other, kind) }));
+        if (!is2xx(res)) continue;
+        const got = (res.json as { user_id?: unknown })?.user_id;
+        check(got === user.id, `GET /api/v1/user with ${user.id}'s user token and ${identityHeader(ctx, kind)} of another user answered user_id ${JSON.stringify(got)}: a user token must not act as another user`, { rules: ['AUTH-USER-TOKEN-USE'], response: res });
       }
     },
   },
@@ -128,7 +159,7 @@ export const drivers: Drivers = {
       expectSchema(res, 'authorizeUser');
       const token = res.json.access_token;
       check(typeof token === 'string' && token.length > 0, 'no access_token', { response: res });
-      check(Number.isInteger(res.json.expires_at), `expires_at ${JSON.stringify(res.json.expires_at)} is not an integer`, { response: res });
+      expectUnixSeconds(ctx, res, ['AUTH-IDP-EXCHANGE']);
       const me = await readUser(ctx, 'v1', headers(bearer(token), chainHeader(ctx)));
       expect2xx(me, 'GET /api/v1/user with the exchanged user token');
       check(me.json?.user_id === who.id, `the exchanged token reads user ${JSON.stringify(me.json?.user_id)}, but registration returned ${who.id}`, { response: me });

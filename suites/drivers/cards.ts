@@ -1,7 +1,7 @@
 // Cards: virtual card creation and listing (section 4), and "Close is terminal" (section 3).
 
 import {
-  expectSchema, type TestUser, asUser, check, createUser, expect2xx, is2xx, listItems, rnd,
+  expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, is2xx, listItems, rnd,
 } from '../kit/index.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { OperationId } from '../../src/model/types.ts';
@@ -9,8 +9,8 @@ import type { Drivers } from './driver.ts';
 
 export async function createCard(ctx: CheckContext, user: TestUser, name = `conform ${rnd.hex(3)}`) {
   const res = await asUser(ctx, user, { op: 'createVirtualCard', body: { card_name: name } });
-  expect2xx(res, 'POST /api/v1/cards/virtual');
-  check(res.json?.id !== undefined && res.json?.id !== null, `the new card has no id: ${res.text.slice(0, 200)}`, { response: res });
+  expectStep(res, 'createVirtualCard', 'POST /api/v1/cards/virtual');
+  checkStep(res.json?.id !== undefined && res.json?.id !== null, 'createVirtualCard', `the new card has no id: ${res.text.slice(0, 200)}`, res);
   return { id: String(res.json.id), name, res };
 }
 

@@ -42,25 +42,64 @@ function secretOf(c: { client_secret: string }): string {
 
 /** User-agnostic reads every S2S row is also exercised on (they create nothing). */
 const S2S_PROBES: OperationId[] = ['getConfig', 'getValidationRules'];
+/** Further operations an S2S row is tried on, per check (picked by fast-check from every eligible one). */
+const S2S_EXTRA_OPS = 4;
 
 /**
- * Sends each operation of the rule (plus the user-agnostic reads) with `tokenHeaders` as its only
- * possibly faulty part: user operations get X-User-Id of an existing user of client 0 and X-Chain-Id,
- * user creation a complete valid body.
+ * Operations a section 7 S2S row applies to whose request can be made valid in every other part:
+ * reads (no body) whose path the spec shows and that accept an S2S token, and user creation (its
+ * body is shown). Writes with bodies the spec does not show are left out: which fault a server
+ * reports first in a request with two faults is not shown.
  */
-async function probeS2s(ctx: CheckContext, ruleId: RuleId, tokenHeaders: Record<string, string | undefined>): Promise<HttpResponse[]> {
-  const ops = [...new Set([...ctx.model.rule(ruleId).operations, ...S2S_PROBES])];
-  const out: HttpResponse[] = [];
-  for (const op of ops) {
+function s2sEligible(ctx: CheckContext): OperationId[] {
+  return [...ctx.model.operations.values()]
+    .filter((op) => !op.pathUnspecified && op.server === 'api' && (op.auth.includes('s2s') || op.auth.includes('s2s-agnostic')))
+    .filter((op) => op.method.toLowerCase() === 'get' || op.operationId === 'createUserV1' || op.operationId === 'createUserV2')
+    .map((op) => op.operationId);
+}
+
+/** The rule's own operations, the user-agnostic reads, and S2S_EXTRA_OPS more picked with the check's seed (same pick on every call of one check). */
+function s2sProbeOps(ctx: CheckContext, ruleId: RuleId): OperationId[] {
+  const base = [...new Set([...ctx.model.rule(ruleId).operations, ...S2S_PROBES])];
+  const rest = s2sEligible(ctx).filter((op) => !base.includes(op));
+  const k = Math.min(S2S_EXTRA_OPS, rest.length);
+  const [picked] = fc.sample(fc.shuffledSubarray(rest, { minLength: k, maxLength: k }), { seed: ctx.seed, numRuns: 1 });
+  return [...base, ...(picked ?? [])];
+}
+
+export interface Probe {
+  op: OperationId;
+  res: HttpResponse;
+}
+
+/**
+ * Sends each probe operation (s2sProbeOps) with `tokenHeaders` as its only possibly faulty part:
+ * user operations get X-User-Id of an existing user of client 0 and X-Chain-Id, user creation a
+ * complete valid body.
+ */
+async function probeS2s(ctx: CheckContext, ruleId: RuleId, tokenHeaders: Record<string, string | undefined>): Promise<Probe[]> {
+  const out: Probe[] = [];
+  for (const op of s2sProbeOps(ctx, ruleId)) {
     const operation = ctx.model.operations.get(op);
     if (!operation) throw new Error(`rule ${ruleId} names operation ${op}, which is not in spec/openapi.yaml`);
     const extra: Record<string, string> = {};
     let body: unknown;
     if (operation.userScoped) extra[identityHeader(ctx, 'id')] = (await sharedUser(ctx)).id;
     if (op === 'createUserV1' || op === 'createUserV2') body = { email: rnd.email(), country: 'DE', user_address: rnd.address() };
-    out.push(await ctx.http.send({ op, headers: headers(chainHeader(ctx), extra, tokenHeaders), body }));
+    out.push({ op, res: await ctx.http.send({ op, headers: headers(chainHeader(ctx), extra, tokenHeaders), body }) });
   }
   return out;
+}
+
+/** expectError for one probe, the operation named in the failure (a row is tried on several). */
+function expectRowOn(ctx: CheckContext, probe: Probe, ruleId: ErrorRuleId): void {
+  try {
+    expectError(ctx, probe.res, ruleId);
+  } catch (err) {
+    if (!(err instanceof CheckFailure)) throw err;
+    const op = ctx.model.operations.get(probe.op)!;
+    throw new CheckFailure(`on ${op.method.toUpperCase()} ${op.path} (${probe.op}): ${err.message}`, { rules: err.rules, response: probe.res, comparison: err.comparison });
+  }
 }
 
 function s2sSecret(ctx: CheckContext): string {
@@ -72,7 +111,7 @@ function s2sSecret(ctx: CheckContext): string {
 /** Re-signs a real token's claims unchanged and checks it is accepted, so the forged variant differs in one thing only. */
 async function forgedBaseline(ctx: CheckContext, ruleId: RuleId, claims: Record<string, unknown>, secret: string): Promise<void> {
   const token = await forgeHs256(claims, secret);
-  for (const res of await probeS2s(ctx, ruleId, bearer(token))) {
+  for (const { res } of await probeS2s(ctx, ruleId, bearer(token))) {
     if (res.status < 200 || res.status >= 300) {
       throw new Error(`profile.s2s_signing_secret does not match the target (or a probe is not valid): a re-signed copy of a real S2S token was refused with HTTP ${res.status}: ${res.text.slice(0, 200)}`);
     }
@@ -89,7 +128,7 @@ function s2sForged(ruleId: ErrorRuleId, edit: (claims: Record<string, unknown>, 
       await forgedBaseline(ctx, ruleId, claims, secret);
       edit(claims, ctx);
       const token = await forgeHs256(claims, secret);
-      for (const res of await probeS2s(ctx, ruleId, bearer(token))) expectError(ctx, res, ruleId);
+      for (const probe of await probeS2s(ctx, ruleId, bearer(token))) expectRowOn(ctx, probe, ruleId);
     },
   };
 }
@@ -118,12 +157,26 @@ function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2
 
 // ------------------------------------------------------------------------------------------ user token
 
-async function userTokenSetup(ctx: CheckContext) {
+/**
+ * A user, its user token, and `call(token)`: the token sent to the rule's own operations plus one more
+ * read a user token reaches, picked with the check's seed (the same pick for the baseline and the
+ * faulty token), so runs cover every user-token read while each check stays at a few requests.
+ */
+async function userTokenSetup(ctx: CheckContext, ruleId: RuleId) {
   const user = await sharedUser(ctx);
   const token = await userToken(ctx, user);
-  const call = (t: string) => readUser(ctx, 'v1', headers(bearer(t), chainHeader(ctx)));
-  const ok = await call(token);
-  expect2xx(ok, 'baseline: GET /api/v1/user with a real user token', ['AUTH-USER-TOKEN-USE']);
+  const own = ctx.model.rule(ruleId).operations;
+  const pool = [...ctx.model.operations.values()]
+    .filter((o) => o.method.toLowerCase() === 'get' && o.auth.includes('user') && !o.pathUnspecified && o.server === 'api' && !own.includes(o.operationId))
+    .map((o) => o.operationId);
+  const extra = pool.length ? fc.sample(fc.constantFrom(...pool), { seed: ctx.seed, numRuns: 1 }) : [];
+  const ops = [...own, ...extra];
+  const call = async (t: string): Promise<Probe[]> => {
+    const out: Probe[] = [];
+    for (const op of ops) out.push({ op, res: await ctx.http.send({ op, headers: headers(bearer(t), chainHeader(ctx)) }) });
+    return out;
+  };
+  for (const p of await call(token)) expect2xx(p.res, `baseline: ${p.op} with a real user token`, ['AUTH-USER-TOKEN-USE']);
   let claims: Record<string, unknown>;
   try {
     claims = { ...jwtClaims(token) } as Record<string, unknown>;
@@ -139,10 +192,11 @@ function userSecret(ctx: CheckContext): string {
   return s;
 }
 
-async function userForgedBaseline(ctx: CheckContext, call: (t: string) => Promise<HttpResponse>, claims: Record<string, unknown>, secret: string) {
-  const res = await call(await forgeHs256(claims, secret));
-  if (res.status < 200 || res.status >= 300) {
-    throw new Error(`profile.user_token_signing_secret does not match the target: a re-signed copy of a real user token was refused with HTTP ${res.status}`);
+async function userForgedBaseline(ctx: CheckContext, call: (t: string) => Promise<Probe[]>, claims: Record<string, unknown>, secret: string) {
+  for (const { op, res } of await call(await forgeHs256(claims, secret))) {
+    if (res.status < 200 || res.status >= 300) {
+      throw new Error(`profile.user_token_signing_secret does not match the target: a re-signed copy of a real user token was refused on ${op} with HTTP ${res.status}`);
+    }
   }
 }
 
@@ -153,14 +207,14 @@ function userClaimMissing(ruleId: ErrorRuleId, what: 'id' | 'email' | 'address')
     needs: ['user_token_signing_secret'],
     async run(ctx) {
       const secret = userSecret(ctx);
-      const { user, call, claims } = await userTokenSetup(ctx);
+      const { user, call, claims } = await userTokenSetup(ctx, ruleId);
       const value = what === 'id' ? user.id : what === 'email' ? user.email : user.address;
       const names = claimsCarrying(claims as any, value);
       // The claim names are not shown (section 5); without a top-level claim carrying the value there is nothing to remove.
       if (names.length === 0) ctx.skip(`no top-level claim of the user token carries the user's ${what} (${value}), and the claim name is not shown; claims: ${Object.keys(claims).join(', ')}`);
       await userForgedBaseline(ctx, call, claims, secret);
       for (const n of names) delete claims[n];
-      expectError(ctx, await call(await forgeHs256(claims, secret)), ruleId);
+      for (const p of await call(await forgeHs256(claims, secret))) expectRowOn(ctx, p, ruleId);
     },
   };
 }
@@ -263,7 +317,7 @@ export const drivers: Drivers = {
     title: 'No Authorization header on the rule\'s operations (user reads with a valid X-User-Id and X-Chain-Id, user creation with a valid body) and the config reads: 400 ErrorMissingField "Missing Authorization Headers"',
     safe: false,
     async run(ctx) {
-      for (const res of await probeS2s(ctx, 'ERR-S2S-AUTH-HEADER-MISSING', { Authorization: undefined })) expectError(ctx, res, 'ERR-S2S-AUTH-HEADER-MISSING');
+      for (const probe of await probeS2s(ctx, 'ERR-S2S-AUTH-HEADER-MISSING', { Authorization: undefined })) expectRowOn(ctx, probe, 'ERR-S2S-AUTH-HEADER-MISSING');
     },
   },
   'ERR-S2S-BEARER-FORMAT': {
@@ -271,7 +325,7 @@ export const drivers: Drivers = {
     async run(ctx) {
       const token = await s2sToken(ctx);
       for (const auth of [token, `Token ${token}`]) {
-        for (const res of await probeS2s(ctx, 'ERR-S2S-BEARER-FORMAT', { Authorization: auth })) expectError(ctx, res, 'ERR-S2S-BEARER-FORMAT');
+        for (const probe of await probeS2s(ctx, 'ERR-S2S-BEARER-FORMAT', { Authorization: auth })) expectRowOn(ctx, probe, 'ERR-S2S-BEARER-FORMAT');
       }
     },
   },
@@ -283,7 +337,7 @@ export const drivers: Drivers = {
       const token = await s2sToken(ctx);
       const variants = [tamperSignature(token), await forgeHs256({ ...jwtClaims(token) }, `not-the-secret-${rnd.hex(16)}`)];
       for (const t of variants) {
-        for (const res of await probeS2s(ctx, 'ERR-S2S-SIGNATURE-INVALID', bearer(t))) expectError(ctx, res, 'ERR-S2S-SIGNATURE-INVALID');
+        for (const probe of await probeS2s(ctx, 'ERR-S2S-SIGNATURE-INVALID', bearer(t))) expectRowOn(ctx, probe, 'ERR-S2S-SIGNATURE-INVALID');
       }
     },
   },
@@ -330,24 +384,25 @@ export const drivers: Drivers = {
     needs: ['user_token_signing_secret'],
     async run(ctx) {
       const secret = userSecret(ctx);
-      const { call, claims } = await userTokenSetup(ctx);
-      check(Object.keys(claims).length > 0, 'the user token is not a JWT; an expired copy cannot be forged');
+      const { call, claims } = await userTokenSetup(ctx, 'ERR-USER-TOKEN-EXPIRED');
+      check(Object.keys(claims).length > 0, 'the user token is not a JWT (section 2: access_token is a JWT); an expired copy cannot be forged', { rules: ['ERR-USER-TOKEN-EXPIRED'] });
       await userForgedBaseline(ctx, call, claims, secret);
       const iat = typeof claims.iat === 'number' ? claims.iat : Math.floor(Date.now() / 1000);
       claims.iat = iat - 7200;
       claims.exp = iat - 3600;
-      expectError(ctx, await call(await forgeHs256(claims, secret)), 'ERR-USER-TOKEN-EXPIRED');
+      for (const p of await call(await forgeHs256(claims, secret))) expectRowOn(ctx, p, 'ERR-USER-TOKEN-EXPIRED');
     },
   },
   'ERR-USER-TOKEN-SIGNATURE': {
     title: 'User token with an altered signature, and one signed with another key: 401 ErrorPermissionDenied "Token signature is not valid"',
     safe: false,
     async run(ctx) {
-      const { token, call, claims } = await userTokenSetup(ctx);
-      if (token.split('.').length !== 3) ctx.skip('user tokens of this target are not compact JWTs; a signature cannot be altered');
-      expectError(ctx, await call(tamperSignature(token)), 'ERR-USER-TOKEN-SIGNATURE');
+      const { token, call, claims } = await userTokenSetup(ctx, 'ERR-USER-TOKEN-SIGNATURE');
+      // Section 2: access_token is a JWT (the user-token answer carries the same Token fields), so a token that is not one is no reason to skip.
+      check(token.split('.').length === 3, "the user token is not a compact JWT (section 2: access_token is a JWT)", { rules: ['ERR-USER-TOKEN-SIGNATURE'] });
+      for (const p of await call(tamperSignature(token))) expectRowOn(ctx, p, 'ERR-USER-TOKEN-SIGNATURE');
       if (Object.keys(claims).length > 0) {
-        expectError(ctx, await call(await forgeHs256(claims as any, `not-the-secret-${rnd.hex(16)}`)), 'ERR-USER-TOKEN-SIGNATURE');
+        for (const p of await call(await forgeHs256(claims as any, `not-the-secret-${rnd.hex(16)}`))) expectRowOn(ctx, p, 'ERR-USER-TOKEN-SIGNATURE');
       }
     },
   },

@@ -8,7 +8,7 @@ import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import {
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError,
-  identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders,
+  identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders, CheckFailure, expectNot2xx,
 } from '../kit/index.ts';
 
 function expectSameUser(res: { json: any }, user: TestUser, what: string, rules?: string[]) {
@@ -93,6 +93,28 @@ export const drivers: Drivers = {
       }
       // The user token route must not cross companies either: authorize as client 1 with client 2's EOA.
       expectError(ctx, await authorizeRaw(ctx, { ...theirs, client: 0 }), 'ERR-S2S-USER-NOT-FOUND', ['AUTH-COMPANY-ISOLATION']);
+      // Every other user-scoped operation whose path the spec shows. Reads carry no body, so the other
+      // company's user is the only fault: exactly the not-found row. Writes get an empty body, so which
+      // refusal comes first is not shown: any refusal passes, as long as it never acts as that user.
+      const rules = ['AUTH-COMPANY-ISOLATION'];
+      const ops = [...ctx.model.operations.values()].filter((op) => op.userScoped && !op.pathUnspecified && op.server === 'api' && !op.movesMoney);
+      for (const op of ops) {
+        if (op.operationId === 'getUserV1' || op.operationId === 'getUserV2') continue;
+        const kind = IDENTITY_KINDS[ops.indexOf(op) % IDENTITY_KINDS.length];
+        const h = await userHeaders(ctx, { ...theirs, client: 0 }, kind);
+        const where = `${op.method.toUpperCase()} ${op.path} (${op.operationId}) with client 1's token and client 2's user by ${identityHeader(ctx, kind)}`;
+        if (op.method.toLowerCase() === 'get') {
+          const res = await ctx.http.send({ op: op.operationId, headers: h });
+          try {
+            expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', rules);
+          } catch (err) {
+            throw err instanceof CheckFailure ? new CheckFailure(`${where}: ${err.message}`, { rules, response: res }) : err;
+          }
+        } else {
+          const res = await ctx.http.send({ op: op.operationId, headers: h, body: {} });
+          expectNot2xx(res, where, rules);
+        }
+      }
     },
   },
 

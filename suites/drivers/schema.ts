@@ -4,10 +4,11 @@
 
 import {
   expectSchema, asUser, authorizeRaw, completeSepa, directSepa, is2xx, sepaStates, setSepaStatus, create3ds, createUser, createUserRaw,
-  createWithdrawal, expect2xx, initAndSign, initSepa, readUser, requestBody, requestToken, rnd, s2sHeaders, smartWallets, tokenBody,
+  createWithdrawal, expectStep, initAndSign, initSepa, readUser, requestBody, requestToken, rnd, s2sHeaders, smartWallets, tokenBody,
   userHeaders, walletItems, idpHeaders, newIdpIdentity, hasControl
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse, Need } from '../../src/checks/types.ts';
+import { ownStep } from '../../src/checks/prerequisite.ts';
 import type { Driver, Drivers } from './driver.ts';
 import { estimateTransfer, executeTransfer, pushToCardRecipient, tokenize } from './transfers.ts';
 import { WALLET_LINK_NEEDS, walletLinkUser } from './bank.ts';
@@ -17,8 +18,13 @@ function schemaCheck(op: string, safe: boolean, needs: Need[], exercise: (ctx: C
     safe,
     needs,
     async run(ctx) {
-      const res = await exercise(ctx);
-      expect2xx(res, op);
+      // `op` is this check's subject: its own step failing is this check's failure; a step of another
+      // operation failing (tokenize for the recipient check) blocks it.
+      const res = await ownStep(op, async () => {
+        const r = await exercise(ctx);
+        expectStep(r, op, op);
+        return r;
+      });
       expectSchema(res, op);
     },
   };
@@ -64,7 +70,7 @@ export const drivers: Drivers = {
   estimateCardTransfer: schemaCheck('estimateCardTransfer', false, ['pci'], async (ctx) => (await estimate(ctx)).res),
   executeCardTransfer: schemaCheck('executeCardTransfer', false, ['pci'], async (ctx) => {
     const { user, res } = await estimate(ctx);
-    expect2xx(res, 'estimate');
+    expectStep(res, 'estimateCardTransfer', 'estimate');
     return executeTransfer(ctx, user, res.json.estimation_id);
   }),
   createRecipientV2: schemaCheck('createRecipientV2', false, ['pci'], async (ctx) => (await pushToCardRecipient(ctx, await createUser(ctx))).res),

@@ -6,6 +6,7 @@
 // naming the operation, even when a driver forgot to declare the need `control:<operationId>`.
 
 import type { CheckContext } from '../../src/checks/types.ts';
+import type { ControlOperationId } from '../../src/model/types.ts';
 import type { ControlAnswer, ControlInput } from '../../src/control/index.ts';
 import { missingControlOperation } from '../../src/runner/needs.ts';
 import type { TestUser } from './users.ts';
@@ -15,19 +16,19 @@ const clockAdvanced = new Map<string, number>();
 const clockKey = (ctx: CheckContext) => `${ctx.profile.base_url}|${ctx.profile.clients[0]?.client_id}`;
 
 /** True when the run's control adapter performs `operationId`. */
-export function hasControl(ctx: CheckContext, operationId: string): boolean {
+export function hasControl(ctx: CheckContext, operationId: ControlOperationId): boolean {
   return missingControlOperation(operationId, ctx.services) === undefined;
 }
 
 /** Sends one control operation as is: the answer whatever its status (skips when the adapter lacks it). */
-export async function controlRaw(ctx: CheckContext, operationId: string, input: ControlInput = {}): Promise<ControlAnswer> {
+export async function controlRaw(ctx: CheckContext, operationId: ControlOperationId, input: ControlInput = {}): Promise<ControlAnswer> {
   const missing = missingControlOperation(operationId, ctx.services);
   if (missing) ctx.skip(missing);
   return ctx.services.control!.call(ctx.http, operationId, input);
 }
 
 /** One control operation; skips when the adapter lacks it, throws (a run error, not a verdict) on a refusal. */
-export async function control(ctx: CheckContext, operationId: string, input: ControlInput = {}): Promise<ControlAnswer> {
+export async function control(ctx: CheckContext, operationId: ControlOperationId, input: ControlInput = {}): Promise<ControlAnswer> {
   const res = await controlRaw(ctx, operationId, input);
   if (!res.ok) throw new Error(`test-control ${operationId} through the ${ctx.services.control!.source} failed with HTTP ${res.status}: ${res.text.slice(0, 300)}`);
   return res;

@@ -4,6 +4,7 @@
 
 import { expectStep } from '../../src/checks/assert.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
+import type { ControlOperationId } from '../../src/model/types.ts';
 import { headers } from './http.ts';
 import { identityHeader } from './identity.ts';
 import { s2sHeaders } from './tokens.ts';
@@ -32,7 +33,7 @@ export async function existingUser(ctx: CheckContext, userId: string): Promise<T
  */
 export async function userInState(
   ctx: CheckContext,
-  operationId: string,
+  operationId: ControlOperationId,
   fixture: FixtureName,
   create: () => Promise<TestUser>,
 ): Promise<{ user: TestUser; fixture: boolean }> {

@@ -3,6 +3,7 @@
 
 import { checkStep, expectStep } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import { clockSkewAllowance } from './control.ts';
 import { bearer, chainHeader, headers } from './http.ts';
 
 /** profile.clients[i], or a skip naming the missing client. */
@@ -41,7 +42,8 @@ export async function s2sToken(ctx: CheckContext, i = 0): Promise<string> {
   if (cached) {
     try {
       const got = await cached;
-      if (got.exp - buffer > Date.now() / 1000) return got.token;
+      // The target's clock may have been moved forward (control API): its notion of expiry is ahead of ours.
+      if (got.exp - buffer - clockSkewAllowance(ctx) > Date.now() / 1000) return got.token;
     } catch {
       // fall through and fetch again
     }

@@ -92,4 +92,23 @@ describe('a sandbox without our control API', () => {
     for (const id of needing) expect(partial.results.find((r) => r.checkId === id)?.reason).toMatch(/advanceClock/);
     expect(partial.results.filter((r) => r.verdict === 'fail')).toEqual([]);
   }, 400_000);
+
+  it('a stranger posting garbage to the public receiver does not fail the delivery check (only deliveries with ids it provoked are judged)', async () => {
+    const sb = await sandbox();
+    const url = `${sb.sandboxProfile.webhooks!.public_url}/v2/webhooks/user`;
+    let posted = 0;
+    let stop = false;
+    // Bounded: at most 400 posts, every 25 ms, until the run ends.
+    const noise = (async () => {
+      for (let i = 0; i < 400 && !stop; i++) {
+        await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'not json at all' }).then(() => posted++, () => undefined);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    })();
+    const out = await runConformance({ profile: sb.sandboxProfile, env: sb.env, numRuns: 2, checks: ['webhooks.delivery.json-post'] });
+    stop = true;
+    await noise;
+    expect(posted).toBeGreaterThan(0);
+    expect(out.results[0]).toMatchObject({ checkId: 'webhooks.delivery.json-post', verdict: 'pass' });
+  }, 200_000);
 });

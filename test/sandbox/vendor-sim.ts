@@ -96,6 +96,8 @@ export async function startVendorSim(controlUrl: string, key: string): Promise<V
         res.end(JSON.stringify(body));
       };
       if (req.headers[SIM_KEY_HEADER] !== key) return send(401, { problem: 'bad simulation key' });
+      // Like most vendor simulations, it also wants the partner's own S2S token (a JWT from POST /api/v1/token).
+      if (!/^Bearer eyJ[\w-]+\.[\w-]+\.[\w-]+$/.test(String(req.headers.authorization ?? ''))) return send(401, { problem: 'partner token required' });
       for (const [method, re, handler] of routes) {
         const m = url.pathname.match(re);
         if (req.method !== method || !m) continue;
