@@ -7,6 +7,7 @@ import { aliasesVariants } from './variants/aliases.ts';
 import { benignVariants } from './variants/benign.ts';
 import { coverageVariants } from './variants/coverage.ts';
 import { errorsVariants } from './variants/errors.ts';
+import { freedomsVariants } from './variants/freedoms.ts';
 import { identityVariants } from './variants/identity.ts';
 import { idpVariants } from './variants/idp.ts';
 import { pendingVariants } from './variants/pending.ts';
@@ -39,6 +40,7 @@ export const VARIANT_AREAS = {
   timeout: timeoutVariants,
   coverage: coverageVariants,
   benign: benignVariants,
+  freedoms: freedomsVariants,
 } as const satisfies Record<string, () => VariantSpec[]>;
 
 /**

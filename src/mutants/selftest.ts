@@ -68,14 +68,22 @@ export interface RuleCoverage {
 }
 
 function ruleCoverage(model: Model, outcomes: VariantOutcome[]): RuleCoverage {
-  const caught = new Set(outcomes.filter((o) => o.kind === 'faulty' && o.ok).flatMap((o) => o.breaks));
+  const faulty = outcomes.filter((o) => o.kind === 'faulty');
+  const caught = new Set(faulty.filter((o) => o.ok).flatMap((o) => o.breaks));
+  const ran = new Set(faulty.flatMap((o) => o.breaks));
   const cov = mutationCoverage(model);
   const testable = model.rules.filter((r) => r.testable);
   const without = testable
     .filter((r) => !caught.has(r.id))
     .map((r) => {
       const m = cov.get(r.id)!;
-      const why = m.reason ? `no variant: ${m.reason}` : m.variants.length ? `variants not caught or not run: ${m.variants.join(', ')}` : `pending (no check catches it yet): ${m.pending.join(', ')}`;
+      const why = m.reason
+        ? `no variant: ${m.reason}`
+        : ran.has(r.id)
+          ? `variants not caught: ${m.variants.join(', ')}`
+          : m.variants.length
+            ? `not run here (${m.variants.join(', ')})`
+            : `pending (no check catches it yet): ${m.pending.join(', ')}`;
       return { rule: r.id, why };
     });
   return { testable: testable.length, caught: testable.length - without.length, without };

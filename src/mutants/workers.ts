@@ -75,7 +75,7 @@ export async function startWorkerPool(count: number, init: WorkerInit): Promise<
       });
     },
     async close() {
-      await Promise.all(slots.map((s) => (s.dead ? undefined : s.worker.terminate())));
+      await Promise.all(slots.filter((s) => !s.dead).map((s) => s.worker.terminate()));
     },
   };
 }

@@ -46,7 +46,9 @@ export function formatSelftest(r: SelftestResult): string {
   }
   const rc = r.ruleCoverage;
   lines.push(`Mutation coverage by rule: ${rc.caught}/${rc.testable} testable rules broken by a caught faulty variant`);
-  for (const w of rc.without) lines.push(`  ${w.rule}: ${w.why.slice(0, 240)}`);
+  const notRun = rc.without.filter((w) => w.why.startsWith('not run here'));
+  for (const w of rc.without.filter((x) => !notRun.includes(x))) lines.push(`  ${w.rule}: ${w.why.slice(0, 240)}`);
+  if (notRun.length) lines.push(`  ${notRun.length} rules whose variants were not run (a partial bank: --variant/--area)`);
   if (r.caughtOnlyByOtherRules.length) lines.push(`Failing checks but no credited kill (count as not caught): ${r.caughtOnlyByOtherRules.join(', ')}`);
   const benign = r.variants.filter((o) => o.kind === 'benign').length;
   lines.push(`False positives: ${r.falsePositives.length === 0 ? 'none' : r.falsePositives.length} (baseline + ${benign} benign variants)`);

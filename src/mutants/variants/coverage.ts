@@ -5,7 +5,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { IDP_OPS } from '../ops.ts';
 import { has, proxyError, proxyJson } from '../proxy-edits.ts';
-import { isObject, JSON_TYPE, onError, onOk, restatus } from '../transforms.ts';
+import { isObject, JSON_TYPE, onRule, onOk, restatus } from '../transforms.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** A webhook hook dropping one field on one path. */
@@ -55,15 +55,15 @@ export function coverageVariants(): VariantSpec[] {
       },
     }),
     faulty('idp.access-token-expired.wrong-reason', 'ERR-IDP-ACCESS-TOKEN-EXPIRED', 'an expired provider access token answers reason ErrorPermissionDenied instead of ErrorExpired', {
-      transform: onError('Access token is expired', (b) => void (b.error_reason = 'ErrorPermissionDenied'), IDP_OPS),
+      transform: onRule('ERR-IDP-ACCESS-TOKEN-EXPIRED', (b) => void (b.error_reason = 'ErrorPermissionDenied'), IDP_OPS),
     }),
     faulty('idp.id-token-signature.400', 'ERR-IDP-ID-TOKEN-SIGNATURE', 'a bad identity-token signature answers 400 instead of 401', {
-      transform: onError('Id token signature is not valid', (b, res) => restatus(b, res, 400), IDP_OPS),
+      transform: onRule('ERR-IDP-ID-TOKEN-SIGNATURE', (b, res) => restatus(b, res, 400), IDP_OPS),
     }),
     faulty('idp.exchange.refused', 'AUTH-IDP-EXCHANGE', 'valid provider tokens are refused at the exchange (401 ErrorPermissionDenied)', {}, {
       request(req) {
         if (req.method === 'POST' && req.path === '/api/v1/user/authorize' && req.headers.identity !== undefined) {
-          return proxyError(401, 'ErrorPermissionDenied', 'Access token signature is not valid');
+          return proxyError(401, 'ErrorPermissionDenied', 'provider tokens refused');
         }
       },
     }),
@@ -87,21 +87,21 @@ export function coverageVariants(): VariantSpec[] {
     faulty('s2s.bearer.config-refused', 'AUTH-S2S-BEARER-ACCEPTED', 'GET /api/v1/config refuses a valid S2S Bearer token (401)', {}, {
       request(req) {
         if (req.method === 'GET' && (req.path === '/api/v1/config' || req.path === '/api/v1/validation/rules') && /^Bearer /.test(req.headers.authorization ?? '')) {
-          return proxyError(401, 'ErrorPermissionDenied', 'Token signature is not valid');
+          return proxyError(401, 'ErrorPermissionDenied', 'token refused');
         }
       },
     }),
     faulty('s2s.user-agnostic.identity-required', 'AUTH-USER-AGNOSTIC', 'POST /api/v1/user requires a user identity header', {}, {
       request(req) {
         if (req.method === 'POST' && req.path === '/api/v1/user' && !req.headers['x-user-wallet'] && !req.headers['x-user-email'] && !req.headers['x-user-id']) {
-          return proxyError(400, 'ErrorMissingField', 'No valid user identifier provided', 'user_identifier');
+          return proxyError(400, 'ErrorMissingField', 'a user identity header is required here', 'user_identifier');
         }
       },
     }),
     faulty('identity.email.not-accepted', 'AUTH-IDENTITY-HEADER-KINDS', 'X-User-Email does not identify the user (400 no valid user identifier)', {}, {
       request(req) {
         if (req.headers['x-user-email'] !== undefined && !req.headers['x-user-wallet'] && !req.headers['x-user-id'] && !req.path.startsWith('/__control')) {
-          return proxyError(400, 'ErrorMissingField', 'No valid user identifier provided', 'user_identifier');
+          return proxyError(400, 'ErrorMissingField', 'a user identity header is required here', 'user_identifier');
         }
       },
     }),
@@ -112,7 +112,7 @@ export function coverageVariants(): VariantSpec[] {
         const jwt = decodeJwt(auth.slice(7));
         // A user token: its claims name a user (S2S tokens carry azp/company_id and no user claims).
         if (!jwt || jwt.payload.azp !== undefined) return;
-        return proxyError(400, 'ErrorMissingField', 'No valid user identifier provided', 'user_identifier');
+        return proxyError(400, 'ErrorMissingField', 'a user identity header is required here', 'user_identifier');
       },
     }),
 

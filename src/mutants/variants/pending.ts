@@ -4,6 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { proxyJson } from '../proxy-edits.ts';
+import { every429 } from '../transforms.ts';
 import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
 
 export function pendingVariants(): VariantSpec[] {
@@ -29,5 +30,12 @@ export function pendingVariants(): VariantSpec[] {
     // Section 7 shows no answer to malformed JSON ("errors of endpoints other than those above: not
     // shown"); errors.body.shape still requires a 4xx for it.
     benign('benign.malformed-json-500', 'a malformed JSON request body answers 500 CategoryInternalFailure instead of 400', faults('input.malformed-json-500')),
+    // Issue 14: 429 on endpoints other than the token endpoint, within the client's backoff.
+    // errors.s2s.signature-invalid sends its probe without retries and takes the 429 as the answer.
+    benign('benign.429.other-endpoints', 'every 9th read (GET) answers 429 with Retry-After: 1, within the client\'s backoff', {
+      transform: every429(9, (req) => req.method === 'GET' && req.server === 'api' && !req.operationId?.startsWith('control:'), () => '1'),
+    }),
+    // Issue 14: seconds of latency within the budget; a check's time limit must follow its requests.
+    benign('benign.latency-2s', 'every response takes 2 s (within the 3 s selftest budget)', { latencyMs: 2000 }),
   ];
 }
