@@ -56,6 +56,11 @@ export interface SelftestResult extends Omit<Score, 'baseline' | 'variants'> {
   variants: VariantOutcome[];
   /** Mutation coverage by rule over this run: testable rules with a caught faulty variant, and the rest. */
   ruleCoverage: RuleCoverage;
+  /**
+   * Uncaught faulty variants every check of whose rule skipped in that run: the profile (minimal:
+   * no control API, no secrets) hides the fault. Under the minimal profile they do not fail the run.
+   */
+  hiddenBySkips: string[];
   durationMs: number;
 }
 
@@ -193,8 +198,21 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
     const ordered = variants.map((v) => byId.get(v.id)!);
     const scored = scoreSelftest(baseline, ordered, checkIds);
     const outcomes = scored.variants.map((o, i) => withRaw(o, ordered[i]));
+    const hiddenBySkips = outcomes
+      .filter((o) => o.kind === 'faulty' && !o.ok && !o.error)
+      .filter((o) => {
+        const covering = checks.filter((c) => c.rules.some((r) => o.breaks.includes(r))).map((c) => c.id);
+        const skipped = new Set(o.skippedChecks.map((x) => x.checkId));
+        return covering.length > 0 && covering.every((id) => skipped.has(id));
+      })
+      .map((o) => o.id);
+    // Under the minimal profile a fault only checks needing control or secrets can see is expected to
+    // hide; the run still fails on a false positive or on a fault a check that ran missed.
+    const exitCode: 0 | 1 = profile === 'minimal' ? (scored.falsePositives.length === 0 && scored.uncaught.every((id) => hiddenBySkips.includes(id)) ? 0 : 1) : scored.exitCode;
     return {
       ...scored,
+      exitCode,
+      hiddenBySkips,
       seed,
       timeoutBudgetMs,
       concurrency,

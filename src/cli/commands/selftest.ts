@@ -49,6 +49,7 @@ export function formatSelftest(r: SelftestResult): string {
   const notRun = rc.without.filter((w) => w.why.startsWith('not run here'));
   for (const w of rc.without.filter((x) => !notRun.includes(x))) lines.push(`  ${w.rule}: ${w.why.slice(0, 240)}`);
   if (notRun.length) lines.push(`  ${notRun.length} rules whose variants were not run (a partial bank: --variant/--area)`);
+  if (r.hiddenBySkips.length) lines.push(`Hidden by skips (every check of the rule skipped under profile ${r.profile}; ${r.profile === 'minimal' ? 'expected here' : 'counts as not caught'}): ${r.hiddenBySkips.join(', ')}`);
   if (r.caughtOnlyByOtherRules.length) lines.push(`Failing checks but no credited kill (count as not caught): ${r.caughtOnlyByOtherRules.join(', ')}`);
   const benign = r.variants.filter((o) => o.kind === 'benign').length;
   lines.push(`False positives: ${r.falsePositives.length === 0 ? 'none' : r.falsePositives.length} (baseline + ${benign} benign variants)`);

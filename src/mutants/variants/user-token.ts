@@ -1,8 +1,19 @@
 // User tokens: issuance (section 5) and the section 7 rows for requests using a user token.
 
 import { USER_READS } from '../ops.ts';
-import { onOk, onRule, restatus, acceptInsteadOf } from '../transforms.ts';
+import { acceptInsteadOf, onOk, onRule, restatus, rewrite } from '../transforms.ts';
 import { faulty, type VariantSpec } from '../variant.ts';
+
+/** A Bearer JWT whose claims carry no azp: a user token (S2S tokens name their client in azp). */
+function isUserToken(auth: string | string[] | undefined): boolean {
+  const m = typeof auth === 'string' ? /^Bearer ([^.]+)\.([^.]+)\./.exec(auth) : null;
+  if (!m) return false;
+  try {
+    return JSON.parse(Buffer.from(m[2], 'base64url').toString()).azp === undefined;
+  } catch {
+    return false;
+  }
+}
 
 /** Builds the user-token variants (stateful transforms get fresh state on every call). */
 export function userTokenVariants(): VariantSpec[] {
@@ -11,7 +22,9 @@ export function userTokenVariants(): VariantSpec[] {
       transform: acceptInsteadOf('ERR-USER-TOKEN-EXPIRED', USER_READS),
     }),
     faulty('user-token.signature.400', 'ERR-USER-TOKEN-SIGNATURE', 'a user token with a bad signature answers 400 instead of 401', {
-      transform: onRule('ERR-USER-TOKEN-SIGNATURE', (b, res) => restatus(b, res, 400), USER_READS),
+      // The reference renders one signature row for both token kinds (ERR-S2S-SIGNATURE-INVALID, same
+      // status, reason and message): select the answers to user tokens (no azp claim) on user reads.
+      transform: rewrite((req, res) => res.ruleId === 'ERR-S2S-SIGNATURE-INVALID' && USER_READS.includes(req.operationId ?? '') && isUserToken(req.headers.authorization), (b, res) => restatus(b, res, 400)),
     }),
     faulty('user-token.email-claim.not-required', 'ERR-USER-TOKEN-EMAIL-MISSING', 'a user token without the email claim is accepted', {
       transform: acceptInsteadOf('ERR-USER-TOKEN-EMAIL-MISSING', USER_READS),
