@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { request } from 'undici';
 import { startReference } from '../src/reference/index.ts';
+import { createUserRequest, s2sUserHeaders, tokenRequest, userIdOf } from '../src/client/credentials.ts';
+import { loadModel } from '../src/model/index.ts';
 
 export interface BenchOptions {
   connections?: number;
@@ -39,7 +41,7 @@ async function startBare(body: string): Promise<{ url: string; server: Server }>
     res.end(body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/user`, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bare`, server };
 }
 
 export async function benchReference(opts: BenchOptions = {}): Promise<BenchResult> {
@@ -54,20 +56,23 @@ export async function benchReference(opts: BenchOptions = {}): Promise<BenchResu
     if (r.statusCode !== 200) throw new Error(`${path}: ${r.statusCode} ${JSON.stringify(json)}`);
     return json;
   };
-  const c = p.clients[0];
-  const tok = await post('/api/v1/token', { client_id: c.client_id, client_secret: c.client_secret, grant_type: 'client_credentials' });
-  const user = await post('/api/v2/user', { email: 'bench@example.com', country: 'DE', user_address: '0x' + '1'.repeat(40) }, { authorization: `Bearer ${tok.access_token}` });
-  const headers = { authorization: `Bearer ${tok.access_token}`, 'x-user-id': user.user_id, 'x-chain-id': '84532' };
-  const sample = await request(`${p.base_url}/api/v1/user`, { headers });
+  const model = await loadModel();
+  const tokenReq = tokenRequest(model, p.clients[0]);
+  const tok = await post(tokenReq.path, tokenReq.body);
+  const userReq = createUserRequest(model, { email: 'bench@example.com', country: 'DE', address: '0x' + '1'.repeat(40) });
+  const user = await post(userReq.path, userReq.body, { authorization: `Bearer ${tok.access_token}` });
+  const headers = s2sUserHeaders(model, tok.access_token, userIdOf(user)!, p.chain_id!);
+  const readPath = model.operation('getUserV1').path;
+  const sample = await request(`${p.base_url}${readPath}`, { headers });
   const sampleBody = await sample.body.text();
   const bare = await startBare(sampleBody);
   try {
     if (warmup > 0) {
       await run(bare.url, headers, connections, warmup);
-      await run(`${p.base_url}/api/v1/user`, headers, connections, warmup);
+      await run(`${p.base_url}${readPath}`, headers, connections, warmup);
     }
     const b = summary(await run(bare.url, headers, connections, duration));
-    const r = summary(await run(`${p.base_url}/api/v1/user`, headers, connections, duration));
+    const r = summary(await run(`${p.base_url}${readPath}`, headers, connections, duration));
     return { bare: b, reference: r, ratio: r.rps / b.rps, target: REFERENCE_BENCH_TARGET };
   } finally {
     bare.server.closeAllConnections();

@@ -30,6 +30,11 @@ describe('diffRuns', () => {
     expect(diff.onlyInBaseline).toEqual(['gone']);
     expect(diff.onlyInCurrent).toEqual(['fresh']);
   });
+  it('a rule skipped only because its checks were not selected here (another shard) is not newly skipped', () => {
+    const shard = diffRuns(run({}, { R9: 'pass' }), { checks: [], rules: [{ id: 'R9', verdict: 'skip', reason: 'x.check: not run: in another shard than 2/4' }] });
+    expect(shard.rules.newlySkipped).toEqual([]);
+    expect(shard.rules.other.map((r) => r.id)).toEqual(['R9']);
+  });
   it('and per rule (uncovered -> skip is not a newly skipped rule)', () => {
     expect(diff.rules.newlyFailing.map((r) => r.id)).toEqual(['R1']);
     expect(diff.rules.fixed.map((r) => r.id)).toEqual(['R2']);

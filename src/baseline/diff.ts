@@ -21,12 +21,15 @@ function emptyGroup(): DiffGroup {
   return { newlyFailing: [], fixed: [], newlySkipped: [], other: [] };
 }
 
+/** A rule skipped only because its checks were not selected here (--shard, --check, --safe): not a finding. */
+const NOT_SELECTED = /(^|: )not run: /;
+
 function classify(group: DiffGroup, change: VerdictChange): void {
   const { from, to } = change;
   if (from === to) return;
   if (FAILING.has(to) && !FAILING.has(from)) group.newlyFailing.push(change);
   else if (FAILING.has(from) && to === 'pass') group.fixed.push(change);
-  else if (to === 'skip' && from !== 'absent' && !NEUTRAL.has(from)) group.newlySkipped.push(change);
+  else if (to === 'skip' && from !== 'absent' && !NEUTRAL.has(from) && !NOT_SELECTED.test(change.detail ?? '')) group.newlySkipped.push(change);
   else if (from !== 'absent') group.other.push(change);
 }
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Check } from '../checks/types.ts';
 import type { Model, Rule, RuleId } from '../model/types.ts';
 import {
-  certify, CertificationRefusedError, CertifyKeyError, CertifyOutputError, generateSigningKey, loadSigningKey, PACKAGE_FILES, PackageVerificationError, redactedProfileJson, verifyPackage,
+  certify, CertificationRefusedError, CertifyKeyError, CertifyOutputError, generateSigningKey, loadSigningKey, PackageVerificationError, redactedProfileJson, verifyPackage,
 } from './index.ts';
 import { writePackage } from './package.ts';
 

@@ -3,8 +3,9 @@
 // *blocked* by that operation. Setup helpers throw PrerequisiteFailed; the runner reports the check
 // as blocked by the operation's rules, so one missing endpoint reads as one cause, not five failures.
 
+import { isTransportError } from '../client/errors.ts';
 import { CheckFailure } from './signals.ts';
-import type { HttpResponse } from './types.ts';
+import type { HttpClient, HttpRequest, HttpResponse } from './types.ts';
 
 export interface PrerequisiteOptions {
   /** Rules of `operation` the failed step breaks; default: the model's happy-path rules for it. */
@@ -38,6 +39,22 @@ export function expectPrerequisite2xx(res: HttpResponse, operation: string, what
   if (res.status >= 200 && res.status < 300) return;
   const body = res.text.length > SHOW ? `${res.text.slice(0, SHOW)}…` : res.text;
   throw new PrerequisiteFailed(operation, `${what}: expected a 2xx answer, got HTTP ${res.status}: ${body}`, { rules, response: res });
+}
+
+/**
+ * Sends a setup request and requires a 2xx: a refusal, or a transport failure (refused, reset, DNS,
+ * TLS, timeout; not the check's own abort), blocks the check by `req.op`.
+ */
+export async function sendStep(http: HttpClient, req: HttpRequest & { op: string }, what: string, rules?: string[]): Promise<HttpResponse> {
+  let res: HttpResponse;
+  try {
+    res = await http.send(req);
+  } catch (err) {
+    if (isTransportError(err) && err.code !== 'ABORTED') throw new PrerequisiteFailed(req.op, `${what}: ${err.code}: ${err.message}`, { rules });
+    throw err;
+  }
+  expectPrerequisite2xx(res, req.op, what, rules);
+  return res;
 }
 
 /** A setup answer must carry what the next step needs (e.g. card_token): otherwise blocked by `operation`. */

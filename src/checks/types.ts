@@ -16,6 +16,7 @@ export type Need =
   | 's2s_signing_secret'
   | 'user_token_signing_secret'
   | 'idp' // profile.idp.enabled, and the test identity provider registered (control setIdpConfig, or out of band)
+  | 'idp_tokens' // provider tokens the target accepts: the engine's trusted provider, or real ones (profile.idp.tokens)
   | 'webhooks' // engine's webhook receiver: registered through control setWebhookBaseUrl, or external (profile.webhooks)
   | 'special_client:no_secret'
   | 'special_client:company_type_restricted'

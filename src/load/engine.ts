@@ -83,7 +83,8 @@ export interface EngineRun {
   ops: Map<string, OpStats>;
   timeline: Timeline;
   sent: number;
-  late: { count: number; max_ms: number; total_ms: number };
+  /** Sends more than 1 ms after their intended time; `waited_for_connection`: of those, the ones that found every connection busy. */
+  late: { count: number; max_ms: number; total_ms: number; waited_for_connection: number };
   incomplete: Incomplete[];
   max_in_flight: number;
 }
@@ -150,8 +151,11 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const ops = new Map<string, OpStats>();
   const timeline = new Timeline(Math.ceil((sendMs + drainMs) / 1000) + 2);
   const inflight = new Set<InFlight>();
-  const queue = new Fifo<{ req: EngineRequest; at: number }>();
-  const late = { count: 0, max_ms: 0, total_ms: 0 };
+  const queue = new Fifo<{ req: EngineRequest; at: number; seq: number }>();
+  const late = { count: 0, max_ms: 0, total_ms: 0, waited_for_connection: 0 };
+  // Queue entries are numbered; every entry still queued after a pump found no free connection.
+  let seq = 0;
+  let blockedUpTo = 0;
   let sent = 0;
   let completed = 0;
   let errors = 0;
@@ -182,10 +186,18 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
       s.status[status] = (s.status[status] ?? 0) + 1;
       if (status >= 200 && status < 300) b.ok++;
       if (status === 429) b.s429++;
-      if (o.isError(status)) (b.errors++, errors++);
+      if (o.isError(status)) {
+        b.errors++;
+        errors++;
+      }
     } else {
-      if (kind === 'timeout') (s.timeouts++, b.timeouts++);
-      else (s.transport++, (s.error_kinds[errKind] = (s.error_kinds[errKind] ?? 0) + 1));
+      if (kind === 'timeout') {
+        s.timeouts++;
+        b.timeouts++;
+      } else {
+        s.transport++;
+        s.error_kinds[errKind] = (s.error_kinds[errKind] ?? 0) + 1;
+      }
       b.errors++;
       errors++;
     }
@@ -238,9 +250,11 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
         late.count++;
         late.total_ms += lateMs;
         if (lateMs > late.max_ms) late.max_ms = lateMs;
+        if (q.seq <= blockedUpTo) late.waited_for_connection++;
       }
       issue(q.req, q.at);
     }
+    if (queue.length) blockedUpTo = seq;
   };
   const workerWanted = () => activeWorkers <= Math.round(valueAt(o.shape, performance.now() - t0)) && sent < o.maxRequests;
 
@@ -287,7 +301,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     const now = performance.now() - t0;
     while (nextAt && !nextAt.done && (nextAt.value <= now || !sending)) {
       timeline.at(nextAt.value / 1000).sent++;
-      queue.push({ req: o.next(), at: t0 + nextAt.value });
+      queue.push({ req: o.next(), at: t0 + nextAt.value, seq: ++seq });
       nextAt = arrivals!.next();
     }
     pump();
@@ -317,11 +331,12 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   clearInterval(controller);
   if (openModel) tick(); // arrivals due by the end are still sent (late), never dropped
   if (inflight.size === 0 && queue.length === 0) settleDrain();
-  const sendEnd = performance.now();
   let drainTimer: NodeJS.Timeout | undefined;
   await Promise.race([drained, new Promise<void>((r) => (drainTimer = setTimeout(r, drainMs + 2 * sweepEvery)))]);
   clearTimeout(drainTimer);
   clearInterval(sweeper);
+  // A late timer must not turn a timeout into "incomplete": whatever is past the budget is a timeout.
+  sweep();
   clearInterval(progress);
   const end = performance.now();
   const incomplete: Incomplete[] = [];
@@ -336,7 +351,6 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     stat(r.op).hist.recordValue(toMicros(end - r.start));
   }
   await pool.destroy().catch(() => {});
-  void sendEnd;
   return { started_at: startedAt, wall_ms: end - t0, send_ms: sendMs, overall, ops, timeline, sent, late, incomplete, max_in_flight: maxInFlight };
 }
 

@@ -152,7 +152,7 @@ export function mergeResults(inputs: LoadResult[], thresholds: Thresholds = {}):
     ...(first.mode === 'closed' && hist.totalCount ? { corrected_latency_ms: correctedSummary(hist) } : {}),
     operations: mergeOperations(inputs),
     timeline: mergeTimelines(inputs),
-    late_sends: { count: lateCount, max_ms: Math.max(...late.map((l) => l.max_ms)), mean_ms: lateCount ? round2(late.reduce((n, l) => n + l.mean_ms * l.count, 0) / lateCount) : 0 },
+    late_sends: { count: lateCount, max_ms: Math.max(...late.map((l) => l.max_ms)), mean_ms: lateCount ? round2(late.reduce((n, l) => n + l.mean_ms * l.count, 0) / lateCount) : 0, waited_for_connection: late.reduce((n, l) => n + l.waited_for_connection, 0) },
     incomplete: inputs.flatMap((r) => r.incomplete).slice(0, 100),
     ...(contracts.length
       ? {

@@ -76,4 +76,20 @@ describe('load plans', () => {
     // The integral of a 0 -> 100 -> 0 triangle over 2 s: 100 arrivals.
     expect(res.counts.attempts).toBe(100);
   });
+
+  it('closed-model stages ramp connections up and down', async () => {
+    const r = await cli(['load', '--plan', 'p.yaml', '--target', t.base_url, '--json'], {
+      'p.yaml': 'scenarios: [{ name: user-read }]\nmodel: closed\nstart: 1\nstages: [{ duration: 1, target: 4 }, { duration: 0.5, target: 0 }]\n',
+    });
+    expect(r.code).toBe(0);
+    const res = JSON.parse(r.out);
+    expect(res.mode).toBe('closed');
+    expect(res.config.connections).toBe(4);
+    expect(res.counts.attempts).toBeGreaterThan(10);
+    expect(res.counts.attempts).toBe(res.counts.responses);
+    // Non-integer connection targets are refused.
+    const bad = await cli(['load', '--plan', 'p.yaml', '--target', t.base_url], { 'p.yaml': 'scenarios: [{ name: user-read }]\nmodel: closed\nstages: [{ duration: 1, target: 2.5 }]\n' });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/p\.yaml at \/stages: closed-model stage targets are connections/);
+  });
 });

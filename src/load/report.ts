@@ -25,7 +25,7 @@ export function renderResult(r: LoadResult): string {
     ['status', `2xx ${n(c['2xx'])}  429 ${n(c['429'])}  other 4xx ${n(c['4xx'])}  5xx ${n(c['5xx'])}  3xx/other ${n(c['3xx'] + c.other)}  timeouts ${n(c.timeouts)}  incomplete ${n(c.incomplete)}  transport errors ${n(c.transport_errors)}`],
     ['errors', `${n(c.errors)} of ${n(c.attempts)} attempts (rate ${errorRate(r).toFixed(4)})${Object.keys(c.error_kinds).length ? ` ${JSON.stringify(c.error_kinds)}` : ''}`],
   );
-  if (r.mode === 'open') rows.push(['late sends', `${n(r.late_sends.count)} (mean ${n(r.late_sends.mean_ms)} ms, max ${n(r.late_sends.max_ms)} ms), charged to latency`]);
+  if (r.mode === 'open') rows.push(['late sends', `${n(r.late_sends.count)} (mean ${n(r.late_sends.mean_ms)} ms, max ${n(r.late_sends.max_ms)} ms; ${n(r.late_sends.waited_for_connection)} found every connection busy, the rest the generator behind), charged to latency`]);
   if (r.incomplete.length) rows.push(['incomplete', r.incomplete.slice(0, 10).map((x) => `${x.op} ${n(x.age_ms)} ms`).join(', ')]);
   const ops = Object.entries(r.operations);
   if (ops.length > 1) {

@@ -79,7 +79,7 @@ export function buildResult(i: ResultInputs): Omit<LoadResult, 'verdict' | 'thre
     ...(i.config.model === 'closed' && run.overall.totalCount ? { corrected_latency_ms: correctedSummary(run.overall) } : {}),
     operations,
     timeline: run.timeline.points(),
-    late_sends: { count: run.late.count, max_ms: round2(run.late.max_ms), mean_ms: run.late.count ? round2(run.late.total_ms / run.late.count) : 0 },
+    late_sends: { count: run.late.count, max_ms: round2(run.late.max_ms), mean_ms: run.late.count ? round2(run.late.total_ms / run.late.count) : 0, waited_for_connection: run.late.waited_for_connection },
     incomplete: run.incomplete.slice(0, 100),
     ...(i.contract ? { contract: i.contract } : {}),
     ...(i.recovery ? { recovery: i.recovery } : {}),

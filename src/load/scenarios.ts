@@ -82,7 +82,10 @@ function live(s: SetupHttp, tokens: TokenKeeper, op: OperationId, weight: number
       }
       if (!body) return { op, method, path, headers };
       const b: Record<string, unknown> = { ...body() };
-      for (const [k, v] of Object.entries(tpl)) v === null ? delete b[k] : (b[k] = v);
+      for (const [k, v] of Object.entries(tpl)) {
+        if (v === null) delete b[k];
+        else b[k] = v;
+      }
       return { op, method, path, headers, body: JSON.stringify(b) };
     },
   };

@@ -5,6 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
+import { tokenRequest } from '../client/credentials.ts';
 import { RETRY_DEFAULTS, backoffDelay } from '../client/retry.ts';
 import { ConfigError, CredentialsError, TargetUnreachableError } from '../errors/index.ts';
 import type { Model, OperationId } from '../model/index.ts';
@@ -81,15 +82,9 @@ export async function send(s: SetupHttp, method: string, path: string, headers: 
   return { status: res.statusCode, headers: res.headers, text, json };
 }
 
-/** grant_type from the token request schema (section 4: must be `client_credentials`). */
-export function grantType(model: Model): string {
-  const g = (model.operations.get('createToken')?.requestSchema as any)?.properties?.grant_type?.enum?.[0];
-  if (typeof g !== 'string') throw new ConfigError('load: spec/openapi.yaml CreateTokenRequest has no grant_type enum');
-  return g;
-}
-
+/** The token request body (one helper for every non-check caller: src/client/credentials.ts). */
 export function tokenBody(c: ClientCredentials, model: Model): Record<string, string> {
-  return { client_id: c.client_id, client_secret: c.client_secret, grant_type: grantType(model) };
+  return tokenRequest(model, c).body;
 }
 
 export interface IssuedToken {

@@ -87,6 +87,8 @@ describe('load: open model charges waiting to latency and drops nothing', () => 
       expect(r.counts.responses).toBe(100);
       expect(t.gets()).toBe(100);
       expect(r.late_sends.count).toBeGreaterThan(50);
+      expect(r.late_sends.waited_for_connection).toBeGreaterThan(50);
+      expect(r.late_sends.waited_for_connection).toBeLessThanOrEqual(r.late_sends.count);
       // 1 connection serves ~20/s, so the last intended sends wait ~4 s: charged to their latency.
       expect(r.latency_ms.max).toBeGreaterThan(2000);
       expect(r.late_sends.max_ms).toBeGreaterThan(2000);

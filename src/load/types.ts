@@ -156,7 +156,7 @@ export interface LoadResult {
   /** Second by second, by completion time. */
   timeline: TimelinePoint[];
   /** Open model: sends that went out more than 1 ms after their intended time (no free connection, or the generator behind); charged to latency. */
-  late_sends: { count: number; max_ms: number; mean_ms: number };
+  late_sends: { count: number; max_ms: number; mean_ms: number; waited_for_connection: number };
   /** Requests unanswered at the end of the drain, with their age (first 100). */
   incomplete: { op: string; age_ms: number }[];
   contract?: ContractResult;

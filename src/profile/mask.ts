@@ -17,6 +17,7 @@ export function secretsOf(profile: Partial<TargetProfile> | undefined): string[]
   for (const c of Object.values(profile.special_clients ?? {})) if (c?.client_secret) out.push(c.client_secret);
   if (profile.s2s_signing_secret) out.push(profile.s2s_signing_secret);
   if (profile.user_token_signing_secret) out.push(profile.user_token_signing_secret);
+  if (profile.idp?.tokens) out.push(profile.idp.tokens.access_token, profile.idp.tokens.identity_token);
   // The private part of a stable identity-provider key (JWK "d" and, for RSA, the primes).
   for (const k of ['d', 'p', 'q', 'dp', 'dq', 'qi']) {
     const v = profile.idp?.signing_key?.[k];

@@ -63,6 +63,8 @@ export interface TargetProfile {
     /** File holding that private JWK (resolved against the profile file). */
     signing_key_file?: string;
     issuer?: string;
+    /** Real provider tokens of one user, for the positive cases where the target does not trust our key. Secret: masked. */
+    tokens?: { access_token: string; identity_token: string };
     /** host:port where the engine serves the JWKS. */
     jwks_listen?: string;
     /** Public URL of the JWKS, as registered with the vendor. */

@@ -2,6 +2,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
+import { createUserRequest, s2sUserHeaders, tokenRequest, userIdOf } from '../client/credentials.ts';
 import { loadModel } from '../model/index.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import { startReference } from './index.ts';
@@ -34,9 +35,6 @@ export async function startKit(opts: ReferenceOptions = {}): Promise<Kit> {
   const ref = await startReference(opts);
   const p = ref.profile;
   const model = await loadModel();
-  const tokenOp = model.operation('createToken');
-  const createUserOp = model.operation('createUserV2');
-  const grantType = (tokenOp.requestSchema as { properties: { grant_type: { enum: string[] } } }).properties.grant_type.enum[0];
   const tokens = new Map<number, string>();
   const call: Kit['call'] = async (method, path, o = {}) => {
     const base = o.server === 'pci' ? p.pci_url : o.server === 'control' ? p.control_url : p.base_url;
@@ -60,21 +58,24 @@ export async function startKit(opts: ReferenceOptions = {}): Promise<Kit> {
     let t = tokens.get(client);
     if (!t) {
       const c = p.clients[client];
-      const r = await call(tokenOp.method, tokenOp.path, { body: { client_id: c.client_id, client_secret: c.client_secret, grant_type: grantType } });
+      const req = tokenRequest(model, c);
+      const r = await call(req.method, req.path, { body: req.body });
       if (r.status !== 200) throw new Error(`token: ${r.status} ${r.text}`);
       t = r.json.access_token as string;
       tokens.set(client, t);
     }
     return t;
   };
-  const s2s = async (client = 0) => ({ authorization: `Bearer ${await token(client)}`, 'x-chain-id': p.chain_id! });
+  const s2s = async (client = 0) => ({ authorization: `Bearer ${await token(client)}`, [model.auth.chain_header.toLowerCase()]: p.chain_id! });
   const newUser: Kit['newUser'] = async (client = 0) => {
     const address = randomEoa();
     const email = `u-${randomBytes(6).toString('hex')}@example.com`;
     const h = await s2s(client);
-    const r = await call(createUserOp.method, createUserOp.path, { body: { email, country: 'DE', user_address: address }, headers: { authorization: h.authorization } });
-    if (r.status !== 200) throw new Error(`create user: ${r.status} ${r.text}`);
-    return { id: r.json.user_id, address, email, headers: { ...h, 'x-user-id': r.json.user_id } };
+    const req = createUserRequest(model, { email, country: 'DE', address });
+    const r = await call(req.method, req.path, { body: req.body, headers: { authorization: h.authorization } });
+    const id = userIdOf(r.json);
+    if (r.status !== 200 || !id) throw new Error(`create user: ${r.status} ${r.text}`);
+    return { id, address, email, headers: s2sUserHeaders(model, (await token(client)), id, p.chain_id!) };
   };
   return { ref, p, call, token, s2s, newUser, close: () => ref.close() };
 }

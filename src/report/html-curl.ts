@@ -58,9 +58,10 @@ function substitute(text: string, find: string, env: string): Piece[] {
 const SECRET_JSON_FIELD = `"client_secret":"${MASK}"`;
 const SECRET_FORM_FIELD = `client_secret=${MASK}`;
 
+/** `/a/{id}/b` -> /^\/a\/[^/]+\/b$/: each `{param}` segment matches one path segment. */
 function pathPattern(op: Operation): RegExp {
-  const escaped = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
-  return new RegExp(`^${escaped.replace(/\\\{|\\\}/g, '')}$`);
+  const segments = op.path.split('/').map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^${segments.join('/')}$`);
 }
 
 /** The model's operation for a recorded request (method and path template), if any. */

@@ -29,6 +29,8 @@ export function unlockOf(need: Need): string {
       return '`clients[1]` (a second company)';
     case 'idp':
       return '`idp.enabled`, and either `idp.app_id` + `idp.signing_key` (or `signing_key_file`) + `idp.jwks_url` registered with the vendor, or a control adapter that maps `setIdpConfig`';
+    case 'idp_tokens':
+      return '`idp.enabled`, and either what unlocks `idp` or `idp.tokens` (real provider access and identity tokens of one user)';
     case 'webhooks':
       return '`webhooks.listen` + `webhooks.public_url` (external receiver; the URL set in the vendor dashboard), or a control adapter that maps `setWebhookBaseUrl`';
     default:

@@ -46,6 +46,10 @@ export function unmetNeed(
     case 'idp':
       if (!profile.idp?.enabled) return 'needs the identity-provider exchange: profile.idp.enabled is not true';
       return services.idp ? undefined : `the test identity provider is not available: ${problems.idp ?? 'it was not started'}`;
+    case 'idp_tokens':
+      if (!profile.idp?.enabled) return 'needs the identity-provider exchange: profile.idp.enabled is not true';
+      if (services.idp || profile.idp.tokens) return undefined;
+      return `needs provider tokens the target accepts: profile.idp.tokens (real provider tokens), or ${problems.idp ?? 'a test identity provider the target trusts'}`;
     case 'webhooks':
       return services.webhooks ? undefined : `the webhook receiver is not available: ${problems.webhooks ?? 'it was not started'}`;
     case 'special_client:no_secret':

@@ -74,6 +74,16 @@ describe('a target without the card-tokenization endpoint', () => {
     expect(xml).toContain('<failure message="blocked by tokenizeCard: ');
   });
 
+  it('an unreachable tokenization environment blocks them too (a transport failure in a setup step)', async () => {
+    const out = await runConformance({ profile: { ...reference.profile, pci_url: 'http://127.0.0.1:1' }, env: {}, checks: DEPENDENT, seed: 5 });
+    for (const r of out.results) {
+      expect(r.verdict, r.checkId).toBe('blocked');
+      expect(r.blocked?.operation).toBe('tokenizeCard');
+      expect(r.blocked?.message).toContain('CONNECTION_REFUSED');
+    }
+    expect(out.rootCauses).toEqual([expect.objectContaining({ kind: 'blocking', id: 'tokenizeCard', rules: ['FLOW-PUSH-TO-CARD'] })]);
+  });
+
   it('the same checks pass against the unmodified reference', async () => {
     const out = await runConformance({ profile: reference.profile, env: {}, checks: [...DEPENDENT, ...ABOUT_TOKENIZATION], seed: 5 });
     expect(out.results.map((r) => [r.checkId, r.verdict]).filter(([, v]) => v !== 'pass')).toEqual([]);

@@ -174,7 +174,8 @@ function blockedOrOwn(err: unknown, check: Check, model: Model, http: CheckHttpC
   const message = mask(err.message);
   if (ownOperations(model, check).has(err.operation)) {
     const mine = model.rules.filter((r) => (r.operations as readonly string[]).includes(err.operation) && check.rules.includes(r.id)).map((r) => r.id);
-    return { failure: { message, rules: mine.length ? mine : check.rules, operation: err.operation, ...(exchange ? { exchange } : {}) } };
+    // The rules are named by the model (this check's rules that list the failed operation), not guessed.
+    return { failure: { message, rules: mine.length ? mine : check.rules, rulesNamed: mine.length > 0, operation: err.operation, ...(exchange ? { exchange } : {}) } };
   }
   const blocked: BlockedInfo = { operation: err.operation, rules: err.rules ?? blockingRules(model, err.operation), message };
   if (exchange) blocked.exchange = exchange;
@@ -221,7 +222,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     let problems: ServiceProblems = {};
     if (!options.services) {
       const want = {
-        idp: selected.some((c) => c.needs?.includes('idp')),
+        idp: selected.some((c) => c.needs?.includes('idp') || c.needs?.includes('idp_tokens')),
         webhooks: selected.some((c) => c.needs?.includes('webhooks')),
       };
       const started = await startServices(session, want, { controlAdapterFile: options.controlAdapterFile, webhookListen: options.webhookListen, env: options.env });

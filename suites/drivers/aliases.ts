@@ -275,7 +275,13 @@ function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Prom
       for (const w of seen) {
         const mine = p !== undefined && p.match(w.body);
         const expected = mine ? p!.expected : undefined;
-        for (const obj of aliasObjects(w.body, rule, expected)) {
+        const objects = aliasObjects(w.body, rule, expected);
+        // The webhook this check provoked (it mentions what the check created) is a section 6 payload
+        // that carries the field: carrying neither name is a failure, not "nothing to compare".
+        if (mine && objects.length === 0) {
+          throw new CheckFailure(`webhook ${path} provoked by this check carries neither ${rule.new} nor its deprecated alias ${rule.old} (section 6): ${JSON.stringify(w.body).slice(0, 300)}`, { rules: [rule.id] });
+        }
+        for (const obj of objects) {
           compared++;
           const problem = aliasProblem(obj, rule.old, rule.new, expected) ?? (mine ? p!.verify?.(obj) : undefined);
           if (problem) throw new CheckFailure(`webhook ${path}: ${problem}: ${JSON.stringify(w.body).slice(0, 300)}`, { rules: [rule.id] });

@@ -3,8 +3,8 @@
 
 import { jwtVerify } from 'jose';
 import {
-  expectSchema, authorizeRaw, bearer, chainHeader, check, createUser, createUserRaw, expect2xx, expectError, headers, jwtClaims, jwtHeader,
-  readUser, requestToken, rnd, s2sHeaders, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail, expectAudienceRefused, clockSkewAllowance, IDENTITY_KINDS, identityHeader, identityValue, is2xx,
+  expectSchema, authorizeRaw, bearer, chainHeader, check, createUser, createUserRaw, expect2xx, headers, jwtClaims, jwtHeader,
+  readUser, requestToken, rnd, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail, expectAudienceRefused, clockSkewAllowance, IDENTITY_KINDS, identityHeader, identityValue, is2xx, suppliedRetailUser,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
@@ -150,10 +150,12 @@ export const drivers: Drivers = {
   'AUTH-IDP-EXCHANGE': {
     title: 'Retail registration with provider tokens returns the user id; the provider tokens are then exchanged at POST /api/v1/user/authorize for a user token that reads that user',
     safe: false,
-    needs: ['idp'],
+    needs: ['idp_tokens'],
     alsoCovers: ['ENDPOINT-RETAIL-REGISTER'],
     async run(ctx) {
-      const who = await registerRetail(ctx, newIdpIdentity(), 'DE');
+      // The engine's provider mints a fresh identity; real tokens (profile.idp.tokens) carry a fixed one.
+      const { user: who, registered } = ctx.services.idp ? { user: await registerRetail(ctx, newIdpIdentity(), 'DE'), registered: true } : await suppliedRetailUser(ctx);
+      if (!registered) ctx.warn('the supplied provider identity was registered before this run: retail registration (ENDPOINT-RETAIL-REGISTER) was not observed, only the exchange');
       const res = await idpAuthorize(ctx, who);
       expect2xx(res, 'POST /api/v1/user/authorize (identity-provider form)');
       expectSchema(res, 'authorizeUser');

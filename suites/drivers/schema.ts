@@ -5,7 +5,7 @@
 import {
   expectSchema, asUser, authorizeRaw, completeSepa, directSepa, is2xx, sepaStates, setSepaStatus, create3ds, createUser, createUserRaw,
   createWithdrawal, expectStep, initAndSign, initSepa, readUser, requestBody, requestToken, rnd, s2sHeaders, smartWallets, tokenBody,
-  userHeaders, walletItems, idpHeaders, newIdpIdentity, hasControl
+  userHeaders, idpHeaders, newIdpIdentity, hasControl
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse, Need } from '../../src/checks/types.ts';
 import { ownStep } from '../../src/checks/prerequisite.ts';

@@ -73,7 +73,7 @@ export const checks: Check[] = [
     section: "5",
     rules: ["AUTH-IDP-EXCHANGE", "ENDPOINT-RETAIL-REGISTER"],
     safe: false,
-    needs: ["idp"],
+    needs: ["idp_tokens"],
     run: (ctx) => drivers["AUTH-IDP-EXCHANGE"].run(ctx),
   },
   {

@@ -153,7 +153,7 @@ export const checks: Check[] = [
     section: "7",
     rules: ["ERR-IDP-AUTH-HEADER-MISSING"],
     safe: false,
-    needs: ["idp"],
+    needs: ["idp_tokens"],
     run: (ctx) => drivers["ERR-IDP-AUTH-HEADER-MISSING"].run(ctx),
   },
   {
@@ -163,7 +163,7 @@ export const checks: Check[] = [
     section: "7",
     rules: ["ERR-IDP-IDENTITY-HEADER-MISSING"],
     safe: false,
-    needs: ["idp"],
+    needs: ["idp_tokens"],
     run: (ctx) => drivers["ERR-IDP-IDENTITY-HEADER-MISSING"].run(ctx),
   },
   {

@@ -5,6 +5,7 @@
 // onto a vendor's sandbox calls, or a JS module). An operation the adapter lacks skips the check,
 // naming the operation, even when a driver forgot to declare the need `control:<operationId>`.
 
+import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { ControlOperationId } from '../../src/model/types.ts';
 import type { ControlAnswer, ControlInput } from '../../src/control/index.ts';
@@ -27,10 +28,15 @@ export async function controlRaw(ctx: CheckContext, operationId: ControlOperatio
   return ctx.services.control!.call(ctx.http, operationId, input);
 }
 
-/** One control operation; skips when the adapter lacks it, throws (a run error, not a verdict) on a refusal. */
+/** Why a refused control operation blocks the check: a setup step, never a verdict on the target's rules. */
+function refused(ctx: CheckContext, operationId: ControlOperationId, res: ControlAnswer): PrerequisiteFailed {
+  return new PrerequisiteFailed(`control:${operationId}`, `test-control ${operationId} through the ${ctx.services.control!.source} failed with HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+}
+
+/** One control operation; skips when the adapter lacks it; a refusal blocks the check (reported as blocked by control:<operationId>). */
 export async function control(ctx: CheckContext, operationId: ControlOperationId, input: ControlInput = {}): Promise<ControlAnswer> {
   const res = await controlRaw(ctx, operationId, input);
-  if (!res.ok) throw new Error(`test-control ${operationId} through the ${ctx.services.control!.source} failed with HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+  if (!res.ok) throw refused(ctx, operationId, res);
   return res;
 }
 
@@ -99,7 +105,7 @@ export async function signChallenge(ctx: CheckContext, user: TestUser, challenge
     ctx.log(`test-control signChallenge answered HTTP ${res.status}: the target has no signing endpoint`);
     return undefined;
   }
-  if (!res.ok) throw new Error(`test-control signChallenge failed with HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+  if (!res.ok) throw refused(ctx, 'signChallenge', res);
   const signed = res.json?.signed_challenge;
   if (typeof signed !== 'string') throw new Error(`test-control signChallenge answered no signed_challenge: ${res.text.slice(0, 200)}`);
   return signed;

@@ -3,6 +3,7 @@
 
 import type { CheckContext, HttpResponse, IdpTokenOptions, TestIdentityProvider } from '../../src/checks/types.ts';
 import { checkStep, expectError, expectErrorShape, expectStep } from '../../src/checks/assert.ts';
+import { decodeJwt } from 'jose';
 import { bearer, chainHeader, headers } from './http.ts';
 import { rnd } from './random.ts';
 import { userIdFrom } from './users.ts';
@@ -27,8 +28,29 @@ export interface IdpHeaderOptions {
   omitIdentity?: boolean;
 }
 
+/** Real provider tokens from the profile, used when the engine's own provider is not trusted by the target. */
+function supplied(ctx: CheckContext): { access_token: string; identity_token: string } | undefined {
+  return ctx.services.idp ? undefined : ctx.profile.idp?.tokens;
+}
+
+/** The provider identity: a fresh one for the engine's provider, or the one the supplied tokens carry. */
+export function providerIdentity(ctx: CheckContext): { sub: string; email: string; wallet: string } {
+  const t = supplied(ctx);
+  if (!t) return newIdpIdentity();
+  const access = decodeJwt(t.access_token);
+  const linked = (decodeJwt(t.identity_token).linked_accounts ?? []) as { type?: string; address?: string }[];
+  const find = (re: RegExp) => String(linked.find((a) => re.test(String(a?.type)))?.address ?? '');
+  return { sub: String(access.sub ?? ''), email: find(/email/i), wallet: find(/wallet/i) };
+}
+
 /** Authorization + Identity + X-Chain-Id for the provider identity (sub, email, wallet), one thing varied. */
 export async function idpHeaders(ctx: CheckContext, who: { sub: string; email: string; wallet: string }, o: IdpHeaderOptions = {}): Promise<Record<string, string>> {
+  const t = supplied(ctx);
+  if (t) {
+    // Real tokens can only be sent as they are or left out; varied tokens need the engine's key trusted.
+    if (o.access || o.identity) ctx.skip('this variant forges provider tokens: it needs the target to trust the engine\'s provider key (profile.idp.app_id + signing_key + jwks_url, or a control adapter mapping setIdpConfig)');
+    return headers(o.omitAuthorization ? {} : bearer(t.access_token), o.omitIdentity ? {} : { Identity: `Bearer ${t.identity_token}` }, chainHeader(ctx));
+  }
   const p = idp(ctx);
   const access = await p.accessToken({ sub: who.sub, ...o.access });
   const identity = await p.identityToken({ sub: who.sub, email: who.email, wallet: who.wallet, ...o.identity });
@@ -52,15 +74,35 @@ export async function registerRetail(ctx: CheckContext, who = newIdpIdentity(), 
   return { ...who, id };
 }
 
+/**
+ * The retail user of the supplied real provider tokens: registered now, or (a fixed identity is
+ * registered by an earlier run; the answer to a repeated registration is not shown) found through the
+ * exchange. `registered` says whether this run observed the registration itself.
+ */
+export async function suppliedRetailUser(ctx: CheckContext): Promise<{ user: IdpUser; registered: boolean }> {
+  const who = providerIdentity(ctx);
+  const res = await ctx.http.send({ op: 'registerRetailUser', headers: await idpHeaders(ctx, who), body: { country: 'DE' } });
+  const id = res.status >= 200 && res.status < 300 ? userIdFrom(res.json) : undefined;
+  if (id) return { user: { ...who, id }, registered: true };
+  ctx.log(`POST /api/v1/user/retail with the supplied provider tokens answered HTTP ${res.status}; looking the user up through the exchange`);
+  const auth = await ctx.http.send({ op: 'authorizeUser', headers: await idpHeaders(ctx, who) });
+  expectStep(auth, 'authorizeUser', 'POST /api/v1/user/authorize with the supplied provider tokens (profile.idp.tokens)');
+  const me = await ctx.http.send({ op: 'getUserV1', headers: headers(bearer(String(auth.json?.access_token)), chainHeader(ctx)) });
+  expectStep(me, 'getUserV1', 'GET /api/v1/user with the exchanged user token');
+  const found = userIdFrom(me.json);
+  checkStep(found, 'getUserV1', `GET /api/v1/user answered without a user id: ${me.text.slice(0, 200)}`, me);
+  return { user: { ...who, id: found }, registered: false };
+}
+
 const registered = new Map<string, Promise<IdpUser>>();
 
 /** One registered retail user per target, reused by the provider-exchange error checks. */
 export function sharedIdpUser(ctx: CheckContext): Promise<IdpUser> {
   // Keyed by target and client too: a later target may reuse a base_url (a freed port) with other state.
-  const key = `${ctx.profile.base_url}|${ctx.profile.clients[0]?.client_id}|${idp(ctx).appId}`;
+  const key = `${ctx.profile.base_url}|${ctx.profile.clients[0]?.client_id}|${supplied(ctx) ? 'supplied-tokens' : idp(ctx).appId}`;
   let p = registered.get(key);
   if (!p) {
-    p = registerRetail(ctx);
+    p = supplied(ctx) ? suppliedRetailUser(ctx).then((r) => r.user) : registerRetail(ctx);
     registered.set(key, p);
     p.catch(() => registered.delete(key));
   }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { comparableOf, loadExpectedFailures, loadResults } from '../../src/baseline/index.ts';
+import { loadExpectedFailures } from '../../src/baseline/index.ts';
 import { captureIo } from '../../src/cli/capture.ts';
 import { main } from '../../src/cli/index.ts';
 import { loadModel } from '../../src/model/index.ts';

@@ -70,6 +70,11 @@ describe('a sandbox without our control API', () => {
     expect(r.results.checks.filter((c: CheckResult) => c.verdict === 'fail')).toEqual([]);
     expect(r.stderr).toMatch(/^coverage \d+\.\d% of testable rules exercised \(\d+ of \d+\) is below --min-coverage 0\.9 \(90\.0%\); most skipped: /);
     expect(r.results.summary.coverage.minimum).toEqual({ share: 0.9, met: false });
+    // Every skip for a missing control operation happened before the check ran (its need was declared,
+    // so the README table lists it), never half-way through at run time.
+    const controlSkips = r.results.checks.filter((c: CheckResult) => c.verdict === 'skip' && /control operation/.test(c.reason ?? ''));
+    expect(controlSkips.length).toBeGreaterThan(20);
+    expect(controlSkips.filter((c: CheckResult) => c.requests > 0).map((c: CheckResult) => c.checkId)).toEqual([]);
     // Without --min-coverage the same run passes: the gate is what makes the skips visible.
     expect((await cliRun({ ...bare, idp: { enabled: true } }, {}, ['--check', 'states.3ds.*'])).code).toBe(0);
   }, 400_000);
@@ -110,5 +115,16 @@ describe('a sandbox without our control API', () => {
     await noise;
     expect(posted).toBeGreaterThan(0);
     expect(out.results[0]).toMatchObject({ checkId: 'webhooks.delivery.json-post', verdict: 'pass' });
+  }, 200_000);
+
+  it('a vendor that refuses the adapter\'s calls blocks the checks by the control operation, never fails a rule', async () => {
+    const sb = await sandbox();
+    // Wrong simulation key: every control call is answered 401 by the vendor.
+    const out = await runConformance({ profile: sb.sandboxProfile, env: { ...sb.env, VENDOR_SIM_KEY: 'wrong-key' }, numRuns: 2, checks: ['states.sepa.direct-activation', 'aliases.withdrawal.to-address'] });
+    for (const r of out.results) {
+      expect(r.verdict).toBe('blocked');
+      expect(JSON.stringify(r)).toMatch(/control:(setSepaCapabilityStatus|createWithdrawalRequest)/);
+    }
+    expect(out.exitCode).toBe(1);
   }, 200_000);
 });
