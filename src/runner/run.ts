@@ -135,6 +135,7 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
     // rules (a helper reused across checks) falls back to the check's own.
     const named = (err.rules ?? []).filter((r): r is RuleId => (check.rules as readonly string[]).includes(r));
     const info: CheckFailureInfo = { message: mask(err.message), rules: named.length ? named : check.rules, rulesNamed: named.length > 0 };
+    if (!named.length && err.rules?.length) info.namedOutsideCheck = true;
     const op = (err as { operation?: unknown }).operation;
     if (typeof op === 'string') info.operation = op;
     if (err.counterexample) info.counterexample = mask(err.counterexample);

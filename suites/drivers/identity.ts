@@ -8,7 +8,7 @@ import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import {
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError,
-  identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders, CheckFailure, expectNot2xx,
+  identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders, CheckFailure, expectNot2xx, expectErrorShape, userToken, bearer, sharedIdpUser, idpHeaders,
 } from '../kit/index.ts';
 
 function expectSameUser(res: { json: any }, user: TestUser, what: string, rules?: string[]) {
@@ -159,6 +159,23 @@ export const drivers: Drivers = {
       const auth = await authorizeRaw(ctx, user, { [chainName]: undefined });
       check(auth.status >= 400 && auth.status < 500, `POST /api/v1/user/authorize without ${chainName}: expected a 4xx refusal, got HTTP ${auth.status}`, { rules: ['AUTH-CHAIN-ID-REQUIRED'], response: auth });
       expectError(ctx, auth, 'ERR-S2S-CHAIN-ID-MISSING', ['AUTH-CHAIN-ID-REQUIRED']);
+      // Section 5 requires X-Chain-Id on user-token calls and on the identity-provider form too; section 7
+      // shows a row only for S2S requests, so there any refusal with the section 7 body passes.
+      const rules = ['AUTH-CHAIN-ID-REQUIRED'];
+      const token = await userToken(ctx, user);
+      const noChain = await readUser(ctx, 'v1', bearer(token));
+      expectNot2xx(noChain, `GET /api/v1/user with a user token and no ${chainName}`, rules);
+      expectErrorShape(ctx, noChain, rules);
+      if (ctx.services.idp) {
+        const who = await sharedIdpUser(ctx);
+        const idpNoChain = await ctx.http.send({ op: 'authorizeUser', headers: drop(await idpHeaders(ctx, who)) });
+        expectNot2xx(idpNoChain, `POST /api/v1/user/authorize (identity-provider form) without ${chainName}`, rules);
+        expectErrorShape(ctx, idpNoChain, rules);
+      }
+      // "numeric chain ID": a non-numeric value is not one.
+      const bad = await ctx.http.send({ op: 'getUserV1', headers: { ...(await userHeaders(ctx, user, 'id')), [chainName]: 'base-sepolia' } });
+      expectNot2xx(bad, `GET /api/v1/user with ${chainName}: base-sepolia (not numeric)`, rules);
+      expectErrorShape(ctx, bad, rules);
     },
   },
 };
