@@ -1,6 +1,9 @@
 // Loads spec/ into one typed Model: dereferences the OpenAPI documents, validates every rule file
 // against its JSON Schema, cross-checks ids and operation references, and compiles validators once.
 // Any defect is a ModelError naming the file, the JSON pointer and the problem.
+// Over 300 lines on purpose: the per-file rule parsing and the cross-checks between files (ids unique
+// across files, operations existing, transitions naming their machine's states) read one shared state;
+// split apart they would pass half-built maps between modules.
 
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
