@@ -57,6 +57,8 @@ export interface CheckFailureInfo {
    * a kill only on named rules.
    */
   rulesNamed?: boolean;
+  /** True when the assertion named only rules this check does not cover (e.g. a failed baseline step about another rule). */
+  namedOutsideCheck?: boolean;
   /** fast-check shrunk counterexample, when the check is a property. */
   counterexample?: string;
   /** The exchange that showed the failure, when there is one. */

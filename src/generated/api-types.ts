@@ -646,7 +646,7 @@ export interface User {
   wallet_address: string;
   email?: string;
   /**
-   * Country code, two letters.
+   * Country code, two letters (section 2).
    */
   country?: string;
   [k: string]: unknown;
@@ -686,7 +686,7 @@ export interface UserV2 {
   wallet_address?: string;
   email?: string;
   /**
-   * Country code, two letters.
+   * Country code, two letters (section 2).
    */
   country?: string;
   capabilities: Capability[];

@@ -5,6 +5,7 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import type { TargetProfile } from '../profile/types.ts';
 
 export interface ProxyRequest {
@@ -42,6 +43,14 @@ export interface ProxyHooks {
   response?(req: ProxyRequest, res: ProxyResponse, ctx: ProxyContext): ProxyResponse | void;
   /** Rewrite a webhook payload on its way from the reference to the engine's receiver. */
   webhook?(path: string, body: any, ctx: ProxyContext): any;
+  /** Content-Type of relayed webhook deliveries (default: the reference's own); needs `webhook`. */
+  webhookContentType?: string;
+  /** Deliveries made of one webhook, in order (default: the one body); needs `webhook`. */
+  webhookDeliveries?(path: string, body: any, ctx: ProxyContext): any[];
+  /** Delay before each relayed webhook delivery (ms); needs `webhook`. */
+  webhookDelayMs?: number;
+  /** Send every response body gzip-compressed (Content-Encoding: gzip). */
+  gzip?: boolean;
   /** Send every response with chunked transfer encoding (no content-length). */
   chunked?: boolean;
 }
@@ -114,10 +123,14 @@ function forward(agent: http.Agent, origin: URL, method: string, pathAndQuery: s
   });
 }
 
-function send(res: http.ServerResponse, out: ProxyResponse, chunked: boolean): void {
+function send(res: http.ServerResponse, out: ProxyResponse, chunked: boolean, gzip = false): void {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(out.headers)) if (k !== 'content-length' && k !== 'transfer-encoding') headers[k] = v;
-  const buf = Buffer.from(out.body, 'utf8');
+  let buf = Buffer.from(out.body, 'utf8');
+  if (gzip && buf.length > 0) {
+    buf = gzipSync(buf);
+    headers['content-encoding'] = 'gzip';
+  }
   if (!chunked) {
     headers['content-length'] = String(buf.length);
     res.writeHead(out.status, headers);
@@ -159,7 +172,14 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
         let body = parseJson(raw.toString('utf8'));
         if (hooks.webhook && body !== undefined) body = hooks.webhook(rest, body, ctx) ?? body;
         const target = new URL(relayTarget.replace(/\/$/, '') + rest);
-        const out = await forward(agent, target, req.method ?? 'POST', target.pathname + target.search, flatten(req.headers), Buffer.from(body === undefined ? raw : JSON.stringify(body)));
+        const wh = flatten(req.headers);
+        if (hooks.webhookContentType) wh['content-type'] = hooks.webhookContentType;
+        const bodies = body !== undefined && hooks.webhookDeliveries ? hooks.webhookDeliveries(rest, body, ctx) : [body];
+        let out: ProxyResponse = { status: 204, headers: {}, body: '' };
+        for (const b of bodies) {
+          if (hooks.webhookDelayMs) await new Promise((r) => setTimeout(r, hooks.webhookDelayMs).unref());
+          out = await forward(agent, target, req.method ?? 'POST', target.pathname + target.search, wh, Buffer.from(b === undefined ? raw : JSON.stringify(b)));
+        }
         return send(res, out, false);
       }
 
@@ -172,12 +192,12 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
       }
       if (hooks.request) {
         const r = hooks.request(preq, ctx);
-        if (r && 'status' in r) return send(res, r, !!hooks.chunked);
+        if (r && 'status' in r) return send(res, r, !!hooks.chunked, !!hooks.gzip);
         if (r) preq = r;
       }
       let out = await forward(agent, origin, preq.method, preq.query ? `${preq.path}?${preq.query}` : preq.path, preq.headers, preq.body);
       if (hooks.response) out = hooks.response(preq, out, ctx) ?? out;
-      send(res, out, !!hooks.chunked);
+      send(res, out, !!hooks.chunked, !!hooks.gzip);
     })().catch((err) => {
       if (!res.headersSent) {
         res.writeHead(502, { 'content-type': 'text/plain' });

@@ -5,9 +5,13 @@
 import { createHash } from 'node:crypto';
 import { aliasesVariants } from './variants/aliases.ts';
 import { benignVariants } from './variants/benign.ts';
+import { coverageVariants } from './variants/coverage.ts';
+import { depthVariants } from './variants/depth.ts';
 import { errorsVariants } from './variants/errors.ts';
+import { freedomsVariants } from './variants/freedoms.ts';
 import { identityVariants } from './variants/identity.ts';
 import { idpVariants } from './variants/idp.ts';
+import { pendingVariants } from './variants/pending.ts';
 import { ratelimitVariants } from './variants/ratelimit.ts';
 import { s2sVariants } from './variants/s2s.ts';
 import { schemaVariants } from './variants/schema.ts';
@@ -35,24 +39,40 @@ export const VARIANT_AREAS = {
   transfers: transfersVariants,
   ratelimit: ratelimitVariants,
   timeout: timeoutVariants,
+  coverage: coverageVariants,
+  depth: depthVariants,
   benign: benignVariants,
+  freedoms: freedomsVariants,
 } as const satisfies Record<string, () => VariantSpec[]>;
 
-export type VariantArea = keyof typeof VARIANT_AREAS;
+/**
+ * Variants that no check catches yet (or freedoms a check still refuses): run only on request
+ * (`selftest --area pending`), never in the default bank that npm test runs.
+ */
+export const PENDING_AREAS = { pending: pendingVariants } as const satisfies Record<string, () => VariantSpec[]>;
 
+const ALL_AREAS = { ...VARIANT_AREAS, ...PENDING_AREAS };
+
+export type VariantArea = keyof typeof ALL_AREAS;
+
+/** The areas of the default bank. */
 export const AREA_NAMES = Object.keys(VARIANT_AREAS) as VariantArea[];
+/** Every area, pending included. */
+export const ALL_AREA_NAMES = Object.keys(ALL_AREAS) as VariantArea[];
 
 export function isVariantArea(name: string): name is VariantArea {
-  return Object.hasOwn(VARIANT_AREAS, name);
+  return Object.hasOwn(ALL_AREAS, name);
 }
 
 /** Builds the bank (or the given areas of it). Stateful transforms get fresh state on every call. */
 export function buildMutantBank(areas: readonly VariantArea[] = AREA_NAMES): MutantVariant[] {
-  return areas.flatMap((area) => VARIANT_AREAS[area]().map((v) => ({ ...v, area })));
+  return areas.flatMap((area) => ALL_AREAS[area]().map((v) => ({ ...v, area })));
 }
 
 /** The bank as built once (for listing; the selftest builds a fresh one per run). */
 export const MUTANT_BANK: readonly MutantVariant[] = buildMutantBank();
+/** The pending variants as built once (for listing and coverage). */
+export const PENDING_BANK: readonly MutantVariant[] = buildMutantBank(Object.keys(PENDING_AREAS) as VariantArea[]);
 
 export function variantsById(ids: string[], bank: readonly MutantVariant[] = buildMutantBank()): MutantVariant[] {
   const byId = new Map(bank.map((v) => [v.id, v]));

@@ -49,7 +49,15 @@ export function failingOf(results: CheckResult[]): FailingCheck[] {
   const out: FailingCheck[] = [];
   for (const r of results) {
     if (r.verdict === 'fail') {
-      out.push({ checkId: r.checkId, rules: r.failure?.rules ?? r.rules, message: r.failure?.message ?? '', named: r.failure?.rulesNamed ?? false, ...(r.failure?.cause ? { cause: r.failure.cause } : {}) });
+      out.push({
+        checkId: r.checkId,
+        rules: r.failure?.rules ?? r.rules,
+        message: r.failure?.message ?? '',
+        named: r.failure?.rulesNamed ?? false,
+        sole: r.rules.length === 1,
+        ...(r.failure?.namedOutsideCheck ? { namedOutside: true } : {}),
+        ...(r.failure?.cause ? { cause: r.failure.cause } : {}),
+      });
     } else if (r.verdict === 'blocked') {
       out.push({ checkId: r.checkId, rules: r.blocked?.rules ?? [], message: `blocked by ${r.blocked?.operation ?? 'a prerequisite'}: ${r.blocked?.message ?? ''}`, named: false, cause: BLOCKED });
     }

@@ -19,7 +19,7 @@ const clean = run('baseline', 'baseline', []);
 
 describe('creditKills', () => {
   it('credits a failure whose assertion named the broken rule', () => {
-    expect(creditKills([fail('a', ['R1'], true)], ['R1'], new Set(), true)).toEqual({ caughtBy: ['a'], notCredited: [] });
+    expect(creditKills([fail('a', ['R1'], true)], ['R1'], new Set(), 'named')).toEqual({ caughtBy: ['a'], notCredited: [] });
   });
 
   it('does not credit a failure naming only other rules, and does not list it', () => {
@@ -28,14 +28,24 @@ describe('creditKills', () => {
 
   it('does not credit rules the runner filled in (timeout, transport error, crash, rule-less assertion)', () => {
     const failing = [fail('a', ['R1', 'R2'], false, 'CHECK_TIMEOUT'), fail('b', ['R1'], false, 'ECONNRESET'), fail('c', ['R1'], false, 'CHECK_ERROR'), fail('d', ['R1'], false)];
-    const credit = creditKills(failing, ['R1'], new Set(), true);
+    const credit = creditKills(failing, ['R1'], new Set(), 'named');
     expect(credit.caughtBy).toEqual([]);
     expect(credit.notCredited).toEqual(['a', 'b', 'c', 'd'].map((checkId) => ({ checkId, reason: 'rules-not-named' })));
   });
 
-  it('credits unnamed failures only in the transitional mode', () => {
-    expect(creditKills([fail('a', ['R1'], false)], ['R1'], new Set(), false).caughtBy).toEqual(['a']);
-    expect(creditKills([fail('a', ['R1'], false)], ['R1'], new Set(), true).caughtBy).toEqual([]);
+  it('credits unnamed failures in the any mode only', () => {
+    expect(creditKills([fail('a', ['R1'], false)], ['R1'], new Set(), 'any').caughtBy).toEqual(['a']);
+    expect(creditKills([fail('a', ['R1'], false)], ['R1'], new Set(), 'named').caughtBy).toEqual([]);
+  });
+
+  it('named-or-sole: credits a rule-less assertion of a single-rule check, nothing else unnamed', () => {
+    const sole = (checkId: string, cause?: string, namedOutside = false): FailingCheck => ({ ...fail(checkId, ['R1'], false, cause), sole: true, ...(namedOutside ? { namedOutside } : {}) });
+    expect(creditKills([sole('a')], ['R1'], new Set(), 'named-or-sole').caughtBy).toEqual(['a']);
+    // Rules filled in for a multi-rule check, a timeout or crash, a step naming another rule, a baseline failure: never.
+    const failing = [fail('b', ['R1', 'R2'], false), sole('c', 'CHECK_TIMEOUT'), sole('d', 'CHECK_ERROR'), sole('e', undefined, true), sole('f')];
+    const credit = creditKills(failing, ['R1'], new Set(['f']), 'named-or-sole');
+    expect(credit.caughtBy).toEqual([]);
+    expect(credit.notCredited.map((n) => `${n.checkId}:${n.reason}`)).toEqual(['b:rules-not-named', 'c:rules-not-named', 'd:rules-not-named', 'e:rules-not-named', 'f:fails-on-baseline']);
   });
 
   it('does not credit a check that also fails on the baseline, even when it names the rule', () => {
@@ -43,8 +53,8 @@ describe('creditKills', () => {
   });
 
   it('does not credit a blocked check (the runner reports it unnamed with cause BLOCKED)', () => {
-    for (const requireNamed of [true, false]) {
-      expect(creditKills([fail('a', ['R1'], false, 'BLOCKED')], ['R1'], new Set(), requireNamed)).toEqual({ caughtBy: [], notCredited: [{ checkId: 'a', reason: 'blocked' }] });
+    for (const mode of ['named', 'named-or-sole', 'any'] as const) {
+      expect(creditKills([fail('a', ['R1'], false, 'BLOCKED')], ['R1'], new Set(), mode)).toEqual({ caughtBy: [], notCredited: [{ checkId: 'a', reason: 'blocked' }] });
     }
   });
 });
@@ -58,7 +68,7 @@ describe('scoreSelftest', () => {
   });
 
   it('exits 1 on an uncaught faulty variant and says whether checks failed for it', () => {
-    const s = scoreSelftest(clean, [run('f1', 'faulty', ['R1'], [fail('a', ['R1'], false, 'CHECK_TIMEOUT')]), run('f2', 'faulty', ['R2'])], CHECKS, true);
+    const s = scoreSelftest(clean, [run('f1', 'faulty', ['R1'], [fail('a', ['R1'], false, 'CHECK_TIMEOUT')]), run('f2', 'faulty', ['R2'])], CHECKS, 'named');
     expect(s.uncaught).toEqual(['f1', 'f2']);
     expect(s.caughtOnlyByOtherRules).toEqual(['f1']);
     expect(s.score.percent).toBe(0);

@@ -17,6 +17,10 @@ export interface FailingCheck {
   message: string;
   /** The failed assertion itself named `rules` (not filled in by the runner). */
   named: boolean;
+  /** The check covers exactly one rule. */
+  sole?: boolean;
+  /** The assertion named only rules outside the check (a failed step about another rule). */
+  namedOutside?: boolean;
   cause?: string;
 }
 
@@ -48,14 +52,23 @@ export interface Credit {
 }
 
 /**
- * Crediting requires the assertion to name the rule. False only while the suites still have
- * rule-less assertions for some rules (the transition is tracked in COORD.log): then any failure
- * whose rules include the broken one counts, as before.
+ * How strictly kills are credited.
+ * - `named`: only a failure whose assertion named the broken rule.
+ * - `named-or-sole`: also a rule-less assertion failure of a check that covers exactly one rule (the
+ *   assertion can only be about that rule: setup steps of the kit end as blocked, and a step about
+ *   another rule says so). Never a timeout, transport error, crash, property error or blocked step.
+ * - `any`: any failure whose rules include the broken one (the old crediting, for comparison).
  */
-export const REQUIRE_NAMED_RULES = false;
+export type CreditMode = 'named' | 'named-or-sole' | 'any';
+
+/** The crediting the selftest uses; `named` once every multi-rule check names its rules (COORD.log). */
+export const CREDIT_MODE: CreditMode = 'any';
+
+const credited = (f: FailingCheck, mode: CreditMode) =>
+  mode === 'any' || f.named || (mode === 'named-or-sole' && !!f.sole && !f.cause && !f.namedOutside);
 
 /** The kills of one faulty variant. */
-export function creditKills(failing: readonly FailingCheck[], breaks: readonly string[], baselineFailing: ReadonlySet<string>, requireNamed = REQUIRE_NAMED_RULES): Credit {
+export function creditKills(failing: readonly FailingCheck[], breaks: readonly string[], baselineFailing: ReadonlySet<string>, mode: CreditMode = CREDIT_MODE): Credit {
   const broken = new Set(breaks);
   const caughtBy: string[] = [];
   const notCredited: Credit['notCredited'] = [];
@@ -63,7 +76,7 @@ export function creditKills(failing: readonly FailingCheck[], breaks: readonly s
     if (!f.rules.some((r) => broken.has(r))) continue;
     if (f.cause === BLOCKED) notCredited.push({ checkId: f.checkId, reason: 'blocked' });
     else if (baselineFailing.has(f.checkId)) notCredited.push({ checkId: f.checkId, reason: 'fails-on-baseline' });
-    else if (requireNamed && !f.named) notCredited.push({ checkId: f.checkId, reason: 'rules-not-named' });
+    else if (!credited(f, mode)) notCredited.push({ checkId: f.checkId, reason: 'rules-not-named' });
     else caughtBy.push(f.checkId);
   }
   return { caughtBy, notCredited };
@@ -99,14 +112,14 @@ export interface Score {
 }
 
 /** Scores the baseline and the variant runs. Exit 0 only at 100% with no false positive. */
-export function scoreSelftest(baseline: RunRecord, runs: readonly RunRecord[], checkIds: readonly string[], requireNamed = REQUIRE_NAMED_RULES): Score {
+export function scoreSelftest(baseline: RunRecord, runs: readonly RunRecord[], checkIds: readonly string[], mode: CreditMode = CREDIT_MODE): Score {
   const baselineFailing = new Set(baseline.failing.map((f) => f.checkId));
   const baselineSkipped = new Set(baseline.skippedChecks.map((s) => s.checkId));
   // Without a baseline run nothing is known to pass, so no skip is "new".
   const baselinePassed = baseline.error ? new Set<string>() : new Set(checkIds.filter((id) => !baselineFailing.has(id) && !baselineSkipped.has(id)));
 
   const scoreOne = (r: RunRecord): ScoredRun => {
-    const credit = r.kind === 'faulty' ? creditKills(r.failing, r.breaks, baselineFailing, requireNamed) : { caughtBy: [], notCredited: [] };
+    const credit = r.kind === 'faulty' ? creditKills(r.failing, r.breaks, baselineFailing, mode) : { caughtBy: [], notCredited: [] };
     const ok = r.kind === 'faulty' ? !r.error && credit.caughtBy.length > 0 : !r.error && r.failing.length === 0;
     const newlySkipped = r.skippedChecks.filter((s) => baselinePassed.has(s.checkId)).map((s) => s.checkId);
     return { ...r, ...credit, ok, newlySkipped };

@@ -9,7 +9,8 @@ import type { Check } from '../checks/types.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { RateLimitOptions } from '../reference/index.ts';
-import { buildMutantBank, MUTANT_BANK } from './registry.ts';
+import { mutationCoverage } from './mutation-coverage.ts';
+import { buildMutantBank, MUTANT_BANK, PENDING_BANK } from './registry.ts';
 import { BASELINE_ID, runVariant, type RunContext, type RunRaw, type SelftestProfile } from './run-variant.ts';
 import { scoreSelftest, type Score, type ScoredRun } from './scoring.ts';
 import type { MutantVariant } from './variant.ts';
@@ -53,7 +54,44 @@ export interface SelftestResult extends Omit<Score, 'baseline' | 'variants'> {
   checks: number;
   baseline: VariantOutcome;
   variants: VariantOutcome[];
+  /** Mutation coverage by rule over this run: testable rules with a caught faulty variant, and the rest. */
+  ruleCoverage: RuleCoverage;
+  /**
+   * Uncaught faulty variants every check of whose rule skipped in that run: the profile (minimal:
+   * no control API, no secrets) hides the fault. Under the minimal profile they do not fail the run.
+   */
+  hiddenBySkips: string[];
   durationMs: number;
+}
+
+export interface RuleCoverage {
+  testable: number;
+  /** Testable rules broken by a faulty variant of this run that was caught. */
+  caught: number;
+  /** Testable rules with no caught variant in this run: why (recorded reason, pending variants, not run). */
+  without: { rule: string; why: string }[];
+}
+
+function ruleCoverage(model: Model, outcomes: VariantOutcome[]): RuleCoverage {
+  const faulty = outcomes.filter((o) => o.kind === 'faulty');
+  const caught = new Set(faulty.filter((o) => o.ok).flatMap((o) => o.breaks));
+  const ran = new Set(faulty.flatMap((o) => o.breaks));
+  const cov = mutationCoverage(model);
+  const testable = model.rules.filter((r) => r.testable);
+  const without = testable
+    .filter((r) => !caught.has(r.id))
+    .map((r) => {
+      const m = cov.get(r.id)!;
+      const why = m.reason
+        ? `no variant: ${m.reason}`
+        : ran.has(r.id)
+          ? `variants not caught: ${m.variants.join(', ')}`
+          : m.variants.length
+            ? `not run here (${m.variants.join(', ')})`
+            : `pending (no check catches it yet): ${m.pending.join(', ')}`;
+      return { rule: r.id, why };
+    });
+  return { testable: testable.length, caught: testable.length - without.length, without };
 }
 
 export type SelftestProgress =
@@ -119,7 +157,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   const variants = opts.variants ?? buildMutantBank();
   const checkConcurrency = opts.checkConcurrency ?? SELFTEST_DEFAULTS.checkConcurrency;
   const rateLimit = opts.rateLimit === null ? undefined : (opts.rateLimit ?? SELFTEST_DEFAULTS.rateLimit);
-  const registered = new Set(MUTANT_BANK.map((v) => v.id));
+  const registered = new Set([...MUTANT_BANK, ...PENDING_BANK].map((v) => v.id));
   const inProcess = !!opts.checks || !!opts.model || variants.some((v) => !registered.has(v.id));
   const workerCount = inProcess ? 0 : Math.min(positive('workers', opts.workers ?? SELFTEST_DEFAULTS.workers, 0), variants.length + 1);
   const checks = opts.checks ?? (await defaultChecks());
@@ -159,8 +197,22 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
     const byId = new Map(raws.slice(1).map((r) => [r.id, r]));
     const ordered = variants.map((v) => byId.get(v.id)!);
     const scored = scoreSelftest(baseline, ordered, checkIds);
+    const outcomes = scored.variants.map((o, i) => withRaw(o, ordered[i]));
+    const hiddenBySkips = outcomes
+      .filter((o) => o.kind === 'faulty' && !o.ok && !o.error)
+      .filter((o) => {
+        const covering = checks.filter((c) => c.rules.some((r) => o.breaks.includes(r))).map((c) => c.id);
+        const skipped = new Set(o.skippedChecks.map((x) => x.checkId));
+        return covering.length > 0 && covering.every((id) => skipped.has(id));
+      })
+      .map((o) => o.id);
+    // Under the minimal profile a fault only checks needing control or secrets can see is expected to
+    // hide; the run still fails on a false positive or on a fault a check that ran missed.
+    const exitCode: 0 | 1 = profile === 'minimal' ? (scored.falsePositives.length === 0 && scored.uncaught.every((id) => hiddenBySkips.includes(id)) ? 0 : 1) : scored.exitCode;
     return {
       ...scored,
+      exitCode,
+      hiddenBySkips,
       seed,
       timeoutBudgetMs,
       concurrency,
@@ -168,7 +220,8 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       profile,
       checks: checks.length,
       baseline: withRaw(scored.baseline, baseline),
-      variants: scored.variants.map((o, i) => withRaw(o, ordered[i])),
+      variants: outcomes,
+      ruleCoverage: ruleCoverage(opts.model ?? (await loadModel()), outcomes),
       durationMs: Math.round(performance.now() - began),
     };
   } finally {

@@ -1,7 +1,6 @@
 // Response transforms for mutant variants: small combinators over the reference's OutgoingResponse
 // (status, headers, JSON body of one response). A variant composes them in its `options.transform`.
 
-import { loadModel } from '../model/index.ts';
 import type { ErrorRuleId } from '../model/types.ts';
 import type { OutgoingResponse, ResponseTransform, TransformRequest } from '../reference/index.ts';
 
@@ -52,10 +51,6 @@ export function onOkAny(edit: Edit): ResponseTransform {
   return rewrite((_req, res) => is2xx(res.status), edit);
 }
 
-/** Error answers carrying `message` (the section 7 row), optionally only on `ops`. */
-export const onError = (message: string, edit: Edit, ops?: Ops) =>
-  rewrite((req, res, body) => res.status >= 400 && isObject(body) && body.error_description === message && inOps(ops, req), edit);
-
 /** Error answers rendering section 7 rule `ruleId` (OutgoingResponse.ruleId, set by the reference), optionally only on `ops`. */
 export const onRule = (ruleId: ErrorRuleId, edit: Edit, ops?: Ops) =>
   rewrite((req, res) => res.ruleId === ruleId && inOps(ops, req), edit);
@@ -67,10 +62,10 @@ export function restatus(body: any, res: OutgoingResponse, status: number): void
 }
 
 /**
- * "Accepts" a request the spec says must be refused: the error carrying `message` on `ops` becomes a
- * 200 with the last successful body this operation gave on this server (a plausible answer).
+ * "Accepts" a request the spec says must be refused: the error rendering rule `ruleId` on `ops`
+ * becomes a 200 with the last successful body this operation gave on this server (a plausible answer).
  */
-export function acceptInstead(message: string, ops: string[]): ResponseTransform {
+export function acceptInsteadOf(ruleId: ErrorRuleId, ops: string[]): ResponseTransform {
   const last = new Map<string, string>();
   return (req, res) => {
     if (!inOps(ops, req)) return;
@@ -79,11 +74,11 @@ export function acceptInstead(message: string, ops: string[]): ResponseTransform
       last.set(key, res.body);
       return;
     }
-    const body = parse(res.body);
-    if (res.status < 400 || !isObject(body) || body.error_description !== message) return;
+    if (res.ruleId !== ruleId) return;
     res.status = 200;
     res.body = last.get(key) ?? '{}';
     res.headers = { 'content-type': JSON_TYPE };
+    delete res.ruleId;
   };
 }
 
@@ -123,27 +118,13 @@ export function reverseArrays(v: any): any {
   return v;
 }
 
-/** Messages of the section 7 rows (the model's error rules that show a message). */
-let rowMessages: Promise<Set<string>> | undefined;
-function rowMessagesOf(): Promise<Set<string>> {
-  rowMessages ??= loadModel().then((m) => new Set(m.rules.flatMap((r) => (r.kind === 'error' && r.message ? [r.message] : []))));
-  return rowMessages;
-}
-
 /**
- * Validation failures outside the section 7 tables: 400 answers of the token endpoint whose message is
- * no row's (e.g. a wrong-typed client_id). Mutating only these breaks the body-shape/category rules
+ * Validation failures outside the section 7 tables: 400 answers of the token endpoint that render no
+ * rule (e.g. a wrong-typed client_id). Mutating only these breaks the body-shape/category rules
  * without touching any row.
  */
 export function onNonRowTokenError(edit: Edit): ResponseTransform {
-  return async (req, res) => {
-    if (req.operationId !== 'createToken' || res.status !== 400) return;
-    const body = parse(res.body);
-    if (!isObject(body) || typeof body.error_description !== 'string') return;
-    if ((await rowMessagesOf()).has(body.error_description)) return;
-    const out = edit(body, res, req);
-    res.body = JSON.stringify(out === undefined ? body : out);
-  };
+  return rewrite((req, res, body) => req.operationId === 'createToken' && res.status === 400 && res.ruleId === undefined && isObject(body) && typeof body.error_description === 'string', edit);
 }
 
 export function errorBody(status: number, reason: string, message: string, field?: string) {
@@ -152,5 +133,18 @@ export function errorBody(status: number, reason: string, message: string, field
     error_description: message,
     error_category: { category: CATEGORY_OF[status] ?? 'CategoryValidationFailure', http_status_code: status },
     error_details: field ? [{ key: 'field', details: field }] : [],
+  };
+}
+
+/** Every `n`th request (per server) matching `when` answers 429 with Retry-After `after`. */
+export function every429(n: number, when: (req: TransformRequest) => boolean, after: () => string) {
+  const counts = new Map<string, number>();
+  return (req: TransformRequest, res: OutgoingResponse) => {
+    if (!when(req) || res.status === 429) return;
+    const key = String(req.headers.host);
+    const c = (counts.get(key) ?? 0) + 1;
+    counts.set(key, c);
+    if (c % n !== 0) return;
+    return { status: 429, headers: { 'content-type': JSON_TYPE, 'retry-after': after() }, body: JSON.stringify(errorBody(429, 'ErrorRateLimited', 'Too many requests')) };
   };
 }

@@ -2,8 +2,10 @@
 // by come from the model (the rules that list that operation), never from a table here. The run's
 // summary then counts causes: each own failure, plus each blocking operation no own failure explains.
 
+import { isPrerequisiteFailed } from '../checks/prerequisite.ts';
 import type { Check } from '../checks/types.ts';
-import type { CheckResult, RootCause, RuleVerdict } from '../events/index.ts';
+import type { CheckHttpClient } from '../client/http.ts';
+import type { BlockedInfo, CheckFailureInfo, CheckResult, RootCause, RuleVerdict } from '../events/index.ts';
 import type { Model, RuleKind } from '../model/types.ts';
 
 /**
@@ -27,6 +29,24 @@ export function ownOperations(model: Model, check: Check): Set<string> {
   const own = new Set<string>();
   for (const id of check.rules) for (const op of model.rules.find((r) => r.id === id)?.operations ?? []) own.add(op);
   return own;
+}
+
+/**
+ * A failed prerequisite step: blocked by that operation, unless the check's own rules are about it
+ * (the push-to-card flow check calling tokenize), in which case it is the check's own failure.
+ */
+export function blockedOrOwn(err: unknown, check: Check, model: Model, http: CheckHttpClient, mask: (s: string) => string): { blocked: BlockedInfo } | { failure: CheckFailureInfo } | undefined {
+  if (!isPrerequisiteFailed(err)) return undefined;
+  const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
+  const message = mask(err.message);
+  if (ownOperations(model, check).has(err.operation)) {
+    const mine = model.rules.filter((r) => (r.operations as readonly string[]).includes(err.operation) && check.rules.includes(r.id)).map((r) => r.id);
+    // The rules are named by the model (this check's rules that list the failed operation), not guessed.
+    return { failure: { message, rules: mine.length ? mine : check.rules, rulesNamed: mine.length > 0, operation: err.operation, ...(exchange ? { exchange } : {}) } };
+  }
+  const blocked: BlockedInfo = { operation: err.operation, rules: err.rules ?? blockingRules(model, err.operation), message };
+  if (exchange) blocked.exchange = exchange;
+  return { blocked };
 }
 
 /**

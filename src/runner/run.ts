@@ -9,17 +9,16 @@ import type { Check, CheckContext, RunServices } from '../checks/types.ts';
 import { runWithContext } from '../checks/current.ts';
 import { counterexampleFromAssertError } from '../checks/property.ts';
 import { isCheckFailure, isSkipSignal, SkipSignal } from '../checks/signals.ts';
-import { isPrerequisiteFailed } from '../checks/prerequisite.ts';
 import { applyExpectedFailures, decideExit, diffRuns, type ComparableRun, type ExpectedFailures } from '../baseline/index.ts';
 import { HttpSession, type CheckHttpClient } from '../client/http.ts';
 import { TransportError } from '../client/errors.ts';
 import { ConfigError } from '../errors/index.ts';
-import type { BlockedInfo, CheckFailureInfo, CheckResult, Reporter, RootCause, RuleVerdict, RunDiff, RunEvent, RunSummary, ExpectedFailuresOutcome } from '../events/index.ts';
+import type { CheckFailureInfo, CheckResult, Reporter, RootCause, RuleVerdict, RunDiff, RunEvent, RunSummary, ExpectedFailuresOutcome } from '../events/index.ts';
 import type { Model, RuleId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { httpControlAdapter } from '../control/index.ts';
 import { coverageOf, minCoverageMessage, ruleVerdicts, summarize } from './coverage.ts';
-import { blockingRules, ownOperations, rootCauses, withOutcomes } from './causes.ts';
+import { blockedOrOwn, rootCauses, withOutcomes } from './causes.ts';
 import { skipReasonFor, type ServiceProblems } from './needs.ts';
 import { preflight } from './preflight.ts';
 import { randomSeed, deriveSeed } from './seed.ts';
@@ -136,6 +135,7 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
     // rules (a helper reused across checks) falls back to the check's own.
     const named = (err.rules ?? []).filter((r): r is RuleId => (check.rules as readonly string[]).includes(r));
     const info: CheckFailureInfo = { message: mask(err.message), rules: named.length ? named : check.rules, rulesNamed: named.length > 0 };
+    if (!named.length && err.rules?.length) info.namedOutsideCheck = true;
     const op = (err as { operation?: unknown }).operation;
     if (typeof op === 'string') info.operation = op;
     if (err.counterexample) info.counterexample = mask(err.counterexample);
@@ -161,24 +161,6 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
   // Anything else is a bug in the check or an unexpected target answer the check did not handle.
   const message = err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
   return { message: `check error: ${mask(message)}`, rules: check.rules, cause: 'CHECK_ERROR', exchange: http.lastExchange };
-}
-
-/**
- * A failed prerequisite step: blocked by that operation, unless the check's own rules are about it
- * (the push-to-card flow check calling tokenize), in which case it is the check's own failure.
- */
-function blockedOrOwn(err: unknown, check: Check, model: Model, http: CheckHttpClient, mask: (s: string) => string): { blocked: BlockedInfo } | { failure: CheckFailureInfo } | undefined {
-  if (!isPrerequisiteFailed(err)) return undefined;
-  const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
-  const message = mask(err.message);
-  if (ownOperations(model, check).has(err.operation)) {
-    const mine = model.rules.filter((r) => (r.operations as readonly string[]).includes(err.operation) && check.rules.includes(r.id)).map((r) => r.id);
-    // The rules are named by the model (this check's rules that list the failed operation), not guessed.
-    return { failure: { message, rules: mine.length ? mine : check.rules, rulesNamed: mine.length > 0, operation: err.operation, ...(exchange ? { exchange } : {}) } };
-  }
-  const blocked: BlockedInfo = { operation: err.operation, rules: err.rules ?? blockingRules(model, err.operation), message };
-  if (exchange) blocked.exchange = exchange;
-  return { blocked };
 }
 
 /** Runs the checks against the target and streams events to the reporters. */

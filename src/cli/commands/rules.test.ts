@@ -21,6 +21,18 @@ describe('baas-conform rules', () => {
     for (const r of parsed.rules) expect(r.section).toMatch(/^\d/);
   });
 
+  it('gives every rule a mutants field: the faulty variants breaking it, pending ones, or why none can exist', async () => {
+    const c = capture();
+    expect(await main(['rules', '--json'], c.io)).toBe(0);
+    const rules = JSON.parse(c.out()).rules as any[];
+    const grant = rules.find((r) => r.id === 'ERR-TOKEN-GRANT-TYPE-INVALID');
+    expect(grant.mutants.variants).toContain('token.grant-type.not-checked');
+    expect(rules.find((r) => r.id === 'LIMIT-TRANSPORT-TLS').mutants.reason).toMatch(/TLS/);
+    for (const r of rules.filter((x) => x.testable)) {
+      expect(r.mutants.variants.length + r.mutants.pending.length > 0 || typeof r.mutants.reason === 'string', r.id).toBe(true);
+    }
+  });
+
   it('exits 2 naming the file and pointer when the model is malformed', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'baas-spec-'));
     try {

@@ -4,6 +4,8 @@ import { loadModel } from '../../model/index.ts';
 import { ruleCatalogue, uncoveredRules } from '../../checks/catalogue.ts';
 import { loadChecks } from '../../../suites/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
+import { mutationCoverage } from '../../mutants/index.ts';
+import type { RuleId } from '../../model/types.ts';
 import { needsTable } from '../../runner/needs-table.ts';
 
 async function rulesHandler(args: Record<string, any>, io: CliIo): Promise<number> {
@@ -16,7 +18,10 @@ async function rulesHandler(args: Record<string, any>, io: CliIo): Promise<numbe
   const entries = ruleCatalogue(model, await loadChecks());
   const shown = args.uncovered ? uncoveredRules(entries) : entries;
   if (args.json) {
-    io.stdout.write(`${JSON.stringify({ rules: shown, total: entries.length, uncovered: uncoveredRules(entries).length }, null, 2)}\n`);
+    // mutants: the faulty variants that prove the rule's checks (selftest), pending ones, or why none can exist.
+    const mutants = mutationCoverage(model);
+    const rules = shown.map((e) => ({ ...e, mutants: mutants.get(e.id as RuleId) ?? { variants: [], pending: [] } }));
+    io.stdout.write(`${JSON.stringify({ rules, total: entries.length, uncovered: uncoveredRules(entries).length }, null, 2)}\n`);
   } else {
     for (const e of shown) {
       const cover = !e.testable ? `untestable: ${e.untestable_reason}` : e.checks.length ? e.checks.join(', ') : 'UNCOVERED';

@@ -42,4 +42,24 @@ describe('baas-conform selftest', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('runs the bank under the minimal profile: faults only control/secrets can show are hidden by skips, the rest caught', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'baas-selftest-min-'));
+    try {
+      const c = capture();
+      const json = path.join(dir, 'selftest.json');
+      const code = await main(['selftest', '--profile', 'minimal', '--variant', 'token.grant-type.not-checked', '--variant', 'idp.exchange.refused', '--json', json], c.io);
+      const result = JSON.parse(await readFile(json, 'utf8'));
+      expect(result.profile).toBe('minimal');
+      // No control API, no IdP: the IdP checks skip on the baseline already.
+      expect(result.baseline.skipped).toBeGreaterThan(10);
+      expect(result.variants.find((v: any) => v.id === 'token.grant-type.not-checked').ok).toBe(true);
+      expect(result.hiddenBySkips).toEqual(['idp.exchange.refused']);
+      expect(result.falsePositives).toEqual([]);
+      expect(c.out()).toMatch(/Hidden by skips .*idp\.exchange\.refused/);
+      expect(code).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -84,6 +84,8 @@ export function benignVariants(): VariantSpec[] {
       },
     }),
     benign('benign.429-no-retry-after', '429 answers carry no Retry-After header (the spec does not show one)', faults('ratelimit.no-retry-after')),
+    // A fault point that breaks no documented rule: the spec orders no errors of a request with several faults.
+    benign('benign.token-error-order', 'the token endpoint checks the client credentials before grant_type (a request with both wrong answers 401)', faults('token.wrong-error-order')),
     { ...benign('benign.tight-rate-limit', 'a lower token-endpoint limit: 150 per IP and 60 per client per 10 s', { rateLimit: { perIp: 150, perClient: 60, windowMs: 10_000 } }), realRateLimit: true },
     // The other runs use the selftest's short rate-limit window; this one shows the unchanged
     // reference with its own (10 s) window stays clean too.

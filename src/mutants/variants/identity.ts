@@ -1,6 +1,6 @@
 // X-Chain-Id, user identity headers (section 5) and company isolation.
 
-import { onError, restatus } from '../transforms.ts';
+import { onRule, restatus } from '../transforms.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** Builds the identity variants (stateful transforms get fresh state on every call). */
@@ -8,14 +8,14 @@ export function identityVariants(): VariantSpec[] {
   return [
     faulty('chain.not-required', 'AUTH-CHAIN-ID-REQUIRED', 'X-Chain-Id is not required on user calls', faults('chain.optional')),
     faulty('chain.missing.wrong-message', 'ERR-S2S-CHAIN-ID-MISSING', 'a missing X-Chain-Id answers "Missing X-Chain-Id header"', {
-      transform: onError('X-Chain-Id header is missing', (b) => void (b.error_description = 'Missing X-Chain-Id header')),
+      transform: onRule('ERR-S2S-CHAIN-ID-MISSING', (b) => void (b.error_description = 'Missing X-Chain-Id header')),
     }),
     faulty('identity.multiple.accepted', 'ERR-S2S-USER-IDENTIFIER-MULTIPLE', 'several identity headers are accepted (the first wins)', faults('identity.allow-multiple')),
     faulty('identity.multiple.wrong-details', 'ERR-S2S-USER-IDENTIFIER-MULTIPLE', 'the multiple-identifiers error names X-User-Id instead of user_identifier in error_details', {
-      transform: onError('Multiple user identifiers provided in headers. Only one is allowed', (b) => void (b.error_details = [{ key: 'field', details: 'X-User-Id' }])),
+      transform: onRule('ERR-S2S-USER-IDENTIFIER-MULTIPLE', (b) => void (b.error_details = [{ key: 'field', details: 'X-User-Id' }])),
     }),
     faulty('identity.none.500', 'ERR-S2S-USER-IDENTIFIER-MISSING', 'no identity header answers 500 ErrorInternal instead of 400', {
-      transform: onError('No valid user identifier provided', (b, res) => {
+      transform: onRule('ERR-S2S-USER-IDENTIFIER-MISSING', (b, res) => {
         restatus(b, res, 500);
         b.error_reason = 'ErrorInternal';
         b.error_description = 'Internal error';
@@ -23,7 +23,7 @@ export function identityVariants(): VariantSpec[] {
     }),
     faulty('identity.wallet.smart-wallet-accepted', 'AUTH-X-USER-WALLET-IS-EOA', 'X-User-Wallet also matches the Smart Wallet address', faults('identity.wallet-matches-smart-wallet')),
     faulty('identity.not-found.wrong-reason', 'ERR-S2S-USER-NOT-FOUND', 'an unknown user answers reason ErrorInvalidField instead of ErrorNotFound', {
-      transform: onError('Requested user was not found', (b) => void (b.error_reason = 'ErrorInvalidField')),
+      transform: onRule('ERR-S2S-USER-NOT-FOUND', (b) => void (b.error_reason = 'ErrorInvalidField')),
     }),
     faulty('isolation.cross-company', 'AUTH-COMPANY-ISOLATION', "another company's user is found and returned", faults('identity.cross-company')),
   ];

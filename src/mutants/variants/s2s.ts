@@ -1,30 +1,30 @@
 // S2S token validation: the section 7 rows for requests using an S2S token.
 
 import { S2S_PROBES } from '../ops.ts';
-import { onError, restatus, acceptInstead } from '../transforms.ts';
+import { onRule, restatus, acceptInsteadOf } from '../transforms.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** Builds the s2s variants (stateful transforms get fresh state on every call). */
 export function s2sVariants(): VariantSpec[] {
   return [
     faulty('s2s.signature.not-checked', 'ERR-S2S-SIGNATURE-INVALID', 'config reads accept an S2S token whose HMAC signature does not verify', {
-      transform: acceptInstead('Token signature is not valid', S2S_PROBES),
+      transform: acceptInsteadOf('ERR-S2S-SIGNATURE-INVALID', S2S_PROBES),
     }),
     faulty('s2s.expiry.not-checked', 'ERR-S2S-TOKEN-EXPIRED', 'config reads accept an expired S2S token', {
-      transform: acceptInstead('Token is expired', S2S_PROBES),
+      transform: acceptInsteadOf('ERR-S2S-TOKEN-EXPIRED', S2S_PROBES),
     }),
     faulty('s2s.expired.400', 'ERR-S2S-TOKEN-EXPIRED', 'an expired S2S token answers 400 ErrorInvalidField instead of 401 ErrorExpired', faults('s2s.expired-as-400')),
     faulty('s2s.azp.not-required', 'ERR-S2S-AZP-MISSING', 'an S2S token without the azp claim is accepted', {
-      transform: acceptInstead('Client id claim is missing', S2S_PROBES),
+      transform: acceptInsteadOf('ERR-S2S-AZP-MISSING', S2S_PROBES),
     }),
     faulty('s2s.company-id.not-required', 'ERR-S2S-COMPANY-ID-MISSING', 'an S2S token without the company_id claim is accepted', {
-      transform: acceptInstead('Company id claim is missing', S2S_PROBES),
+      transform: acceptInsteadOf('ERR-S2S-COMPANY-ID-MISSING', S2S_PROBES),
     }),
     faulty('s2s.auth-header-missing.wrong-message', 'ERR-S2S-AUTH-HEADER-MISSING', 'no Authorization header on S2S calls answers "Authorization header required"', {
-      transform: onError('Missing Authorization Headers', (b) => void (b.error_description = 'Authorization header required'), S2S_PROBES),
+      transform: onRule('ERR-S2S-AUTH-HEADER-MISSING', (b) => void (b.error_description = 'Authorization header required'), S2S_PROBES),
     }),
     faulty('s2s.bearer-format.401', 'ERR-S2S-BEARER-FORMAT', 'a non-Bearer Authorization header answers 401 instead of 400', {
-      transform: onError('Bearer token is not in the correct format', (b, res) => restatus(b, res, 401), S2S_PROBES),
+      transform: onRule('ERR-S2S-BEARER-FORMAT', (b, res) => restatus(b, res, 401), S2S_PROBES),
     }),
   ];
 }

@@ -1,17 +1,17 @@
 // Token endpoint: the section 7 token table, the token response (section 4/5) and its validity (section 8).
 
 import { knownClients, proxyJson } from '../proxy-edits.ts';
-import { CATEGORY_OF, isObject, onOk, onError, restatus } from '../transforms.ts';
+import { CATEGORY_OF, isObject, onOk, onRule, restatus } from '../transforms.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** Builds the token variants (stateful transforms get fresh state on every call). */
 export function tokenVariants(): VariantSpec[] {
   return [
     faulty('token.client-id-missing.wrong-message', 'ERR-TOKEN-CLIENT-ID-MISSING', 'client_id missing answers "client_id is required" instead of "client id is required"', {
-      transform: onError('client id is required', (b) => void (b.error_description = 'client_id is required'), ['createToken']),
+      transform: onRule('ERR-TOKEN-CLIENT-ID-MISSING', (b) => void (b.error_description = 'client_id is required'), ['createToken']),
     }),
     faulty('token.client-secret-missing.401', 'ERR-TOKEN-CLIENT-SECRET-MISSING', 'client_secret missing answers 401 instead of 400', {
-      transform: onError('client secret is required', (b, res) => restatus(b, res, 401), ['createToken']),
+      transform: onRule('ERR-TOKEN-CLIENT-SECRET-MISSING', (b, res) => restatus(b, res, 401), ['createToken']),
     }),
     faulty('token.grant-type.not-checked', 'ERR-TOKEN-GRANT-TYPE-INVALID', 'any grant_type is accepted', faults('token.accept-any-grant-type')),
     faulty('token.unknown-client.400', 'ERR-TOKEN-UNKNOWN-CLIENT', 'an unknown client_id answers 400 (validation) instead of 401', {}, {
@@ -31,10 +31,10 @@ export function tokenVariants(): VariantSpec[] {
       },
     }),
     faulty('token.no-secret.wrong-reason', 'ERR-TOKEN-NO-SECRET-CONFIGURED', 'a client with no secret configured gets reason ErrorNotSupported instead of ErrorPermissionDenied', {
-      transform: onError('Client credentials access is not enabled for this account', (b) => void (b.error_reason = 'ErrorNotSupported'), ['createToken']),
+      transform: onRule('ERR-TOKEN-NO-SECRET-CONFIGURED', (b) => void (b.error_reason = 'ErrorNotSupported'), ['createToken']),
     }),
     faulty('token.company-type.400', 'ERR-TOKEN-COMPANY-TYPE', 'the company-type restriction answers 400 instead of 401', {
-      transform: onError('Client credentials are not supported for this company type', (b, res) => restatus(b, res, 400), ['createToken']),
+      transform: onRule('ERR-TOKEN-COMPANY-TYPE', (b, res) => restatus(b, res, 400), ['createToken']),
     }),
     faulty('token.response.token-type-jwt', 'AUTH-S2S-TOKEN-RESPONSE', 'the token response carries token_type "JWT" instead of "Bearer"', {
       transform: onOk(['createToken'], (b) => void (b.token_type = 'JWT')),

@@ -1,26 +1,39 @@
 // User tokens: issuance (section 5) and the section 7 rows for requests using a user token.
 
 import { USER_READS } from '../ops.ts';
-import { onOk, onError, restatus, acceptInstead } from '../transforms.ts';
+import { acceptInsteadOf, onOk, onRule, restatus, rewrite } from '../transforms.ts';
 import { faulty, type VariantSpec } from '../variant.ts';
+
+/** A Bearer JWT whose claims carry no azp: a user token (S2S tokens name their client in azp). */
+function isUserToken(auth: string | string[] | undefined): boolean {
+  const m = typeof auth === 'string' ? /^Bearer ([^.]+)\.([^.]+)\./.exec(auth) : null;
+  if (!m) return false;
+  try {
+    return JSON.parse(Buffer.from(m[2], 'base64url').toString()).azp === undefined;
+  } catch {
+    return false;
+  }
+}
 
 /** Builds the user-token variants (stateful transforms get fresh state on every call). */
 export function userTokenVariants(): VariantSpec[] {
   return [
     faulty('user-token.expiry.not-checked', 'ERR-USER-TOKEN-EXPIRED', 'an expired user token is accepted on user reads', {
-      transform: acceptInstead('Token is expired', USER_READS),
+      transform: acceptInsteadOf('ERR-USER-TOKEN-EXPIRED', USER_READS),
     }),
     faulty('user-token.signature.400', 'ERR-USER-TOKEN-SIGNATURE', 'a user token with a bad signature answers 400 instead of 401', {
-      transform: onError('Token signature is not valid', (b, res) => restatus(b, res, 400), USER_READS),
+      // The reference renders one signature row for both token kinds (ERR-S2S-SIGNATURE-INVALID, same
+      // status, reason and message): select the answers to user tokens (no azp claim) on user reads.
+      transform: rewrite((req, res) => res.ruleId === 'ERR-S2S-SIGNATURE-INVALID' && USER_READS.includes(req.operationId ?? '') && isUserToken(req.headers.authorization), (b, res) => restatus(b, res, 400)),
     }),
     faulty('user-token.email-claim.not-required', 'ERR-USER-TOKEN-EMAIL-MISSING', 'a user token without the email claim is accepted', {
-      transform: acceptInstead('User email claim is missing', USER_READS),
+      transform: acceptInsteadOf('ERR-USER-TOKEN-EMAIL-MISSING', USER_READS),
     }),
     faulty('user-token.address-claim.wrong-message', 'ERR-USER-TOKEN-ADDRESS-MISSING', 'a user token without the address claim answers "User wallet claim is missing"', {
-      transform: onError('User address claim is missing', (b) => void (b.error_description = 'User wallet claim is missing'), USER_READS),
+      transform: onRule('ERR-USER-TOKEN-ADDRESS-MISSING', (b) => void (b.error_description = 'User wallet claim is missing'), USER_READS),
     }),
     faulty('user-token.user-id-claim.wrong-reason', 'ERR-USER-TOKEN-USER-ID-MISSING', 'a user token without the user id claim answers reason ErrorPermissionDenied', {
-      transform: onError('User id claim is missing', (b) => void (b.error_reason = 'ErrorPermissionDenied'), USER_READS),
+      transform: onRule('ERR-USER-TOKEN-USER-ID-MISSING', (b) => void (b.error_reason = 'ErrorPermissionDenied'), USER_READS),
     }),
     faulty('user-token.issuance.no-expires-at', 'AUTH-USER-TOKEN-ISSUANCE', 'POST /api/v1/user/authorize returns no expires_at', {
       transform: onOk(['authorizeUser'], (b) => void delete b.expires_at),

@@ -1,0 +1,209 @@
+// Variants added so every testable rule has a fault that proves its check (issue 13 "mutation
+// coverage by rule"), and every reference fault point is used. Fault points first; the proxy where
+// the request must be seen; response transforms last.
+
+import { createHmac, randomUUID } from 'node:crypto';
+import { IDP_OPS } from '../ops.ts';
+import { has, proxyError, proxyJson } from '../proxy-edits.ts';
+import { isObject, JSON_TYPE, onRule, onOk, restatus } from '../transforms.ts';
+import { faulty, faults, type VariantSpec } from '../variant.ts';
+
+/** A webhook hook dropping one field on one path. */
+const dropOnWebhook = (path: string, field: string) => (p: string, body: any) => (p === path && isObject(body) ? (delete body[field], body) : body);
+
+/** A proxy request hook refusing `path` when the body carries only the deprecated `alias` of `preferred`. */
+const refuseAliasOnly = (method: string, path: string, alias: string, preferred: string) => ({
+  request(req: { method: string; path: string; json?: any }) {
+    if (req.method === method && req.path === path && has(req.json, alias) && !has(req.json, preferred)) {
+      return proxyError(400, 'ErrorMissingField', `${preferred} is required`, preferred);
+    }
+  },
+});
+
+/** Who a request acts for, as far as its headers say (token plus identity header). */
+const identityKey = (h: Record<string, string>) => [h.authorization, h['x-user-wallet'], h['x-user-email'], h['x-user-id']].join('|');
+
+const decodeJwt = (t: string): { header: any; payload: any } | undefined => {
+  const [h, p] = t.split('.');
+  try {
+    return { header: JSON.parse(Buffer.from(h, 'base64url').toString()), payload: JSON.parse(Buffer.from(p, 'base64url').toString()) };
+  } catch {
+    return undefined;
+  }
+};
+
+export function coverageVariants(): VariantSpec[] {
+  return [
+    // ------------------------------------------------------------- fault points not used before
+    faulty('token.response.no-token-type', 'AUTH-S2S-TOKEN-RESPONSE', 'the S2S token response lacks token_type', faults('token.missing-token-type')),
+    faulty('s2s.signature.skipped', 'ERR-S2S-SIGNATURE-INVALID', 'the server does not verify the HMAC signature of S2S tokens (any HS256-shaped token is accepted)', faults('s2s.skip-signature')),
+    faulty('s2s.expiry.skipped', 'ERR-S2S-TOKEN-EXPIRED', 'the server does not check exp (expired tokens are accepted)', faults('s2s.skip-expiry')),
+    faulty('user-token.claims.skipped', 'ERR-USER-TOKEN-EMAIL-MISSING', 'the server does not require the user id, email and address claims of user tokens', faults('user-token.skip-claims')),
+    faulty('alias.responses.deprecated-dropped', 'ALIAS-DEPRECATED-NOT-REMOVED', 'responses and webhooks carry only the preferred names (every deprecated alias removed)', faults('alias.drop-deprecated')),
+    faulty('alias.responses.stale-values', 'ALIAS-DEPRECATED-NOT-REMOVED', 'every deprecated alias carries a value different from its preferred name', faults('alias.different-values')),
+    faulty('alias.webhooks.deprecated-dropped', 'ALIAS-WEBHOOK-USER-ID', 'webhook payloads carry only the preferred names', faults('webhooks.drop-aliases')),
+    faulty('errors.category.status-mismatch-everywhere', 'ERR-CATEGORY-STATUS', 'every error body carries an http_status_code other than the HTTP status', faults('errors.category-mismatch')),
+    faulty('3ds.decision.lost-update', 'STATE-3DS-NO-REPLAY', 'a 3DS decision is read-await-write: concurrent decisions of one challenge all succeed', faults('3ds.lost-update')),
+
+    // ------------------------------------------------------------------------- identity provider
+    faulty('idp.auth-header-missing.401', 'ERR-IDP-AUTH-HEADER-MISSING', 'the IdP exchange without Authorization answers 401 instead of 400', {}, {
+      response(req, res) {
+        if (req.path !== '/api/v1/user/authorize' && req.path !== '/api/v1/user/retail') return;
+        if (req.headers.authorization !== undefined || req.headers.identity === undefined || res.status !== 400 || !isObject(res.json)) return;
+        res.json.error_category = { category: 'CategoryUnauthorized', http_status_code: 401 };
+        return proxyJson({ ...res, status: 401 }, res.json);
+      },
+    }),
+    faulty('idp.access-token-expired.wrong-reason', 'ERR-IDP-ACCESS-TOKEN-EXPIRED', 'an expired provider access token answers reason ErrorPermissionDenied instead of ErrorExpired', {
+      transform: onRule('ERR-IDP-ACCESS-TOKEN-EXPIRED', (b) => void (b.error_reason = 'ErrorPermissionDenied'), IDP_OPS),
+    }),
+    faulty('idp.id-token-signature.400', 'ERR-IDP-ID-TOKEN-SIGNATURE', 'a bad identity-token signature answers 400 instead of 401', {
+      transform: onRule('ERR-IDP-ID-TOKEN-SIGNATURE', (b, res) => restatus(b, res, 400), IDP_OPS),
+    }),
+    faulty('idp.exchange.refused', 'AUTH-IDP-EXCHANGE', 'valid provider tokens are refused at the exchange (401 ErrorPermissionDenied)', {}, {
+      request(req) {
+        if (req.method === 'POST' && req.path === '/api/v1/user/authorize' && req.headers.identity !== undefined) {
+          return proxyError(401, 'ErrorPermissionDenied', 'provider tokens refused');
+        }
+      },
+    }),
+    faulty('idp.retail.wrong-id', 'ENDPOINT-RETAIL-REGISTER', 'POST /api/v1/user/retail returns an id that is not the registered user', {
+      transform: onOk(['registerRetailUser'], (b) => void (has(b, 'id') && (b.id = randomUUID()))),
+    }),
+
+    // ------------------------------------------------------------------------------- S2S, identity
+    faulty('s2s.claims.scope-read', 'AUTH-S2S-TOKEN-CLAIMS', 'S2S tokens carry scope "partner:read" instead of "partner:full" (validly signed)', {}, {
+      response(req, res, ctx) {
+        const secret = ctx.profile.s2s_signing_secret;
+        if (req.path !== '/api/v1/token' || res.status !== 200 || typeof res.json?.access_token !== 'string' || !secret) return;
+        const jwt = decodeJwt(res.json.access_token);
+        if (!jwt) return;
+        const head = Buffer.from(JSON.stringify(jwt.header)).toString('base64url');
+        const body = Buffer.from(JSON.stringify({ ...jwt.payload, scope: 'partner:read' })).toString('base64url');
+        const sig = createHmac('sha256', Buffer.from(secret)).update(`${head}.${body}`).digest('base64url');
+        return proxyJson(res, { ...res.json, access_token: `${head}.${body}.${sig}` });
+      },
+    }),
+    faulty('s2s.bearer.config-refused', 'AUTH-S2S-BEARER-ACCEPTED', 'GET /api/v1/config refuses a valid S2S Bearer token (401)', {}, {
+      request(req) {
+        if (req.method === 'GET' && (req.path === '/api/v1/config' || req.path === '/api/v1/validation/rules') && /^Bearer /.test(req.headers.authorization ?? '')) {
+          return proxyError(401, 'ErrorPermissionDenied', 'token refused');
+        }
+      },
+    }),
+    faulty('s2s.user-agnostic.identity-required', 'AUTH-USER-AGNOSTIC', 'POST /api/v1/user requires a user identity header', {}, {
+      request(req) {
+        if (req.method === 'POST' && req.path === '/api/v1/user' && !req.headers['x-user-wallet'] && !req.headers['x-user-email'] && !req.headers['x-user-id']) {
+          return proxyError(400, 'ErrorMissingField', 'a user identity header is required here', 'user_identifier');
+        }
+      },
+    }),
+    faulty('identity.email.not-accepted', 'AUTH-IDENTITY-HEADER-KINDS', 'X-User-Email does not identify the user (400 no valid user identifier)', {}, {
+      request(req) {
+        if (req.headers['x-user-email'] !== undefined && !req.headers['x-user-wallet'] && !req.headers['x-user-id'] && !req.path.startsWith('/__control')) {
+          return proxyError(400, 'ErrorMissingField', 'a user identity header is required here', 'user_identifier');
+        }
+      },
+    }),
+    faulty('user-token.use.identity-required', 'AUTH-USER-TOKEN-USE', 'calls with a user token still require a user identity header', {}, {
+      request(req) {
+        const auth = req.headers.authorization ?? '';
+        if (!/^Bearer /.test(auth) || req.headers['x-user-wallet'] || req.headers['x-user-email'] || req.headers['x-user-id'] || req.path.startsWith('/__control')) return;
+        const jwt = decodeJwt(auth.slice(7));
+        // A user token: its claims name a user (S2S tokens carry azp/company_id and no user claims).
+        if (!jwt || jwt.payload.azp !== undefined) return;
+        return proxyError(400, 'ErrorMissingField', 'a user identity header is required here', 'user_identifier');
+      },
+    }),
+
+    // ------------------------------------------------------------------------------ endpoints
+    faulty('users.config.404', 'ENDPOINT-CONFIG-READS', 'GET /api/v1/config answers 404', {}, {
+      request(req) {
+        if (req.method === 'GET' && req.path === '/api/v1/config') return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{}', json: {} };
+      },
+    }),
+    faulty('users.wallets.empty', 'ENDPOINT-WALLETS', 'GET /api/v1/wallets lists no wallet', {
+      transform: onOk(['listWallets'], (b) => (Array.isArray(b) ? [] : isObject(b) && Array.isArray(b.data) ? { ...b, data: [] } : b)),
+    }),
+    faulty('version.v1-user.gone', 'VERSION-COEXIST', 'GET /api/v1/user is gone (404) now that v2 exists', {}, {
+      request(req) {
+        if (req.method === 'GET' && req.path === '/api/v1/user') return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{}', json: {} };
+      },
+    }),
+    faulty('bank.chain.numeric-string-refused', 'ENDPOINT-CHAIN-NUMERIC-STRING', 'init and complete refuse chain sent as a numeric string (they want a number)', {}, {
+      request(req) {
+        if (req.method === 'POST' && (req.path === '/api/v1/bank/accounts/init' || req.path === '/api/v1/bank/accounts/complete') && typeof req.json?.chain === 'string') {
+          return proxyError(400, 'ErrorInvalidField', 'chain must be a number', 'chain_id');
+        }
+      },
+    }),
+    faulty('bank.primary-wallet.client-must-send', 'ENDPOINT-PRIMARY-WALLET-SERVER', 'init requires the client to send the Primary wallet_address', {}, {
+      request(req) {
+        if (req.method === 'POST' && req.path === '/api/v1/bank/accounts/init' && !has(req.json, 'wallet_address')) {
+          return proxyError(400, 'ErrorMissingField', 'wallet_address is required', 'wallet_address');
+        }
+      },
+    }),
+
+    // ------------------------------------------------------------------------------------- states
+    faulty('3ds.pending.not-decidable', 'STATE-3DS-DECIDE-PENDING', 'a pending challenge cannot be decided by its own user (400 ErrorNotFound)', {}, {
+      response(req, res) {
+        if (req.method !== 'POST' || !/3ds/.test(req.path) || res.status < 200 || res.status >= 300 || req.path.startsWith('/__control')) return;
+        return proxyError(400, 'ErrorNotFound', 'Requested transaction was not found');
+      },
+    }),
+
+    faulty('sepa.direct.stays-not-started', 'STATE-SEPA-DIRECT-ACTIVATION', 'direct activation returns details_id, but the capability of that user stays ActivationNotStarted', {}, {
+      response(req, res, ctx) {
+        const done = (ctx.state.get('direct') as Set<string> | undefined) ?? new Set<string>();
+        ctx.state.set('direct', done);
+        const key = identityKey(req.headers);
+        const ok = res.status >= 200 && res.status < 300;
+        if (ok && req.method === 'POST' && req.path === '/api/v1/bank/accounts' && req.json?.account_type === 'Sepa') done.add(key);
+        if (!ok || req.method !== 'GET' || req.path !== '/api/v2/user' || !done.has(key) || !Array.isArray(res.json?.capabilities)) return;
+        for (const c of res.json.capabilities) if (c?.type === 'SepaAccount' && c.status === 'InProgress') c.status = 'ActivationNotStarted';
+        return proxyJson(res, res.json);
+      },
+    }),
+    faulty('sepa.complete.no-details-id', 'STATE-SEPA-WALLET-LINK-ACTIVATION', 'POST /api/v1/bank/accounts/complete answers 200 without details_id', {
+      transform: onOk(['completeBankAccount'], (b) => void (isObject(b) && delete b.details_id)),
+    }),
+
+    // ------------------------------------------------------------------------------- transport
+    faulty('schema.config.not-json', 'GENERAL-TRANSPORT-JSON', 'GET /api/v1/config answers a body that is not JSON (under a JSON content type)', {
+      transform: (req, res) => {
+        if (req.operationId === 'getConfig' && res.status >= 200 && res.status < 300) res.body = 'config=1&mode=sandbox';
+      },
+    }),
+    faulty('webhooks.delivery.text-plain', 'EVENT-WEBHOOK-DELIVERY', 'webhooks are delivered with Content-Type text/plain instead of JSON', {}, {
+      webhook: (_p, body) => body,
+      webhookContentType: 'text/plain; charset=utf-8',
+    }),
+
+    // ------------------------------------------------------------------------------------ aliases
+    faulty('alias.user-create-v1.deprecated-only-refused', 'ALIAS-USER-CREATE-WALLET-ADDRESS-V1', 'POST /api/v1/user with only the deprecated wallet_address is refused', {}, refuseAliasOnly('POST', '/api/v1/user', 'wallet_address', 'user_address')),
+    faulty('alias.statement.account-address-only-refused', 'ALIAS-STATEMENT-ACCOUNT-ADDRESS', 'the statement request with only the deprecated account_address is refused', {}, refuseAliasOnly('POST', '/api/v1/activity/statement/full', 'account_address', 'wallet_address')),
+    faulty('alias.recipient.address-dropped', 'ALIAS-RECIPIENT-ADDRESS', 'recipient answers omit the deprecated address of crypto payment details', {
+      transform: onOk(['createRecipientV2'], (b) => {
+        const strip = (o: any) => isObject(o) && has(o, 'recipient_address') && delete o.address;
+        strip(b);
+        for (const p of Array.isArray(b?.payment_details) ? b.payment_details : [b?.payment_details]) strip(p);
+      }),
+    }),
+    faulty('alias.webhook.withdrawal-account-address-dropped', 'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS', 'the ERC-20 withdrawal webhook omits the deprecated account_address', {}, {
+      webhook: dropOnWebhook('/v2/webhooks/erc-withdrawals', 'account_address'),
+    }),
+    faulty('alias.webhook.recipient-address-dropped', 'ALIAS-WEBHOOK-RECIPIENT-ADDRESS', 'the recipients webhook omits the deprecated address', {}, {
+      webhook: dropOnWebhook('/v2/webhooks/recipients', 'address'),
+    }),
+    faulty('alias.mismatch.error-422', 'ERR-ALIAS-MISMATCH', 'mismatching old and new field names answer 422 instead of 400', {}, {
+      response(req, res) {
+        // The reference's mismatch error names both fields of the pair in error_details.
+        const d = res.json?.error_details;
+        if (res.status !== 400 || !Array.isArray(d) || d.filter((x: any) => x?.key === 'field').length !== 2 || req.path.startsWith('/__control')) return;
+        res.json.error_category = { ...res.json.error_category, http_status_code: 422 };
+        return proxyJson({ ...res, status: 422 }, res.json);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,55 @@
+// Benign variants for the freedoms of issue 14: what a production server may do because the spec
+// leaves it open. Each must stay clean: a check failing one fails a correct server.
+
+import { every429, is2xx, isObject, mapDeep, onOk, rewrite } from '../transforms.ts';
+import { benign, type VariantSpec } from '../variant.ts';
+
+const ADDRESS = /^0x[0-9a-f]{40}$/;
+
+/** Upper-cases every other hex letter of a lower-case EVM address: mixed case, as EIP-55 checksums look. */
+const mixedCase = (a: string) => `0x${[...a.slice(2)].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c)).join('')}`;
+
+export function freedomsVariants(): VariantSpec[] {
+  return [
+    // RFC 9110: a request without Accept-Encoding accepts any coding.
+    benign('benign.gzip', 'every response body is gzip-compressed (Content-Encoding: gzip)', {}, { gzip: true }),
+    benign('benign.webhooks.late', 'webhooks arrive 6 s late (the spec shows no delivery time)', {}, { webhook: (_p, b) => b, webhookDelayMs: 6000 }),
+    benign('benign.webhooks.twice', 'every webhook is delivered twice (the spec shows no delivery guarantee)', {}, { webhook: (_p, b) => b, webhookDeliveries: (_p, b) => [b, b] }),
+    benign('benign.webhooks.extra', 'webhooks carry extra fields in reverse key order, and an unknown event precedes each on the same path', {}, {
+      webhook: (_p, b) => (isObject(b) ? Object.fromEntries([...Object.entries(b).reverse(), ['x_delivery_id', 'd-1']]) : b),
+      webhookDeliveries: (_p, b) => [{ event: 'x.unknown_event', data: { note: 'not a documented payload' } }, b],
+    }),
+    benign('benign.actions.204', 'card actions (activate, block, unblock, close) answer 204 with an empty body', {
+      transform: (req, res) => {
+        if (['activateCard', 'blockCard', 'unblockCard', 'closeCard'].includes(req.operationId ?? '') && is2xx(res.status)) return { status: 204, headers: {}, body: '' };
+      },
+    }),
+    benign('benign.wallets.several', 'GET /api/v1/wallets lists a second Smart Wallet after the user\'s own', {
+      transform: onOk(['listWallets'], (b) => {
+        const extra = { wallet_address: `0x${'5'.repeat(40)}`, balances: [] };
+        if (Array.isArray(b)) return [...b, extra];
+        if (isObject(b) && Array.isArray(b.data)) return { ...b, data: [...b.data, extra] };
+      }),
+    }),
+    benign('benign.capabilities.extra-types', 'GET /api/v2/user lists capability types the spec does not show', {
+      transform: onOk(['getUserV2'], (b) => {
+        if (Array.isArray(b?.capabilities)) b.capabilities.push({ type: 'MastercardPhysicalCard', status: 'Inactive' }, { type: 'AchAccount', status: 'ActivationNotStarted' });
+      }),
+    }),
+    benign('benign.addresses.mixed-case', 'EVM addresses in responses come in mixed case (compare case-insensitively)', {
+      transform: rewrite((_req, res) => is2xx(res.status), (b) => mapDeep(b, (v) => (typeof v === 'string' && ADDRESS.test(v) ? mixedCase(v) : v))),
+    }),
+    benign('benign.lists.paginated', 'list answers carry pagination fields beside data', {
+      transform: rewrite((_req, res, b) => is2xx(res.status) && isObject(b) && Array.isArray(b.data), (b) => ({ ...b, page_number: 1, page_size: 50, total: b.data.length, has_more: false })),
+    }),
+    benign('benign.errors.other-wording', 'errors outside the section 7 tables use other reasons and wording', {
+      transform: rewrite((_req, res, b) => res.status >= 400 && res.ruleId === undefined && isObject(b) && typeof b.error_description === 'string', (b) => {
+        b.error_reason = 'ErrorValidation';
+        b.error_description = `The request could not be processed (${b.error_description})`;
+      }),
+    }),
+    benign('benign.429.retry-after-date', 'every 7th token request answers 429 with Retry-After as an HTTP date', {
+      transform: every429(7, (req) => req.operationId === 'createToken', () => new Date(Date.now() + 1000).toUTCString()),
+    }),
+  ];
+}
