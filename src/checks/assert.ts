@@ -189,7 +189,7 @@ export function expectSchema(res: HttpResponse, op: string, model?: Model, rules
   const ct = res.headers['content-type'];
   if (!isJsonContentType(ct)) {
     const comparison = [{ field: 'content-type', expected: 'application/json', actual: ct ?? '(none)', differs: true }];
-    throw new CheckFailure(`${op}: Content-Type ${show(ct ?? '(none)')}, expected application/json`, { rules: rules ?? ['GENERAL-TRANSPORT-JSON'], response: res, comparison });
+    throw new CheckFailure(`${op}: Content-Type ${show(ct ?? '(none)')}, expected application/json`, { rules: rules ?? ['ENDPOINT-RESPONSE-SCHEMA'], response: res, comparison });
   }
   const keys = [`${op}:${res.status}`, `${op}:${String(res.status)[0]}XX`, `${op}:default`];
   const key = keys.find((k) => m.validator(k));
