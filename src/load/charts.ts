@@ -23,6 +23,12 @@ export interface Tick {
   x: number;
   y: number;
   label: string;
+  /** SVG text-anchor: the last x label ends at the plot edge instead of overflowing it. */
+  anchor?: 'start' | 'middle' | 'end';
+}
+
+function edgeAnchors(ticks: Tick[]): Tick[] {
+  return ticks.map((t, i) => ({ ...t, anchor: i === ticks.length - 1 && ticks.length > 1 ? 'end' : 'middle' }));
 }
 export interface Chart {
   /** The timeout budget as a dashed reference line, when it falls inside the plot. */
@@ -75,7 +81,7 @@ export function latencyHistogram(data: string, budgetMs?: number): Chart {
     const x = PAD.l + (Math.log10(budgetMs * 1000) - lo) * per * bw;
     if (x >= PAD.l && x <= PAD.l + plotW) budget = { x1: x, y1: PAD.t, x2: x, y2: PAD.t + plotH, label: `budget ${fmtMs(budgetMs)}` };
   }
-  return { bars, points: '', xTicks, yTicks, empty: false, ...(budget ? { budget } : {}) };
+  return { bars, points: '', xTicks: edgeAnchors(xTicks), yTicks, empty: false, ...(budget ? { budget } : {}) };
 }
 
 const PCTS = [0, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 92.5, 95, 96, 97, 98, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100];
@@ -96,7 +102,7 @@ export function percentileCurve(data: string, budgetMs?: number): Chart {
   const yTicks = Array.from({ length: span + 1 }, (_, k) => ({ x: PAD.l - 4, y: Y(10 ** (yLo + k)), label: fmtMs(10 ** (yLo + k)) }));
   const bars = pts.map((q) => ({ x: X(q.x) - 2, y: Y(q.ms) - 2, w: 4, h: 4, title: `p${q.p}: ${fmtMs(q.ms)}` }));
   const budget = budgetMs !== undefined ? { x1: PAD.l, y1: Y(budgetMs), x2: PAD.l + plotW, y2: Y(budgetMs), label: `budget ${fmtMs(budgetMs)}` } : undefined;
-  return { bars, points, xTicks, yTicks, empty: false, ...(budget ? { budget } : {}) };
+  return { bars, points, xTicks: edgeAnchors(xTicks), yTicks, empty: false, ...(budget ? { budget } : {}) };
 }
 
 /** One bar per second of the timeline. */

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { aliasesVariants } from './variants/aliases.ts';
 import { benignVariants } from './variants/benign.ts';
 import { coverageVariants } from './variants/coverage.ts';
+import { depthVariants } from './variants/depth.ts';
 import { errorsVariants } from './variants/errors.ts';
 import { freedomsVariants } from './variants/freedoms.ts';
 import { identityVariants } from './variants/identity.ts';
@@ -39,6 +40,7 @@ export const VARIANT_AREAS = {
   ratelimit: ratelimitVariants,
   timeout: timeoutVariants,
   coverage: coverageVariants,
+  depth: depthVariants,
   benign: benignVariants,
   freedoms: freedomsVariants,
 } as const satisfies Record<string, () => VariantSpec[]>;

@@ -3,7 +3,7 @@ export { runChecks, RUN_DEFAULTS, type RunOptions, type RunOutcome } from './run
 export { selectChecks, matchesPattern, inShard, parseShard, stableHash, type Shard } from './select.ts';
 export { deriveSeed, randomSeed } from './seed.ts';
 export { unmetNeed, skipReasonFor, NO_CONTROL } from './needs.ts';
-export { preflight, TOKEN_PATH } from './preflight.ts';
+export { preflight } from './preflight.ts';
 export { startServices } from './services.ts';
 export { ruleVerdicts, summarize } from './coverage.ts';
 export { TOOL_NAME, TOOL_VERSION } from './version.ts';

@@ -1,11 +1,11 @@
 // Preflight: before any check, make sure the target answers and accepts profile.clients[0]. Without
 // this, a typo in base_url would show up as a hundred identical check failures.
 
+import { tokenRequest } from '../client/credentials.ts';
 import { TransportError } from '../client/errors.ts';
 import type { HttpSession } from '../client/http.ts';
 import { CredentialsError, TargetUnreachableError } from '../errors/index.ts';
-
-export const TOKEN_PATH = '/api/v1/token';
+import { loadModel } from '../model/index.ts';
 
 const HINTS: Record<string, string> = {
   CONNECTION_REFUSED: 'connection refused: is the server running? check profile.base_url or --target',
@@ -27,14 +27,13 @@ export async function preflight(session: HttpSession): Promise<PreflightResult> 
   const { profile } = session;
   const client = profile.clients[0];
   const http = session.client('preflight');
+  // The session's model when it has the token operation; else the project's spec (a session built
+  // without a model, e.g. a library caller or a runner test's stand-in model).
+  const model = session.model?.operations.has('createToken') ? session.model : await loadModel();
+  const req = tokenRequest(model, client);
   let res;
   try {
-    res = await http.send({
-      method: 'POST',
-      path: TOKEN_PATH,
-      server: 'api',
-      body: { client_id: client.client_id, client_secret: client.client_secret, grant_type: 'client_credentials' },
-    });
+    res = await http.send({ method: req.method, path: req.path, server: 'api', body: req.body });
   } catch (err) {
     if (err instanceof TransportError) {
       throw new TargetUnreachableError(`cannot reach ${profile.base_url}: ${HINTS[err.code] ?? session.mask(err.message)}`);
@@ -45,9 +44,9 @@ export async function preflight(session: HttpSession): Promise<PreflightResult> 
     throw new CredentialsError('the target rejected profile.clients[0]: check client_id/client_secret (or BAAS_CLIENT_ID/BAAS_CLIENT_SECRET)');
   }
   if (res.status === 404) {
-    throw new TargetUnreachableError(`POST ${profile.base_url}${TOKEN_PATH} returned 404: is profile.base_url the API root (without /api/v1)?`);
+    throw new TargetUnreachableError(`${req.method} ${profile.base_url}${req.path} returned 404: is profile.base_url the API root (without /api/v1)?`);
   }
   const token = res.json?.access_token;
   if (res.status >= 200 && res.status < 300 && typeof token === 'string') return { token };
-  return { warning: `POST ${TOKEN_PATH} for profile.clients[0] answered ${res.status} without an access_token; checks will show why` };
+  return { warning: `${req.method} ${req.path} for profile.clients[0] answered ${res.status} without an access_token; checks will show why` };
 }

@@ -4,11 +4,22 @@
 
 import { randomUUID } from 'node:crypto';
 import { proxyJson } from '../proxy-edits.ts';
-import { every429 } from '../transforms.ts';
+import { every429, is2xx, isObject, rewrite } from '../transforms.ts';
+import { everyNth } from './depth.ts';
 import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
 
 export function pendingVariants(): VariantSpec[] {
+  const brokenRead = everyNth(7);
   return [
+    // Issue 13 intermittent faults: the read fails the check that uses it before the audit of every
+    // answer (which runs after a passing body) can name ENDPOINT-RESPONSE-SCHEMA.
+    faulty('schema.reads.every-7th-empty', 'ENDPOINT-RESPONSE-SCHEMA', 'every 7th successful read of the user answers an empty object (intermittent)', {
+      transform: rewrite((req, res) => is2xx(res.status) && (req.operationId === 'getUserV1' || req.operationId === 'getUserV2') && brokenRead(String(req.headers.host)), () => ({})),
+    }),
+    // Issue 13 webhooks: an activity webhook that only ever says Pending passes the completion rule.
+    faulty('p2c.activity-webhook.always-pending', 'EVENT-CARD-TRANSFER-ACTIVITY', 'the activity webhook of a completed card transfer says Pending', {}, {
+      webhook: (path, body) => (path === '/v2/webhooks/activities' && isObject(body) && typeof body.status === 'string' ? { ...body, status: 'Pending' } : body),
+    }),
     // Issue 13: an Active SEPA retrieval that mints a new details_id on every call passes.
     faulty('sepa.active.new-details-id', 'STATE-SEPA-ACTIVE-RETRIEVE', 'every POST /api/v1/bank/accounts {Sepa} answers a new details_id, also when the account is Active (details are not retrieved)', {}, {
       response(req, res) {
