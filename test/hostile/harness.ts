@@ -26,7 +26,12 @@ export interface HostileRun {
   exchanges: Exchange[];
 }
 
-export async function runBehindProxy(opts: Omit<HostileProxyOptions, 'upstream' | 'exempt'>): Promise<HostileRun> {
+export interface BehindProxyOptions extends Omit<HostileProxyOptions, 'upstream' | 'exempt'> {
+  /** Which requests may get a hostile answer: the API (default; never the token endpoint) or the test-control API. */
+  side?: 'api' | 'control';
+}
+
+export async function runBehindProxy({ side = 'api', ...opts }: BehindProxyOptions): Promise<HostileRun> {
   const model = await loadModel();
   const tokenPath = model.operation('createToken').path;
   const reference = await startReference();
@@ -34,7 +39,7 @@ export async function runBehindProxy(opts: Omit<HostileProxyOptions, 'upstream' 
   const controlUrl = reference.profile.control_url ?? '';
   if (!controlUrl.startsWith(base)) throw new Error(`the reference's control_url ${controlUrl} is not under its base_url ${base}`);
   const controlPrefix = controlUrl.slice(base.length);
-  const proxy = await startHostileProxy({ ...opts, upstream: base, exempt: (p) => p === tokenPath || p.startsWith(controlPrefix) });
+  const proxy = await startHostileProxy({ ...opts, upstream: base, exempt: (p) => (side === 'api' ? p === tokenPath || p.startsWith(controlPrefix) : !p.startsWith(controlPrefix)) });
   const unhandled: unknown[] = [];
   const onUnhandled = (e: unknown) => void unhandled.push(e);
   process.on('unhandledRejection', onUnhandled);
