@@ -29,9 +29,11 @@ export interface HostileRun {
 export interface BehindProxyOptions extends Omit<HostileProxyOptions, 'upstream' | 'exempt'> {
   /** Which requests may get a hostile answer: the API (default; never the token endpoint) or the test-control API. */
   side?: 'api' | 'control';
+  /** Called with {webhook_base_url} (the engine's receiver) when the run registers it through the control API. */
+  onWebhookBase?: (url: string) => void;
 }
 
-export async function runBehindProxy({ side = 'api', ...opts }: BehindProxyOptions): Promise<HostileRun> {
+export async function runBehindProxy({ side = 'api', onWebhookBase, ...opts }: BehindProxyOptions): Promise<HostileRun> {
   const model = await loadModel();
   const tokenPath = model.operation('createToken').path;
   const reference = await startReference();
@@ -39,7 +41,11 @@ export async function runBehindProxy({ side = 'api', ...opts }: BehindProxyOptio
   const controlUrl = reference.profile.control_url ?? '';
   if (!controlUrl.startsWith(base)) throw new Error(`the reference's control_url ${controlUrl} is not under its base_url ${base}`);
   const controlPrefix = controlUrl.slice(base.length);
-  const proxy = await startHostileProxy({ ...opts, upstream: base, exempt: (p) => (side === 'api' ? p === tokenPath || p.startsWith(controlPrefix) : !p.startsWith(controlPrefix)) });
+  // The registration path comes from the control model (operation setWebhookBaseUrl), not restated here.
+  const paths = Object.entries((model.control as { paths: Record<string, { put?: { operationId?: string } }> }).paths);
+  const registerPath = controlPrefix + (paths.find(([, p]) => p.put?.operationId === 'setWebhookBaseUrl')?.[0] ?? '');
+  const tapPut = onWebhookBase && { path: registerPath, onPut: (b: unknown) => void (typeof (b as { base_url?: unknown })?.base_url === 'string' && onWebhookBase((b as { base_url: string }).base_url)) };
+  const proxy = await startHostileProxy({ ...opts, ...(tapPut ? { tapPut } : {}), upstream: base, exempt: (p) => (side === 'api' ? p === tokenPath || p.startsWith(controlPrefix) : !p.startsWith(controlPrefix)) });
   const unhandled: unknown[] = [];
   const onUnhandled = (e: unknown) => void unhandled.push(e);
   process.on('unhandledRejection', onUnhandled);

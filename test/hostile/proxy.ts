@@ -23,6 +23,8 @@ export interface HostileProxyOptions {
   maxHits: number;
   /** For 'redirect': where the Location header points (another host). */
   redirectTo?: string;
+  /** Relayed PUT requests to this path have their JSON body shown to onPut (the webhook registration). */
+  tapPut?: { path: string; onPut: (body: unknown) => void };
 }
 
 export interface HostileProxy {
@@ -115,14 +117,33 @@ export async function startHostileProxy(opts: HostileProxyOptions): Promise<Host
         return misbehave(opts.misbehaviour, req, res, opts.redirectTo);
       }
     }
+    if (opts.tapPut && req.method === 'PUT' && path === opts.tapPut.path) {
+      // Buffered (a small JSON body) so the tap sees it whole, then relayed unchanged.
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        try {
+          opts.tapPut?.onPut(JSON.parse(raw.toString('utf8')));
+        } catch {
+          // not JSON: nothing to learn; the upstream answers it
+        }
+        relay(req, res, url, raw);
+      });
+      return;
+    }
+    relay(req, res, url);
+  });
+  function relay(req: http.IncomingMessage, res: http.ServerResponse, url: string, body?: Buffer): void {
     const headers = { ...req.headers, host: upstream.host };
     const up = http.request({ agent, host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers }, (ur) => {
       res.writeHead(ur.statusCode ?? 502, ur.headers);
       ur.pipe(res);
     });
     up.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
-    req.pipe(up);
-  });
+    if (body) up.end(body);
+    else req.pipe(up);
+  }
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
