@@ -31,9 +31,11 @@ export interface BehindProxyOptions extends Omit<HostileProxyOptions, 'upstream'
   side?: 'api' | 'control';
   /** Called with {webhook_base_url} (the engine's receiver) when the run registers it through the control API. */
   onWebhookBase?: (url: string) => void;
+  /** Called with the engine's JWKS URL when the run registers its test identity provider through the control API. */
+  onJwksUrl?: (url: string) => void;
 }
 
-export async function runBehindProxy({ side = 'api', onWebhookBase, ...opts }: BehindProxyOptions): Promise<HostileRun> {
+export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, ...opts }: BehindProxyOptions): Promise<HostileRun> {
   const model = await loadModel();
   const tokenPath = model.operation('createToken').path;
   const reference = await startReference();
@@ -43,9 +45,12 @@ export async function runBehindProxy({ side = 'api', onWebhookBase, ...opts }: B
   const controlPrefix = controlUrl.slice(base.length);
   // The registration path comes from the control model (operation setWebhookBaseUrl), not restated here.
   const paths = Object.entries((model.control as { paths: Record<string, { put?: { operationId?: string } }> }).paths);
-  const registerPath = controlPrefix + (paths.find(([, p]) => p.put?.operationId === 'setWebhookBaseUrl')?.[0] ?? '');
-  const tapPut = onWebhookBase && { path: registerPath, onPut: (b: unknown) => void (typeof (b as { base_url?: unknown })?.base_url === 'string' && onWebhookBase((b as { base_url: string }).base_url)) };
-  const proxy = await startHostileProxy({ ...opts, ...(tapPut ? { tapPut } : {}), upstream: base, exempt: (p) => (side === 'api' ? p === tokenPath || p.startsWith(controlPrefix) : !p.startsWith(controlPrefix)) });
+  const pathOf = (id: string) => controlPrefix + (paths.find(([, p]) => p.put?.operationId === id)?.[0] ?? '');
+  const field = (b: unknown, k: string) => (b && typeof b === 'object' && typeof (b as Record<string, unknown>)[k] === 'string' ? ((b as Record<string, unknown>)[k] as string) : undefined);
+  const tapPut: NonNullable<HostileProxyOptions['tapPut']> = [];
+  if (onWebhookBase) tapPut.push({ path: pathOf('setWebhookBaseUrl'), onPut: (b) => void (field(b, 'base_url') && onWebhookBase(field(b, 'base_url')!)) });
+  if (onJwksUrl) tapPut.push({ path: pathOf('setIdpConfig'), onPut: (b) => void (field(b, 'jwks_url') && onJwksUrl(field(b, 'jwks_url')!)) });
+  const proxy = await startHostileProxy({ ...opts, tapPut, upstream: base, exempt: (p) => (side === 'api' ? p === tokenPath || p.startsWith(controlPrefix) : !p.startsWith(controlPrefix)) });
   const unhandled: unknown[] = [];
   const onUnhandled = (e: unknown) => void unhandled.push(e);
   process.on('unhandledRejection', onUnhandled);

@@ -23,8 +23,8 @@ export interface HostileProxyOptions {
   maxHits: number;
   /** For 'redirect': where the Location header points (another host). */
   redirectTo?: string;
-  /** Relayed PUT requests to this path have their JSON body shown to onPut (the webhook registration). */
-  tapPut?: { path: string; onPut: (body: unknown) => void };
+  /** Relayed PUT requests to `path` have their JSON body shown to onPut (webhook / IdP registration). */
+  tapPut?: { path: string; onPut: (body: unknown) => void }[];
 }
 
 export interface HostileProxy {
@@ -117,14 +117,15 @@ export async function startHostileProxy(opts: HostileProxyOptions): Promise<Host
         return misbehave(opts.misbehaviour, req, res, opts.redirectTo);
       }
     }
-    if (opts.tapPut && req.method === 'PUT' && path === opts.tapPut.path) {
+    const tap = req.method === 'PUT' ? opts.tapPut?.find((t) => t.path === path) : undefined;
+    if (tap) {
       // Buffered (a small JSON body) so the tap sees it whole, then relayed unchanged.
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const raw = Buffer.concat(chunks);
         try {
-          opts.tapPut?.onPut(JSON.parse(raw.toString('utf8')));
+          tap.onPut(JSON.parse(raw.toString('utf8')));
         } catch {
           // not JSON: nothing to learn; the upstream answers it
         }

@@ -1,0 +1,79 @@
+// The whole suite while a hostile target abuses the JWKS endpoint the engine serves for its test
+// identity provider (the target fetches it to check provider tokens): slowloris sockets that drip
+// header bytes for longer than the run, a flood of GETs, and POSTs with large bodies. The run must
+// stay bounded (closing the provider must not wait for the slowloris sockets), nothing may crash,
+// and the identity-provider checks must still pass: the abuse changes no answer of the target.
+
+import http from 'node:http';
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { describeBad, RUN_BOUND_MS, runBehindProxy } from './harness.ts';
+
+const SLOWLORIS = 40;
+/** Each slowloris socket would drip for this long: past RUN_BOUND_MS, so a close that waited would show. */
+const DRIP_MS = RUN_BOUND_MS + 30_000;
+
+interface Abuse {
+  sockets: net.Socket[];
+  timers: NodeJS.Timeout[];
+  gets: Record<string, number>;
+  done?: Promise<void>;
+}
+
+function abuse(jwksUrl: string, a: Abuse): void {
+  const url = new URL(jwksUrl);
+  for (let i = 0; i < SLOWLORIS; i++) {
+    const s = net.connect(Number(url.port), url.hostname, () => s.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n`));
+    s.on('error', () => undefined);
+    const started = Date.now();
+    const t = setInterval(() => (s.destroyed || Date.now() - started > DRIP_MS ? (clearInterval(t), s.destroy()) : s.write(`X-Drip-${Date.now()}: 1\r\n`)), 1000);
+    a.sockets.push(s);
+    a.timers.push(t);
+  }
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  const one = (method: string, body?: Buffer) =>
+    new Promise<void>((resolve) => {
+      const req = http.request(url, { method, agent }, (res) => {
+        a.gets[res.statusCode ?? 0] = (a.gets[res.statusCode ?? 0] ?? 0) + 1;
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', () => resolve());
+      req.end(body);
+    });
+  const big = Buffer.alloc(4 * 1024 * 1024, 0x7b);
+  a.done = (async () => {
+    for (let i = 0; i < 5; i++) await one('POST', big);
+    let n = 0;
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (n++ < 2000) await one('GET');
+    }));
+    agent.destroy();
+  })();
+}
+
+describe('hostile traffic to the engine\'s JWKS endpoint during a full run', () => {
+  it('slowloris, a GET flood and large POSTs: bounded, no crash, identity-provider checks unaffected', async () => {
+    const a: Abuse = { sockets: [], timers: [], gets: {} };
+    let jwks: string | undefined;
+    try {
+      const run = await runBehindProxy({ misbehaviour: 'drip', every: 1, maxHits: 0, onJwksUrl: (u) => void (jwks ??= (abuse(u, a), u)) });
+      await a.done;
+      if (process.env.HOSTILE_DEBUG) console.log(`jwks: ${Math.round(run.ms)} ms, ${jwks}, answers ${JSON.stringify(a.gets)}, ${run.result?.summary.passed}/${run.result?.summary.total}\n${describeBad(run)}`);
+      expect(jwks, 'the run never registered its identity provider through the control API').toBeDefined();
+      expect(run.error, String(run.error)).toBeUndefined();
+      expect(run.ms).toBeLessThan(RUN_BOUND_MS);
+      expect(run.unhandled.map(String)).toEqual([]);
+      // The flood reached the JWKS server and was answered.
+      expect(a.gets['200']).toBeGreaterThan(100);
+      const idp = run.result!.results.filter((r) => r.checkId.includes('idp'));
+      expect(idp.length).toBeGreaterThan(3);
+      expect(run.bad, describeBad(run)).toEqual([]);
+      // The run closed the provider: every slowloris socket was cut by the server, not by us.
+      expect(a.sockets.filter((s) => !s.destroyed && !s.readableEnded).length).toBe(0);
+    } finally {
+      for (const t of a.timers) clearInterval(t);
+      for (const s of a.sockets) s.destroy();
+    }
+  }, 180_000);
+});
