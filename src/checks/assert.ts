@@ -157,16 +157,21 @@ export function expectErrorShape(ctx: { model: Model }, res: HttpResponse, rules
   const validate = ctx.model.errorBodyValidator;
   if (!validate(res.json)) {
     const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
-    throw new CheckFailure(`HTTP ${res.status}: error body does not have the section 7 shape: ${problems}: ${bodySnippet(res)}`, { rules, response: res });
+    throw new CheckFailure(`HTTP ${res.status}: error body does not have the section 7 shape: ${problems}: ${bodySnippet(res)}`, { rules: withRule(rules, 'ERR-BODY-SHAPE'), response: res });
   }
   const cat = (res.json as { error_category: { category: unknown; http_status_code: unknown } }).error_category;
   if (cat.http_status_code !== res.status) {
-    throw new CheckFailure(`error_category.http_status_code ${show(cat.http_status_code)} differs from the HTTP status ${res.status}`, { rules, response: res });
+    throw new CheckFailure(`error_category.http_status_code ${show(cat.http_status_code)} differs from the HTTP status ${res.status}`, { rules: withRule(rules, 'ERR-CATEGORY-STATUS'), response: res });
   }
   const want = ctx.model.categoryFor(res.status);
   if (want !== null && cat.category !== want) {
-    throw new CheckFailure(`HTTP ${res.status} carries error_category.category ${show(cat.category)}; section 7 gives ${want}`, { rules, response: res });
+    throw new CheckFailure(`HTTP ${res.status} carries error_category.category ${show(cat.category)}; section 7 gives ${want}`, { rules: withRule(rules, 'ERR-CATEGORY-STATUS'), response: res });
   }
+}
+
+/** The caller's rules plus the rule the failed part of an assertion is about (the runner keeps those the check covers). */
+function withRule(rules: string[] | undefined, rule: string): string[] {
+  return [...new Set([...(rules ?? []), rule])];
 }
 
 function modelOrCurrent(model: Model | undefined): Model {
@@ -184,19 +189,19 @@ export function expectSchema(res: HttpResponse, op: string, model?: Model, rules
   const ct = res.headers['content-type'];
   if (!isJsonContentType(ct)) {
     const comparison = [{ field: 'content-type', expected: 'application/json', actual: ct ?? '(none)', differs: true }];
-    throw new CheckFailure(`${op}: Content-Type ${show(ct ?? '(none)')}, expected application/json`, { rules, response: res, comparison });
+    throw new CheckFailure(`${op}: Content-Type ${show(ct ?? '(none)')}, expected application/json`, { rules: rules ?? ['ENDPOINT-RESPONSE-SCHEMA'], response: res, comparison });
   }
   const keys = [`${op}:${res.status}`, `${op}:${String(res.status)[0]}XX`, `${op}:default`];
   const key = keys.find((k) => m.validator(k));
   if (!key) throw new CheckFailure(`${op}: HTTP ${res.status} is not a documented response (no schema for ${keys.join(', ')})`, { rules, response: res });
-  if (res.json === undefined) throw new CheckFailure(`${op}: body is not JSON (${res.jsonError ?? 'empty'}): ${bodySnippet(res)}`, { rules, response: res });
+  if (res.json === undefined) throw new CheckFailure(`${op}: body is not JSON (${res.jsonError ?? 'empty'}): ${bodySnippet(res)}`, { rules: rules ?? ['GENERAL-TRANSPORT-JSON'], response: res });
   const validate = m.validator(key)!;
   if (!validate(res.json)) {
     const errors = (validate.errors ?? []).slice(0, 3);
     const problems = errors.map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
     // For reports: the schema's demand beside the value found at that place in the body.
     const comparison = errors.map((e) => ({ field: `body${e.instancePath || ''}`, expected: e.message ?? 'valid', actual: show(atPointer(res.json, e.instancePath)), differs: true }));
-    throw new CheckFailure(`${op}: body does not match the ${key} schema: ${problems.join('; ')}`, { rules, response: res, comparison });
+    throw new CheckFailure(`${op}: body does not match the ${key} schema: ${problems.join('; ')}`, { rules: rules ?? ['ENDPOINT-RESPONSE-SCHEMA'], response: res, comparison });
   }
 }
 

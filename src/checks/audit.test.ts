@@ -43,7 +43,8 @@ describe('auditResponses', () => {
       [err(400, 'CategoryValidationFailure', 422), 'ERR-CATEGORY-STATUS'],
       [res(500, { message: 'boom' }), 'ERR-BODY-SHAPE'],
       [res(200, { name: 'no id' }), 'ENDPOINT-RESPONSE-SCHEMA'],
-      [res(200, { id: 'a' }, 'text/plain'), 'GENERAL-TRANSPORT-JSON'],
+      [res(200, { id: 'a' }, 'text/plain'), 'ENDPOINT-RESPONSE-SCHEMA'],
+      [{ ...res(200, undefined), text: '<html>' }, 'GENERAL-TRANSPORT-JSON'],
     ];
     for (const [bad, rule] of cases) {
       const f = auditResponses(model, [good, good, { op: 'getThing', res: bad }, good]);

@@ -45,8 +45,11 @@ export function auditResponses(model: Model, observed: readonly ObservedResponse
     if (res.status >= 200 && res.status < 300 && res.text.length > 0) {
       const key = [`${op}:${res.status}`, `${op}:2XX`].find((k) => model.validator(k));
       if (!key) continue;
-      if (!isJson(res.headers['content-type']) || res.json === undefined) {
-        return new CheckFailure(`an answer this check received from ${where}: HTTP ${res.status} is not JSON (Content-Type ${JSON.stringify(res.headers['content-type'] ?? '(none)')}): ${snippet(res)}`, { rules: ['GENERAL-TRANSPORT-JSON'], response: res });
+      if (res.json === undefined) {
+        return new CheckFailure(`an answer this check received from ${where}: HTTP ${res.status} body is not JSON: ${snippet(res)}`, { rules: ['GENERAL-TRANSPORT-JSON'], response: res });
+      }
+      if (!isJson(res.headers['content-type'])) {
+        return new CheckFailure(`an answer this check received from ${where}: HTTP ${res.status} has Content-Type ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json`, { rules: ['ENDPOINT-RESPONSE-SCHEMA'], response: res });
       }
       const validate = model.validator(key)!;
       if (!validate(res.json)) {

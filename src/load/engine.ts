@@ -8,138 +8,15 @@
 // flight vanishes. autocannon is not used: its stop() destroys its sockets and drops the requests in
 // flight, and its overallRate is a per-second quota on closed connections, not an arrival schedule.
 
-import type { Histogram } from 'hdr-histogram-js';
 import { Pool } from 'undici';
 import { Fifo } from './fifo.ts';
 import { newHistogram, toMicros } from './histogram.ts';
-import { arrivalTimes, shapeDurationMs, shapeMax, valueAt, type Shape } from './schedule.ts';
+import { arrivalTimes, shapeDurationMs, shapeMax, valueAt } from './schedule.ts';
 import { Timeline } from './timeline.ts';
+import { Handler, TimeoutAbort, headerMap, type Hooks, type InFlight } from './dispatch.ts';
+import { newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats } from './engine-types.ts';
 
-export interface EngineRequest {
-  /** Operation id (per-operation figures). */
-  op: string;
-  method: string;
-  /** Full request path (base_url prefix included). */
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-export interface OpStats {
-  hist: Histogram;
-  status: Record<string, number>;
-  timeouts: number;
-  transport: number;
-  incomplete: number;
-  error_kinds: Record<string, number>;
-}
-
-export interface Progress {
-  elapsed_s: number;
-  rps: number;
-  p99_ms: number;
-  errors: number;
-  in_flight: number;
-  queued: number;
-  completed: number;
-}
-
-export interface EngineOptions {
-  origin: string;
-  model: 'closed' | 'open';
-  /** closed: connections over time; open: arrival rate (req/s) over time. */
-  shape: Shape;
-  /** open: most connections (sends beyond wait for one and are late). closed: ignored (shape). */
-  maxConnections: number;
-  maxRequests: number;
-  timeoutMs: number;
-  /** How long to wait for requests in flight when the load phase ends (default: timeoutMs). */
-  drainMs?: number;
-  next: () => EngineRequest;
-  isError: (status: number) => boolean;
-  /** Called with the body of responses whose status it accepts (token-burst: 429). */
-  bodyFor?: (status: number) => boolean;
-  onBody?: (op: string, status: number, headers: Record<string, string>, body: string) => void;
-  onProgress?: (p: Progress) => void;
-  progressEveryMs?: number;
-  /** Open model: move every arrival this many ms (a shard's place in the whole schedule; <= 0). */
-  arrivalShiftMs?: number;
-  /** Every value recorded in the overall histogram (us), for checking merges against raw data. */
-  onSample?: (us: number) => void;
-}
-
-export interface Incomplete {
-  op: string;
-  age_ms: number;
-}
-
-export interface EngineRun {
-  started_at: Date;
-  /** Wall time of the load phase: first send to the end of the drain (ms). */
-  wall_ms: number;
-  /** Time sends were scheduled for (ms). */
-  send_ms: number;
-  overall: Histogram;
-  ops: Map<string, OpStats>;
-  timeline: Timeline;
-  sent: number;
-  /** Sends more than 1 ms after their intended time; `waited_for_connection`: of those, the ones that found every connection busy. */
-  late: { count: number; max_ms: number; total_ms: number; waited_for_connection: number };
-  incomplete: Incomplete[];
-  max_in_flight: number;
-}
-
-interface InFlight {
-  op: string;
-  start: number;
-  done: boolean;
-  abort?: (err?: Error) => void;
-}
-
-class TimeoutAbort extends Error {}
-
-interface Hooks {
-  bodyFor: ((status: number) => boolean) | undefined;
-  complete(h: Handler, status: number): void;
-  error(h: Handler, err: Error & { code?: string }): void;
-}
-
-/** undici dispatch handler (the legacy callbacks: no header parsing unless a body is wanted). One per request, methods on the prototype. */
-class Handler {
-  status = 0;
-  rawHeaders: Buffer[] = [];
-  chunks: Buffer[] | undefined;
-  constructor(
-    readonly r: InFlight,
-    private readonly hooks: Hooks,
-  ) {}
-  onConnect(abort: (err?: Error) => void) {
-    this.r.abort = abort;
-    if (this.r.done) abort(new TimeoutAbort('timeout'));
-  }
-  onHeaders(code: number, raw: Buffer[]) {
-    this.status = code;
-    if (this.hooks.bodyFor?.(code)) {
-      this.chunks = [];
-      this.rawHeaders = raw;
-    }
-    return true;
-  }
-  onData(chunk: Buffer) {
-    this.chunks?.push(chunk);
-    return true;
-  }
-  onComplete() {
-    this.hooks.complete(this, this.status);
-  }
-  onError(err: Error & { code?: string }) {
-    this.hooks.error(this, err);
-  }
-}
-
-export function newOpStats(): OpStats {
-  return { hist: newHistogram(), status: {}, timeouts: 0, transport: 0, incomplete: 0, error_kinds: {} };
-}
+export { newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats, type Progress } from './engine-types.ts';
 
 export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const openModel = o.model === 'open';
@@ -352,10 +229,4 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   }
   await pool.destroy().catch(() => {});
   return { started_at: startedAt, wall_ms: end - t0, send_ms: sendMs, overall, ops, timeline, sent, late, incomplete, max_in_flight: maxInFlight };
-}
-
-function headerMap(raw: Buffer[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) out[raw[i].toString('latin1').toLowerCase()] = raw[i + 1].toString('latin1');
-  return out;
 }

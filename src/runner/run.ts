@@ -126,7 +126,7 @@ async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>
   await Promise.all(workers);
 }
 
-function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mask: (s: string) => string, timedOut: CheckTimeout | undefined, model?: Model): CheckFailureInfo {
+function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mask: (s: string) => string, timedOut: CheckTimeout | undefined, model?: Model, controlUrl?: string): CheckFailureInfo {
   if (timedOut) {
     return { message: timedOut.message, rules: check.rules, cause: 'CHECK_TIMEOUT', exchange: http.lastExchange };
   }
@@ -149,7 +149,9 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
     // A target that answers too slowly broke the section 8 budget, and a body nested too deep or in a
     // coding that does not decode broke "all bodies are JSON": not the schema or state rule the check
     // was about to look at.
-    const named = err.ruleId ?? (err.code === 'TIMEOUT' ? model?.limits.request_timeout?.id : undefined);
+    // The test-control API is the sandbox's, not the partner API: its faults break no partner rule.
+    const onControl = !!controlUrl && err.url.startsWith(controlUrl);
+    const named = onControl ? undefined : (err.ruleId ?? (err.code === 'TIMEOUT' ? model?.limits.request_timeout?.id : undefined));
     const budgetRule = named && model?.rules.some((r) => r.id === named) ? named : undefined;
     if (budgetRule) return { message: `transport failure: ${mask(err.message)}`, rules: [budgetRule], rulesNamed: true, cause: err.code, exchange: http.lastExchange };
     return { message: `transport failure: ${mask(err.message)}`, rules: check.rules, cause: err.code, exchange: http.lastExchange };
@@ -300,7 +302,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
         } else if (prerequisite && 'blocked' in prerequisite) {
           finish(withWarnings({ ...base, verdict: 'blocked', blocked: prerequisite.blocked, durationMs, requests: http.count }));
         } else {
-          const failure = prerequisite?.failure ?? failureFromError(err, check, http, (s) => session.mask(s), timedOut, model);
+          const failure = prerequisite?.failure ?? failureFromError(err, check, http, (s) => session.mask(s), timedOut, model, profile.control_url);
           finish(withWarnings({ ...base, verdict: 'fail', failure, durationMs, requests: http.count }));
         }
       } finally {

@@ -157,14 +157,14 @@ export const drivers: Drivers = {
       const { user: who, registered } = ctx.services.idp ? { user: await registerRetail(ctx, newIdpIdentity(), 'DE'), registered: true } : await suppliedRetailUser(ctx);
       if (!registered) ctx.warn('the supplied provider identity was registered before this run: retail registration (ENDPOINT-RETAIL-REGISTER) was not observed, only the exchange');
       const res = await idpAuthorize(ctx, who);
-      expect2xx(res, 'POST /api/v1/user/authorize (identity-provider form)');
+      expect2xx(res, 'POST /api/v1/user/authorize (identity-provider form)', ['AUTH-IDP-EXCHANGE']);
       expectSchema(res, 'authorizeUser');
       const token = res.json.access_token;
       check(typeof token === 'string' && token.length > 0, 'no access_token', { response: res });
       expectUnixSeconds(ctx, res, ['AUTH-IDP-EXCHANGE']);
       const me = await readUser(ctx, 'v1', headers(bearer(token), chainHeader(ctx)));
       expect2xx(me, 'GET /api/v1/user with the exchanged user token');
-      check(me.json?.user_id === who.id, `the exchanged token reads user ${JSON.stringify(me.json?.user_id)}, but registration returned ${who.id}`, { response: me });
+      check(me.json?.user_id === who.id, `the exchanged token reads user ${JSON.stringify(me.json?.user_id)}, but registration returned ${who.id}`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: me });
       check(typeof me.json?.email === 'string' && me.json.email.toLowerCase() === who.email.toLowerCase(), `user email ${JSON.stringify(me.json?.email)}; the identity token carried ${who.email}`, { response: me });
     },
   },

@@ -107,12 +107,12 @@ export const drivers: Drivers = {
       const user = await walletLinkUser(ctx);
       const wallets = (await smartWallets(ctx, user)).map((w) => w.toLowerCase());
       const res = await initSepa(ctx, user);
-      expect2xx(res, 'POST /api/v1/bank/accounts/init with { chain }');
+      expect2xx(res, 'POST /api/v1/bank/accounts/init with { chain }', ['ENDPOINT-PRIMARY-WALLET-SERVER']);
       expectSchema(res, 'initBankAccount');
       check(typeof res.json.challenge === 'string' && res.json.challenge.length > 0, 'init answered an empty challenge', { rules: ['STATE-SEPA-INIT-RESULT'], response: res });
       const wa = String(res.json.wallet_address).toLowerCase();
-      check(wa !== user.address.toLowerCase(), 'init returned the EOA as wallet_address; it must be the Primary Smart Wallet', { response: res });
-      check(wallets.includes(wa), `init wallet_address ${res.json.wallet_address} is not one of the user's Smart Wallets (${wallets.join(', ')})`, { response: res });
+      check(wa !== user.address.toLowerCase(), 'init returned the EOA as wallet_address; it must be the Primary Smart Wallet', { rules: ['STATE-SEPA-INIT-RESULT', 'ENDPOINT-PRIMARY-WALLET-SERVER'], response: res });
+      check(wallets.includes(wa), `init wallet_address ${res.json.wallet_address} is not one of the user's Smart Wallets (${wallets.join(', ')})`, { rules: ['STATE-SEPA-INIT-RESULT', 'ENDPOINT-PRIMARY-WALLET-SERVER'], response: res });
     },
   },
 };

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { ErrorRuleId, OperationId, RuleId } from '../../src/model/types.ts';
 import { checkProperty } from '../../src/checks/property.ts';
+import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
   bearer, chainHeader, check, claimsCarrying, grantType, expect2xx, expectError, expectErrorShape, forgeHs256, headers, identityHeader,
@@ -111,9 +112,11 @@ function s2sSecret(ctx: CheckContext): string {
 /** Re-signs a real token's claims unchanged and checks it is accepted, so the forged variant differs in one thing only. */
 async function forgedBaseline(ctx: CheckContext, ruleId: RuleId, claims: Record<string, unknown>, secret: string): Promise<void> {
   const token = await forgeHs256(claims, secret);
-  for (const { res } of await probeS2s(ctx, ruleId, bearer(token))) {
+  for (const { op, res } of await probeS2s(ctx, ruleId, bearer(token))) {
+    // Refused re-signed baseline: the secret does not match or the path is disturbed (a proxy's 429/307);
+    // the check is blocked, blaming no rule, since it never reached the faulty token.
     if (res.status < 200 || res.status >= 300) {
-      throw new Error(`profile.s2s_signing_secret does not match the target (or a probe is not valid): a re-signed copy of a real S2S token was refused with HTTP ${res.status}: ${res.text.slice(0, 200)}`);
+      throw new PrerequisiteFailed(op, `profile.s2s_signing_secret does not match the target (or a probe is not valid): a re-signed copy of a real S2S token was refused with HTTP ${res.status}: ${res.text.slice(0, 200)}`, { rules: [], response: res });
     }
   }
 }
@@ -197,7 +200,7 @@ function userSecret(ctx: CheckContext): string {
 async function userForgedBaseline(ctx: CheckContext, call: (t: string) => Promise<Probe[]>, claims: Record<string, unknown>, secret: string) {
   for (const { op, res } of await call(await forgeHs256(claims, secret))) {
     if (res.status < 200 || res.status >= 300) {
-      throw new Error(`profile.user_token_signing_secret does not match the target: a re-signed copy of a real user token was refused on ${op} with HTTP ${res.status}`);
+      throw new PrerequisiteFailed(op, `profile.user_token_signing_secret does not match the target: a re-signed copy of a real user token was refused on ${op} with HTTP ${res.status}`, { rules: [], response: res });
     }
   }
 }

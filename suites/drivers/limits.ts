@@ -90,7 +90,7 @@ export const drivers: Drivers = {
         const batch = await Promise.all(Array.from({ length: n }, () => requestToken(ctx, body, { noRetry: true })));
         limited = batch.find((r) => r.status === 429);
         const odd = batch.find((r) => r.status !== 429 && !is2xx(r));
-        check(!odd, `a valid token request in the burst answered HTTP ${odd?.status} (only 2xx or 429 fit)`, { response: odd });
+        check(!odd, `a valid token request in the burst answered HTTP ${odd?.status} (only 2xx or 429 fit)`, { rules: ['LIMIT-TOKEN-RATE-LIMIT'], response: odd });
         // Every 429, not just the first, carries the section 7 body with CategoryTransientFailure.
         for (const r of batch) if (r.status === 429) expectError(ctx, r, 'ERR-RATE-LIMITED', rules);
       }

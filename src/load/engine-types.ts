@@ -1,0 +1,84 @@
+// The engine's vocabulary: what it is asked to send and what it reports. See engine.ts.
+
+import type { Histogram } from 'hdr-histogram-js';
+import { newHistogram } from './histogram.ts';
+import type { Shape } from './schedule.ts';
+import type { Timeline } from './timeline.ts';
+
+export interface EngineRequest {
+  /** Operation id (per-operation figures). */
+  op: string;
+  method: string;
+  /** Full request path (base_url prefix included). */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface OpStats {
+  hist: Histogram;
+  status: Record<string, number>;
+  timeouts: number;
+  transport: number;
+  incomplete: number;
+  error_kinds: Record<string, number>;
+}
+
+export interface Progress {
+  elapsed_s: number;
+  rps: number;
+  p99_ms: number;
+  errors: number;
+  in_flight: number;
+  queued: number;
+  completed: number;
+}
+
+export interface EngineOptions {
+  origin: string;
+  model: 'closed' | 'open';
+  /** closed: connections over time; open: arrival rate (req/s) over time. */
+  shape: Shape;
+  /** open: most connections (sends beyond wait for one and are late). closed: ignored (shape). */
+  maxConnections: number;
+  maxRequests: number;
+  timeoutMs: number;
+  /** How long to wait for requests in flight when the load phase ends (default: timeoutMs). */
+  drainMs?: number;
+  next: () => EngineRequest;
+  isError: (status: number) => boolean;
+  /** Called with the body of responses whose status it accepts (token-burst: 429). */
+  bodyFor?: (status: number) => boolean;
+  onBody?: (op: string, status: number, headers: Record<string, string>, body: string) => void;
+  onProgress?: (p: Progress) => void;
+  progressEveryMs?: number;
+  /** Open model: move every arrival this many ms (a shard's place in the whole schedule; <= 0). */
+  arrivalShiftMs?: number;
+  /** Every value recorded in the overall histogram (us), for checking merges against raw data. */
+  onSample?: (us: number) => void;
+}
+
+export interface Incomplete {
+  op: string;
+  age_ms: number;
+}
+
+export interface EngineRun {
+  started_at: Date;
+  /** Wall time of the load phase: first send to the end of the drain (ms). */
+  wall_ms: number;
+  /** Time sends were scheduled for (ms). */
+  send_ms: number;
+  overall: Histogram;
+  ops: Map<string, OpStats>;
+  timeline: Timeline;
+  sent: number;
+  /** Sends more than 1 ms after their intended time; `waited_for_connection`: of those, the ones that found every connection busy. */
+  late: { count: number; max_ms: number; total_ms: number; waited_for_connection: number };
+  incomplete: Incomplete[];
+  max_in_flight: number;
+}
+
+export function newOpStats(): OpStats {
+  return { hist: newHistogram(), status: {}, timeouts: 0, transport: 0, incomplete: 0, error_kinds: {} };
+}

@@ -1,0 +1,99 @@
+// Runs the whole packaged suite (runConformance, every check) against the embedded reference behind a
+// hostile proxy, with a small budget, and gathers what the hostile tests assert on: wall time, heap
+// growth, unhandled rejections, and every result that did not pass.
+
+import { runConformance, type ConformanceResult } from '../../src/api/index.ts';
+import type { CheckResult, Exchange } from '../../src/events/index.ts';
+import { loadModel } from '../../src/model/index.ts';
+import { startReference } from '../../src/reference/index.ts';
+import { startHostileProxy, type HostileProxy, type HostileProxyOptions } from './proxy.ts';
+
+/** Per-request budget: small so a hostile answer costs ~1.5 s, not 30 s. */
+export const BUDGET_MS = 1500;
+/** Wall-clock bound for one full-suite run behind the proxy (~10 s clean on this 2-core machine). */
+export const RUN_BOUND_MS = 90_000;
+
+export interface HostileRun {
+  result?: ConformanceResult;
+  error?: unknown;
+  ms: number;
+  heapGrowth: number;
+  unhandled: unknown[];
+  proxy: HostileProxy;
+  /** Every result that is not a plain pass (fail, blocked, skip). */
+  bad: CheckResult[];
+  /** Every exchange the run recorded (one per attempt). */
+  exchanges: Exchange[];
+}
+
+export interface BehindProxyOptions extends Omit<HostileProxyOptions, 'upstream' | 'exempt'> {
+  /** Which requests may get a hostile answer: the API (default; never the token endpoint) or the test-control API. */
+  side?: 'api' | 'control';
+  /** Called with {webhook_base_url} (the engine's receiver) when the run registers it through the control API. */
+  onWebhookBase?: (url: string) => void;
+}
+
+export async function runBehindProxy({ side = 'api', onWebhookBase, ...opts }: BehindProxyOptions): Promise<HostileRun> {
+  const model = await loadModel();
+  const tokenPath = model.operation('createToken').path;
+  const reference = await startReference();
+  const base = reference.profile.base_url;
+  const controlUrl = reference.profile.control_url ?? '';
+  if (!controlUrl.startsWith(base)) throw new Error(`the reference's control_url ${controlUrl} is not under its base_url ${base}`);
+  const controlPrefix = controlUrl.slice(base.length);
+  // The registration path comes from the control model (operation setWebhookBaseUrl), not restated here.
+  const paths = Object.entries((model.control as { paths: Record<string, { put?: { operationId?: string } }> }).paths);
+  const registerPath = controlPrefix + (paths.find(([, p]) => p.put?.operationId === 'setWebhookBaseUrl')?.[0] ?? '');
+  const tapPut = onWebhookBase && { path: registerPath, onPut: (b: unknown) => void (typeof (b as { base_url?: unknown })?.base_url === 'string' && onWebhookBase((b as { base_url: string }).base_url)) };
+  const proxy = await startHostileProxy({ ...opts, ...(tapPut ? { tapPut } : {}), upstream: base, exempt: (p) => (side === 'api' ? p === tokenPath || p.startsWith(controlPrefix) : !p.startsWith(controlPrefix)) });
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown) => void unhandled.push(e);
+  process.on('unhandledRejection', onUnhandled);
+  global.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  let peak = heapBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 50);
+  const began = performance.now();
+  let result: ConformanceResult | undefined;
+  let error: unknown;
+  const exchanges: Exchange[] = [];
+  try {
+    result = await runConformance({
+      profile: { ...reference.profile, base_url: proxy.baseUrl, control_url: proxy.baseUrl + controlPrefix },
+      env: {},
+      seed: 7,
+      timeoutBudgetMs: BUDGET_MS,
+      concurrency: 4,
+      numRuns: 3,
+      checkTimeoutMs: 30_000,
+      onEvent: (e) => void (e.type === 'exchange' && exchanges.push(e.exchange)),
+    });
+  } catch (err) {
+    error = err;
+  } finally {
+    clearInterval(sampler);
+    await proxy.close();
+    await reference.close();
+    // Let a late rejection from a destroyed socket surface before we stop listening for it.
+    await new Promise((r) => setTimeout(r, 100));
+    process.off('unhandledRejection', onUnhandled);
+  }
+  const ms = performance.now() - began;
+  const bad = result?.results.filter((r) => r.verdict !== 'pass') ?? [];
+  return { result, error, ms, heapGrowth: peak - heapBefore, unhandled, proxy, bad, exchanges };
+}
+
+/** URL paths a result's failure or block mentions (message text and recorded exchanges). */
+export function pathsOf(r: CheckResult): string[] {
+  const text = [r.failure?.message, r.blocked?.message, r.failure?.exchange?.request.url, r.blocked?.exchange?.request.url].join(' ');
+  const urls = [...text.matchAll(/https?:\/\/[^/\s]+(\/[^\s:?"]*)/g)].map((m) => m[1]);
+  const lines = [...text.matchAll(/\b(?:GET|POST|PUT|PATCH|DELETE) (\/[^\s:?"]*)/g)].map((m) => m[1]);
+  return [...urls, ...lines];
+}
+
+/** One line per non-passing result, for assertion messages and HOSTILE_DEBUG. */
+export function describeBad(run: HostileRun): string {
+  return run.bad
+    .map((r) => `${r.checkId} ${r.verdict} cause=${r.failure?.cause ?? ''} rules=${(r.failure?.rules ?? r.blocked?.rules ?? []).join(',')} ${(r.failure?.message ?? r.blocked?.message ?? r.reason ?? '').slice(0, 160)}`)
+    .join('\n');
+}
