@@ -7,6 +7,14 @@ import type { Model, OperationId } from '../model/types.ts';
 import { CheckFailure } from './signals.ts';
 import type { HttpResponse } from './types.ts';
 
+/**
+ * A failure found by the audit: it names a rule that holds for every answer (body shape, category,
+ * operation schema), which the check need not cover; the runner keeps that rule as named.
+ */
+export class AuditFailure extends CheckFailure {
+  readonly audit = true;
+}
+
 /** A response the client received for an operation of the model. */
 export interface ObservedResponse {
   op: string;
@@ -24,7 +32,7 @@ function isJson(ct: string | undefined): boolean {
 }
 
 /** The first problem among `observed`, as the CheckFailure naming the rule it breaks; undefined when all hold. */
-export function auditResponses(model: Model, observed: readonly ObservedResponse[]): CheckFailure | undefined {
+export function auditResponses(model: Model, observed: readonly ObservedResponse[]): AuditFailure | undefined {
   for (const { op, res } of observed) {
     const operation = model.operations.get(op as OperationId);
     if (!operation || operation.server !== 'api') continue;
@@ -32,12 +40,12 @@ export function auditResponses(model: Model, observed: readonly ObservedResponse
     if (SHAPED.has(res.status)) {
       if (!model.errorBodyValidator(res.json)) {
         const problems = (model.errorBodyValidator.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
-        return new CheckFailure(`an answer this check received from ${where}: HTTP ${res.status} error body does not have the section 7 shape (${problems}): ${snippet(res)}`, { rules: ['ERR-BODY-SHAPE'], response: res });
+        return new AuditFailure(`an answer this check received from ${where}: HTTP ${res.status} error body does not have the section 7 shape (${problems}): ${snippet(res)}`, { rules: ['ERR-BODY-SHAPE'], response: res });
       }
       const cat = (res.json as { error_category: { category: unknown; http_status_code: unknown } }).error_category;
       const want = model.categoryFor(res.status);
       if (cat.http_status_code !== res.status || (want !== null && cat.category !== want)) {
-        return new CheckFailure(`an answer this check received from ${where}: HTTP ${res.status} carries error_category ${JSON.stringify(cat)}; section 7 gives ${want} with http_status_code ${res.status}`, { rules: ['ERR-CATEGORY-STATUS'], response: res });
+        return new AuditFailure(`an answer this check received from ${where}: HTTP ${res.status} carries error_category ${JSON.stringify(cat)}; section 7 gives ${want} with http_status_code ${res.status}`, { rules: ['ERR-CATEGORY-STATUS'], response: res });
       }
       continue;
     }
@@ -46,15 +54,15 @@ export function auditResponses(model: Model, observed: readonly ObservedResponse
       const key = [`${op}:${res.status}`, `${op}:2XX`].find((k) => model.validator(k));
       if (!key) continue;
       if (res.json === undefined) {
-        return new CheckFailure(`an answer this check received from ${where}: HTTP ${res.status} body is not JSON: ${snippet(res)}`, { rules: ['GENERAL-TRANSPORT-JSON'], response: res });
+        return new AuditFailure(`an answer this check received from ${where}: HTTP ${res.status} body is not JSON: ${snippet(res)}`, { rules: ['GENERAL-TRANSPORT-JSON'], response: res });
       }
       if (!isJson(res.headers['content-type'])) {
-        return new CheckFailure(`an answer this check received from ${where}: HTTP ${res.status} has Content-Type ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json`, { rules: ['ENDPOINT-RESPONSE-SCHEMA'], response: res });
+        return new AuditFailure(`an answer this check received from ${where}: HTTP ${res.status} has Content-Type ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json`, { rules: ['ENDPOINT-RESPONSE-SCHEMA'], response: res });
       }
       const validate = model.validator(key)!;
       if (!validate(res.json)) {
         const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
-        return new CheckFailure(`an answer this check received from ${where}: HTTP ${res.status} does not match the ${key} schema: ${problems}`, { rules: ['ENDPOINT-RESPONSE-SCHEMA'], response: res });
+        return new AuditFailure(`an answer this check received from ${where}: HTTP ${res.status} does not match the ${key} schema: ${problems}`, { rules: ['ENDPOINT-RESPONSE-SCHEMA'], response: res });
       }
     }
   }

@@ -2,6 +2,7 @@
 // headers and request facts come from the model), which statuses are the expected outcome rather than
 // errors, and which contract checks run on the responses. `setup` (undici) gets tokens and a user.
 
+import { s2sUserHeaders } from '../client/credentials.ts';
 import type { Model, OperationId } from '../model/index.ts';
 import { createUser, newUserBody, operation, s2sToken, tokenBody, type SetupHttp } from './setup.ts';
 import { TokenKeeper, refreshBufferSec } from './tokens.ts';
@@ -61,8 +62,7 @@ function fixed(s: SetupHttp, op: OperationId, headers: Record<string, string>, w
 
 /** The user-identity header carrying a user id, and the chain header (section 5, from the model). */
 export function userHeaders(model: Model, token: string, userId: string, chainId: string): Record<string, string> {
-  const idHeader = model.auth.identity_headers.find((h) => /-id$/i.test(h)) ?? model.auth.identity_headers[0];
-  return { authorization: `Bearer ${token}`, [idHeader.toLowerCase()]: userId, [model.auth.chain_header.toLowerCase()]: chainId };
+  return s2sUserHeaders(model, token, userId, chainId);
 }
 
 /** A request whose headers follow the token keeper (cached per token version) and whose body is fresh. */
@@ -167,7 +167,7 @@ export const SCENARIOS: readonly Scenario[] = [
         live(s, tokens, 'listCards', 15, user),
         live(s, tokens, 'listWallets', 10, user),
         live(s, tokens, 'getConfig', 5, agnostic),
-        live(s, tokens, 'createUserV2', 9, agnostic, newUserBody),
+        live(s, tokens, 'createUserV2', 9, agnostic, () => newUserBody(s.model)),
         // Individual recipient (section 2 create input) with SEPA payment details; profile.request_templates.createRecipientV2 adjusts it.
         live(s, tokens, 'createRecipientV2', 8, user, () => ({ type: 'Sepa', first_name: 'Load', last_name: `Test${++seq}`, is_business: false, sepa: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' } })),
         live(s, tokens, 'createVirtualCard', 8, user, () => ({ card_name: `load ${++seq}` })),

@@ -5,7 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { tokenRequest } from '../client/credentials.ts';
+import { createUserRequest, tokenRequest } from '../client/credentials.ts';
 import { RETRY_DEFAULTS, backoffDelay } from '../client/retry.ts';
 import { ConfigError, CredentialsError, TargetUnreachableError } from '../errors/index.ts';
 import type { Model, OperationId } from '../model/index.ts';
@@ -123,14 +123,15 @@ export function randomEvmAddress(): string {
 }
 
 /** Body of a user registration (createUserV2 / createUserV1): fresh email and EOA each time. */
-export function newUserBody(): Record<string, string> {
+export function newUserBody(model: Model): Record<string, string> {
   const tag = randomBytes(6).toString('hex');
-  return { email: `load-${tag}@example.com`, country: 'DE', user_address: randomEvmAddress() };
+  // The address goes under its preferred name (alias rules of the model).
+  return createUserRequest(model, { email: `load-${tag}@example.com`, country: 'DE', address: randomEvmAddress() }).body;
 }
 
 /** Creates a user (createUserV2, user-agnostic) and returns its user id. */
 export async function createUser(s: SetupHttp, token: string): Promise<string> {
-  const r = await sendOp(s, 'createUserV2', { authorization: `Bearer ${token}` }, newUserBody());
+  const r = await sendOp(s, 'createUserV2', { authorization: `Bearer ${token}` }, newUserBody(s.model));
   const id = r.json?.user_id ?? r.json?.id;
   if (r.status !== 200 && r.status !== 201) throw new ConfigError(`load: setup could not create a user (createUserV2 ${operation(s, 'createUserV2').path}: HTTP ${r.status} ${r.json?.error_reason ?? ''})`);
   if (typeof id !== 'string') throw new ConfigError('load: setup created a user but the response carries no user_id');

@@ -3,7 +3,7 @@
 // nothing about specific rules: a check is an id, rule ids and a `run(ctx)`.
 
 import { allowedCheckMs } from './time-limit.ts';
-import { auditResponses } from '../checks/audit.ts';
+import { AuditFailure, auditResponses } from '../checks/audit.ts';
 import { randomUUID } from 'node:crypto';
 import type { Check, CheckContext, RunServices } from '../checks/types.ts';
 import { runWithContext } from '../checks/current.ts';
@@ -133,7 +133,8 @@ function failureFromError(err: unknown, check: Check, http: CheckHttpClient, mas
   if (isCheckFailure(err)) {
     // The contract says failure rules are a subset of the check's rules; an assertion naming other
     // rules (a helper reused across checks) falls back to the check's own.
-    const named = (err.rules ?? []).filter((r): r is RuleId => (check.rules as readonly string[]).includes(r));
+    // An audit failure (src/checks/audit.ts) names a rule of every answer the check need not cover: kept as named.
+    const named = err instanceof AuditFailure ? ((err.rules ?? []) as RuleId[]) : (err.rules ?? []).filter((r): r is RuleId => (check.rules as readonly string[]).includes(r));
     const info: CheckFailureInfo = { message: mask(err.message), rules: named.length ? named : check.rules, rulesNamed: named.length > 0 };
     if (!named.length && err.rules?.length) info.namedOutsideCheck = true;
     const op = (err as { operation?: unknown }).operation;

@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReceivedWebhook, WebhookReceiver } from '../checks/types.ts';
+import { jsonDepth, MAX_JSON_DEPTH } from '../client/decode.ts';
 
 export const WEBHOOK_DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
@@ -110,11 +111,17 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
       if (tooLarge) return;
       const text = Buffer.concat(chunks).toString('utf8');
       let body: any;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        // A target that sends non-JSON still delivered something; checks can see the raw text.
+      if (jsonDepth(text) > MAX_JSON_DEPTH) {
+        // Nested too deep for the checks' recursive walkers (a RangeError crash) and costly in heap
+        // once parsed: kept as raw text, so it reads as "not JSON", the target's fault.
         body = text;
+      } else {
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          // A target that sends non-JSON still delivered something; checks can see the raw text.
+          body = text;
+        }
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;

@@ -15,14 +15,6 @@ const HEAP_BOUND = 200 * 1024 * 1024;
 const JSON_RULE = 'GENERAL-TRANSPORT-JSON';
 const TIMEOUT_RULE = 'LIMIT-REQUEST-TIMEOUT';
 
-/**
- * Known bug (announced to suites, 17:57): suites/drivers/errors.ts forgedBaseline throws a plain Error
- * when the target refuses the re-signed baseline token for any reason (here a 429 or a 307), which
- * the runner reports as CHECK_ERROR credited to every rule of the check. Tolerated only with that
- * exact message so that any other crash still fails these tests.
- */
-const KNOWN_CRASH = /^check error: profile\.(s2s|user_token)_signing_secret does not match the target/;
-
 function debug(name: string, run: HostileRun): void {
   if (!process.env.HOSTILE_DEBUG) return;
   console.log(`${name}: ${Math.round(run.ms)} ms, heap +${Math.round(run.heapGrowth / 1048576)} MB, hits ${run.proxy.hits.length}/${run.proxy.eligible}, ${run.result?.summary.passed}/${run.result?.summary.total} passed, error ${String(run.error ?? '')}\n${describeBad(run)}`);
@@ -34,7 +26,7 @@ function expectBounded(run: HostileRun): void {
   expect(run.ms).toBeLessThan(RUN_BOUND_MS);
   expect(run.unhandled.map(String)).toEqual([]);
   expect(run.heapGrowth, `heap grew ${Math.round(run.heapGrowth / 1048576)} MB`).toBeLessThan(HEAP_BOUND);
-  const crashes = run.result!.results.filter((r) => (r.failure?.cause === 'CHECK_ERROR' && !KNOWN_CRASH.test(r.failure.message)) || r.failure?.cause === 'CHECK_TIMEOUT');
+  const crashes = run.result!.results.filter((r) => r.failure?.cause === 'CHECK_ERROR' || r.failure?.cause === 'CHECK_TIMEOUT');
   expect(crashes.map((r) => `${r.checkId}: ${r.failure?.message}`)).toEqual([]);
   // The proxy spoiled some answers, so something must have failed, and only where it did: every
   // check that did not pass points at a path that got a hostile answer (a spoiled shared fixture may
@@ -42,7 +34,7 @@ function expectBounded(run: HostileRun): void {
   expect(run.proxy.hits.length).toBeGreaterThan(0);
   expect(run.bad.length, describeBad(run)).toBeGreaterThan(0);
   const hostile = new Set(run.proxy.hits.map((h) => h.split(' ')[1]));
-  for (const r of run.bad.filter((x) => !KNOWN_CRASH.test(x.failure?.message ?? ''))) expect(pathsOf(r).some((p) => hostile.has(p)), `${r.checkId} fails on no hostile path\n${describeBad(run)}`).toBe(true);
+  for (const r of run.bad) expect(pathsOf(r).some((p) => hostile.has(p)), `${r.checkId} fails on no hostile path\n${describeBad(run)}`).toBe(true);
 }
 
 /** A failed check carries `cause` and names only `rule`; a blocked one says the cause in its message. */

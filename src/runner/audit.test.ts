@@ -1,0 +1,53 @@
+// The runner audits every answer a check received: a check that asserts nothing about an
+// intermittently wrong error answer still fails, naming the section 7 rule (not its own).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, expect, it } from 'vitest';
+import type { Check } from '../checks/types.ts';
+import type { Model, Rule, RuleId } from '../model/types.ts';
+import { resolveProfile } from '../profile/index.ts';
+import { runChecks } from './index.ts';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
+
+const rule = (id: string) => ({ id, kind: 'general', section: '7', summary: id, operations: [], testable: true, source: { file: 'rules/x.yaml', pointer: '' } }) as unknown as Rule;
+const validator = Object.assign((b: any) => typeof b?.error_reason === 'string' && typeof b?.error_category === 'object', { errors: [] });
+const model = {
+  rules: [rule('ERR-CATEGORY-STATUS'), rule('ERR-BODY-SHAPE'), rule('MINE')],
+  limits: {},
+  operations: new Map([['getThing', { operationId: 'getThing', method: 'GET', path: '/thing', server: 'api', pathUnspecified: false }]]),
+  validator: () => undefined,
+  errorBodyValidator: validator,
+  categoryFor: (s: number) => (s === 401 ? 'CategoryUnauthorized' : s === 400 ? 'CategoryValidationFailure' : null),
+} as unknown as Model;
+
+it('fails a check on the one wrong answer among five it did not assert on, naming ERR-CATEGORY-STATUS', async () => {
+  let n = 0;
+  const server = createServer((_req, res) => {
+    n++;
+    res.writeHead(401, { 'content-type': 'application/json' });
+    // Every fifth answer carries the category of a 400.
+    res.end(JSON.stringify({ error_reason: 'ErrorPermissionDenied', error_description: 'x', error_category: { category: n % 5 === 0 ? 'CategoryValidationFailure' : 'CategoryUnauthorized', http_status_code: 401 } }));
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const profile = resolveProfile({ base_url: url, clients: [{ client_id: 'c', client_secret: 's-secret' }] }, { env: {} });
+  const check = (id: string, calls: number): Check => ({
+    id, title: id, area: 'x', section: '7', rules: ['MINE'] as unknown as RuleId[], safe: true,
+    run: async (ctx) => {
+      for (let i = 0; i < calls; i++) await ctx.http.send({ op: 'getThing' as never });
+    },
+  });
+  const outcome = await runChecks({ profile, model, preflight: false, concurrency: 1 }, [check('x.four', 4), check('x.six', 6)], []);
+  const byId = new Map(outcome.results.map((r) => [r.checkId, r]));
+  expect(byId.get('x.four')?.verdict).toBe('pass');
+  expect(byId.get('x.six')?.verdict).toBe('fail');
+  expect(byId.get('x.six')?.failure?.rules).toEqual(['ERR-CATEGORY-STATUS']);
+});
