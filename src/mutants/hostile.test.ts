@@ -31,7 +31,8 @@ const EXPECTED: Record<HostileKind, (r: CheckResult) => boolean> = {
   reset: (r) => r.failure?.cause === 'CONNECTION_RESET',
   'malformed-json': (r) => /json/i.test(r.failure?.message ?? ''),
   'huge-body': (r) => r.failure?.cause === 'BODY_TOO_LARGE',
-  'wrong-content-type': (r) => /content-type/i.test(r.failure?.message ?? '') || /not a json/i.test(r.failure?.message ?? ''),
+  // The check's own content-type assertion, or the audit of every answer ("body is not JSON").
+  'wrong-content-type': (r) => /content-type|not (a )?json/i.test(r.failure?.message ?? ''),
   // The failure carries the hostile text as data (so the HTML assertions below see it escaped).
   'script-in-errors': (r) => JSON.stringify(r.failure ?? {}).includes('<script>alert('),
 };

@@ -4,6 +4,7 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadModel } from '../model/index.ts';
 
 export type HostileKind = 'hang' | 'reset' | 'malformed-json' | 'huge-body' | 'wrong-content-type' | 'script-in-errors';
 
@@ -27,10 +28,10 @@ function tokenOk(res: http.ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/json' }).end(body);
 }
 
-function handler(kind: HostileKind): http.RequestListener {
+function handler(kind: HostileKind, tokenPath: string): http.RequestListener {
   return (req, res) => {
     req.resume();
-    if (req.url?.startsWith('/api/v1/token') && kind !== 'script-in-errors') return tokenOk(res);
+    if (req.url?.startsWith(tokenPath) && kind !== 'script-in-errors') return tokenOk(res);
     switch (kind) {
       case 'hang':
         // Never answer; the socket stays open until the client's budget aborts it.
@@ -71,7 +72,7 @@ function handler(kind: HostileKind): http.RequestListener {
 }
 
 export async function startHostileTarget(kind: HostileKind, host = '127.0.0.1'): Promise<HostileTarget> {
-  const server = http.createServer(handler(kind));
+  const server = http.createServer(handler(kind, (await loadModel()).operation('createToken').path));
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;

@@ -6,9 +6,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { loadModel } from '../model/index.ts';
+import type { Model, OperationId, WebhookId } from '../model/types.ts';
 import type { TargetProfile } from '../profile/types.ts';
 
 export interface ProxyRequest {
+  /** The spec operation the method and path match (profile paths for those the spec does not show). */
+  operationId?: OperationId;
   method: string;
   /** Path without the query string. */
   path: string;
@@ -32,6 +36,8 @@ export interface ProxyResponse {
 export interface ProxyContext {
   /** The reference's own profile (original URLs and credentials). */
   profile: TargetProfile;
+  /** The spec model (alias pairs, webhook ids): variants read spec facts here, never restate them. */
+  model: Model;
   /** Per-server scratch state of the variant. */
   state: Map<string, unknown>;
 }
@@ -42,7 +48,7 @@ export interface ProxyHooks {
   /** Rewrite the response the reference gave (mutate or return a new one). */
   response?(req: ProxyRequest, res: ProxyResponse, ctx: ProxyContext): ProxyResponse | void;
   /** Rewrite a webhook payload on its way from the reference to the engine's receiver. */
-  webhook?(path: string, body: any, ctx: ProxyContext): any;
+  webhook?(path: string, body: any, ctx: ProxyContext, webhook?: WebhookId): any;
   /** Content-Type of relayed webhook deliveries (default: the reference's own); needs `webhook`. */
   webhookContentType?: string;
   /** Deliveries made of one webhook, in order (default: the one body); needs `webhook`. */
@@ -153,7 +159,19 @@ function send(res: http.ServerResponse, out: ProxyResponse, chunked: boolean, gz
 export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHooks, host = '127.0.0.1'): Promise<InterceptProxy> {
   const origin = new URL(profile.base_url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const ctx: ProxyContext = { profile, state: new Map() };
+  const model = await loadModel();
+  const ctx: ProxyContext = { profile, model, state: new Map() };
+  const webhookIds = new Map(model.webhooks.flatMap((w) => (w.path ? [[w.path, w.id as WebhookId] as const] : [])));
+  // Method + path template -> operationId over the api server's operations (profile paths where the spec shows none).
+  const routes = [...model.operations.values()]
+    .filter((op) => op.server === 'api')
+    .map((op) => {
+      const path = op.pathUnspecified ? profile.operations?.[op.operationId]?.path : op.path;
+      const method = (op.pathUnspecified ? profile.operations?.[op.operationId]?.method : undefined) ?? op.method;
+      return path ? { id: op.operationId, method: method.toUpperCase(), re: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`) } : undefined;
+    })
+    .filter((r) => r !== undefined);
+  const operationOf = (method: string, path: string) => routes.find((r) => r.method === method.toUpperCase() && r.re.test(path))?.id;
   let relayTarget: string | undefined;
   let selfOrigin = '';
 
@@ -170,7 +188,7 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
         const rest = path.slice(RELAY_PREFIX.length) || '/';
         if (!relayTarget) return send(res, { status: 503, headers: {}, body: '' }, false);
         let body = parseJson(raw.toString('utf8'));
-        if (hooks.webhook && body !== undefined) body = hooks.webhook(rest, body, ctx) ?? body;
+        if (hooks.webhook && body !== undefined) body = hooks.webhook(rest, body, ctx, webhookIds.get(rest)) ?? body;
         const target = new URL(relayTarget.replace(/\/$/, '') + rest);
         const wh = flatten(req.headers);
         if (hooks.webhookContentType) wh['content-type'] = hooks.webhookContentType;
@@ -183,7 +201,8 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
         return send(res, out, false);
       }
 
-      let preq: ProxyRequest = { method: req.method ?? 'GET', path, query, headers: flatten(req.headers), body: raw, json: parseJson(raw.toString('utf8')) };
+      const operationId = operationOf(req.method ?? 'GET', path);
+      let preq: ProxyRequest = { ...(operationId ? { operationId } : {}), method: req.method ?? 'GET', path, query, headers: flatten(req.headers), body: raw, json: parseJson(raw.toString('utf8')) };
       // Webhook registration: point the reference at the relay when the variant rewrites webhooks.
       if (hooks.webhook && preq.method === 'PUT' && path === `${CONTROL_PREFIX}/webhooks` && typeof preq.json?.base_url === 'string') {
         relayTarget = preq.json.base_url;

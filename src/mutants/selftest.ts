@@ -189,7 +189,9 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       if (!v) baselineRaw = raw;
       done++;
       // Progress marks score against the baseline when it is known (the final score is done again below).
-      const scored = baselineRaw ? scoreSelftest(baselineRaw, v ? [raw] : [], checkIds) : scoreSelftest(raw, [], checkIds);
+      // Before the baseline is known, a variant is marked against an empty one (nothing failing).
+      const known = baselineRaw ?? { id: BASELINE_ID, kind: 'baseline' as const, breaks: [], failing: [], skippedChecks: [], passed: 0 };
+      const scored = v ? scoreSelftest(known, [raw], checkIds) : scoreSelftest(raw, [], checkIds);
       progress({ type: 'variant-finished', outcome: withRaw(v ? (scored.variants[0] ?? scored.baseline) : scored.baseline, raw), done, total });
       return raw;
     });

@@ -81,8 +81,9 @@ export const ulidProxy: ProxyHooks = {
   },
   response(req, res, ctx) {
     if (res.json === undefined || !is2xx(res.status)) return;
-    const retail = req.method === 'POST' && req.path === '/api/v1/user/retail';
-    return proxyJson(res, toUlids(res.json, idState(ctx), retail || /^\/api\/v[12]\/user$/.test(req.path)));
+    // Answers whose top-level id is the user's (section 2 fixes user ids as UUIDs).
+    const userAtTop = ['registerRetailUser', 'createUserV1', 'createUserV2', 'getUserV1', 'getUserV2'].includes(req.operationId ?? '');
+    return proxyJson(res, toUlids(res.json, idState(ctx), userAtTop));
   },
   webhook(_path, body, ctx) {
     return toUlids(body, idState(ctx));

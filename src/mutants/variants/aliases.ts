@@ -2,8 +2,8 @@
 
 import { randomUUID } from 'node:crypto';
 import { USER_READ_OPS } from '../ops.ts';
-import { has, proxyError } from '../proxy-edits.ts';
-import { isObject, onOk } from '../transforms.ts';
+import { has, onAliasWebhook, refuseAliasOnly } from '../proxy-edits.ts';
+import { onOk } from '../transforms.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** Builds the aliases variants (stateful transforms get fresh state on every call). */
@@ -18,34 +18,16 @@ export function aliasesVariants(): VariantSpec[] {
     faulty('alias.3ds.owner-dropped', 'ALIAS-3DS-OWNER', '3DS challenges omit the deprecated owner', {
       transform: onOk(['list3dsRequests'], (b) => void (Array.isArray(b) && b.forEach((c: any) => delete c.owner))),
     }),
-    faulty('alias.withdrawal.to-address-diverges', 'ALIAS-WITHDRAWAL-TO-ADDRESS', 'withdrawal requests carry a to_address different from destination_address', {
+    faulty('alias.withdrawal.to-address-diverges', 'ALIAS-WITHDRAWAL-TO-ADDRESS', 'withdrawal requests carry a deprecated to_address different from the preferred name', {
       transform: onOk(['listWithdrawalRequests'], (b) => void (Array.isArray(b) && b.forEach((w: any) => (w.to_address = `0x${'d'.repeat(40)}`)))),
     }),
     faulty('alias.withdrawal.account-address-dropped', 'ALIAS-WITHDRAWAL-ACCOUNT-ADDRESS', 'withdrawal requests omit the deprecated account_address', {
       transform: onOk(['listWithdrawalRequests'], (b) => void (Array.isArray(b) && b.forEach((w: any) => delete w.account_address))),
     }),
     faulty('alias.mismatch.accepted', 'ALIAS-MISMATCH-REJECTED', 'a request carrying a new name and its deprecated alias with different values is accepted', faults('alias.accept-mismatch')),
-    faulty('alias.fx.deprecated-only-refused', 'ALIAS-FX-DEPOSIT-ADDRESS', 'FX estimate with only the deprecated deposit_address is refused (400 destination_address missing)', {}, {
-      request(req) {
-        if (req.method === 'POST' && req.path === '/api/v1/fx/estimate' && has(req.json, 'deposit_address') && !has(req.json, 'destination_address')) {
-          return proxyError(400, 'ErrorMissingField', 'destination_address is required', 'destination_address');
-        }
-      },
-    }),
-    faulty('alias.user-create-v2.deprecated-only-refused', 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2', 'POST /api/v2/user with only the deprecated wallet_address is refused', {}, {
-      request(req) {
-        if (req.method === 'POST' && req.path === '/api/v2/user' && has(req.json, 'wallet_address') && !has(req.json, 'user_address')) {
-          return proxyError(400, 'ErrorMissingField', 'user_address is required', 'user_address');
-        }
-      },
-    }),
-    faulty('alias.statement.owner-only-refused', 'ALIAS-STATEMENT-OWNER', 'the statement request with the deprecated owner instead of user_address is refused', {}, {
-      request(req) {
-        if (req.method === 'POST' && req.path === '/api/v1/activity/statement/full' && has(req.json, 'owner') && !has(req.json, 'user_address')) {
-          return proxyError(400, 'ErrorMissingField', 'user_address is required', 'user_address');
-        }
-      },
-    }),
+    faulty('alias.fx.deprecated-only-refused', 'ALIAS-FX-DEPOSIT-ADDRESS', 'FX estimate with only the deprecated deposit_address is refused (400, the preferred name missing)', {}, refuseAliasOnly('estimateFx', 'ALIAS-FX-DEPOSIT-ADDRESS')),
+    faulty('alias.user-create-v2.deprecated-only-refused', 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2', 'POST /api/v2/user with only the deprecated wallet_address is refused', {}, refuseAliasOnly('createUserV2', 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2')),
+    faulty('alias.statement.owner-only-refused', 'ALIAS-STATEMENT-OWNER', 'the statement request with only the deprecated owner is refused', {}, refuseAliasOnly('getFullStatement', 'ALIAS-STATEMENT-OWNER')),
     faulty('alias.xrpl.wallet-address-renamed', 'ALIAS-UNCHANGED-WALLET-NAMES', 'the XRPL POST /api/v1/accounts response names wallet_address "address"', {
       transform: onOk(['createXrplAccount'], (b) => {
         if (!has(b, 'wallet_address')) return;
@@ -55,13 +37,13 @@ export function aliasesVariants(): VariantSpec[] {
     }),
 
     faulty('alias.webhook.user-owner-dropped', 'ALIAS-WEBHOOK-USER-OWNER', 'the user webhook omits the deprecated owner', {}, {
-      webhook: (path, body) => (path === '/v2/webhooks/user' && isObject(body) ? (delete body.owner, body) : body),
+      webhook: onAliasWebhook('ALIAS-WEBHOOK-USER-OWNER', (b, old) => void delete b[old]),
     }),
-    faulty('alias.webhook.3ds-owner-diverges', 'ALIAS-WEBHOOK-3DS-OWNER', 'the 3DS webhook carries an owner different from user_address', {}, {
-      webhook: (path, body) => (path === '/v2/webhooks/3ds' && isObject(body) && has(body, 'owner') ? { ...body, owner: `0x${'e'.repeat(40)}` } : body),
+    faulty('alias.webhook.3ds-owner-diverges', 'ALIAS-WEBHOOK-3DS-OWNER', 'the 3DS webhook carries an owner different from the preferred name', {}, {
+      webhook: onAliasWebhook('ALIAS-WEBHOOK-3DS-OWNER', (b, old) => void (has(b, old) && (b[old] = `0x${'e'.repeat(40)}`))),
     }),
     faulty('alias.webhook.withdrawal-to-address-dropped', 'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS', 'the ERC-20 withdrawal webhook omits the deprecated to_address', {}, {
-      webhook: (path, body) => (path === '/v2/webhooks/erc-withdrawals' && isObject(body) ? (delete body.to_address, body) : body),
+      webhook: onAliasWebhook('ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS', (b, old) => void delete b[old]),
     }),
   ];
 }

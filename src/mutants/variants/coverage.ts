@@ -4,21 +4,9 @@
 
 import { createHmac, randomUUID } from 'node:crypto';
 import { IDP_OPS } from '../ops.ts';
-import { has, proxyError, proxyJson } from '../proxy-edits.ts';
+import { has, onAliasWebhook, proxyError, proxyJson, refuseAliasOnly } from '../proxy-edits.ts';
 import { isObject, JSON_TYPE, onRule, onOk, restatus } from '../transforms.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
-
-/** A webhook hook dropping one field on one path. */
-const dropOnWebhook = (path: string, field: string) => (p: string, body: any) => (p === path && isObject(body) ? (delete body[field], body) : body);
-
-/** A proxy request hook refusing `path` when the body carries only the deprecated `alias` of `preferred`. */
-const refuseAliasOnly = (method: string, path: string, alias: string, preferred: string) => ({
-  request(req: { method: string; path: string; json?: any }) {
-    if (req.method === method && req.path === path && has(req.json, alias) && !has(req.json, preferred)) {
-      return proxyError(400, 'ErrorMissingField', `${preferred} is required`, preferred);
-    }
-  },
-});
 
 /** Who a request acts for, as far as its headers say (token plus identity header). */
 const identityKey = (h: Record<string, string>) => [h.authorization, h['x-user-wallet'], h['x-user-email'], h['x-user-id']].join('|');
@@ -48,7 +36,7 @@ export function coverageVariants(): VariantSpec[] {
     // ------------------------------------------------------------------------- identity provider
     faulty('idp.auth-header-missing.401', 'ERR-IDP-AUTH-HEADER-MISSING', 'the IdP exchange without Authorization answers 401 instead of 400', {}, {
       response(req, res) {
-        if (req.path !== '/api/v1/user/authorize' && req.path !== '/api/v1/user/retail') return;
+        if (req.operationId !== 'authorizeUser' && req.operationId !== 'registerRetailUser') return;
         if (req.headers.authorization !== undefined || req.headers.identity === undefined || res.status !== 400 || !isObject(res.json)) return;
         res.json.error_category = { category: 'CategoryUnauthorized', http_status_code: 401 };
         return proxyJson({ ...res, status: 401 }, res.json);
@@ -62,7 +50,7 @@ export function coverageVariants(): VariantSpec[] {
     }),
     faulty('idp.exchange.refused', 'AUTH-IDP-EXCHANGE', 'valid provider tokens are refused at the exchange (401 ErrorPermissionDenied)', {}, {
       request(req) {
-        if (req.method === 'POST' && req.path === '/api/v1/user/authorize' && req.headers.identity !== undefined) {
+        if (req.operationId === 'authorizeUser' && req.headers.identity !== undefined) {
           return proxyError(401, 'ErrorPermissionDenied', 'provider tokens refused');
         }
       },
@@ -75,7 +63,7 @@ export function coverageVariants(): VariantSpec[] {
     faulty('s2s.claims.scope-read', 'AUTH-S2S-TOKEN-CLAIMS', 'S2S tokens carry scope "partner:read" instead of "partner:full" (validly signed)', {}, {
       response(req, res, ctx) {
         const secret = ctx.profile.s2s_signing_secret;
-        if (req.path !== '/api/v1/token' || res.status !== 200 || typeof res.json?.access_token !== 'string' || !secret) return;
+        if (req.operationId !== 'createToken' || res.status !== 200 || typeof res.json?.access_token !== 'string' || !secret) return;
         const jwt = decodeJwt(res.json.access_token);
         if (!jwt) return;
         const head = Buffer.from(JSON.stringify(jwt.header)).toString('base64url');
@@ -86,14 +74,14 @@ export function coverageVariants(): VariantSpec[] {
     }),
     faulty('s2s.bearer.config-refused', 'AUTH-S2S-BEARER-ACCEPTED', 'GET /api/v1/config refuses a valid S2S Bearer token (401)', {}, {
       request(req) {
-        if (req.method === 'GET' && (req.path === '/api/v1/config' || req.path === '/api/v1/validation/rules') && /^Bearer /.test(req.headers.authorization ?? '')) {
+        if ((req.operationId === 'getConfig' || req.operationId === 'getValidationRules') && /^Bearer /.test(req.headers.authorization ?? '')) {
           return proxyError(401, 'ErrorPermissionDenied', 'token refused');
         }
       },
     }),
     faulty('s2s.user-agnostic.identity-required', 'AUTH-USER-AGNOSTIC', 'POST /api/v1/user requires a user identity header', {}, {
       request(req) {
-        if (req.method === 'POST' && req.path === '/api/v1/user' && !req.headers['x-user-wallet'] && !req.headers['x-user-email'] && !req.headers['x-user-id']) {
+        if (req.operationId === 'createUserV1' && !req.headers['x-user-wallet'] && !req.headers['x-user-email'] && !req.headers['x-user-id']) {
           return proxyError(400, 'ErrorMissingField', 'a user identity header is required here', 'user_identifier');
         }
       },
@@ -119,7 +107,7 @@ export function coverageVariants(): VariantSpec[] {
     // ------------------------------------------------------------------------------ endpoints
     faulty('users.config.404', 'ENDPOINT-CONFIG-READS', 'GET /api/v1/config answers 404', {}, {
       request(req) {
-        if (req.method === 'GET' && req.path === '/api/v1/config') return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{}', json: {} };
+        if (req.operationId === 'getConfig') return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{}', json: {} };
       },
     }),
     faulty('users.wallets.empty', 'ENDPOINT-WALLETS', 'GET /api/v1/wallets lists no wallet', {
@@ -127,19 +115,19 @@ export function coverageVariants(): VariantSpec[] {
     }),
     faulty('version.v1-user.gone', 'VERSION-COEXIST', 'GET /api/v1/user is gone (404) now that v2 exists', {}, {
       request(req) {
-        if (req.method === 'GET' && req.path === '/api/v1/user') return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{}', json: {} };
+        if (req.operationId === 'getUserV1') return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{}', json: {} };
       },
     }),
     faulty('bank.chain.numeric-string-refused', 'ENDPOINT-CHAIN-NUMERIC-STRING', 'init and complete refuse chain sent as a numeric string (they want a number)', {}, {
       request(req) {
-        if (req.method === 'POST' && (req.path === '/api/v1/bank/accounts/init' || req.path === '/api/v1/bank/accounts/complete') && typeof req.json?.chain === 'string') {
+        if ((req.operationId === 'initBankAccount' || req.operationId === 'completeBankAccount') && typeof req.json?.chain === 'string') {
           return proxyError(400, 'ErrorInvalidField', 'chain must be a number', 'chain_id');
         }
       },
     }),
     faulty('bank.primary-wallet.client-must-send', 'ENDPOINT-PRIMARY-WALLET-SERVER', 'init requires the client to send the Primary wallet_address', {}, {
       request(req) {
-        if (req.method === 'POST' && req.path === '/api/v1/bank/accounts/init' && !has(req.json, 'wallet_address')) {
+        if (req.operationId === 'initBankAccount' && !has(req.json, 'wallet_address')) {
           return proxyError(400, 'ErrorMissingField', 'wallet_address is required', 'wallet_address');
         }
       },
@@ -148,7 +136,7 @@ export function coverageVariants(): VariantSpec[] {
     // ------------------------------------------------------------------------------------- states
     faulty('3ds.pending.not-decidable', 'STATE-3DS-DECIDE-PENDING', 'a pending challenge cannot be decided by its own user (400 ErrorNotFound)', {}, {
       response(req, res) {
-        if (req.method !== 'POST' || !/3ds/.test(req.path) || res.status < 200 || res.status >= 300 || req.path.startsWith('/__control')) return;
+        if (req.method !== 'POST' || (req.operationId !== 'approve3ds' && req.operationId !== 'decline3ds') || res.status < 200 || res.status >= 300 || req.path.startsWith('/__control')) return;
         return proxyError(400, 'ErrorNotFound', 'Requested transaction was not found');
       },
     }),
@@ -159,8 +147,8 @@ export function coverageVariants(): VariantSpec[] {
         ctx.state.set('direct', done);
         const key = identityKey(req.headers);
         const ok = res.status >= 200 && res.status < 300;
-        if (ok && req.method === 'POST' && req.path === '/api/v1/bank/accounts' && req.json?.account_type === 'Sepa') done.add(key);
-        if (!ok || req.method !== 'GET' || req.path !== '/api/v2/user' || !done.has(key) || !Array.isArray(res.json?.capabilities)) return;
+        if (ok && req.operationId === 'createBankAccount' && req.json?.account_type === 'Sepa') done.add(key);
+        if (!ok || req.operationId !== 'getUserV2' || !done.has(key) || !Array.isArray(res.json?.capabilities)) return;
         for (const c of res.json.capabilities) if (c?.type === 'SepaAccount' && c.status === 'InProgress') c.status = 'ActivationNotStarted';
         return proxyJson(res, res.json);
       },
@@ -181,8 +169,8 @@ export function coverageVariants(): VariantSpec[] {
     }),
 
     // ------------------------------------------------------------------------------------ aliases
-    faulty('alias.user-create-v1.deprecated-only-refused', 'ALIAS-USER-CREATE-WALLET-ADDRESS-V1', 'POST /api/v1/user with only the deprecated wallet_address is refused', {}, refuseAliasOnly('POST', '/api/v1/user', 'wallet_address', 'user_address')),
-    faulty('alias.statement.account-address-only-refused', 'ALIAS-STATEMENT-ACCOUNT-ADDRESS', 'the statement request with only the deprecated account_address is refused', {}, refuseAliasOnly('POST', '/api/v1/activity/statement/full', 'account_address', 'wallet_address')),
+    faulty('alias.user-create-v1.deprecated-only-refused', 'ALIAS-USER-CREATE-WALLET-ADDRESS-V1', 'user creation (v1) with only the deprecated wallet_address is refused', {}, refuseAliasOnly('createUserV1', 'ALIAS-USER-CREATE-WALLET-ADDRESS-V1')),
+    faulty('alias.statement.account-address-only-refused', 'ALIAS-STATEMENT-ACCOUNT-ADDRESS', 'the statement request with only the deprecated account_address is refused', {}, refuseAliasOnly('getFullStatement', 'ALIAS-STATEMENT-ACCOUNT-ADDRESS')),
     faulty('alias.recipient.address-dropped', 'ALIAS-RECIPIENT-ADDRESS', 'recipient answers omit the deprecated address of crypto payment details', {
       transform: onOk(['createRecipientV2'], (b) => {
         const strip = (o: any) => isObject(o) && has(o, 'recipient_address') && delete o.address;
@@ -191,10 +179,10 @@ export function coverageVariants(): VariantSpec[] {
       }),
     }),
     faulty('alias.webhook.withdrawal-account-address-dropped', 'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS', 'the ERC-20 withdrawal webhook omits the deprecated account_address', {}, {
-      webhook: dropOnWebhook('/v2/webhooks/erc-withdrawals', 'account_address'),
+      webhook: onAliasWebhook('ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS', (b, old) => void delete b[old]),
     }),
     faulty('alias.webhook.recipient-address-dropped', 'ALIAS-WEBHOOK-RECIPIENT-ADDRESS', 'the recipients webhook omits the deprecated address', {}, {
-      webhook: dropOnWebhook('/v2/webhooks/recipients', 'address'),
+      webhook: onAliasWebhook('ALIAS-WEBHOOK-RECIPIENT-ADDRESS', (b, old) => void delete b[old]),
     }),
     faulty('alias.mismatch.error-422', 'ERR-ALIAS-MISMATCH', 'mismatching old and new field names answer 422 instead of 400', {}, {
       response(req, res) {

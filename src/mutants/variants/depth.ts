@@ -19,9 +19,9 @@ export function everyNth(n: number) {
 /** Re-signs the S2S token of a token response after `edit` changed its claims (validly signed, wrong claims). */
 function resignToken(edit: (claims: Record<string, any>) => void) {
   return {
-    response(req: { path: string }, res: { status: number; json?: any; headers: Record<string, string>; body: string }, ctx: { profile: { s2s_signing_secret?: string } }) {
+    response(req: { operationId?: string }, res: { status: number; json?: any; headers: Record<string, string>; body: string }, ctx: { profile: { s2s_signing_secret?: string } }) {
       const secret = ctx.profile.s2s_signing_secret;
-      if (req.path !== '/api/v1/token' || !is2xx(res.status) || typeof res.json?.access_token !== 'string' || !secret) return;
+      if (req.operationId !== 'createToken' || !is2xx(res.status) || typeof res.json?.access_token !== 'string' || !secret) return;
       const [h, p] = res.json.access_token.split('.');
       const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
       edit(claims);

@@ -18,19 +18,19 @@ export function pendingVariants(): VariantSpec[] {
     }),
     // Issue 13 webhooks: an activity webhook that only ever says Pending passes the completion rule.
     faulty('p2c.activity-webhook.always-pending', 'EVENT-CARD-TRANSFER-ACTIVITY', 'the activity webhook of a completed card transfer says Pending', {}, {
-      webhook: (path, body) => (path === '/v2/webhooks/activities' && isObject(body) && typeof body.status === 'string' ? { ...body, status: 'Pending' } : body),
+      webhook: (_path, body, _ctx, id) => (id === 'activities' && isObject(body) && typeof body.status === 'string' ? { ...body, status: 'Pending' } : body),
     }),
     // Issue 13: an Active SEPA retrieval that mints a new details_id on every call passes.
     faulty('sepa.active.new-details-id', 'STATE-SEPA-ACTIVE-RETRIEVE', 'every POST /api/v1/bank/accounts {Sepa} answers a new details_id, also when the account is Active (details are not retrieved)', {}, {
       response(req, res) {
-        if (req.method !== 'POST' || req.path !== '/api/v1/bank/accounts' || req.json?.account_type !== 'Sepa' || res.status < 200 || res.status >= 300) return;
+        if (req.operationId !== 'createBankAccount' || req.json?.account_type !== 'Sepa' || res.status < 200 || res.status >= 300) return;
         return proxyJson(res, { ...res.json, details_id: randomUUID() });
       },
     }),
     // Section 4 rule 5: retail registration "returns only id"; the kit's userIdFrom also accepts user_id.
     faulty('idp.retail.user-id-instead-of-id', 'ENDPOINT-RETAIL-REGISTER', 'POST /api/v1/user/retail answers user_id instead of id', {}, {
       response(req, res) {
-        if (req.method !== 'POST' || req.path !== '/api/v1/user/retail' || res.status < 200 || res.status >= 300 || typeof res.json?.id !== 'string') return;
+        if (req.operationId !== 'registerRetailUser' || res.status < 200 || res.status >= 300 || typeof res.json?.id !== 'string') return;
         const { id, ...rest } = res.json;
         return proxyJson(res, { ...rest, user_id: id });
       },

@@ -22,7 +22,7 @@ export function sepaVariants(): VariantSpec[] {
     }),
     faulty('bank.account-type.spei-no-details-id', 'ENDPOINT-BANK-ACCOUNT-TYPES', 'POST /api/v1/bank/accounts with account_type Spei answers 200 without details_id', {}, {
       response(req, res) {
-        if (req.method !== 'POST' || req.path !== '/api/v1/bank/accounts' || req.json?.account_type !== 'Spei' || !is2xx(res.status)) return;
+        if (req.operationId !== 'createBankAccount' || req.json?.account_type !== 'Spei' || !is2xx(res.status)) return;
         return proxyJson(res, { account_type: 'Spei', status: 'Pending' });
       },
     }),

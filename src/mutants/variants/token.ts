@@ -1,34 +1,23 @@
 // Token endpoint: the section 7 token table, the token response (section 4/5) and its validity (section 8).
 
-import { knownClients, proxyJson } from '../proxy-edits.ts';
-import { CATEGORY_OF, isObject, onOk, onRule, restatus } from '../transforms.ts';
+import { onOk, onRule, restatus } from '../transforms.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** Builds the token variants (stateful transforms get fresh state on every call). */
 export function tokenVariants(): VariantSpec[] {
   return [
-    faulty('token.client-id-missing.wrong-message', 'ERR-TOKEN-CLIENT-ID-MISSING', 'client_id missing answers "client_id is required" instead of "client id is required"', {
+    faulty('token.client-id-missing.wrong-message', 'ERR-TOKEN-CLIENT-ID-MISSING', 'client_id missing answers the message "client_id is required" (not the section 7 text)', {
       transform: onRule('ERR-TOKEN-CLIENT-ID-MISSING', (b) => void (b.error_description = 'client_id is required'), ['createToken']),
     }),
     faulty('token.client-secret-missing.401', 'ERR-TOKEN-CLIENT-SECRET-MISSING', 'client_secret missing answers 401 instead of 400', {
       transform: onRule('ERR-TOKEN-CLIENT-SECRET-MISSING', (b, res) => restatus(b, res, 401), ['createToken']),
     }),
     faulty('token.grant-type.not-checked', 'ERR-TOKEN-GRANT-TYPE-INVALID', 'any grant_type is accepted', faults('token.accept-any-grant-type')),
-    faulty('token.unknown-client.400', 'ERR-TOKEN-UNKNOWN-CLIENT', 'an unknown client_id answers 400 (validation) instead of 401', {}, {
-      response(req, res, ctx) {
-        if (req.path !== '/api/v1/token' || res.status !== 401 || typeof req.json?.client_id !== 'string' || knownClients(ctx).has(req.json.client_id)) return;
-        const b = res.json;
-        if (!isObject(b)) return;
-        b.error_category = { category: CATEGORY_OF[400], http_status_code: 400 };
-        return proxyJson({ ...res, status: 400 }, b);
-      },
+    faulty('token.unknown-client.400', 'ERR-TOKEN-UNKNOWN-CLIENT', 'an unknown client_id answers 400 (validation) instead of 401', {
+      transform: onRule('ERR-TOKEN-UNKNOWN-CLIENT', (b, res) => restatus(b, res, 400), ['createToken']),
     }),
-    faulty('token.wrong-secret.wrong-message', 'ERR-TOKEN-WRONG-SECRET', 'a wrong client_secret of a known client answers "Invalid client secret"', {}, {
-      response(req, res, ctx) {
-        if (req.path !== '/api/v1/token' || res.status !== 401 || !knownClients(ctx).has(req.json?.client_id)) return;
-        if (res.json?.error_description !== 'Invalid client credentials') return;
-        return proxyJson(res, { ...res.json, error_description: 'Invalid client secret' });
-      },
+    faulty('token.wrong-secret.wrong-message', 'ERR-TOKEN-WRONG-SECRET', 'a wrong client_secret of a known client answers "Invalid client secret"', {
+      transform: onRule('ERR-TOKEN-WRONG-SECRET', (b) => void (b.error_description = 'Invalid client secret'), ['createToken']),
     }),
     faulty('token.no-secret.wrong-reason', 'ERR-TOKEN-NO-SECRET-CONFIGURED', 'a client with no secret configured gets reason ErrorNotSupported instead of ErrorPermissionDenied', {
       transform: onRule('ERR-TOKEN-NO-SECRET-CONFIGURED', (b) => void (b.error_reason = 'ErrorNotSupported'), ['createToken']),
