@@ -24,6 +24,8 @@ export interface HostileRun {
   bad: CheckResult[];
   /** Every exchange the run recorded (one per attempt). */
   exchanges: Exchange[];
+  /** The reference's secrets (client secrets, signing secrets): none may appear in results or exchanges. */
+  secrets: string[];
 }
 
 export interface BehindProxyOptions extends Omit<HostileProxyOptions, 'upstream' | 'exempt'> {
@@ -40,6 +42,8 @@ export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, .
   const tokenPath = model.operation('createToken').path;
   const reference = await startReference();
   const base = reference.profile.base_url;
+  const p = reference.profile;
+  const secrets = [...p.clients, ...Object.values(p.special_clients ?? {})].map((c) => c.client_secret).concat([p.s2s_signing_secret, p.user_token_signing_secret].filter((x): x is string => !!x));
   const controlUrl = reference.profile.control_url ?? '';
   if (!controlUrl.startsWith(base)) throw new Error(`the reference's control_url ${controlUrl} is not under its base_url ${base}`);
   const controlPrefix = controlUrl.slice(base.length);
@@ -85,7 +89,7 @@ export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, .
   }
   const ms = performance.now() - began;
   const bad = result?.results.filter((r) => r.verdict !== 'pass') ?? [];
-  return { result, error, ms, heapGrowth: peak - heapBefore, unhandled, proxy, bad, exchanges };
+  return { result, error, ms, heapGrowth: peak - heapBefore, unhandled, proxy, bad, exchanges, secrets };
 }
 
 /** URL paths a result's failure or block mentions (message text and recorded exchanges). */

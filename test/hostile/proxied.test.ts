@@ -26,6 +26,11 @@ function expectBounded(run: HostileRun): void {
   expect(run.ms).toBeLessThan(RUN_BOUND_MS);
   expect(run.unhandled.map(String)).toEqual([]);
   expect(run.heapGrowth, `heap grew ${Math.round(run.heapGrowth / 1048576)} MB`).toBeLessThan(HEAP_BOUND);
+  // No secret reaches the results or the recorded exchanges (what reports are made of).
+  const recorded = JSON.stringify([run.result!.results, run.exchanges]);
+  expect(run.secrets.length).toBeGreaterThan(2);
+  expect(recorded, 'token requests (which carry a secret) are among the recorded exchanges').toContain('client_secret');
+  for (const secret of run.secrets) expect(recorded.includes(secret), 'a profile secret reached the results').toBe(false);
   const crashes = run.result!.results.filter((r) => r.failure?.cause === 'CHECK_ERROR' || r.failure?.cause === 'CHECK_TIMEOUT');
   expect(crashes.map((r) => `${r.checkId}: ${r.failure?.message}`)).toEqual([]);
   // The proxy spoiled some answers, so something must have failed, and only where it did: every
