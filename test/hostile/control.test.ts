@@ -48,6 +48,13 @@ describe('the full suite with a hostile test-control API', () => {
     expectControlFault(run, 'TIMEOUT');
   }, 120_000);
 
+  it('a 429 storm on the control API: the check is blocked by that control operation', async () => {
+    const run = await runBehindProxy({ side: 'control', misbehaviour: 'storm-429', every: 3, maxHits: 5 });
+    debug('control 429', run);
+    expectControlFault(run, '429');
+    expect(run.bad.filter((r) => r.verdict === 'blocked').length, describeBad(run)).toBeGreaterThan(0);
+  }, 120_000);
+
   it('control answers nested 1e6 deep: BODY_TOO_DEEP blamed on the control call', async () => {
     const run = await runBehindProxy({ side: 'control', misbehaviour: 'deep-json', every: 3, maxHits: 5 });
     debug('control deep', run);
