@@ -1,6 +1,8 @@
 // The HTTP client checks use. undici, one Pool per origin shared by the run; every request has a
 // hard time budget (section 8 recommends 30 s) and a bounded body, so a stalled or hostile target
 // can neither hang the run nor exhaust memory. Every exchange is recorded, secrets masked.
+// Size: about 350 lines: sending, the budget-bounded 429 retry, body bounds and recording share one
+// per-request state; decoding already lives in decode.ts.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';

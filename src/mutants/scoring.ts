@@ -62,7 +62,7 @@ export interface Credit {
 export type CreditMode = 'named' | 'named-or-sole' | 'any';
 
 /** The crediting the selftest uses; `named` once every multi-rule check names its rules (COORD.log). */
-export const CREDIT_MODE: CreditMode = 'any';
+export const CREDIT_MODE: CreditMode = 'named-or-sole';
 
 const credited = (f: FailingCheck, mode: CreditMode) =>
   mode === 'any' || f.named || (mode === 'named-or-sole' && !!f.sole && !f.cause && !f.namedOutside);

@@ -1,6 +1,8 @@
 // The runner: selects checks, runs a preflight, starts per-run services, executes checks with
 // bounded concurrency (exclusive ones alone, afterwards), and streams events to reporters. It knows
 // nothing about specific rules: a check is an id, rule ids and a `run(ctx)`.
+// Size: about 350 lines: the run loop, scheduling and the mapping of thrown errors to verdicts; the
+// error mapping (failureFromError) is the part to move into its own module next.
 
 import { allowedCheckMs } from './time-limit.ts';
 import { AuditFailure, auditResponses } from '../checks/audit.ts';

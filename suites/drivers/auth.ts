@@ -39,7 +39,7 @@ export const drivers: Drivers = {
     safe: true,
     async run(ctx) {
       const res = await freshS2s(ctx);
-      expectSchema(res, 'createToken');
+      expectSchema(res, 'createToken', undefined, ['AUTH-S2S-TOKEN-RESPONSE']);
       const { access_token, token_type, expires_at } = res.json;
       check(typeof access_token === 'string' && access_token.split('.').length === 3, `access_token is not a compact JWT: ${JSON.stringify(access_token)}`, { response: res });
       check(token_type === ctx.model.auth.s2s_token.token_type, `token_type ${JSON.stringify(token_type)}, expected ${JSON.stringify(ctx.model.auth.s2s_token.token_type)}`, { response: res });
@@ -117,7 +117,7 @@ export const drivers: Drivers = {
       const user = await createUser(ctx);
       const res = await authorizeRaw(ctx, user);
       expect2xx(res, 'POST /api/v1/user/authorize with S2S token, X-User-Wallet (EOA) and X-Chain-Id');
-      expectSchema(res, 'authorizeUser');
+      expectSchema(res, 'authorizeUser', undefined, ['AUTH-USER-TOKEN-ISSUANCE']);
       check(typeof res.json.access_token === 'string' && res.json.access_token.length > 0, 'no access_token', { rules: ['AUTH-USER-TOKEN-ISSUANCE'], response: res });
       expectUnixSeconds(ctx, res, ['AUTH-USER-TOKEN-ISSUANCE']);
     },

@@ -62,7 +62,7 @@ export const drivers: Drivers = {
           continue;
         }
         expect2xx(res, `POST /api/v1/bank/accounts with account_type ${type}`);
-        expectSchema(res, 'createBankAccount');
+        expectSchema(res, 'createBankAccount', undefined, ['ENDPOINT-BANK-ACCOUNT-TYPES']);
       }
       const bad = await asUser(ctx, user, { op: 'createBankAccount', body: { account_type: 'NotAnAccountType' } });
       expectNot2xx(bad, `POST /api/v1/bank/accounts with an account_type outside ${types.join(', ')}`);

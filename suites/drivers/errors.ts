@@ -1,6 +1,8 @@
 // Section 7 error rows: token endpoint, S2S, identity provider and user token tables, plus the body
 // shape and category rules. Each check varies one thing against a request that otherwise succeeds,
 // so exactly one row applies; expected values come from model.errorRule(id).
+// Size: over 300 lines on purpose: one driver per section 7 row (31 rows) sharing the one-fault probe
+// helpers; a split per section 7 table is the next step if it grows.
 
 import fc from 'fast-check';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';

@@ -13,7 +13,7 @@ export const drivers: Drivers = {
       const user = await createUser(ctx);
       const res = await readUser(ctx, 'v2', await userHeaders(ctx, user));
       expect2xx(res, 'GET /api/v2/user');
-      expectSchema(res, 'getUserV2');
+      expectSchema(res, 'getUserV2', undefined, ['VERSION-V2-CAPABILITIES']);
       const caps = res.json?.capabilities;
       check(Array.isArray(caps), `GET /api/v2/user has no capabilities array: ${res.text.slice(0, 200)}`, { response: res });
       for (const c of caps) check(typeof c?.type === 'string' && typeof c?.status === 'string', `capability without string type/status: ${JSON.stringify(c)}`, { response: res });
