@@ -1,6 +1,8 @@
 // Section 3 state machines, focused checks (one rule each): SEPA activation paths, 3DS decisions,
 // withdrawal requests. The model-based (fast-check command) tests of the same machines live in
 // suites/models/state-models.ts and are registered from suites/models/index.ts.
+// Size: a little over 300 lines: one driver per section 3 rule (SEPA paths, 3DS, withdrawals) sharing
+// the state helpers of suites/kit/sepa.ts.
 
 import {
   expectSchema, type TestUser, advanceClock, asUser, bearer, chainHeader, check, completeSepa, completeSepaByProvider, create3ds, createUser,

@@ -4,6 +4,8 @@
 // reference with the failing run as --baseline (so its diff lists what was fixed). The numbers
 // shown must equal results.json, the filter must work with scripts on and off, nothing may run,
 // load or violate the CSP, and no secret may reach the page.
+// Size: over 300 lines: one browser session over two real runs serves every assertion about the run
+// report (numbers, filters, cards, replay, hostile markup, print), so the expensive runs happen once.
 
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
