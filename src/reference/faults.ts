@@ -48,7 +48,8 @@ export const FAULT_POINTS = [
   'webhooks.no-bank-account', // SEPA activation emits no bank account webhook
   'webhooks.drop-aliases', // webhook payloads carry only preferred names
   // --- Bad input / errors (section 7) ---
-  'input.malformed-json-500', // malformed JSON answers 500
+  'input.malformed-json-500', // NOT a fault: malformed JSON answers 500 with the section 7 body (a freedom; section 7 does not show that answer): the switch of benign.malformed-json-500
+  'input.malformed-json-bare-500', // malformed JSON answers a bare 500 with no error body (breaks ERR-BODY-SHAPE)
   'errors.category-mismatch', // error_category.http_status_code differs from the HTTP status
   'withdrawal.valid-after-now', // valid_after = request time (no delay)
 ] as const;
