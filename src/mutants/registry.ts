@@ -12,6 +12,7 @@ import { errorsVariants } from './variants/errors.ts';
 import { freedomsVariants } from './variants/freedoms.ts';
 import { identityVariants } from './variants/identity.ts';
 import { idpVariants } from './variants/idp.ts';
+import { isolationVariants } from './variants/isolation.ts';
 import { pendingVariants } from './variants/pending.ts';
 import { ratelimitVariants } from './variants/ratelimit.ts';
 import { s2sVariants } from './variants/s2s.ts';
@@ -43,6 +44,7 @@ export const VARIANT_AREAS = {
   coverage: coverageVariants,
   depth: depthVariants,
   clock: clockVariants,
+  isolation: isolationVariants,
   benign: benignVariants,
   freedoms: freedomsVariants,
 } as const satisfies Record<string, () => VariantSpec[]>;
