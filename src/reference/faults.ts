@@ -10,6 +10,8 @@ export const FAULT_POINTS = [
   'token.wrong-error-order', // credentials checked before grant_type
   'ratelimit.disabled', // token endpoint never answers 429
   'ratelimit.no-retry-after', // 429 without Retry-After
+  'ratelimit.per-ip-only', // no per-client limit: a client spread over addresses is never refused
+  'ratelimit.per-client-only', // no per-IP limit: clients from one address are limited only each on its own
   // --- S2S / user token validation (section 7) ---
   's2s.skip-signature', // any HS256-shaped token is accepted (signature not checked)
   's2s.skip-expiry', // expired tokens accepted
