@@ -109,7 +109,7 @@ export const rateDrivers: Drivers = {
         if (r.limited) {
           // Refused by the address or by the client? The same client from another fresh address tells.
           if ((await send(b)).status !== 429) return {};
-          return { unclear: `per-IP limit: the client was refused from ${a} after ${r.sent} requests and from a fresh address too (it had used its own limit in this window before)` };
+          return { unclear: `per-IP limit: the client was refused from ${a} after ${r.sent} requests and from a fresh address too: the client had used its own limit in this window before, or the target does not see the source addresses apart (a proxy in front of it)` };
         }
         if (r.elapsedS >= windowS) return { unclear: `per-IP limit: the burst of ${r.sent} took ${round(r.elapsedS)} s, not under the ${windowS} s window`, slow: true };
         return fail(`per-IP limit not enforced: client ${i} sent ${r.sent} token requests from one address (${a}) in ${round(r.elapsedS)} s, within one ${windowS} s window, and none was refused; the target documents at most ${perIp} per IP (profile.rate_limit.per_ip), and the client stayed under its own ${perClient}`, { rules: RULES });
