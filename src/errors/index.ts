@@ -43,3 +43,14 @@ export class CredentialsError extends BaasConformError {
     super('BAAS_CREDENTIALS_REJECTED', message, 2);
   }
 }
+
+/**
+ * A service the profile declares (control_url or a control adapter for the webhook receiver;
+ * idp.enabled for the test identity provider) could not be registered with the target. A skip would
+ * let a target that refuses registration pass every check that needs the service, so the run stops.
+ */
+export class ServiceRegistrationError extends BaasConformError {
+  constructor(message: string) {
+    super('BAAS_SERVICE_REGISTRATION_REFUSED', message, 2);
+  }
+}

@@ -23,6 +23,9 @@ export const BASELINE_DESCRIPTION = 'the unmodified reference implementation';
  */
 export type SelftestProfile = 'full' | 'minimal';
 
+/** webhook_timeout_ms of every selftest run (the reference's own profile states none). */
+export const SELFTEST_WEBHOOK_TIMEOUT_MS = 10_000;
+
 export interface RunContext {
   checks: Check[];
   model: Model;
@@ -87,6 +90,9 @@ export async function runVariant(variant: MutantVariant | undefined, ctx: RunCon
       proxy = await startInterceptProxy(ref.profile, variant.proxy);
       raw = { ...raw, base_url: proxy.baseUrl, ...(raw.control_url ? { control_url: `${proxy.baseUrl}${PROXY_CONTROL_PREFIX}` } : {}) };
     }
+    // The bank's webhook bound: benign.webhooks.late delivers 6 s late, within it, and must stay clean
+    // with no check skipped; a variant that never delivers costs at most this wait.
+    raw = { ...raw, webhook_timeout_ms: raw.webhook_timeout_ms ?? SELFTEST_WEBHOOK_TIMEOUT_MS };
     if (ctx.profile === 'minimal') raw = minimal(raw);
     const profile = resolveProfile(raw, { env: {} }, `mutant ${base.id}`);
     const outcome = await runChecks({ profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: ctx.checkConcurrency }, ctx.checks, []);

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { expectStatus } from '../checks/assert.ts';
 import { checkProperty } from '../checks/property.ts';
 import type { Check } from '../checks/types.ts';
-import { CredentialsError, TargetUnreachableError } from '../errors/index.ts';
+import { CredentialsError, ServiceRegistrationError, TargetUnreachableError } from '../errors/index.ts';
 import type { Reporter, RunEvent } from '../events/index.ts';
 import type { Model, Rule, RuleId } from '../model/types.ts';
 import { resolveProfile } from '../profile/index.ts';
@@ -242,15 +242,15 @@ describe('runChecks', () => {
     expect(err.exitCode).toBe(2);
   });
 
-  it('registers services through the control API, or skips with the reason', async () => {
+  it('registers services through the control API; a declared service the control API refuses stops the run', async () => {
     const registered: Record<string, any> = {};
-    let idpStatus = 204;
+    const status: Record<string, number> = { webhooks: 204, idp: 204 };
     const url = await target((req, res, body) => {
       if (req.method === 'PUT' && req.url?.startsWith('/__control/')) {
         const what = req.url.slice('/__control/'.length);
         registered[what] = JSON.parse(body);
-        res.writeHead(what === 'idp' ? idpStatus : 204, { 'content-type': 'application/json' });
-        res.end(what === 'idp' && idpStatus !== 204 ? '{"error_reason":"ErrorInvalidField"}' : undefined);
+        res.writeHead(status[what] ?? 204, { 'content-type': 'application/json' });
+        res.end(status[what] !== 204 ? '{"error_reason":"ErrorInvalidField"}' : undefined);
         return;
       }
       res.end('{}');
@@ -270,9 +270,28 @@ describe('runChecks', () => {
     expect(out.results.map((r) => r.verdict)).toEqual(['pass', 'pass']);
     expect(registered.webhooks.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(registered.idp).toMatchObject({ client_id: 'c1', app_id: expect.stringMatching(/^app-/), jwks_url: expect.stringMatching(/jwks\.json$/) });
-    idpStatus = 400;
-    const again = await runChecks({ profile: p, model: model(), seed: 3 }, checks, []);
-    expect(again.results[1].verdict).toBe('skip');
-    expect(again.results[1].reason).toMatch(/^the test identity provider is not available: control setIdpConfig through the profile.control_url answered 400/);
+
+    // Issue 13: a refused registration of a service the profile declares is a run error, not 21 skips.
+    status.idp = 400;
+    const idpErr = await runChecks({ profile: p, model: model(), seed: 3 }, checks, []).catch((e) => e);
+    expect(idpErr).toBeInstanceOf(ServiceRegistrationError);
+    expect(idpErr.code).toBe('BAAS_SERVICE_REGISTRATION_REFUSED');
+    expect(idpErr.exitCode).toBe(2);
+    expect(idpErr.message).toMatch(/^registering the test identity provider failed: control setIdpConfig through the profile.control_url answered 400: .*the profile declares idp.enabled/);
+
+    status.idp = 204;
+    status.webhooks = 403;
+    const whErr = await runChecks({ profile: p, model: model(), seed: 3 }, checks, []).catch((e) => e);
+    expect(whErr).toBeInstanceOf(ServiceRegistrationError);
+    expect(whErr.message).toMatch(/^registering the webhook receiver failed: control setWebhookBaseUrl through the profile.control_url answered 403: .*the profile declares control_url/);
+    // The receiver it started for the refused registration is closed again.
+    const refusedBase = registered.webhooks.base_url as string;
+    await expect(fetch(`${refusedBase}/v2/webhooks/user`, { method: 'POST', body: '{}' })).rejects.toThrow();
+
+    // Without control_url and idp.enabled nothing is declared: the checks skip, naming what is missing.
+    const bare = await runChecks({ profile: profile(url), model: model(), seed: 3 }, checks, []);
+    expect(bare.results.map((r) => r.verdict)).toEqual(['skip', 'skip']);
+    expect(bare.results[0].reason).toContain(NO_WEBHOOK_ROUTE);
+    expect(bare.results[1].reason).toMatch(/idp/);
   });
 });

@@ -1,14 +1,18 @@
 // Per-run services: the control adapter, the test identity provider and the webhook receiver. The
 // receiver and the provider are registered with the target through the control adapter when it maps
 // the registration operation, or set up out of band (external receiver at a public URL the vendor's
-// dashboard holds; a stable provider key the vendor trusts). A failure here is not fatal: the checks
-// that need the service skip with the reason. A malformed adapter file is fatal (exit 2).
+// dashboard holds; a stable provider key the vendor trusts). When the profile gives no way to set a
+// service up, the checks that need it skip with the reason. But when the profile declares the service
+// (control_url or a control adapter for the receiver, idp.enabled for the provider) and the target's
+// control API refuses the registration, the run stops with ServiceRegistrationError (exit 2): a skip
+// would let a target that refuses registration pass every check needing the service (issue 13).
+// A malformed adapter file is fatal too (exit 2).
 
 import { readFile } from 'node:fs/promises';
 import type { RunServices } from '../checks/types.ts';
 import type { HttpSession } from '../client/http.ts';
 import { resolveControlAdapter, type ControlAdapter } from '../control/index.ts';
-import { ConfigError } from '../errors/index.ts';
+import { ConfigError, ServiceRegistrationError } from '../errors/index.ts';
 import { startTestIdp, type TestIdp } from '../idp/index.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { parseListen, startWebhookReceiver, type TestWebhookReceiver } from '../webhooks/index.ts';
@@ -50,6 +54,12 @@ async function register(session: HttpSession, adapter: ControlAdapter, op: strin
   }
 }
 
+function declaredControl(session: HttpSession, opts: ServiceOptions): string {
+  if (opts.controlAdapterFile) return `--control-adapter ${opts.controlAdapterFile}`;
+  if (session.profile.control_adapter) return `control_adapter ${session.profile.control_adapter}`;
+  return 'control_url';
+}
+
 async function stableKey(profile: ResolvedProfile, session: HttpSession): Promise<Record<string, unknown> | undefined> {
   let key = profile.idp?.signing_key;
   const file = profile.idp?.signing_key_file;
@@ -79,9 +89,11 @@ async function startReceiver(session: HttpSession, adapter: ControlAdapter | und
     const rx = await startWebhookReceiver(opts.webhookListen ? parseListen(opts.webhookListen) : {});
     const problem = await register(session, adapter, 'setWebhookBaseUrl', { base_url: rx.baseUrl });
     if (!problem) return rx;
-    problems.webhooks = problem;
     await rx.close();
+    // The adapter is there because the profile (or --control-adapter) declared it: refusal is an error.
+    throw new ServiceRegistrationError(`registering the webhook receiver failed: ${problem}; the profile declares ${declaredControl(session, opts)}, so checks needing webhooks would otherwise be skipped (fix the control API, or remove it from the profile to run without webhooks)`);
   } catch (err) {
+    if (err instanceof ServiceRegistrationError) throw err;
     problems.webhooks = describeFailure('starting the webhook receiver', err, (s) => session.mask(s));
   }
   return undefined;
@@ -96,9 +108,9 @@ async function startIdp(session: HttpSession, adapter: ControlAdapter | undefine
       const idp = await startTestIdp({ signingKey: key as any, appId: cfg.app_id });
       const problem = await register(session, adapter, 'setIdpConfig', { client_id: profile.clients[0].client_id, app_id: idp.appId, jwks_url: idp.jwksUrl });
       if (!problem) return idp;
-      problems.idp = problem;
       await idp.close();
-      return undefined;
+      // startIdp runs only when profile.idp.enabled: the profile declared the provider.
+      throw new ServiceRegistrationError(`registering the test identity provider failed: ${problem}; the profile declares idp.enabled, so the identity-provider checks would otherwise be skipped (fix the control API, or set idp.enabled false)`);
     }
     if (!cfg.app_id || !key || !cfg.jwks_url) {
       problems.idp = NO_IDP_TRUST;
@@ -107,6 +119,7 @@ async function startIdp(session: HttpSession, adapter: ControlAdapter | undefine
     const listen = cfg.jwks_listen ? parseListen(cfg.jwks_listen) : {};
     return await startTestIdp({ ...listen, signingKey: key as any, appId: cfg.app_id, publicJwksUrl: cfg.jwks_url, issuer: cfg.issuer });
   } catch (err) {
+    if (err instanceof ServiceRegistrationError) throw err;
     problems.idp = describeFailure('starting the test identity provider', err, (s) => session.mask(s));
     return undefined;
   }
@@ -129,7 +142,12 @@ export async function startServices(session: HttpSession, want: { idp: boolean; 
     if (webhooks) services.webhooks = webhooks;
   }
   if (profile.idp?.enabled && want.idp) {
-    idp = await startIdp(session, adapter, problems);
+    try {
+      idp = await startIdp(session, adapter, problems);
+    } catch (err) {
+      await webhooks?.close(); // the run stops: nothing may keep listening
+      throw err;
+    }
     if (idp) services.idp = idp;
   }
   return {

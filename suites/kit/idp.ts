@@ -2,7 +2,7 @@
 // test identity provider (ctx.services.idp), and the header sets of the provider form.
 
 import type { CheckContext, HttpResponse, IdpTokenOptions, TestIdentityProvider } from '../../src/checks/types.ts';
-import { checkStep, expectError, expectErrorShape, expectStep } from '../../src/checks/assert.ts';
+import { CheckFailure, checkStep, expectError, expectErrorShape, expectStep } from '../../src/checks/assert.ts';
 import { decodeJwt } from 'jose';
 import { bearer, chainHeader, headers } from './http.ts';
 import { rnd } from './random.ts';
@@ -123,10 +123,12 @@ export async function idpAuthorize(ctx: CheckContext, who: { sub: string; email:
  * section 7 body is the other (the token is not valid for this company). Both pass; anything else fails.
  */
 export function expectAudienceRefused(ctx: CheckContext, res: HttpResponse, rules: string[]): void {
+  // Accepted: the caller's rule (the aud must match). Refused with a wrong answer: only the 500 row's.
+  if (res.status >= 200 && res.status < 300) throw new CheckFailure(`an access token whose aud is not the configured app id was accepted (HTTP ${res.status}); section 5: "The access token's aud must match it"`, { rules, response: res });
   if (res.status === 401) {
     expectErrorShape(ctx, res, rules);
     ctx.log('aud mismatch answered 401 (section 7 shows no row for it; accepted beside the 500 "Client application not registered")');
     return;
   }
-  expectError(ctx, res, 'ERR-IDP-APP-NOT-REGISTERED', rules);
+  expectError(ctx, res, 'ERR-IDP-APP-NOT-REGISTERED');
 }

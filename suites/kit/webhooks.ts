@@ -24,10 +24,12 @@ export function webhookTimeoutMs(ctx: CheckContext, settledByControl: boolean): 
 
 /**
  * How long to wait for a webhook a documented call should provoke but whose timing the spec does not
- * give (user, 3DS, withdrawal webhooks): `fallbackMs` on a loopback receiver the engine registered
- * itself; with an external receiver (profile.webhooks, deliveries cross the vendor's queue and a tunnel)
- * the profile's webhook_timeout_ms, else the settled default.
+ * give (user, 3DS, withdrawal webhooks). The profile's webhook_timeout_ms is the user's bound and always
+ * wins (section 6 shows no delivery time, so a target delivering within it must not lose coverage).
+ * Without it: with an external receiver (deliveries cross the vendor's queue and a tunnel) the settled
+ * default; on a loopback receiver the engine registered itself, `fallbackMs`.
  */
 export function provokedWebhookWaitMs(ctx: CheckContext, fallbackMs: number): number {
-  return ctx.profile.webhooks ? webhookTimeoutMs(ctx, true) : fallbackMs;
+  if (ctx.profile.webhook_timeout_ms !== undefined || ctx.profile.webhooks) return webhookTimeoutMs(ctx, true);
+  return fallbackMs;
 }
