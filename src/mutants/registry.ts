@@ -11,6 +11,7 @@ import { errorsVariants } from './variants/errors.ts';
 import { freedomsVariants } from './variants/freedoms.ts';
 import { identityVariants } from './variants/identity.ts';
 import { idpVariants } from './variants/idp.ts';
+import { isolationVariants } from './variants/isolation.ts';
 import { pendingVariants } from './variants/pending.ts';
 import { ratelimitVariants } from './variants/ratelimit.ts';
 import { s2sVariants } from './variants/s2s.ts';
@@ -41,6 +42,7 @@ export const VARIANT_AREAS = {
   timeout: timeoutVariants,
   coverage: coverageVariants,
   depth: depthVariants,
+  isolation: isolationVariants,
   benign: benignVariants,
   freedoms: freedomsVariants,
 } as const satisfies Record<string, () => VariantSpec[]>;

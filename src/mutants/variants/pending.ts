@@ -4,7 +4,7 @@
 
 import { every429, is2xx, isObject, rewrite } from '../transforms.ts';
 import { everyNth } from './depth.ts';
-import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
+import { benign, faulty, type VariantSpec } from '../variant.ts';
 
 export function pendingVariants(): VariantSpec[] {
   const brokenRead = everyNth(7);
@@ -18,9 +18,6 @@ export function pendingVariants(): VariantSpec[] {
     faulty('p2c.activity-webhook.always-pending', 'EVENT-CARD-TRANSFER-ACTIVITY', 'the activity webhook of a completed card transfer says Pending', {}, {
       webhook: (_path, body, _ctx, id) => (id === 'activities' && isObject(body) && typeof body.status === 'string' ? { ...body, status: 'Pending' } : body),
     }),
-    // Section 7 shows no answer to malformed JSON ("errors of endpoints other than those above: not
-    // shown"); errors.body.shape still requires a 4xx for it.
-    benign('benign.malformed-json-500', 'a malformed JSON request body answers 500 CategoryInternalFailure instead of 400', faults('input.malformed-json-500')),
     // Issue 14: 429 on endpoints other than the token endpoint, within the client's backoff.
     // errors.s2s.signature-invalid sends its probe without retries and takes the 429 as the answer.
     benign('benign.429.other-endpoints', 'every 9th read (GET) answers 429 with Retry-After: 1, within the client\'s backoff', {
