@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { aliasesVariants } from './variants/aliases.ts';
 import { benignVariants } from './variants/benign.ts';
+import { clockVariants } from './variants/clock.ts';
 import { coverageVariants } from './variants/coverage.ts';
 import { depthVariants } from './variants/depth.ts';
 import { errorsVariants } from './variants/errors.ts';
@@ -42,6 +43,7 @@ export const VARIANT_AREAS = {
   timeout: timeoutVariants,
   coverage: coverageVariants,
   depth: depthVariants,
+  clock: clockVariants,
   isolation: isolationVariants,
   benign: benignVariants,
   freedoms: freedomsVariants,

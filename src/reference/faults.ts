@@ -13,6 +13,7 @@ export const FAULT_POINTS = [
   // --- S2S / user token validation (section 7) ---
   's2s.skip-signature', // any HS256-shaped token is accepted (signature not checked)
   's2s.skip-expiry', // expired tokens accepted
+  's2s.short-validity', // S2S tokens refused as expired once 24 h old, before their 48 h exp
   's2s.expired-as-400', // expired token answers 400 instead of 401
   'chain.optional', // X-Chain-Id not required on user calls
   'identity.allow-multiple', // several identity headers accepted (first wins)
@@ -36,6 +37,8 @@ export const FAULT_POINTS = [
   'sepa.init-other-wallet', // init returns another of the user's wallets (not the Primary) as wallet_address
   '3ds.allow-replay', // a decided challenge can be decided again
   '3ds.ignore-expiry', // expired challenges can be decided
+  '3ds.window-short', // decision window 60 s instead of 5 minutes (section 8)
+  '3ds.window-long', // decision window 10 minutes instead of 5 (section 8)
   '3ds.auth-401', // approve/decline answer 401 on token failures
   '3ds.lost-update', // decision is read-await-write (race: several decisions win)
   '3ds.other-user', // lookup not scoped to the caller's user

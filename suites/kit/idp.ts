@@ -4,6 +4,8 @@
 import type { CheckContext, HttpResponse, IdpTokenOptions, TestIdentityProvider } from '../../src/checks/types.ts';
 import { CheckFailure, checkStep, expectError, expectErrorShape, expectStep } from '../../src/checks/assert.ts';
 import { decodeJwt } from 'jose';
+import { IDP_DEFAULTS } from '../../src/idp/index.ts';
+import { clockSkewAllowance } from './control.ts';
 import { bearer, chainHeader, headers } from './http.ts';
 import { rnd } from './random.ts';
 import { userIdFrom } from './users.ts';
@@ -54,13 +56,23 @@ export async function idpHeaders(ctx: CheckContext, who: { sub: string; email: s
     return headers(o.omitAuthorization ? {} : bearer(t.access_token), o.omitIdentity ? {} : { Identity: `Bearer ${t.identity_token}` }, chainHeader(ctx));
   }
   const p = idp(ctx);
-  const access = await p.accessToken({ sub: who.sub, ...o.access });
-  const identity = await p.identityToken({ sub: who.sub, email: who.email, wallet: who.wallet, ...o.identity });
+  const access = await p.accessToken(onTargetClock(ctx, { sub: who.sub, ...o.access }));
+  const identity = await p.identityToken(onTargetClock(ctx, { sub: who.sub, email: who.email, wallet: who.wallet, ...o.identity }));
   return headers(
     o.omitAuthorization ? {} : bearer(access),
     o.omitIdentity ? {} : { Identity: `Bearer ${identity}` },
     chainHeader(ctx),
   );
+}
+
+/**
+ * Token lifetimes are seconds from now by our clock; a target whose clock this process moved forward
+ * (control advanceClock, e.g. limits.s2s.token-lifetime moves it 48 h) would see them as expired. The
+ * shift keeps "valid for an hour" and "expired an hour ago" true on the target's clock.
+ */
+function onTargetClock(ctx: CheckContext, o: IdpTokenOptions): IdpTokenOptions {
+  const skew = clockSkewAllowance(ctx);
+  return skew > 0 ? { ...o, expiresIn: (o.expiresIn ?? IDP_DEFAULTS.expiresIn) + skew } : o;
 }
 
 export function newIdpIdentity(): { sub: string; email: string; wallet: string } {
