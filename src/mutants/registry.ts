@@ -8,6 +8,7 @@ import { benignVariants } from './variants/benign.ts';
 import { coverageVariants } from './variants/coverage.ts';
 import { depthVariants } from './variants/depth.ts';
 import { errorsVariants } from './variants/errors.ts';
+import { feedsVariants } from './variants/feeds.ts';
 import { freedomsVariants } from './variants/freedoms.ts';
 import { identityVariants } from './variants/identity.ts';
 import { idpVariants } from './variants/idp.ts';
@@ -41,6 +42,7 @@ export const VARIANT_AREAS = {
   timeout: timeoutVariants,
   coverage: coverageVariants,
   depth: depthVariants,
+  feeds: feedsVariants,
   benign: benignVariants,
   freedoms: freedomsVariants,
 } as const satisfies Record<string, () => VariantSpec[]>;
