@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import type { ErrorRule, ErrorRuleId, Model } from '../model/types.ts';
-import { CheckFailure, expectErrorRule, expectSchema, expectStatus, isJsonContentType } from './assert.ts';
+import { CheckFailure, expectErrorRule, expectRefusedBy, expectSchema, expectStatus, isJsonContentType } from './assert.ts';
 import type { HttpResponse } from './types.ts';
 
 const rule: ErrorRule = {
@@ -95,5 +95,28 @@ describe('expectSchema / expectStatus', () => {
   it('expectStatus shows the body', () => {
     expect(failure(() => expectStatus(res(500, { oops: true }), [200, 201])).message).toBe('expected HTTP 200 or 201, got 500: {"oops":true}');
     expect(failure(() => expectStatus(res(500, {}), 200)).comparison).toEqual([{ field: 'status', expected: '200', actual: '500', differs: true }]);
+  });
+});
+
+describe('expectRefusedBy keeps the behaviour verdict apart from the row verdict', () => {
+  const ajv = new Ajv({ strict: false });
+  const ctx = {
+    model: {
+      errorRule: () => rule,
+      categoryFor: (s: number) => (s === 400 ? 'CategoryValidationFailure' : null),
+      errorBodyValidator: ajv.compile({ type: 'object', required: ['error_reason', 'error_description', 'error_category'] }),
+    } as unknown as Model,
+  };
+  it('an accepted request names only the behaviour rule', () => {
+    const f = failure(() => expectRefusedBy(ctx, res(200, { ok: true }), 'ERR-X' as ErrorRuleId, 'AUTH-CHAIN-ID-REQUIRED', 'probe'));
+    expect(f.rules).toEqual(['AUTH-CHAIN-ID-REQUIRED']);
+    expect(f.message).toContain('accepted with HTTP 200');
+  });
+  it('a refusal with the wrong row names only the row', () => {
+    const f = failure(() => expectRefusedBy(ctx, res(500, { ...good, error_category: { category: 'CategoryInternalFailure', http_status_code: 500 } }), 'ERR-X' as ErrorRuleId, 'AUTH-CHAIN-ID-REQUIRED', 'probe'));
+    expect(f.rules).toEqual(['ERR-X']);
+  });
+  it('the right row passes', () => {
+    expectRefusedBy(ctx, res(400, good), 'ERR-X' as ErrorRuleId, 'AUTH-CHAIN-ID-REQUIRED', 'probe');
   });
 });

@@ -2,7 +2,7 @@
 // spec wants and what the target sent, and the rule ids the assertion is about.
 
 import type { FieldComparison } from '../events/index.ts';
-import type { ErrorRule, ErrorRuleId, Model } from '../model/types.ts';
+import type { ErrorRule, ErrorRuleId, Model, RuleId } from '../model/types.ts';
 import { currentContext } from './current.ts';
 import { PrerequisiteFailed } from './prerequisite.ts';
 import { CheckFailure, SkipSignal } from './signals.ts';
@@ -135,6 +135,17 @@ export function expectError(ctx: { model: Model }, res: HttpResponse, ruleId: Er
     throw err;
   }
   expectErrorShape(ctx, res, named);
+}
+
+/**
+ * A refusal that a behaviour rule requires and a section 7 row answers (X-Chain-Id required / "X-Chain-Id
+ * header is missing"; the SEPA paths are exclusive / "returns 400"). The two verdicts are kept apart so a
+ * report, and the selftest's crediting, can tell which one broke: an answer that is no refusal at all
+ * breaks `behaviour` only; a refusal with the wrong status, reason, message or body breaks `row` only.
+ */
+export function expectRefusedBy(ctx: { model: Model }, res: HttpResponse, row: ErrorRuleId, behaviour: RuleId, what: string): void {
+  if (is2xx(res)) throw new CheckFailure(`${what}: accepted with HTTP ${res.status}; ${behaviour} requires a refusal (${row})`, { rules: [behaviour], response: res });
+  expectError(ctx, res, row);
 }
 
 /** Passes when the response is exactly one of the section 7 rows (a cause two rows share); otherwise fails naming all of them. */

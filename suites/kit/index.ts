@@ -14,7 +14,7 @@
 //   fixtures   existing users the profile names for states no control operation can create
 
 export {
-  CheckFailure, check, checkStep, expect2xx, expectError, expectErrorRule, expectErrorShape, expectNot2xx, expectSchema, expectStatus, expectStep,
+  CheckFailure, check, checkStep, expect2xx, expectError, expectErrorRule, expectRefusedBy, expectErrorShape, expectNot2xx, expectSchema, expectStatus, expectStep,
   expectOneOfErrors, fail, is2xx, isJsonContentType,
 } from '../../src/checks/assert.ts';
 export * from './http.ts';

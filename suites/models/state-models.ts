@@ -9,7 +9,7 @@ import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { RuleId } from '../../src/model/types.ts';
 import {
-  type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, expectError,
+  type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, expectRefusedBy,
   expectNot2xx, initSepa, is2xx, listItems, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus,
   signChallenge, unsignedChallenge, type SepaStates, CheckFailure, mentionsDeep, unknownIdLike,
 } from '../kit/index.ts';
@@ -21,7 +21,10 @@ export const SEPA_MODEL_RULES: RuleId[] = [
   'STATE-SEPA-DIRECT-ACTIVATION', 'STATE-SEPA-WALLET-LINK-ACTIVATION', 'STATE-SEPA-WEBHOOK-ACTIVE', 'STATE-SEPA-ACTIVE-RETRIEVE',
   'STATE-SEPA-WRONG-PATH', 'ERR-SEPA-WRONG-PATH', 'STATE-SEPA-PRIMARY-WALLET-REQUIRED', 'VERSION-SEPA-CAPABILITY-STATUSES',
 ];
-const WRONG = ['STATE-SEPA-WRONG-PATH', 'ERR-SEPA-WRONG-PATH'];
+// The state rule: a wrong path is refused and the status does not move. Which refusal (400) is the
+// error row's, named apart by expectRefusedBy so the two verdicts stay separate.
+const WRONG = ['STATE-SEPA-WRONG-PATH'];
+const refusedWrongPath = (ctx: CheckContext, res: HttpResponse, what: string) => expectRefusedBy(ctx, res, 'ERR-SEPA-WRONG-PATH', 'STATE-SEPA-WRONG-PATH', what);
 
 interface SepaModel {
   /** Status names by role, from the model's section 3 transitions. */
@@ -64,8 +67,8 @@ class DirectCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
     }
     if (from === S.active) detailsOk(res, `direct activation when ${S.active} (details are retrieved)`, ['STATE-SEPA-ACTIVE-RETRIEVE']);
     else if (from === S.inProgress) {
-      if (!is2xx(res)) expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
-    } else expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
+      if (!is2xx(res)) refusedWrongPath(r.ctx, res, `direct activation from ${from}`);
+    } else refusedWrongPath(r.ctx, res, `direct activation from ${from}`);
     await expectStatus(r, m, `direct activation from ${from}`, from === S.active ? ['STATE-SEPA-ACTIVE-RETRIEVE'] : WRONG);
   }
   toString = () => 'direct(Sepa)';
@@ -86,7 +89,7 @@ class InitCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
         r.signed = signed ?? r.signed;
         m.challenge = signed !== undefined;
       }
-    } else expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
+    } else refusedWrongPath(r.ctx, res, `init from ${m.status}`);
     await expectStatus(r, m, `init from ${m.status}`, m.status === S.verificationRequired ? ['STATE-SEPA-WALLET-LINK-ACTIVATION'] : WRONG);
   }
   toString = () => 'init';
@@ -100,7 +103,7 @@ class CompleteCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
     // A legitimately obtained signature when there is one, so the path (or the wallet) is the only fault.
     const res = await completeSepa(r.ctx, r.user, r.signed ?? unsignedChallenge());
     if (from !== S.verificationRequired) {
-      if (r.signed !== undefined) expectError(r.ctx, res, 'ERR-SEPA-WRONG-PATH', WRONG);
+      if (r.signed !== undefined) refusedWrongPath(r.ctx, res, `complete from ${from}`);
       else {
         // Never-issued signature and wrong path: two faults, so any 4xx; the status must not move (checked below).
         check(res.status >= 400 && res.status < 500, `complete from ${from} with no signed challenge: expected a 4xx refusal, got HTTP ${res.status}`, { rules: WRONG, response: res });

@@ -38,9 +38,6 @@ export function pendingVariants(): VariantSpec[] {
     // Concurrent recipient creations lose all but one: a Push to Card to a lost recipient's
     // payment_details.id then fails. No check creates recipients concurrently yet.
     faulty('p2c.recipients.lost-update', 'FLOW-PUSH-TO-CARD', 'recipient creation is read-await-write on the user\'s list: of concurrent creations only the last survives', faults('recipients.lost-update')),
-    // Section 7 shows no answer to malformed JSON ("errors of endpoints other than those above: not
-    // shown"); errors.body.shape still requires a 4xx for it.
-    benign('benign.malformed-json-500', 'a malformed JSON request body answers 500 CategoryInternalFailure instead of 400', faults('input.malformed-json-500')),
     // Issue 14: 429 on endpoints other than the token endpoint, within the client's backoff.
     // errors.s2s.signature-invalid sends its probe without retries and takes the 429 as the answer.
     benign('benign.429.other-endpoints', 'every 9th read (GET) answers 429 with Retry-After: 1, within the client\'s backoff', {
