@@ -164,6 +164,13 @@ export const drivers: Drivers = {
       // The engine's provider mints a fresh identity; real tokens (profile.idp.tokens) carry a fixed one.
       const { user: who, registered } = ctx.services.idp ? { user: await registerRetail(ctx, newIdpIdentity(), 'DE'), registered: true } : await suppliedRetailUser(ctx);
       if (!registered) ctx.warn('the supplied provider identity was registered before this run: retail registration (ENDPOINT-RETAIL-REGISTER) was not observed, only the exchange');
+      const reg = who.registration;
+      // Section 4: the answer is "id (user UUID)", and rule 5 "returns only id": id is required here (the
+      // kit's userIdFrom also reads user_id, for operations answering a bare "user id"). "Only" is read as
+      // "no token; the caller then calls authorize", not as "no other field": extra fields stay allowed
+      // (benign.extra-fields), and section 9 rule 3 keeps deprecated pairs such as user_id beside id.
+      if (reg) check(typeof reg.json?.id === 'string' && reg.json.id !== '', `POST /api/v1/user/retail answered ${reg.text.slice(0, 200)}: section 4 returns the new user's UUID as id`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: reg });
+      const registeredId: string = reg ? reg.json.id : who.id;
       const res = await idpAuthorize(ctx, who);
       expect2xx(res, 'POST /api/v1/user/authorize (identity-provider form)', ['AUTH-IDP-EXCHANGE']);
       expectSchema(res, 'authorizeUser');
@@ -172,7 +179,7 @@ export const drivers: Drivers = {
       expectUnixSeconds(ctx, res, ['AUTH-IDP-EXCHANGE']);
       const me = await readUser(ctx, 'v1', headers(bearer(token), chainHeader(ctx)));
       expect2xx(me, 'GET /api/v1/user with the exchanged user token');
-      check(me.json?.user_id === who.id, `the exchanged token reads user ${JSON.stringify(me.json?.user_id)}, but registration returned ${who.id}`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: me });
+      check(me.json?.user_id === registeredId, `the exchanged token reads user ${JSON.stringify(me.json?.user_id)}, but registration returned ${registeredId}`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: me });
       check(typeof me.json?.email === 'string' && me.json.email.toLowerCase() === who.email.toLowerCase(), `user email ${JSON.stringify(me.json?.email)}; the identity token carried ${who.email}`, { response: me });
       // Section 5: "Email and wallet come from the tokens": the user's address is the smart_wallet the
       // identity token links. Only the engine's own identity is known to link exactly one wallet.
