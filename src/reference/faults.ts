@@ -55,6 +55,12 @@ export const FAULT_POINTS = [
   'input.malformed-json-bare-500', // malformed JSON answers a bare 500 with no error body (breaks ERR-BODY-SHAPE)
   'errors.category-mismatch', // error_category.http_status_code differs from the HTTP status
   'withdrawal.valid-after-now', // valid_after = request time (no delay)
+  // --- Issue 13 detection depth (cover): feeds, audience, IdP address, wallets webhooks ---
+  'token.refuse-audience', // a token request carrying the optional audience is refused
+  'activity.wrong-enum', // activity items carry direction "Outgoing" (not an enum value)
+  'activity.bare-array', // the activity feed answers a bare array instead of { data: [...] }
+  'idp.user-address-not-linked', // retail registration stores a fresh address, not the linked smart_wallet
+  'webhooks.wallets-renamed', // wallets and balances webhooks carry account_address instead of wallet_address
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];
