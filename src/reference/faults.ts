@@ -19,6 +19,8 @@ export const FAULT_POINTS = [
   'identity.wallet-matches-smart-wallet', // X-User-Wallet also matches the Smart Wallet address
   'identity.cross-company', // lookups ignore company_id (isolation broken)
   'user-token.skip-claims', // user token missing claims accepted
+  'user-token.expires-ms', // user-token expires_at in milliseconds instead of Unix seconds
+  'user-token.token-type', // user-token answer also carries token_type (section 2: carries only access_token, expires_at)
   // --- Users, versioning, aliases (sections 2, 9) ---
   'user.v1-capabilities', // GET /api/v1/user returns capabilities
   'user.v2-no-capabilities', // GET /api/v2/user omits capabilities
@@ -46,6 +48,7 @@ export const FAULT_POINTS = [
   'input.malformed-json-500', // malformed JSON answers 500
   'errors.category-mismatch', // error_category.http_status_code differs from the HTTP status
   'withdrawal.valid-after-now', // valid_after = request time (no delay)
+  'withdrawal.pending-label', // a pending request reads status Pending instead of Requested (section 2/3)
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];
