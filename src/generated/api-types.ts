@@ -60,14 +60,6 @@ export type ThreeDsChallengeList = ThreeDsChallenge[];
  */
 export type UnixSeconds = number;
 /**
- * User (GET /api/v1/user and POST /api/v1/user/retail/validate). Only the v2 user read returns the capabilities array (section 9.1), so it is refused here.
- */
-export type User = UserFields & unknown;
-/**
- * User as returned by GET /api/v2/user (with the capabilities array, section 2 and 9.1).
- */
-export type UserV2 = UserFields & unknown;
-/**
  * Validation rules (fields not shown).
  */
 export type ValidationRules = unknown;
@@ -153,7 +145,6 @@ export interface ApiSchemas {
   Token: Token;
   UnixSeconds: UnixSeconds;
   User: User;
-  UserFields: UserFields;
   UserToken: UserToken;
   UserV2: UserV2;
   UserWebhook: UserWebhook;
@@ -692,9 +683,9 @@ export interface Token {
   [k: string]: unknown;
 }
 /**
- * The section 2 User fields as they appear on user reads (id, user_id, user_address, wallet_address required: section 4 GET /api/v1/user, retail validate; section 9.3 keeps both names on every user read, GET /api/v2/user included). Other user fields not shown. owner is the webhook alias only.
+ * User (GET /api/v1/user and POST /api/v1/user/retail/validate: id, user_id, user_address, wallet_address, section 4). Other user fields not shown; owner is the webhook alias only. Only the v2 user read returns the capabilities array (section 9.1), so it is refused here.
  */
-export interface UserFields {
+export interface User {
   /**
    * @deprecated
    * Deprecated alias of user_id; same value.
@@ -715,7 +706,6 @@ export interface UserFields {
    * Country code, two letters (section 2).
    */
   country?: string;
-  capabilities?: Capability[];
   [k: string]: unknown;
 }
 /**
@@ -724,6 +714,33 @@ export interface UserFields {
 export interface UserToken {
   access_token: Jwt;
   expires_at: UnixSeconds;
+}
+/**
+ * User as returned by GET /api/v2/user: the section 2 User (both names of each alias on every user read, section 9.3 and the ALIAS-USER-READ-* rules) with the capabilities array (section 9.1).
+ */
+export interface UserV2 {
+  /**
+   * @deprecated
+   * Deprecated alias of user_id; same value.
+   */
+  id: string;
+  user_id: string;
+  /**
+   * The user's EOA address.
+   */
+  user_address: string;
+  /**
+   * @deprecated
+   * Deprecated alias of user_address on user payloads; same value.
+   */
+  wallet_address: string;
+  email?: string;
+  /**
+   * Country code, two letters (section 2).
+   */
+  country?: string;
+  capabilities: Capability[];
+  [k: string]: unknown;
 }
 /**
  * Payload field table not shown (section 6 names the fields it carries, not where or whether each is required).
