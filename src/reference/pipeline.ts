@@ -20,6 +20,13 @@ export interface PipelineOptions {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A status answered with no body at all (fault points only: every error of the reference has the section 7 body). */
+class BareStatus extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status} with no body`);
+  }
+}
 const EMPTY_BODY: Record<string, unknown> = {};
 
 export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: ServerResponse) => void {
@@ -41,7 +48,11 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
     try {
       v = JSON.parse(text);
     } catch {
-      if (st.fault('input.malformed-json-500')) throw new Error('malformed JSON (fault input.malformed-json-500)');
+      // A freedom, not a fault (benign.malformed-json-500): section 7 does not show the answer to
+      // malformed JSON, so a 500 with the section 7 body is a reading a real server may choose.
+      if (st.fault('input.malformed-json-500')) throw E.internal();
+      // A fault: a bare 500 with no error body (faulty errors.malformed-json.bare-500).
+      if (st.fault('input.malformed-json-bare-500')) throw new BareStatus(500);
       throw E.invalid('body');
     }
     if (v === null || typeof v !== 'object' || Array.isArray(v)) throw E.invalid('body');
@@ -49,6 +60,7 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
   };
 
   const toReply = (e: unknown): Reply => {
+    if (e instanceof BareStatus) return { status: e.status };
     let err: ApiError;
     if (e instanceof ApiError) err = e;
     else {

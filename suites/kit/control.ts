@@ -5,7 +5,8 @@
 // onto a vendor's sandbox calls, or a JS module). An operation the adapter lacks skips the check,
 // naming the operation, even when a driver forgot to declare the need `control:<operationId>`.
 
-import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
+import { isPrerequisiteFailed, PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
+import { isTransportError } from '../../src/client/errors.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { ControlOperationId } from '../../src/model/types.ts';
 import type { ControlAnswer, ControlInput } from '../../src/control/index.ts';
@@ -25,7 +26,24 @@ export function hasControl(ctx: CheckContext, operationId: ControlOperationId): 
 export async function controlRaw(ctx: CheckContext, operationId: ControlOperationId, input: ControlInput = {}): Promise<ControlAnswer> {
   const missing = missingControlOperation(operationId, ctx.services);
   if (missing) ctx.skip(missing);
-  return ctx.services.control!.call(ctx.http, operationId, input);
+  return callControl(ctx, operationId, input);
+}
+
+/**
+ * The adapter call itself. A transport failure of the control call (timeout, reset, a body too deep
+ * or too large) is the sandbox's, like a refusal: the check is blocked by control:<operationId> with
+ * the cause, never failed (it observed nothing about the partner API). The check's own abort (its
+ * time limit, the run cancelled) passes through so the runner reports that instead.
+ */
+async function callControl(ctx: CheckContext, operationId: ControlOperationId, input: ControlInput): Promise<ControlAnswer> {
+  try {
+    return await ctx.services.control!.call(ctx.http, operationId, input);
+  } catch (err) {
+    if (isTransportError(err) && err.code !== 'ABORTED') {
+      throw new PrerequisiteFailed(`control:${operationId}`, `test-control ${operationId} through the ${ctx.services.control!.source} failed: ${err.code}: ${err.message}`);
+    }
+    throw err;
+  }
 }
 
 /** Why a refused control operation blocks the check: a setup step, never a verdict on the target's rules. */
@@ -84,7 +102,15 @@ export async function completeSepaByProvider(ctx: CheckContext, user: TestUser):
  */
 export async function settleActivity(ctx: CheckContext, activityId: string): Promise<boolean> {
   if (!hasControl(ctx, 'completeActivity')) return false;
-  const res = await ctx.services.control!.call(ctx.http, 'completeActivity', { params: { activity_id: activityId }, body: {} });
+  let res: ControlAnswer;
+  try {
+    res = await callControl(ctx, 'completeActivity', { params: { activity_id: activityId }, body: {} });
+  } catch (err) {
+    // As with a refusal: the caller waits for the target's own settlement instead.
+    if (!isPrerequisiteFailed(err)) throw err;
+    ctx.log(`${err.message}; waiting for the target to settle on its own`);
+    return false;
+  }
   if (!res.ok) ctx.log(`control completeActivity answered HTTP ${res.status}; waiting for the target to settle on its own`);
   return res.ok;
 }
@@ -100,7 +126,7 @@ export async function signChallenge(ctx: CheckContext, user: TestUser, challenge
     ctx.log(missing);
     return undefined;
   }
-  const res = await ctx.services.control!.call(ctx.http, 'signChallenge', { params: forUser(user), body: { challenge } });
+  const res = await callControl(ctx, 'signChallenge', { params: forUser(user), body: { challenge } });
   if ([404, 405, 501].includes(res.status)) {
     ctx.log(`test-control signChallenge answered HTTP ${res.status}: the target has no signing endpoint`);
     return undefined;

@@ -1,7 +1,8 @@
 // The whole suite with a hostile test-control API (the sandbox's /__control behind the proxy): its
-// answers drip past the budget or come back as a 1e6-deep array. The run must stay bounded and
-// crash-free, and a check that needed the control API must say so (blocked by, or failed on, the
-// control call with the transport cause), never CHECK_ERROR, and name no partner-API rule for it.
+// answers drip past the budget, come back as a 1e6-deep array or as a 429 storm. The run must stay
+// bounded and crash-free, and a check that needed the control API must be BLOCKED by that control
+// operation with the cause (suites/kit/control.ts), never failed: a sandbox fault is no verdict on
+// the partner API (no CHECK_ERROR, no partner-API rule named).
 
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../src/events/index.ts';
@@ -28,16 +29,12 @@ function expectControlFault(run: HostileRun, cause: string): void {
     expect(r.failure?.cause, shown(r)).not.toBe('CHECK_TIMEOUT');
     const text = `${r.failure?.cause ?? ''} ${r.failure?.message ?? ''} ${r.blocked?.message ?? ''} ${r.reason ?? ''}`;
     expect(text, shown(r)).toContain(cause);
-    // The blame is the control call: a blocked check names it; a failed one points at a control path.
-    if (r.verdict === 'blocked') expect(r.blocked?.operation, shown(r)).toMatch(/^control:/);
-    else {
-      expect(pathsOf(r).some((p) => hostile.has(p)), shown(r)).toBe(true);
-      // A sandbox-control fault breaks no partner-API rule: none is named (the runner lists the
-      // check's rules unnamed), in particular not the JSON-body or timeout rule.
-      expect(r.failure?.rulesNamed, shown(r)).not.toBe(true);
-      expect(r.failure?.rules, shown(r)).not.toContain('GENERAL-TRANSPORT-JSON');
-      expect(r.failure?.rules, shown(r)).not.toContain('LIMIT-REQUEST-TIMEOUT');
-    }
+    // The blame is the control call: the check is blocked by it (a refusal and a transport failure
+    // alike), and the blocking answer came from a path that got a hostile answer.
+    expect(r.verdict, shown(r)).toBe('blocked');
+    expect(r.blocked?.operation, shown(r)).toMatch(/^control:/);
+    expect(r.failure, shown(r)).toBeUndefined();
+    expect(pathsOf(r).some((p) => hostile.has(p)), shown(r)).toBe(true);
   }
 }
 

@@ -2,7 +2,7 @@
 // leaves it open. Each must stay clean: a check failing one fails a correct server.
 
 import { every429, is2xx, isObject, mapDeep, onOk, rewrite } from '../transforms.ts';
-import { benign, type VariantSpec } from '../variant.ts';
+import { benign, faults, type VariantSpec } from '../variant.ts';
 
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 
@@ -48,6 +48,8 @@ export function freedomsVariants(): VariantSpec[] {
         b.error_description = `The request could not be processed (${b.error_description})`;
       }),
     }),
+    // Section 7 other rule 5: the answer to malformed JSON is not shown; a 500 with the section 7 body is a reading.
+    benign('benign.malformed-json-500', 'a malformed JSON request body answers 500 CategoryInternalFailure instead of 400', faults('input.malformed-json-500')),
     benign('benign.429.retry-after-date', 'every 7th token request answers 429 with Retry-After as an HTTP date', {
       transform: every429(7, (req) => req.operationId === 'createToken', () => new Date(Date.now() + 1000).toUTCString()),
     }),
