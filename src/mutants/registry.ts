@@ -5,9 +5,11 @@
 import { createHash } from 'node:crypto';
 import { aliasesVariants } from './variants/aliases.ts';
 import { benignVariants } from './variants/benign.ts';
+import { clockVariants } from './variants/clock.ts';
 import { coverageVariants } from './variants/coverage.ts';
 import { depthVariants } from './variants/depth.ts';
 import { errorsVariants } from './variants/errors.ts';
+import { feedsVariants } from './variants/feeds.ts';
 import { freedomsVariants } from './variants/freedoms.ts';
 import { identityVariants } from './variants/identity.ts';
 import { idpVariants } from './variants/idp.ts';
@@ -42,6 +44,8 @@ export const VARIANT_AREAS = {
   timeout: timeoutVariants,
   coverage: coverageVariants,
   depth: depthVariants,
+  feeds: feedsVariants,
+  clock: clockVariants,
   isolation: isolationVariants,
   benign: benignVariants,
   freedoms: freedomsVariants,
