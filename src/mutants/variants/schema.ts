@@ -1,10 +1,32 @@
-// Response schemas and content type (section 2/4), and user creation.
+// Response schemas and content type (section 2/4), and user creation. The section 2 field
+// constraints (formats, units, listed values, nesting, "carries only") each have one variant here
+// that breaks exactly that constraint on one operation; the audit of every answer names
+// ENDPOINT-RESPONSE-SCHEMA. The full table of constraints is in the schema helper's note.
 
 import { randomUUID } from 'node:crypto';
-import { has } from '../proxy-edits.ts';
-import { is2xx, onOk, chain, rewrite } from '../transforms.ts';
+import { has, proxyJson } from '../proxy-edits.ts';
+import type { ProxyHooks } from '../proxy.ts';
+import { is2xx, isObject, onOk, chain, rewrite } from '../transforms.ts';
 import { everyNth } from './depth.ts';
-import { faulty, type VariantSpec } from '../variant.ts';
+import { faulty, faults, type VariantSpec } from '../variant.ts';
+
+/**
+ * The user token as an opaque string (the JWT's dots turned into '~', prefixed): section 2 says
+ * access_token is a JWT. The proxy turns it back on the way in, so the token still works and only
+ * its format is wrong.
+ */
+const OPAQUE = 'opq_';
+const opaqueUserToken: ProxyHooks = {
+  request(req) {
+    const auth = req.headers.authorization;
+    if (auth?.startsWith(`Bearer ${OPAQUE}`)) req.headers.authorization = `Bearer ${auth.slice(7 + OPAQUE.length).replaceAll('~', '.')}`;
+    return req;
+  },
+  response(req, res) {
+    if (req.operationId !== 'authorizeUser' || !is2xx(res.status) || !isObject(res.json) || typeof res.json.access_token !== 'string') return;
+    return proxyJson(res, { ...res.json, access_token: OPAQUE + res.json.access_token.replaceAll('.', '~') });
+  },
+};
 
 /** Builds the schema variants (stateful transforms get fresh state on every call). */
 export function schemaVariants(): VariantSpec[] {
@@ -28,6 +50,24 @@ export function schemaVariants(): VariantSpec[] {
         onOk(['createVirtualCard'], (b) => void (b.status = 1)),
         onOk(['listCards'], (b) => void (Array.isArray(b?.data) && b.data.forEach((c: any) => (c.status = 1)))),
       ),
+    }),
+
+    // ------------------------------------------------------- section 2 field constraints
+    // Format: Token access_token "JWT".
+    faulty('schema.user-token.opaque', 'ENDPOINT-RESPONSE-SCHEMA', 'POST /api/v1/user/authorize answers an opaque (non-JWT) access_token that still works', {}, opaqueUserToken),
+    // Unit: Token expires_at "Unix time in seconds".
+    faulty('schema.user-token.expires-ms', 'ENDPOINT-RESPONSE-SCHEMA', 'the user-token expires_at is in milliseconds', faults('user-token.expires-ms')),
+    // Carries only: "The user-token response ... carries only access_token and expires_at".
+    faulty('schema.user-token.token-type', 'ENDPOINT-RESPONSE-SCHEMA', 'the user-token answer also carries token_type Bearer', faults('user-token.token-type')),
+    // Listed value: a pending withdrawal request has status `Requested`.
+    faulty('schema.withdrawal.pending-label', 'ENDPOINT-RESPONSE-SCHEMA', 'pending ERC-20 withdrawal requests read status Pending instead of Requested', faults('withdrawal.pending-label')),
+    // Nesting: GET /api/v2/user is a User (its fields at the top level) with the capabilities array.
+    faulty('schema.user-v2.nested', 'ENDPOINT-RESPONSE-SCHEMA', 'GET /api/v2/user nests the user fields under `user` beside capabilities', {
+      transform: onOk(['getUserV2'], (b) => {
+        if (!isObject(b)) return;
+        const { capabilities, ...user } = b as Record<string, unknown>;
+        return { user, capabilities };
+      }),
     }),
 
     // ------------------------------------------------------------------------------ users
