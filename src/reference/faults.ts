@@ -20,6 +20,7 @@ export const FAULT_POINTS = [
   'identity.wallet-matches-smart-wallet', // X-User-Wallet also matches the Smart Wallet address
   'identity.cross-company', // lookups ignore company_id (isolation broken)
   'identity.cross-company-writes', // on non-GET user calls only, the S2S identity lookup ignores company_id
+  'identity.cross-company-card-actions', // on card actions (activate, block, unblock, close) only, the same
   'user-token.identity-header-wins', // a user token with an X-User-* header acts as the header's user
   'user-token.skip-claims', // user token missing claims accepted
   'user-token.expires-ms', // user-token expires_at in milliseconds instead of Unix seconds
