@@ -1,7 +1,8 @@
 // Response schemas and content type (section 2/4), and user creation. The section 2 field
 // constraints (formats, units, listed values, nesting, "carries only") each have one variant here
 // that breaks exactly that constraint on one operation; the audit of every answer names
-// ENDPOINT-RESPONSE-SCHEMA. The full table of constraints is in the schema helper's note.
+// ENDPOINT-RESPONSE-SCHEMA. The full table of constraints is in the schema helper's note. Also the
+// section 6 user webhook path (the legacy path it replaces), a field-placement fact of the same kind.
 
 import { randomUUID } from 'node:crypto';
 import { has, proxyJson } from '../proxy-edits.ts';
@@ -69,6 +70,9 @@ export function schemaVariants(): VariantSpec[] {
         return { user, capabilities };
       }),
     }),
+
+    // Section 6: /v2/webhooks/user replaces the legacy /webhook/users (a real fault in the reference).
+    faulty('webhooks.user.legacy-path', 'EVENT-USER-WEBHOOK-PATH', 'user webhooks are delivered on the legacy /webhook/users instead of /v2/webhooks/user', faults('webhooks.user-legacy-path')),
 
     // ------------------------------------------------------------------------------ users
     faulty('users.create-v2.wrong-id', 'ENDPOINT-USER-CREATE', 'POST /api/v2/user returns an id that is not the new user', {
