@@ -1,12 +1,14 @@
 // Response schemas and content type (section 2/4), and user creation. The section 2 field
 // constraints (formats, units, listed values, nesting, "carries only") each have one variant here
 // that breaks exactly that constraint on one operation; the audit of every answer names
-// ENDPOINT-RESPONSE-SCHEMA. The full table of constraints is in the schema helper's note.
+// ENDPOINT-RESPONSE-SCHEMA. The full table of constraints is in the schema helper's note. Also the
+// section 6 user webhook path (the legacy path it replaces), a field-placement fact of the same kind.
 
 import { randomUUID } from 'node:crypto';
 import { has, proxyJson } from '../proxy-edits.ts';
 import type { ProxyHooks } from '../proxy.ts';
-import { is2xx, isObject, onOk, chain } from '../transforms.ts';
+import { is2xx, isObject, onOk, chain, rewrite } from '../transforms.ts';
+import { everyNth } from './depth.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
 
 /**
@@ -29,7 +31,13 @@ const opaqueUserToken: ProxyHooks = {
 
 /** Builds the schema variants (stateful transforms get fresh state on every call). */
 export function schemaVariants(): VariantSpec[] {
+  const brokenRead = everyNth(7);
   return [
+    // Issue 13 intermittent faults: the empty read often makes the receiving check fail on its own rule;
+    // the runner audits the answers of failing checks too and reports it under ENDPOINT-RESPONSE-SCHEMA.
+    faulty('schema.reads.every-7th-empty', 'ENDPOINT-RESPONSE-SCHEMA', 'every 7th successful read of the user answers an empty object (intermittent)', {
+      transform: rewrite((req, res) => is2xx(res.status) && (req.operationId === 'getUserV1' || req.operationId === 'getUserV2') && brokenRead(String(req.headers.host)), () => ({})),
+    }),
     faulty('schema.validation-rules.text-plain', 'ENDPOINT-RESPONSE-SCHEMA', 'GET /api/v1/validation/rules serves its JSON body as text/plain', {
       transform: (req, res) => {
         if (req.operationId === 'getValidationRules' && is2xx(res.status)) res.headers['content-type'] = 'text/plain; charset=utf-8';
@@ -62,6 +70,9 @@ export function schemaVariants(): VariantSpec[] {
         return { user, capabilities };
       }),
     }),
+
+    // Section 6: /v2/webhooks/user replaces the legacy /webhook/users (a real fault in the reference).
+    faulty('webhooks.user.legacy-path', 'EVENT-USER-WEBHOOK-PATH', 'user webhooks are delivered on the legacy /webhook/users instead of /v2/webhooks/user', faults('webhooks.user-legacy-path')),
 
     // ------------------------------------------------------------------------------ users
     faulty('users.create-v2.wrong-id', 'ENDPOINT-USER-CREATE', 'POST /api/v2/user returns an id that is not the new user', {
