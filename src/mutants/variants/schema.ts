@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { has, proxyJson } from '../proxy-edits.ts';
 import type { ProxyHooks } from '../proxy.ts';
-import { is2xx, isObject, onOk, chain } from '../transforms.ts';
+import { is2xx, isObject, onOk, chain, rewrite } from '../transforms.ts';
+import { everyNth } from './depth.ts';
 import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
 
 /**
@@ -30,7 +31,13 @@ const opaqueUserToken: ProxyHooks = {
 
 /** Builds the schema variants (stateful transforms get fresh state on every call). */
 export function schemaVariants(): VariantSpec[] {
+  const brokenRead = everyNth(7);
   return [
+    // Issue 13 intermittent faults: the empty read often makes the receiving check fail on its own rule;
+    // the runner audits the answers of failing checks too and reports it under ENDPOINT-RESPONSE-SCHEMA.
+    faulty('schema.reads.every-7th-empty', 'ENDPOINT-RESPONSE-SCHEMA', 'every 7th successful read of the user answers an empty object (intermittent)', {
+      transform: rewrite((req, res) => is2xx(res.status) && (req.operationId === 'getUserV1' || req.operationId === 'getUserV2') && brokenRead(String(req.headers.host)), () => ({})),
+    }),
     faulty('schema.validation-rules.text-plain', 'ENDPOINT-RESPONSE-SCHEMA', 'GET /api/v1/validation/rules serves its JSON body as text/plain', {
       transform: (req, res) => {
         if (req.operationId === 'getValidationRules' && is2xx(res.status)) res.headers['content-type'] = 'text/plain; charset=utf-8';
