@@ -22,6 +22,7 @@ export const FAULT_POINTS = [
   'identity.cross-company-writes', // on non-GET user calls only, the S2S identity lookup ignores company_id
   'identity.cross-company-card-actions', // on card actions (activate, block, unblock, close) only, the same
   'user-token.identity-header-wins', // a user token with an X-User-* header acts as the header's user
+  'user-token.identity-header-wins-writes', // the same on non-GET calls only
   'user-token.skip-claims', // user token missing claims accepted
   'user-token.expires-ms', // user-token expires_at in milliseconds instead of Unix seconds
   'user-token.token-type', // user-token answer also carries token_type (section 2: carries only access_token, expires_at)

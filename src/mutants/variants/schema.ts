@@ -9,7 +9,7 @@ import { has, proxyJson } from '../proxy-edits.ts';
 import type { ProxyHooks } from '../proxy.ts';
 import { is2xx, isObject, onOk, chain, rewrite } from '../transforms.ts';
 import { everyNth } from './depth.ts';
-import { faulty, faults, type VariantSpec } from '../variant.ts';
+import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
 
 /**
  * The user token as an opaque string (the JWT's dots turned into '~', prefixed): section 2 says
@@ -69,6 +69,17 @@ export function schemaVariants(): VariantSpec[] {
         const { capabilities, ...user } = b as Record<string, unknown>;
         return { user, capabilities };
       }),
+    }),
+
+    // Readings the schemas accept where section 2 leaves the choice open (x-unspecified in spec/openapi.yaml).
+    benign('benign.schema.retail-user-id', 'POST /api/v1/user/retail answers user_id beside id, with the same value (section 9.3 keeps both names)', {
+      transform: onOk(['registerRetailUser'], (b) => void (isObject(b) && typeof b.id === 'string' && (b.user_id = b.id))),
+    }),
+    benign('benign.schema.card-format-case', 'card_data.format reads Virtual (capitalised) in card answers', {
+      transform: chain(
+        onOk(['createVirtualCard'], (b) => void (isObject(b?.card_data) && (b.card_data.format = 'Virtual'))),
+        onOk(['listCards'], (b) => void (Array.isArray(b?.data) && b.data.forEach((c: any) => isObject(c?.card_data) && (c.card_data.format = 'Virtual')))),
+      ),
     }),
 
     // Section 6: /v2/webhooks/user replaces the legacy /webhook/users (a real fault in the reference).
