@@ -9,6 +9,7 @@ import { clockVariants } from './variants/clock.ts';
 import { coverageVariants } from './variants/coverage.ts';
 import { depthVariants } from './variants/depth.ts';
 import { errorsVariants } from './variants/errors.ts';
+import { feedsVariants } from './variants/feeds.ts';
 import { freedomsVariants } from './variants/freedoms.ts';
 import { identityVariants } from './variants/identity.ts';
 import { idpVariants } from './variants/idp.ts';
@@ -43,6 +44,7 @@ export const VARIANT_AREAS = {
   timeout: timeoutVariants,
   coverage: coverageVariants,
   depth: depthVariants,
+  feeds: feedsVariants,
   clock: clockVariants,
   isolation: isolationVariants,
   benign: benignVariants,

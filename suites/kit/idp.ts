@@ -15,6 +15,8 @@ export interface IdpUser {
   email: string;
   wallet: string;
   id: string;
+  /** The POST /api/v1/user/retail answer, when this run registered the user (ENDPOINT-RETAIL-REGISTER reads it). */
+  registration?: HttpResponse;
 }
 
 export function idp(ctx: CheckContext): TestIdentityProvider {
@@ -83,7 +85,7 @@ export async function registerRetail(ctx: CheckContext, who = newIdpIdentity(), 
   expectStep(res, 'registerRetailUser', 'POST /api/v1/user/retail with valid provider tokens');
   const id = userIdFrom(res.json);
   checkStep(id, 'registerRetailUser', `POST /api/v1/user/retail answered without id: ${res.text.slice(0, 200)}`, res);
-  return { ...who, id };
+  return { ...who, id, registration: res };
 }
 
 /**
@@ -95,7 +97,7 @@ export async function suppliedRetailUser(ctx: CheckContext): Promise<{ user: Idp
   const who = providerIdentity(ctx);
   const res = await ctx.http.send({ op: 'registerRetailUser', headers: await idpHeaders(ctx, who), body: { country: 'DE' } });
   const id = res.status >= 200 && res.status < 300 ? userIdFrom(res.json) : undefined;
-  if (id) return { user: { ...who, id }, registered: true };
+  if (id) return { user: { ...who, id, registration: res }, registered: true };
   ctx.log(`POST /api/v1/user/retail with the supplied provider tokens answered HTTP ${res.status}; looking the user up through the exchange`);
   const auth = await ctx.http.send({ op: 'authorizeUser', headers: await idpHeaders(ctx, who) });
   expectStep(auth, 'authorizeUser', 'POST /api/v1/user/authorize with the supplied provider tokens (profile.idp.tokens)');
