@@ -20,8 +20,12 @@ export const FAULT_POINTS = [
   'identity.wallet-matches-smart-wallet', // X-User-Wallet also matches the Smart Wallet address
   'identity.cross-company', // lookups ignore company_id (isolation broken)
   'identity.cross-company-writes', // on non-GET user calls only, the S2S identity lookup ignores company_id
+  'identity.cross-company-card-actions', // on card actions (activate, block, unblock, close) only, the same
   'user-token.identity-header-wins', // a user token with an X-User-* header acts as the header's user
+  'user-token.identity-header-wins-writes', // the same on non-GET calls only
   'user-token.skip-claims', // user token missing claims accepted
+  'user-token.expires-ms', // user-token expires_at in milliseconds instead of Unix seconds
+  'user-token.token-type', // user-token answer also carries token_type (section 2: carries only access_token, expires_at)
   // --- Users, versioning, aliases (sections 2, 9) ---
   'user.v1-capabilities', // GET /api/v1/user returns capabilities
   'user.v2-no-capabilities', // GET /api/v2/user omits capabilities
@@ -55,6 +59,8 @@ export const FAULT_POINTS = [
   'input.malformed-json-bare-500', // malformed JSON answers a bare 500 with no error body (breaks ERR-BODY-SHAPE)
   'errors.category-mismatch', // error_category.http_status_code differs from the HTTP status
   'withdrawal.valid-after-now', // valid_after = request time (no delay)
+  'webhooks.user-legacy-path', // user webhooks go to the legacy /webhook/users instead of /v2/webhooks/user (section 6)
+  'withdrawal.pending-label', // a pending request reads status Pending instead of Requested (section 2/3)
   // --- Issue 13 detection depth (cover): feeds, audience, IdP address, wallets webhooks ---
   'token.refuse-audience', // a token request carrying the optional audience is refused
   'activity.wrong-enum', // activity items carry direction "Outgoing" (not an enum value)

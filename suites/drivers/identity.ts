@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
+import { isolationOnWrites } from './isolation-writes.ts';
 import {
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError, expectRefusedBy,
   identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders, CheckFailure, expectNot2xx, expectErrorShape, userToken, bearer, sharedIdpUser, idpHeaders,
@@ -79,7 +80,7 @@ export const drivers: Drivers = {
   },
 
   'AUTH-COMPANY-ISOLATION': {
-    title: "Another company's user (created by client 2) looked up with client 1's token, by id, email and address: 400 ErrorNotFound, never returned",
+    title: "Another company's user (created by client 2) with client 1's token, by id, email and address, on every user-scoped read and write: 400 ErrorNotFound (writes: whenever client 2's own call with the same body succeeds; else any refusal), never acted on",
     safe: false,
     needs: ['two_clients'],
     async run(ctx) {
@@ -94,28 +95,25 @@ export const drivers: Drivers = {
       }
       // The user token route must not cross companies either: authorize as client 1 with client 2's EOA.
       expectError(ctx, await authorizeRaw(ctx, { ...theirs, client: 0 }), 'ERR-S2S-USER-NOT-FOUND', ['AUTH-COMPANY-ISOLATION']);
-      // Every other user-scoped operation whose path the spec shows. Reads carry no body, so the other
-      // company's user is the only fault: exactly the not-found row. Writes get an empty body, so which
-      // refusal comes first is not shown: any refusal passes, as long as it never acts as that user.
+      // Every other user-scoped read with a path (shown, or given by the profile) and no path parameter:
+      // reads carry no body, so the other company's user is the only fault: exactly the not-found row.
       const rules = ['AUTH-COMPANY-ISOLATION'];
-      const ops = [...ctx.model.operations.values()].filter((op) => op.userScoped && !op.pathUnspecified && op.server === 'api' && !op.movesMoney);
-      for (const op of ops) {
+      const reads = [...ctx.model.operations.values()].filter((op) => op.userScoped && op.server === 'api' && op.method.toLowerCase() === 'get'
+        && (!op.pathUnspecified || ctx.profile.operations[op.operationId]) && !/\{\w+\}/.test(op.path));
+      for (const op of reads) {
         if (op.operationId === 'getUserV1' || op.operationId === 'getUserV2') continue;
-        const kind = IDENTITY_KINDS[ops.indexOf(op) % IDENTITY_KINDS.length];
+        const kind = IDENTITY_KINDS[reads.indexOf(op) % IDENTITY_KINDS.length];
         const h = await userHeaders(ctx, { ...theirs, client: 0 }, kind);
         const where = `${op.method.toUpperCase()} ${op.path} (${op.operationId}) with client 1's token and client 2's user by ${identityHeader(ctx, kind)}`;
-        if (op.method.toLowerCase() === 'get') {
-          const res = await ctx.http.send({ op: op.operationId, headers: h });
-          try {
-            expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', rules);
-          } catch (err) {
-            throw err instanceof CheckFailure ? new CheckFailure(`${where}: ${err.message}`, { rules, response: res }) : err;
-          }
-        } else {
-          const res = await ctx.http.send({ op: op.operationId, headers: h, body: {} });
-          expectNot2xx(res, where, rules);
+        const res = await ctx.http.send({ op: op.operationId, headers: h });
+        try {
+          expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', rules);
+        } catch (err) {
+          throw err instanceof CheckFailure ? new CheckFailure(`${where}: ${err.message}`, { rules, response: res }) : err;
         }
       }
+      // Every user-scoped write, with a body client 2's own call proves valid (isolation-writes.ts).
+      await isolationOnWrites(ctx);
     },
   },
 

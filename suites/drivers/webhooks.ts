@@ -3,6 +3,7 @@
 
 import type { CheckContext, ReceivedWebhook } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
+import { drivers as pathDrivers } from './webhook-paths.ts';
 import {
   check, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus,
   webhookPath, webhookTimeoutMs, hasControl, provokedWebhookWaitMs
@@ -20,6 +21,8 @@ export function webhookPaths(ctx: CheckContext): Map<string, string> {
 }
 
 export const drivers: Drivers = {
+  // The user webhook path rule (EVENT-USER-WEBHOOK-PATH) lives in webhook-paths.ts.
+  ...pathDrivers,
   'EVENT-WEBHOOK-DELIVERY': {
     title: 'Every webhook received on a section 6 path (or a path the profile gives) is a JSON POST; deliveries elsewhere are logged',
     safe: false,
