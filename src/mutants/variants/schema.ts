@@ -84,6 +84,10 @@ export function schemaVariants(): VariantSpec[] {
 
     // Section 6: /v2/webhooks/user replaces the legacy /webhook/users (a real fault in the reference).
     faulty('webhooks.user.legacy-path', 'EVENT-USER-WEBHOOK-PATH', 'user webhooks are delivered on the legacy /webhook/users instead of /v2/webhooks/user', faults('webhooks.user-legacy-path')),
+    // Section 6/2: the user webhook carries user_id (a UUID string); spec/openapi.yaml UserWebhook types it.
+    faulty('webhooks.user.ids-wrapped', 'EVENT-WEBHOOK-DELIVERY', 'the user webhook carries user_id and id wrapped in objects ({value}) instead of strings', {}, {
+      webhook: (_p, b, _ctx, id) => (id === 'user' && isObject(b) && typeof b.user_id === 'string' ? { ...b, user_id: { value: b.user_id }, ...(typeof b.id === 'string' ? { id: { value: b.id } } : {}) } : b),
+    }),
 
     // ------------------------------------------------------------------------------ users
     faulty('users.create-v2.wrong-id', 'ENDPOINT-USER-CREATE', 'POST /api/v2/user returns an id that is not the new user', {
