@@ -69,6 +69,8 @@ export const FAULT_POINTS = [
   'activity.bare-array', // the activity feed answers a bare array instead of { data: [...] }
   'idp.user-address-not-linked', // retail registration stores a fresh address, not the linked smart_wallet
   'webhooks.wallets-renamed', // wallets and balances webhooks carry account_address instead of wallet_address
+  'identity.multiple-on-card-create', // several identity headers accepted (first wins) on POST /api/v1/cards/virtual only
+  'idp.retail-id-expiry-ignored', // POST /api/v1/user/retail accepts an expired provider identity token
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];
