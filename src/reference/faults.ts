@@ -69,6 +69,7 @@ export const FAULT_POINTS = [
   'webhooks.wallets-renamed', // wallets and balances webhooks carry account_address instead of wallet_address
   'identity.multiple-on-card-create', // several identity headers accepted (first wins) on POST /api/v1/cards/virtual only
   'idp.retail-id-expiry-ignored', // POST /api/v1/user/retail accepts an expired provider identity token
+  'idp.retail-email-optional', // POST /api/v1/user/retail accepts an identity token that links no email
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];
