@@ -38,6 +38,7 @@ export const FAULT_POINTS = [
   'sepa.chain-field-named-chain', // chain validation error names `chain` instead of `chain_id`
   'sepa.wrong-path-500', // wrong path answers 500
   'sepa.no-primary-wallet-500', // the missing-Primary refusal answers 500 (section 7 body; status not shown)
+  'sepa.no-primary-wallet-500-mismatch', // the same refusal answers HTTP 500 with its 400 body (category says 400)
   'sepa.init-other-wallet', // init returns another of the user's wallets (not the Primary) as wallet_address
   '3ds.allow-replay', // a decided challenge can be decided again
   '3ds.ignore-expiry', // expired challenges can be decided
