@@ -10,6 +10,8 @@ export const FAULT_POINTS = [
   'token.wrong-error-order', // credentials checked before grant_type
   'ratelimit.disabled', // token endpoint never answers 429
   'ratelimit.no-retry-after', // 429 without Retry-After
+  'ratelimit.per-ip-only', // no per-client limit: a client spread over addresses is never refused
+  'ratelimit.per-client-only', // no per-IP limit: clients from one address are limited only each on its own
   // --- S2S / user token validation (section 7) ---
   's2s.skip-signature', // any HS256-shaped token is accepted (signature not checked)
   's2s.skip-expiry', // expired tokens accepted
@@ -68,6 +70,8 @@ export const FAULT_POINTS = [
   'activity.bare-array', // the activity feed answers a bare array instead of { data: [...] }
   'idp.user-address-not-linked', // retail registration stores a fresh address, not the linked smart_wallet
   'webhooks.wallets-renamed', // wallets and balances webhooks carry account_address instead of wallet_address
+  'identity.multiple-on-card-create', // several identity headers accepted (first wins) on POST /api/v1/cards/virtual only
+  'idp.retail-id-expiry-ignored', // POST /api/v1/user/retail accepts an expired provider identity token
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];

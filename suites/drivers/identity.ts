@@ -3,13 +3,13 @@
 // Wallet address in X-User-Wallet, and X-Chain-Id.
 
 import fc from 'fast-check';
-import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { isolationOnWrites } from './isolation-writes.ts';
 import {
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError, expectRefusedBy,
   identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders, CheckFailure, expectNot2xx, expectErrorShape, userToken, bearer, sharedIdpUser, idpHeaders,
+  identityRowOperations, rowOnOperations,
 } from '../kit/index.ts';
 
 function expectSameUser(res: { json: any }, user: TestUser, what: string, rules?: string[]) {
@@ -43,9 +43,10 @@ export const drivers: Drivers = {
     safe: true,
     async run(ctx) {
       const h = await s2sHeaders(ctx);
-      for (const op of ctx.model.rule('ERR-S2S-USER-IDENTIFIER-MISSING').operations) {
-        expectError(ctx, await ctx.http.send({ op, headers: h }), 'ERR-S2S-USER-IDENTIFIER-MISSING');
-      }
+      // Every operation the row applies to (suites/kit/rows.ts), picked by fast-check; failures name it.
+      await rowOnOperations(ctx, identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MISSING'), fc.constant(null), () => null, async (o) => {
+        expectError(ctx, await ctx.http.send({ op: o.op as never, headers: h, body: o.body }), 'ERR-S2S-USER-IDENTIFIER-MISSING');
+      });
     },
   },
 
@@ -54,14 +55,14 @@ export const drivers: Drivers = {
     safe: false,
     async run(ctx) {
       const user = await sharedUser(ctx);
-      const ops = ctx.model.rule('ERR-S2S-USER-IDENTIFIER-MULTIPLE').operations;
       // Each header alone works (so only the "more than one" row can apply).
       for (const kind of IDENTITY_KINDS) expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, user, kind)), `baseline: GET /api/v1/user with ${identityHeader(ctx, kind)}`, ['AUTH-IDENTITY-HEADER-KINDS']);
-      const arb = fc.tuple(fc.subarray(IDENTITY_KINDS, { minLength: 2 }), fc.constantFrom(...ops));
-      await checkProperty(ctx, fc.asyncProperty(arb, async ([kinds, op]) => {
-        const res = await ctx.http.send({ op, headers: await identityHeaders(ctx, user, kinds) });
+      // Every operation the row applies to (suites/kit/rows.ts) with every subset of two or more headers.
+      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
+      await rowOnOperations(ctx, ops, fc.subarray(IDENTITY_KINDS, { minLength: 2 }), () => [...IDENTITY_KINDS], async (o, kinds) => {
+        const res = await ctx.http.send({ op: o.op as never, headers: await identityHeaders(ctx, user, kinds), body: o.body });
         expectError(ctx, res, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
-      }), { numRuns: Math.min(ctx.numRuns, 20) });
+      }, ops.length + 16);
     },
   },
 
@@ -70,11 +71,11 @@ export const drivers: Drivers = {
     safe: true,
     async run(ctx) {
       const ghost: TestUser = { id: rnd.uuid(), email: rnd.email(), address: rnd.address(), country: 'DE', client: 0 };
-      for (const op of ctx.model.rule('ERR-S2S-USER-NOT-FOUND').operations) {
-        for (const kind of IDENTITY_KINDS) {
-          expectError(ctx, await ctx.http.send({ op, headers: await userHeaders(ctx, ghost, kind) }), 'ERR-S2S-USER-NOT-FOUND');
-        }
-      }
+      // Every operation the row applies to (suites/kit/rows.ts), each identity header kind in turn first.
+      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-NOT-FOUND');
+      await rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => IDENTITY_KINDS[i % IDENTITY_KINDS.length], async (o, kind) => {
+        expectError(ctx, await ctx.http.send({ op: o.op as never, headers: await userHeaders(ctx, ghost, kind), body: o.body }), 'ERR-S2S-USER-NOT-FOUND');
+      }, ops.length + 12);
     },
   },
 

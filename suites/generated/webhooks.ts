@@ -28,7 +28,7 @@ export const checks: Check[] = [
   },
   {
     id: "webhooks.delivery.json-post",
-    title: "Every webhook received on a section 6 path (or a path the profile gives) is a JSON POST; deliveries elsewhere are logged",
+    title: "Every webhook received on a section 6 path (or a path the profile gives) is a JSON POST whose body matches the webhook's schema in spec/openapi.yaml; deliveries elsewhere are logged",
     area: "webhooks",
     section: "6",
     rules: ["EVENT-WEBHOOK-DELIVERY"],

@@ -9,7 +9,7 @@ import { has, proxyJson } from '../proxy-edits.ts';
 import type { ProxyHooks } from '../proxy.ts';
 import { is2xx, isObject, onOk, chain, rewrite } from '../transforms.ts';
 import { everyNth } from './depth.ts';
-import { faulty, faults, type VariantSpec } from '../variant.ts';
+import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
 
 /**
  * The user token as an opaque string (the JWT's dots turned into '~', prefixed): section 2 says
@@ -71,8 +71,23 @@ export function schemaVariants(): VariantSpec[] {
       }),
     }),
 
+    // Readings the schemas accept where section 2 leaves the choice open (x-unspecified in spec/openapi.yaml).
+    benign('benign.schema.retail-user-id', 'POST /api/v1/user/retail answers user_id beside id, with the same value (section 9.3 keeps both names)', {
+      transform: onOk(['registerRetailUser'], (b) => void (isObject(b) && typeof b.id === 'string' && (b.user_id = b.id))),
+    }),
+    benign('benign.schema.card-format-case', 'card_data.format reads Virtual (capitalised) in card answers', {
+      transform: chain(
+        onOk(['createVirtualCard'], (b) => void (isObject(b?.card_data) && (b.card_data.format = 'Virtual'))),
+        onOk(['listCards'], (b) => void (Array.isArray(b?.data) && b.data.forEach((c: any) => isObject(c?.card_data) && (c.card_data.format = 'Virtual')))),
+      ),
+    }),
+
     // Section 6: /v2/webhooks/user replaces the legacy /webhook/users (a real fault in the reference).
     faulty('webhooks.user.legacy-path', 'EVENT-USER-WEBHOOK-PATH', 'user webhooks are delivered on the legacy /webhook/users instead of /v2/webhooks/user', faults('webhooks.user-legacy-path')),
+    // Section 6/2: the user webhook carries user_id (a UUID string); spec/openapi.yaml UserWebhook types it.
+    faulty('webhooks.user.ids-wrapped', 'EVENT-WEBHOOK-DELIVERY', 'the user webhook carries user_id and id wrapped in objects ({value}) instead of strings', {}, {
+      webhook: (_p, b, _ctx, id) => (id === 'user' && isObject(b) && typeof b.user_id === 'string' ? { ...b, user_id: { value: b.user_id }, ...(typeof b.id === 'string' ? { id: { value: b.id } } : {}) } : b),
+    }),
 
     // ------------------------------------------------------------------------------ users
     faulty('users.create-v2.wrong-id', 'ENDPOINT-USER-CREATE', 'POST /api/v2/user returns an id that is not the new user', {

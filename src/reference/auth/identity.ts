@@ -46,7 +46,9 @@ export function identify(ctx: Ctx, st: RefState, companyId: string): User {
   const id = header(ctx, names.id);
   const n = (wallet !== undefined ? 1 : 0) + (email !== undefined ? 1 : 0) + (id !== undefined ? 1 : 0);
   if (n === 0) throw st.errors.rule('ERR-S2S-USER-IDENTIFIER-MISSING');
-  if (n > 1 && !st.fault('identity.allow-multiple')) throw st.errors.rule('ERR-S2S-USER-IDENTIFIER-MULTIPLE');
+  // The one-write fault: the row is broken on a single non-read operation only.
+  const multipleOk = st.fault('identity.allow-multiple') || (st.fault('identity.multiple-on-card-create') && ctx.route.operationId === 'createVirtualCard');
+  if (n > 1 && !multipleOk) throw st.errors.rule('ERR-S2S-USER-IDENTIFIER-MULTIPLE');
   // The writes-only faults: user-scoped operations other than reads (or only the card actions) resolve the
   // user without the company.
   const cross = st.fault('identity.cross-company')
