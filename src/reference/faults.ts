@@ -51,6 +51,7 @@ export const FAULT_POINTS = [
   '3ds.other-user', // lookup not scoped to the caller's user
   'cards.close-not-terminal', // actions on a closed card succeed
   'cards.closed-unlisted', // a card once closed leaves GET /api/v1/cards (soft delete; card states not shown)
+  'cards.closed-actions-noop', // actions on a closed card answer 200 with the card unchanged (a no-op)
   // --- Transfers and concurrency ---
   'recipients.lost-update', // recipient creation is read-await-write on a shared list (lost updates)
   // --- Webhooks (section 6) ---
