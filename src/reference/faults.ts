@@ -10,6 +10,8 @@ export const FAULT_POINTS = [
   'token.wrong-error-order', // credentials checked before grant_type
   'ratelimit.disabled', // token endpoint never answers 429
   'ratelimit.no-retry-after', // 429 without Retry-After
+  'ratelimit.per-ip-only', // no per-client limit: a client spread over addresses is never refused
+  'ratelimit.per-client-only', // no per-IP limit: clients from one address are limited only each on its own
   // --- S2S / user token validation (section 7) ---
   's2s.skip-signature', // any HS256-shaped token is accepted (signature not checked)
   's2s.skip-expiry', // expired tokens accepted
@@ -38,6 +40,7 @@ export const FAULT_POINTS = [
   'sepa.chain-field-named-chain', // chain validation error names `chain` instead of `chain_id`
   'sepa.wrong-path-500', // wrong path answers 500
   'sepa.no-primary-wallet-500', // the missing-Primary refusal answers 500 (section 7 body; status not shown)
+  'sepa.no-primary-wallet-500-mismatch', // the same refusal answers HTTP 500 with its 400 body (category says 400)
   'sepa.init-other-wallet', // init returns another of the user's wallets (not the Primary) as wallet_address
   '3ds.allow-replay', // a decided challenge can be decided again
   '3ds.ignore-expiry', // expired challenges can be decided
