@@ -292,6 +292,7 @@ class CheckClient implements CheckHttpClient {
       } catch (err) {
         this.waited += performance.now() - started;
         const te = err instanceof TransportError ? err : toTransportError(err, target.url.href, { timedOut: false, aborted: false, budgetMs: s.timeoutBudgetMs });
+        if (req.op && te.operation === undefined) te.operation = req.op;
         this.record(target, headers, body, undefined, { code: te.code, message: s.mask(te.message) }, performance.now() - started, attempt);
         throw te;
       }
