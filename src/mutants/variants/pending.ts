@@ -4,9 +4,9 @@
 
 import { randomUUID } from 'node:crypto';
 import { proxyJson } from '../proxy-edits.ts';
-import { every429, is2xx, isObject, rewrite } from '../transforms.ts';
+import { is2xx, isObject, rewrite } from '../transforms.ts';
 import { everyNth } from './depth.ts';
-import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
+import { faulty, faults, type VariantSpec } from '../variant.ts';
 
 export function pendingVariants(): VariantSpec[] {
   const brokenRead = everyNth(7);
@@ -38,12 +38,5 @@ export function pendingVariants(): VariantSpec[] {
     // Concurrent recipient creations lose all but one: a Push to Card to a lost recipient's
     // payment_details.id then fails. No check creates recipients concurrently yet.
     faulty('p2c.recipients.lost-update', 'FLOW-PUSH-TO-CARD', 'recipient creation is read-await-write on the user\'s list: of concurrent creations only the last survives', faults('recipients.lost-update')),
-    // Issue 14: 429 on endpoints other than the token endpoint, within the client's backoff.
-    // errors.s2s.signature-invalid sends its probe without retries and takes the 429 as the answer.
-    benign('benign.429.other-endpoints', 'every 9th read (GET) answers 429 with Retry-After: 1, within the client\'s backoff', {
-      transform: every429(9, (req) => req.method === 'GET' && req.server === 'api' && !req.operationId?.startsWith('control:'), () => '1'),
-    }),
-    // Issue 14: seconds of latency within the budget; a check's time limit must follow its requests.
-    benign('benign.latency-2s', 'every response takes 2 s (within the 3 s selftest budget)', { latencyMs: 2000 }),
   ];
 }
