@@ -49,6 +49,7 @@ const AREA_BY_RULE: Partial<Record<RuleId, Area>> = {
   'ENDPOINT-RETAIL-REGISTER': 'users',
   'ENDPOINT-CONFIG-READS': 'users',
   'ENDPOINT-WALLETS': 'users',
+  'ENDPOINT-ACTIVITY-FEED': 'users',
   'ENDPOINT-CARDS': 'cards',
   'STATE-CARD-CLOSE-TERMINAL': 'cards',
   'ENDPOINT-BANK-ACCOUNT-TYPES': 'bank',

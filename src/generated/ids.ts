@@ -79,6 +79,7 @@ export const RULE_IDS = [
   "ALIAS-DEPRECATED-NOT-REMOVED",
   "ALIAS-UNCHANGED-WALLET-NAMES",
   "LIMIT-S2S-TOKEN-VALIDITY",
+  "LIMIT-S2S-TOKEN-LIFETIME",
   "LIMIT-3DS-WINDOW",
   "LIMIT-TOKEN-RATE-LIMIT",
   "LIMIT-REQUEST-TIMEOUT",
@@ -107,6 +108,7 @@ export const RULE_IDS = [
   "ENDPOINT-PRIMARY-WALLET-SERVER",
   "FLOW-PUSH-TO-CARD",
   "ENDPOINT-CONFIG-READS",
+  "ENDPOINT-ACTIVITY-FEED",
   "ENDPOINT-WALLETS",
   "EVENT-CARD-TRANSFER-ACTIVITY",
   "EVENT-ACTIVATION-BANK-ACCOUNT",
@@ -206,6 +208,7 @@ export type StateRuleId = (typeof STATE_RULE_IDS)[number];
 /** Section 8 limits (spec/rules/limits.yaml). */
 export const LIMIT_RULE_IDS = [
   "LIMIT-S2S-TOKEN-VALIDITY",
+  "LIMIT-S2S-TOKEN-LIFETIME",
   "LIMIT-3DS-WINDOW",
   "LIMIT-TOKEN-RATE-LIMIT",
   "LIMIT-REQUEST-TIMEOUT",
@@ -218,6 +221,7 @@ export type LimitRuleId = (typeof LIMIT_RULE_IDS)[number];
 /** Keys of model.limits. */
 export const LIMIT_KEYS = [
   "s2s_token_validity",
+  "s2s_token_lifetime",
   "three_ds_window",
   "token_rate_limit",
   "request_timeout",

@@ -15,13 +15,10 @@ import { brokenRules, type MutantVariant } from './variant.ts';
 export const NO_VARIANT_REASONS: Partial<Record<RuleId, string>> = {
   'LIMIT-TRANSPORT-TLS':
     'the selftest reference serves plain HTTP on loopback, where limits.transport.tls can only skip (TLS is checked on https targets); a faulty TLS endpoint would have to offer TLS 1.0/1.1, which the local OpenSSL 3 refuses to negotiate at its default security level, so the check would skip, not fail',
-  'LIMIT-3DS-WINDOW':
-    'needs a reference fault point for the window length (the reference reads 300 s from the model); 3ds.expiry.ignored breaks STATE-3DS-EXPIRY by removing expiry altogether. Pending: a fault point once the reference split (issue 11) is on main',
 };
 
 /** Fault points no variant can use, with the reason (each is to be removed from the reference). */
 export const UNUSABLE_FAULT_POINTS: Partial<Record<FaultPoint, string>> = {
-  'withdrawal.valid-after-now': 'breaks only LIMIT-WITHDRAWAL-DELAY, which the model marks untestable (no reference point the API exposes for request time)',
 };
 
 export interface RuleMutants {

@@ -5,12 +5,15 @@
 import { createHash } from 'node:crypto';
 import { aliasesVariants } from './variants/aliases.ts';
 import { benignVariants } from './variants/benign.ts';
+import { clockVariants } from './variants/clock.ts';
 import { coverageVariants } from './variants/coverage.ts';
 import { depthVariants } from './variants/depth.ts';
 import { errorsVariants } from './variants/errors.ts';
+import { feedsVariants } from './variants/feeds.ts';
 import { freedomsVariants } from './variants/freedoms.ts';
 import { identityVariants } from './variants/identity.ts';
 import { idpVariants } from './variants/idp.ts';
+import { isolationVariants } from './variants/isolation.ts';
 import { pendingVariants } from './variants/pending.ts';
 import { ratelimitVariants } from './variants/ratelimit.ts';
 import { s2sVariants } from './variants/s2s.ts';
@@ -41,6 +44,9 @@ export const VARIANT_AREAS = {
   timeout: timeoutVariants,
   coverage: coverageVariants,
   depth: depthVariants,
+  feeds: feedsVariants,
+  clock: clockVariants,
+  isolation: isolationVariants,
   benign: benignVariants,
   freedoms: freedomsVariants,
 } as const satisfies Record<string, () => VariantSpec[]>;

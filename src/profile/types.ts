@@ -88,6 +88,12 @@ export interface TargetProfile {
    * Default 20000 ms when the control API settles the event at once, else 90000 ms (under the default 120 s per-check limit); bounded 1000..600000. A larger value raises the per-check limit to it plus 30 s.
    */
   webhook_timeout_ms?: number;
+  /**
+   * Section 8: "ERC-20 withdrawal delay between request and execution: minimum about 3 seconds in
+   * sandbox, longer in production". The least valid_after - request time (seconds) read as "about 3 s"
+   * (default 2). No upper bound: production may be longer.
+   */
+  withdrawal_delay_min_seconds?: number;
   /** Query parameter name of GET /api/v1/wallet that selects a wallet by ID (not shown by the spec). */
   wallet_id_param?: string;
   /**

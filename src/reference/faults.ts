@@ -13,11 +13,14 @@ export const FAULT_POINTS = [
   // --- S2S / user token validation (section 7) ---
   's2s.skip-signature', // any HS256-shaped token is accepted (signature not checked)
   's2s.skip-expiry', // expired tokens accepted
+  's2s.short-validity', // S2S tokens refused as expired once 24 h old, before their 48 h exp
   's2s.expired-as-400', // expired token answers 400 instead of 401
   'chain.optional', // X-Chain-Id not required on user calls
   'identity.allow-multiple', // several identity headers accepted (first wins)
   'identity.wallet-matches-smart-wallet', // X-User-Wallet also matches the Smart Wallet address
   'identity.cross-company', // lookups ignore company_id (isolation broken)
+  'identity.cross-company-writes', // on non-GET user calls only, the S2S identity lookup ignores company_id
+  'user-token.identity-header-wins', // a user token with an X-User-* header acts as the header's user
   'user-token.skip-claims', // user token missing claims accepted
   // --- Users, versioning, aliases (sections 2, 9) ---
   'user.v1-capabilities', // GET /api/v1/user returns capabilities
@@ -30,12 +33,17 @@ export const FAULT_POINTS = [
   'sepa.no-primary-wallet-check', // wallet-linking completes without a Primary Smart Wallet
   'sepa.chain-field-named-chain', // chain validation error names `chain` instead of `chain_id`
   'sepa.wrong-path-500', // wrong path answers 500
+  'sepa.no-primary-wallet-500', // the missing-Primary refusal answers 500 (section 7 body; status not shown)
+  'sepa.init-other-wallet', // init returns another of the user's wallets (not the Primary) as wallet_address
   '3ds.allow-replay', // a decided challenge can be decided again
   '3ds.ignore-expiry', // expired challenges can be decided
+  '3ds.window-short', // decision window 60 s instead of 5 minutes (section 8)
+  '3ds.window-long', // decision window 10 minutes instead of 5 (section 8)
   '3ds.auth-401', // approve/decline answer 401 on token failures
   '3ds.lost-update', // decision is read-await-write (race: several decisions win)
   '3ds.other-user', // lookup not scoped to the caller's user
   'cards.close-not-terminal', // actions on a closed card succeed
+  'cards.closed-unlisted', // a card once closed leaves GET /api/v1/cards (soft delete; card states not shown)
   // --- Transfers and concurrency ---
   'recipients.lost-update', // recipient creation is read-await-write on a shared list (lost updates)
   // --- Webhooks (section 6) ---
@@ -47,6 +55,12 @@ export const FAULT_POINTS = [
   'input.malformed-json-bare-500', // malformed JSON answers a bare 500 with no error body (breaks ERR-BODY-SHAPE)
   'errors.category-mismatch', // error_category.http_status_code differs from the HTTP status
   'withdrawal.valid-after-now', // valid_after = request time (no delay)
+  // --- Issue 13 detection depth (cover): feeds, audience, IdP address, wallets webhooks ---
+  'token.refuse-audience', // a token request carrying the optional audience is refused
+  'activity.wrong-enum', // activity items carry direction "Outgoing" (not an enum value)
+  'activity.bare-array', // the activity feed answers a bare array instead of { data: [...] }
+  'idp.user-address-not-linked', // retail registration stores a fresh address, not the linked smart_wallet
+  'webhooks.wallets-renamed', // wallets and balances webhooks carry account_address instead of wallet_address
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TargetProfile } from '../profile/types.ts';
 import { BANK_ACCOUNT_WEBHOOK_PATH, CONTROL_PREFIX } from './handlers/control.ts';
+import { BALANCES_WEBHOOK_PATH, WALLETS_WEBHOOK_PATH } from './handlers/users.ts';
 import { DEFAULT_OPERATION_PATHS } from './handlers/index.ts';
 import { Router } from './http.ts';
 import { referenceModel } from './model.ts';
@@ -106,7 +107,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     // The identity provider is registered through the control API, so it needs control.
     idp: { enabled: control },
     operations: Object.fromEntries(Object.entries(DEFAULT_OPERATION_PATHS).map(([k, v]) => [k, { ...v }])),
-    webhook_paths: { bank_account: BANK_ACCOUNT_WEBHOOK_PATH },
+    webhook_paths: { bank_account: BANK_ACCOUNT_WEBHOOK_PATH, wallets: WALLETS_WEBHOOK_PATH, balances: BALANCES_WEBHOOK_PATH },
     // GET /api/v1/wallet?wallet_id= (the spec says "optional wallet ID" without naming it).
     wallet_id_param: 'wallet_id',
   };

@@ -12,7 +12,7 @@ import type { Driver, Drivers } from './driver.ts';
 import {
   type TestUser, aliasProblem, asUser, check, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx, expectError,
   expectErrorShape, listItems, mentionsDeep, readUser, requestBody, rnd, runsFor, s2sHeaders, smartWallets, requireSmartWallets, uniqueUser, userDataArb,
-  userHeaders, userIdFrom, walletItems, CheckFailure, hasControl, provokedWebhookWaitMs, userInState
+  userHeaders, userIdFrom, walletItems, CheckFailure, hasControl, provokedWebhookWaitMs, userInState, expectUnchangedWalletWebhooks
 } from '../kit/index.ts';
 import { cryptoRecipient } from './transfers.ts';
 
@@ -468,6 +468,7 @@ export const drivers: Drivers = {
       const xrpl = await asUser(ctx, user, { op: 'createXrplAccount', body: requestBody(ctx, 'createXrplAccount', {}) });
       expect2xx(xrpl, 'POST /api/v1/accounts');
       check(typeof xrpl.json?.wallet_address === 'string', `POST /api/v1/accounts answer carries no wallet_address: ${xrpl.text.slice(0, 200)}`, { response: xrpl });
+      await expectUnchangedWalletWebhooks(ctx, user, items.map((w) => String(w?.wallet_address)), ['ALIAS-UNCHANGED-WALLET-NAMES']);
     },
   },
 

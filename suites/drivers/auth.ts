@@ -46,6 +46,14 @@ export const drivers: Drivers = {
       check(Number.isInteger(expires_at), `expires_at ${JSON.stringify(expires_at)} is not an integer (Unix seconds)`, { response: res });
       // Unix seconds, not milliseconds: within a century of now.
       check(Math.abs(expires_at - Date.now() / 1000) < 100 * 365 * 86400, `expires_at ${expires_at} is not Unix time in seconds`, { response: res });
+      // Section 4: "the client library also sends an optional audience string". Its value is not shown:
+      // profile.request_templates.createToken.audience, else the target's base URL.
+      const tpl = ctx.profile.request_templates?.createToken?.audience;
+      const audience = typeof tpl === 'string' ? tpl : ctx.profile.base_url;
+      const withAudience = await requestToken(ctx, { ...tokenBody(ctx), audience });
+      const rules = ['AUTH-S2S-TOKEN-RESPONSE'];
+      expect2xx(withAudience, `POST /api/v1/token with valid client credentials and the optional audience ${JSON.stringify(audience)}`, rules);
+      check(typeof withAudience.json?.access_token === 'string' && withAudience.json.access_token.split('.').length === 3, `the token request with audience answered no JWT access_token: ${withAudience.text.slice(0, 200)}`, { rules, response: withAudience });
     },
   },
 
@@ -156,6 +164,13 @@ export const drivers: Drivers = {
       // The engine's provider mints a fresh identity; real tokens (profile.idp.tokens) carry a fixed one.
       const { user: who, registered } = ctx.services.idp ? { user: await registerRetail(ctx, newIdpIdentity(), 'DE'), registered: true } : await suppliedRetailUser(ctx);
       if (!registered) ctx.warn('the supplied provider identity was registered before this run: retail registration (ENDPOINT-RETAIL-REGISTER) was not observed, only the exchange');
+      const reg = who.registration;
+      // Section 4: the answer is "id (user UUID)", and rule 5 "returns only id": id is required here (the
+      // kit's userIdFrom also reads user_id, for operations answering a bare "user id"). "Only" is read as
+      // "no token; the caller then calls authorize", not as "no other field": extra fields stay allowed
+      // (benign.extra-fields), and section 9 rule 3 keeps deprecated pairs such as user_id beside id.
+      if (reg) check(typeof reg.json?.id === 'string' && reg.json.id !== '', `POST /api/v1/user/retail answered ${reg.text.slice(0, 200)}: section 4 returns the new user's UUID as id`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: reg });
+      const registeredId: string = reg ? reg.json.id : who.id;
       const res = await idpAuthorize(ctx, who);
       expect2xx(res, 'POST /api/v1/user/authorize (identity-provider form)', ['AUTH-IDP-EXCHANGE']);
       expectSchema(res, 'authorizeUser');
@@ -164,8 +179,14 @@ export const drivers: Drivers = {
       expectUnixSeconds(ctx, res, ['AUTH-IDP-EXCHANGE']);
       const me = await readUser(ctx, 'v1', headers(bearer(token), chainHeader(ctx)));
       expect2xx(me, 'GET /api/v1/user with the exchanged user token');
-      check(me.json?.user_id === who.id, `the exchanged token reads user ${JSON.stringify(me.json?.user_id)}, but registration returned ${who.id}`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: me });
+      check(me.json?.user_id === registeredId, `the exchanged token reads user ${JSON.stringify(me.json?.user_id)}, but registration returned ${registeredId}`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: me });
       check(typeof me.json?.email === 'string' && me.json.email.toLowerCase() === who.email.toLowerCase(), `user email ${JSON.stringify(me.json?.email)}; the identity token carried ${who.email}`, { response: me });
+      // Section 5: "Email and wallet come from the tokens": the user's address is the smart_wallet the
+      // identity token links. Only the engine's own identity is known to link exactly one wallet.
+      if (ctx.services.idp && who.wallet) {
+        const got = me.json?.user_address;
+        check(typeof got === 'string' && got.toLowerCase() === who.wallet.toLowerCase(), `after the exchange GET /api/v1/user answered user_address ${JSON.stringify(got)}, but the identity token linked the smart_wallet ${who.wallet}`, { rules: ['AUTH-IDP-EXCHANGE'], response: me });
+      }
     },
   },
 

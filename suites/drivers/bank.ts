@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import {
   expectSchema, type TestUser, NO_SIGNER, asUser, check, completeSepa, createUser, expect2xx, expectError, expectErrorShape, expectNot2xx,
-  is2xx, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, smartWallets, hasControl
+  is2xx, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, smartWallets, hasControl, controlRaw, requestBody,
 } from '../kit/index.ts';
 import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
@@ -99,12 +99,16 @@ export const drivers: Drivers = {
   },
 
   'ENDPOINT-PRIMARY-WALLET-SERVER': {
-    title: "init with only chain: the server resolves the Primary wallet and returns it as wallet_address (one of the user's Smart Wallets, not the EOA) with a challenge string",
+    title: "init with only chain: the server resolves the Primary wallet and returns it as wallet_address (one of the user's Smart Wallets, not the EOA, and the Primary the test wallet signs with, also when the user has a second wallet) with a challenge string",
     safe: false,
     needs: [...WALLET_LINK_NEEDS],
     alsoCovers: ['STATE-SEPA-INIT-RESULT'],
     async run(ctx) {
       const user = await walletLinkUser(ctx);
+      // A second wallet next to the Primary (section 4: POST /api/v1/accounts creates an XRPL account), so
+      // "one of the user's wallets" and "the Primary" differ. Refused: only the wallets the user has are tried.
+      const extra = await asUser(ctx, user, { op: 'createXrplAccount', body: requestBody(ctx, 'createXrplAccount', {}) });
+      if (!is2xx(extra)) ctx.log(`POST /api/v1/accounts answered HTTP ${extra.status}: init is tried without a second wallet next to the Primary`);
       const wallets = (await smartWallets(ctx, user)).map((w) => w.toLowerCase());
       const res = await initSepa(ctx, user);
       expect2xx(res, 'POST /api/v1/bank/accounts/init with { chain }', ['ENDPOINT-PRIMARY-WALLET-SERVER']);
@@ -113,6 +117,13 @@ export const drivers: Drivers = {
       const wa = String(res.json.wallet_address).toLowerCase();
       check(wa !== user.address.toLowerCase(), 'init returned the EOA as wallet_address; it must be the Primary Smart Wallet', { rules: ['STATE-SEPA-INIT-RESULT', 'ENDPOINT-PRIMARY-WALLET-SERVER'], response: res });
       check(wallets.includes(wa), `init wallet_address ${res.json.wallet_address} is not one of the user's Smart Wallets (${wallets.join(', ')})`, { rules: ['STATE-SEPA-INIT-RESULT', 'ENDPOINT-PRIMARY-WALLET-SERVER'], response: res });
+      // Which wallet is the Primary is not on any section 4 answer; the target's test wallet (control
+      // signChallenge) signs as the Primary and names it. init's wallet_address must be that one.
+      if (!hasControl(ctx, 'signChallenge')) return ctx.log('no control signChallenge: init wallet_address is compared with the listed wallets only, not with the Primary');
+      const signer = await controlRaw(ctx, 'signChallenge', { params: { user_id: user.id }, body: { challenge: res.json.challenge } });
+      const primary = signer.json?.wallet_address;
+      if (!signer.ok || typeof primary !== 'string') return ctx.log(`control signChallenge answered HTTP ${signer.status} without wallet_address: init wallet_address is not compared with the Primary`);
+      check(wa === primary.toLowerCase(), `init wallet_address ${res.json.wallet_address} is not the Primary Smart Wallet ${primary} (the wallet the target's test wallet signs the challenge with; the user's wallets: ${wallets.join(', ')})`, { rules: ['STATE-SEPA-INIT-RESULT'], response: res });
     },
   },
 };

@@ -15,6 +15,16 @@ export async function createCard(ctx: CheckContext, user: TestUser, name = `conf
 }
 
 const CARD_ACTIONS: OperationId[] = ['activateCard', 'blockCard', 'unblockCard'];
+const RULES = ['STATE-CARD-CLOSE-TERMINAL'];
+
+/** The status an answer gives for card `id`: a card object (its id, when it carries one, must be `id`); else undefined. */
+function cardStatusIn(body: unknown, id: string): unknown {
+  const c = (body as { data?: unknown })?.data !== undefined && !Array.isArray((body as { data?: unknown }).data) ? (body as { data: unknown }).data : body;
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) return undefined;
+  const o = c as { id?: unknown; status?: unknown };
+  if (o.id !== undefined && String(o.id) !== id) return undefined;
+  return o.status === undefined || o.status === null ? undefined : o.status;
+}
 
 export const drivers: Drivers = {
   'ENDPOINT-CARDS': {
@@ -34,7 +44,7 @@ export const drivers: Drivers = {
   },
 
   'STATE-CARD-CLOSE-TERMINAL': {
-    title: 'After close, activate, block and unblock (those with a path in the profile) do not bring the card back: refused, or a no-op that leaves it listed with its closed status',
+    title: 'After close, activate, block and unblock (those with a path in the profile) do not bring the card back: refused, or a no-op whose answer and list entry keep the closed status (an unlisted closed card: its action answers must not show it moved)',
     safe: false,
     needs: ['operation:closeCard'],
     async run(ctx) {
@@ -52,18 +62,27 @@ export const drivers: Drivers = {
       const close = await asUser(ctx, user, { op: 'closeCard', params: { card_id: card.id } });
       expect2xx(close, 'closing a new virtual card');
       const closed = await statusNow();
-      // Card states are not shown: a closed card may drop out of the list. Then only a comeback can be seen.
-      if (!closed.listed) ctx.log(`the closed card ${card.id} is no longer listed by GET /api/v1/cards; a refused or no-op action cannot be told apart, only a comeback`);
+      // Card states are not shown: a closed card may drop out of the list. Then what the server itself
+      // answers tells: the status close answered (or the list showed) is the closed one, and an action
+      // whose 2xx answer carries this card with another status says the card moved (close is terminal).
+      const closedStatus = closed.listed ? closed.status : cardStatusIn(close.json, card.id);
+      if (!closed.listed) ctx.log(`the closed card ${card.id} is no longer listed by GET /api/v1/cards; close answered status ${JSON.stringify(closedStatus)}; only an action answer or a comeback can show it moved`);
       for (const op of actions) {
         const res = await asUser(ctx, user, { op, params: { card_id: card.id } });
+        const answered = is2xx(res) ? cardStatusIn(res.json, card.id) : undefined;
+        if (answered !== undefined) {
+          // Compared with the closed status the server showed; when it showed none, with the pre-close one.
+          const moved = closedStatus !== undefined ? answered !== closedStatus : answered === before.status;
+          check(!moved, `${op} on the closed card answered HTTP ${res.status} with status ${JSON.stringify(answered)}; ${closedStatus !== undefined ? `after close it was ${JSON.stringify(closedStatus)}` : `its pre-close status was ${JSON.stringify(before.status)}`}: close is terminal (section 3)`, { rules: RULES, response: res });
+        }
         const now = await statusNow();
         if (closed.listed) {
-          check(now.listed, `after ${op} on the closed card it is no longer listed (it was listed as ${JSON.stringify(closed.status)} after close)`, { response: now.list });
-          check(now.status === closed.status, `after ${op} on the closed card its status moved from ${JSON.stringify(closed.status)} to ${JSON.stringify(now.status)}${is2xx(res) ? ` (${op} answered HTTP ${res.status})` : ''}`, { response: now.list });
+          check(now.listed, `after ${op} on the closed card it is no longer listed (it was listed as ${JSON.stringify(closed.status)} after close)`, { rules: RULES, response: now.list });
+          check(now.status === closed.status, `after ${op} on the closed card its status moved from ${JSON.stringify(closed.status)} to ${JSON.stringify(now.status)}${is2xx(res) ? ` (${op} answered HTTP ${res.status})` : ''}`, { rules: RULES, response: now.list });
           if (is2xx(res)) ctx.log(`${op} on the closed card answered HTTP ${res.status} and changed nothing (a no-op)`);
         } else if (now.listed) {
           // It came back: fail when it came back as it was before close (not closed), else report what it shows.
-          check(now.status !== before.status, `after ${op} the closed card re-appeared in GET /api/v1/cards with its pre-close status ${JSON.stringify(now.status)}: close is terminal`, { response: now.list });
+          check(now.status !== before.status, `after ${op} the closed card re-appeared in GET /api/v1/cards with its pre-close status ${JSON.stringify(now.status)}: close is terminal`, { rules: RULES, response: now.list });
           ctx.log(`after ${op} the closed card re-appeared with status ${JSON.stringify(now.status)} (before close: ${JSON.stringify(before.status)})`);
         } else if (is2xx(res)) ctx.log(`${op} on the closed, unlisted card answered HTTP ${res.status}; the card stays unlisted`);
       }

@@ -1,9 +1,10 @@
-// Section 8 limits: S2S token validity, the token endpoint rate limit (429 + backoff), the request
+// Section 8 limits (the clock-driven ones are in limits-clock.ts): S2S token validity, the token endpoint rate limit (429 + backoff), the request
 // timeout budget, and TLS 1.2+ on HTTPS targets.
 
 import tls from 'node:tls';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
+import { clockDrivers } from './limits-clock.ts';
 import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders } from '../kit/index.ts';
 
 /** Bounds of the rate-limit probe; the profile (rate_limit) overrides each. */
@@ -46,6 +47,8 @@ function tlsErrorText(err: any): string {
 
 
 export const drivers: Drivers = {
+  ...clockDrivers,
+
   'LIMIT-S2S-TOKEN-VALIDITY': {
     title: 'S2S token validity: exp - iat equals the model value (172800 s) and expires_at is exp, about now + 172800',
     safe: true,

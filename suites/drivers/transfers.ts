@@ -34,6 +34,11 @@ const CARD_RECIPIENT = { type: 'Card', first_name: 'Ada', last_name: 'Lovelace',
 /** Steps 1-2: tokenize and create the Card recipient; returns the recipient id and payment_details.id. */
 export async function pushToCardRecipient(ctx: CheckContext, user: TestUser) {
   const { token } = await tokenize(ctx);
+  return createCardRecipient(ctx, user, token);
+}
+
+/** Step 2 alone: the Card recipient for a card_token; returns the recipient id and payment_details.id. */
+export async function createCardRecipient(ctx: CheckContext, user: TestUser, token: string) {
   const res = await asUser(ctx, user, { op: 'createRecipientV2', body: requestBody(ctx, 'createRecipientV2', CARD_RECIPIENT, { card_token: token }) });
   expectStep(res, 'createRecipientV2', 'POST /api/v2/recipients (type Card with the card_token)');
   const details = paymentDetailsOf(res.json);

@@ -1,9 +1,10 @@
 // Section 4 user, config and wallet endpoints: create (v1 and v2) and read back, config reads,
-// wallets read by default and by id.
+// wallets read by default and by id; the section 2 activity feed and activity by id.
 
 import {
-  expectSchema, type TestUser, asUser, check, createUser, expect2xx, readUser, s2sHeaders, userHeaders, walletItems,
+  expectSchema, type TestUser, asUser, check, createUser, expect2xx, expectStep, readUser, s2sHeaders, userHeaders, walletItems,
 } from '../kit/index.ts';
+import { estimateTransfer, executeTransfer, pushToCardRecipient } from './transfers.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 
@@ -83,6 +84,49 @@ export const drivers: Drivers = {
         expectSchema(byId, 'getWallet');
         check(same(byId.json.wallet_address, w.wallet_address), `GET /api/v1/wallet?${param}=${id} answered wallet ${byId.json.wallet_address}, listed as ${w.wallet_address}`, { response: byId });
       }
+    },
+  },
+
+  'ENDPOINT-ACTIVITY-FEED': {
+    title: 'Activity feed (page_number, page_size) answers { data: [Activity] } with type and direction from the section 2 values, and an activity item is read by ID (paths from profile.operations)',
+    safe: false,
+    // The paths are "not shown" (section 4): without profile.operations.listActivity/getActivity the
+    // check skips naming the field. A card transfer (section 4 rule 3) puts an item in the feed.
+    needs: ['operation:listActivity', 'operation:getActivity', 'pci'],
+    async run(ctx) {
+      const rules = ['ENDPOINT-ACTIVITY-FEED'];
+      const user = await createUser(ctx);
+      const recipient = await pushToCardRecipient(ctx, user);
+      const est = await estimateTransfer(ctx, user, recipient, '5.00');
+      expectStep(est, 'estimateCardTransfer', 'POST /api/v1/cards/transfer/estimate');
+      const exec = await executeTransfer(ctx, user, est.json?.estimation_id);
+      expectStep(exec, 'executeCardTransfer', 'POST /api/v1/cards/transfer');
+      const activityId = exec.json?.activity_id;
+      const item = ctx.model.validator('#/components/schemas/ActivityItem');
+      const expectItem = (a: unknown, where: string, res: Parameters<typeof expectSchema>[0]) => {
+        // Section 2 Activity item: type and direction take the values the table lists.
+        const okItem = item ? item(a) : true;
+        check(okItem, `${where}: ${JSON.stringify(a).slice(0, 200)} is not a section 2 Activity item: ${JSON.stringify(item?.errors ?? []).slice(0, 300)}`, { rules, response: res });
+      };
+      // The parameters the spec names, with values that fit any page base and any page size bound
+      // (neither is shown), and the feed without them.
+      for (const query of [{}, { page_number: '1', page_size: '10' }] as Record<string, string>[]) {
+        const what = `activity feed${Object.keys(query).length ? ` ?page_number=1&page_size=10` : ''}`;
+        const feed = await asUser(ctx, user, { op: 'listActivity', query });
+        expect2xx(feed, what, rules);
+        const data = (feed.json as { data?: unknown })?.data;
+        check(feed.json !== null && typeof feed.json === 'object' && !Array.isArray(feed.json) && Array.isArray(data), `${what} answered ${feed.text.slice(0, 120)}: feed responses are shaped { data: [Activity] } (section 2)`, { rules, response: feed });
+        expectSchema(feed, 'listActivity', undefined, rules);
+        (data as unknown[]).forEach((a, i) => expectItem(a, `${what} data[${i}]`, feed));
+      }
+      if (typeof activityId !== 'string' && typeof activityId !== 'number') {
+        ctx.log(`the card transfer answered no activity_id (${exec.text.slice(0, 120)}); activity by ID not exercised`);
+        return;
+      }
+      const one = await asUser(ctx, user, { op: 'getActivity', params: { activity_id: String(activityId) } });
+      expect2xx(one, `activity ${activityId} by ID`, rules);
+      expectSchema(one, 'getActivity', undefined, rules);
+      expectItem(one.json, `activity ${activityId} by ID`, one);
     },
   },
 };

@@ -28,7 +28,7 @@ export const checks: Check[] = [
   },
   {
     id: "bank.primary-wallet.server-resolved",
-    title: "init with only chain: the server resolves the Primary wallet and returns it as wallet_address (one of the user's Smart Wallets, not the EOA) with a challenge string",
+    title: "init with only chain: the server resolves the Primary wallet and returns it as wallet_address (one of the user's Smart Wallets, not the EOA, and the Primary the test wallet signs with, also when the user has a second wallet) with a challenge string",
     area: "bank",
     section: "4.rule2",
     rules: ["ENDPOINT-PRIMARY-WALLET-SERVER", "STATE-SEPA-INIT-RESULT"],

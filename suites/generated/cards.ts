@@ -8,7 +8,7 @@ import { drivers } from '../drivers/cards.ts';
 export const checks: Check[] = [
   {
     id: "cards.close.terminal",
-    title: "After close, activate, block and unblock (those with a path in the profile) do not bring the card back: refused, or a no-op that leaves it listed with its closed status",
+    title: "After close, activate, block and unblock (those with a path in the profile) do not bring the card back: refused, or a no-op whose answer and list entry keep the closed status (an unlisted closed card: its action answers must not show it moved)",
     area: "cards",
     section: "3",
     rules: ["STATE-CARD-CLOSE-TERMINAL"],

@@ -4,6 +4,8 @@
 import type { CheckContext, HttpResponse, IdpTokenOptions, TestIdentityProvider } from '../../src/checks/types.ts';
 import { CheckFailure, checkStep, expectError, expectErrorShape, expectStep } from '../../src/checks/assert.ts';
 import { decodeJwt } from 'jose';
+import { IDP_DEFAULTS } from '../../src/idp/index.ts';
+import { clockSkewAllowance } from './control.ts';
 import { bearer, chainHeader, headers } from './http.ts';
 import { rnd } from './random.ts';
 import { userIdFrom } from './users.ts';
@@ -13,6 +15,8 @@ export interface IdpUser {
   email: string;
   wallet: string;
   id: string;
+  /** The POST /api/v1/user/retail answer, when this run registered the user (ENDPOINT-RETAIL-REGISTER reads it). */
+  registration?: HttpResponse;
 }
 
 export function idp(ctx: CheckContext): TestIdentityProvider {
@@ -52,13 +56,23 @@ export async function idpHeaders(ctx: CheckContext, who: { sub: string; email: s
     return headers(o.omitAuthorization ? {} : bearer(t.access_token), o.omitIdentity ? {} : { Identity: `Bearer ${t.identity_token}` }, chainHeader(ctx));
   }
   const p = idp(ctx);
-  const access = await p.accessToken({ sub: who.sub, ...o.access });
-  const identity = await p.identityToken({ sub: who.sub, email: who.email, wallet: who.wallet, ...o.identity });
+  const access = await p.accessToken(onTargetClock(ctx, { sub: who.sub, ...o.access }));
+  const identity = await p.identityToken(onTargetClock(ctx, { sub: who.sub, email: who.email, wallet: who.wallet, ...o.identity }));
   return headers(
     o.omitAuthorization ? {} : bearer(access),
     o.omitIdentity ? {} : { Identity: `Bearer ${identity}` },
     chainHeader(ctx),
   );
+}
+
+/**
+ * Token lifetimes are seconds from now by our clock; a target whose clock this process moved forward
+ * (control advanceClock, e.g. limits.s2s.token-lifetime moves it 48 h) would see them as expired. The
+ * shift keeps "valid for an hour" and "expired an hour ago" true on the target's clock.
+ */
+function onTargetClock(ctx: CheckContext, o: IdpTokenOptions): IdpTokenOptions {
+  const skew = clockSkewAllowance(ctx);
+  return skew > 0 ? { ...o, expiresIn: (o.expiresIn ?? IDP_DEFAULTS.expiresIn) + skew } : o;
 }
 
 export function newIdpIdentity(): { sub: string; email: string; wallet: string } {
@@ -71,7 +85,7 @@ export async function registerRetail(ctx: CheckContext, who = newIdpIdentity(), 
   expectStep(res, 'registerRetailUser', 'POST /api/v1/user/retail with valid provider tokens');
   const id = userIdFrom(res.json);
   checkStep(id, 'registerRetailUser', `POST /api/v1/user/retail answered without id: ${res.text.slice(0, 200)}`, res);
-  return { ...who, id };
+  return { ...who, id, registration: res };
 }
 
 /**
@@ -83,7 +97,7 @@ export async function suppliedRetailUser(ctx: CheckContext): Promise<{ user: Idp
   const who = providerIdentity(ctx);
   const res = await ctx.http.send({ op: 'registerRetailUser', headers: await idpHeaders(ctx, who), body: { country: 'DE' } });
   const id = res.status >= 200 && res.status < 300 ? userIdFrom(res.json) : undefined;
-  if (id) return { user: { ...who, id }, registered: true };
+  if (id) return { user: { ...who, id, registration: res }, registered: true };
   ctx.log(`POST /api/v1/user/retail with the supplied provider tokens answered HTTP ${res.status}; looking the user up through the exchange`);
   const auth = await ctx.http.send({ op: 'authorizeUser', headers: await idpHeaders(ctx, who) });
   expectStep(auth, 'authorizeUser', 'POST /api/v1/user/authorize with the supplied provider tokens (profile.idp.tokens)');

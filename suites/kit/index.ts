@@ -29,3 +29,4 @@ export * from './webhooks.ts';
 export * from './templates.ts';
 export * from './random.ts';
 export * from './fixtures.ts';
+export * from './wallet-webhooks.ts';

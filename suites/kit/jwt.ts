@@ -34,3 +34,33 @@ export function claimsCarrying(payload: JWTPayload, value: string): string[] {
     .filter(([, x]) => typeof x === 'string' && x.toLowerCase() === v)
     .map(([k]) => k);
 }
+
+/**
+ * Where in the claims `value` sits: top-level names first (the usual layout), else paths into nested
+ * objects up to `maxDepth` (the spec does not show the claim layout, so a nested `user.email` is a
+ * reading it allows). Compared case-insensitively, like addresses and emails.
+ */
+export function claimPathsCarrying(payload: Record<string, unknown>, value: string, maxDepth = 4): string[][] {
+  const top = claimsCarrying(payload as JWTPayload, value);
+  if (top.length) return top.map((k) => [k]);
+  const v = value.toLowerCase();
+  const out: string[][] = [];
+  const walk = (node: unknown, path: string[]) => {
+    if (path.length > maxDepth || node === null || typeof node !== 'object' || Array.isArray(node)) return;
+    for (const [k, x] of Object.entries(node as Record<string, unknown>)) {
+      if (typeof x === 'string' && x.toLowerCase() === v) out.push([...path, k]);
+      else walk(x, [...path, k]);
+    }
+  };
+  walk(payload, []);
+  return out;
+}
+
+/** Deletes the claim at `path` (a copy of each object on the way, so the caller's claims stay intact). */
+export function withoutClaim(payload: Record<string, unknown>, path: string[]): Record<string, unknown> {
+  const [head, ...rest] = path;
+  const copy = { ...payload };
+  if (rest.length === 0) delete copy[head];
+  else if (copy[head] && typeof copy[head] === 'object') copy[head] = withoutClaim(copy[head] as Record<string, unknown>, rest);
+  return copy;
+}

@@ -1,8 +1,11 @@
 // Model-based checks: fast-check command sequences over the section 3 state machines, each covering
 // several rules at once (so they are registered here, not generated one per rule). Their rule lists
-// come from the same module, and every id is checked against the model when the checks run.
+// come from the same module, and every id is checked against the model when the checks run. Also
+// registered here: checks of behaviour under concurrency (recipients.ts), which no single rule's
+// driver sequence exercises.
 
 import type { Check } from '../../src/checks/types.ts';
+import { concurrentRecipientsRun } from './recipients.ts';
 import { SEPA_MODEL_RULES, THREE_DS_MODEL_RULES, sepaModelRun, threeDsModelRun } from './state-models.ts';
 
 export const modelChecks: Check[] = [
@@ -26,5 +29,15 @@ export const modelChecks: Check[] = [
     exclusive: true,
     needs: ['control:create3dsChallenge', 'control:advanceClock', 'operation:approve3ds', 'operation:decline3ds'],
     run: threeDsModelRun,
+  },
+  {
+    id: 'transfers.recipients.concurrent',
+    title: 'Push to Card recipients created at the same time all survive: 2 batches of 6 concurrent Card recipient creations, then a transfer estimate to each payment_details.id',
+    area: 'transfers',
+    section: '4.rule3',
+    rules: ['FLOW-PUSH-TO-CARD'],
+    safe: false,
+    needs: ['pci'],
+    run: concurrentRecipientsRun,
   },
 ];

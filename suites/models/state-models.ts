@@ -33,6 +33,8 @@ interface SepaModel {
   primary: boolean;
   /** A challenge from an init in the current status and wallet state is held, signed: complete may succeed. */
   challenge: boolean;
+  /** details_id the first retrieval in the current Active spell answered: later ones retrieve the same details. */
+  activeDetails?: string;
 }
 interface SepaReal {
   ctx: CheckContext;
@@ -65,8 +67,12 @@ class DirectCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
       await expectStatus(r, m, 'direct activation', ['STATE-SEPA-DIRECT-ACTIVATION']);
       return;
     }
-    if (from === S.active) detailsOk(res, `direct activation when ${S.active} (details are retrieved)`, ['STATE-SEPA-ACTIVE-RETRIEVE']);
-    else if (from === S.inProgress) {
+    if (from === S.active) {
+      detailsOk(res, `direct activation when ${S.active} (details are retrieved)`, ['STATE-SEPA-ACTIVE-RETRIEVE']);
+      const id = JSON.stringify(res.json.details_id);
+      m.activeDetails ??= id;
+      check(id === m.activeDetails, `direct activation when ${S.active} answered details_id ${id}, an earlier retrieval ${m.activeDetails}: the provisioned account's details are retrieved, not minted anew`, { rules: ['STATE-SEPA-ACTIVE-RETRIEVE'], response: res });
+    } else if (from === S.inProgress) {
       if (!is2xx(res)) refusedWrongPath(r.ctx, res, `direct activation from ${from}`);
     } else refusedWrongPath(r.ctx, res, `direct activation from ${from}`);
     await expectStatus(r, m, `direct activation from ${from}`, from === S.active ? ['STATE-SEPA-ACTIVE-RETRIEVE'] : WRONG);
@@ -126,6 +132,7 @@ class ProviderCompleteCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
   async run(m: SepaModel, r: SepaReal) {
     await completeSepaByProvider(r.ctx, r.user);
     m.status = m.S.active;
+    m.activeDetails = undefined;
     await expectStatus(r, m, 'the provider reported the SEPA details', ['STATE-SEPA-WEBHOOK-ACTIVE']);
   }
   toString = () => 'provider-complete';
@@ -136,6 +143,8 @@ class SetStatusCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
   check = () => true;
   async run(m: SepaModel, r: SepaReal) {
     await setSepaStatus(r.ctx, r.user, this.status);
+    // A status set from outside may stand for a new account: the next Active spell starts afresh.
+    if (this.status !== m.status) m.activeDetails = undefined;
     m.status = this.status;
     m.challenge = false;
     await expectStatus(r, m, `control set ${this.status}`, ['VERSION-SEPA-CAPABILITY-STATUSES']);

@@ -1,6 +1,7 @@
 // Identity-provider exchange (section 5 and its section 7 table).
 
 import { IDP_OPS } from '../ops.ts';
+import { proxyJson } from '../proxy-edits.ts';
 import { onRule, restatus, acceptInsteadOf } from '../transforms.ts';
 import { benign, faulty, type VariantSpec } from '../variant.ts';
 
@@ -38,6 +39,15 @@ export function idpVariants(): VariantSpec[] {
     }),
     faulty('idp.identifiers-incomplete.401', 'ERR-IDP-IDENTIFIERS-INCOMPLETE', 'linked accounts without email or wallet answer 401 instead of 400', {
       transform: onRule('ERR-IDP-IDENTIFIERS-INCOMPLETE', (b, res) => restatus(b, res, 401), IDP_OPS),
+    }),
+    // Section 4: retail registration answers "id (user UUID)" and rule 5 "returns only id"; the kit's
+    // userIdFrom also reads user_id, so auth.idp.exchange requires id itself.
+    faulty('idp.retail.user-id-instead-of-id', 'ENDPOINT-RETAIL-REGISTER', 'POST /api/v1/user/retail answers user_id instead of id', {}, {
+      response(req, res) {
+        if (req.operationId !== 'registerRetailUser' || res.status < 200 || res.status >= 300 || typeof res.json?.id !== 'string') return;
+        const { id, ...rest } = res.json;
+        return proxyJson(res, { ...rest, user_id: id });
+      },
     }),
   ];
 }

@@ -2,11 +2,9 @@
 // the default bank (npm test runs it and must stay green); `selftest --area pending` runs them, and
 // `rules --json` lists them per rule. Each moves to its area once the check side is on main.
 
-import { randomUUID } from 'node:crypto';
-import { proxyJson } from '../proxy-edits.ts';
 import { is2xx, isObject, rewrite } from '../transforms.ts';
 import { everyNth } from './depth.ts';
-import { faulty, faults, type VariantSpec } from '../variant.ts';
+import { faulty, type VariantSpec } from '../variant.ts';
 
 export function pendingVariants(): VariantSpec[] {
   const brokenRead = everyNth(7);
@@ -20,23 +18,5 @@ export function pendingVariants(): VariantSpec[] {
     faulty('p2c.activity-webhook.always-pending', 'EVENT-CARD-TRANSFER-ACTIVITY', 'the activity webhook of a completed card transfer says Pending', {}, {
       webhook: (_path, body, _ctx, id) => (id === 'activities' && isObject(body) && typeof body.status === 'string' ? { ...body, status: 'Pending' } : body),
     }),
-    // Issue 13: an Active SEPA retrieval that mints a new details_id on every call passes.
-    faulty('sepa.active.new-details-id', 'STATE-SEPA-ACTIVE-RETRIEVE', 'every POST /api/v1/bank/accounts {Sepa} answers a new details_id, also when the account is Active (details are not retrieved)', {}, {
-      response(req, res) {
-        if (req.operationId !== 'createBankAccount' || req.json?.account_type !== 'Sepa' || res.status < 200 || res.status >= 300) return;
-        return proxyJson(res, { ...res.json, details_id: randomUUID() });
-      },
-    }),
-    // Section 4 rule 5: retail registration "returns only id"; the kit's userIdFrom also accepts user_id.
-    faulty('idp.retail.user-id-instead-of-id', 'ENDPOINT-RETAIL-REGISTER', 'POST /api/v1/user/retail answers user_id instead of id', {}, {
-      response(req, res) {
-        if (req.operationId !== 'registerRetailUser' || res.status < 200 || res.status >= 300 || typeof res.json?.id !== 'string') return;
-        const { id, ...rest } = res.json;
-        return proxyJson(res, { ...rest, user_id: id });
-      },
-    }),
-    // Concurrent recipient creations lose all but one: a Push to Card to a lost recipient's
-    // payment_details.id then fails. No check creates recipients concurrently yet.
-    faulty('p2c.recipients.lost-update', 'FLOW-PUSH-TO-CARD', 'recipient creation is read-await-write on the user\'s list: of concurrent creations only the last survives', faults('recipients.lost-update')),
   ];
 }

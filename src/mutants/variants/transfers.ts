@@ -16,6 +16,9 @@ export function transfersVariants(): VariantSpec[] {
     faulty('p2c.execute.no-activity-id', 'FLOW-PUSH-TO-CARD', 'executing a card transfer returns no activity_id', {
       transform: onOk(['executeCardTransfer'], (b) => void delete b.activity_id),
     }),
+    // Concurrent recipient creations lose all but one: a Push to Card to a lost recipient's
+    // payment_details.id then fails (transfers.recipients.concurrent, suites/models/recipients.ts).
+    faulty('p2c.recipients.lost-update', 'FLOW-PUSH-TO-CARD', 'recipient creation is read-await-write on the user\'s list: of concurrent creations only the last survives', faults('recipients.lost-update')),
     faulty('p2c.activity-webhook.missing', 'EVENT-CARD-TRANSFER-ACTIVITY', 'card transfer completion emits no activity webhook', faults('webhooks.no-activity')),
 
     // ---------------------------------------------------------------------------- withdrawals, cards

@@ -45,7 +45,8 @@ export function identify(ctx: Ctx, st: RefState, companyId: string): User {
   const n = (wallet !== undefined ? 1 : 0) + (email !== undefined ? 1 : 0) + (id !== undefined ? 1 : 0);
   if (n === 0) throw st.errors.rule('ERR-S2S-USER-IDENTIFIER-MISSING');
   if (n > 1 && !st.fault('identity.allow-multiple')) throw st.errors.rule('ERR-S2S-USER-IDENTIFIER-MULTIPLE');
-  const cross = st.fault('identity.cross-company');
+  // The writes-only fault: user-scoped operations other than reads resolve the user without the company.
+  const cross = st.fault('identity.cross-company') || (st.fault('identity.cross-company-writes') && ctx.route.auth === 'user' && ctx.method.toUpperCase() !== 'GET');
   const company = st.store.companies.get(companyId);
   let u: User | undefined;
   if (id !== undefined) {

@@ -3,9 +3,9 @@
 // token-steps.ts (S2S and user tokens), identity.ts (identity headers) and idp.ts (provider tokens).
 
 import type { Model, Operation } from '../../model/types.ts';
-import type { AuthMode, Ctx } from '../http.ts';
+import { type AuthMode, type Ctx, header } from '../http.ts';
 import type { RefState } from '../state/index.ts';
-import { identify, requireChain } from './identity.ts';
+import { identify, identityHeaders, requireChain } from './identity.ts';
 import { idpCaller, isIdpForm } from './idp.ts';
 import { decodeHeader } from './jwt.ts';
 import { checkToken } from './token-steps.ts';
@@ -85,4 +85,10 @@ function userCall(ctx: Ctx, st: RefState): void {
   if (!u || (u.company_id !== p.company_id && !st.fault('identity.cross-company'))) throw st.errors.rule('ERR-S2S-USER-NOT-FOUND');
   ctx.caller = { kind: 'user', company_id: u.company_id };
   ctx.user = u;
+  // The precedence fault: an identity header next to a user token picks the user (section 5 step 4 says
+  // user-token calls need no identity header; the token's own user is the only one it may act as).
+  if (st.fault('user-token.identity-header-wins')) {
+    const names = identityHeaders(st);
+    if ([names.wallet, names.email, names.id].some((h) => header(ctx, h) !== undefined)) ctx.user = identify(ctx, st, u.company_id);
+  }
 }

@@ -47,9 +47,14 @@ function verify(st: RefState, token: string): VerifiedToken | undefined {
   return v;
 }
 
+/** Fault point s2s.short-validity: tokens older than this are refused. */
+const SHORT_VALIDITY_S = 24 * 3600;
+
 function expired(st: RefState, payload: Record<string, unknown>): boolean {
   if (st.fault('s2s.skip-expiry')) return false;
   const exp = payload.exp;
+  // The fault: the server's own notion of validity (24 h) is shorter than the exp it issued.
+  if (st.fault('s2s.short-validity') && typeof payload.iat === 'number' && payload.iat + SHORT_VALIDITY_S <= st.clock.nowSec()) return true;
   return typeof exp !== 'number' || exp <= st.clock.nowSec();
 }
 

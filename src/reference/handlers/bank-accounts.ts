@@ -59,14 +59,20 @@ export function createBankAccount(ctx: Ctx, st: RefState): Reply {
 function walletLinkGuard(st: RefState, u: User) {
   if (u.sepa.status !== st.sepa.verificationRequired && !st.fault('sepa.allow-wrong-path')) throw wrongPath(st);
   const w = st.store.primaryWallet(u);
-  if (!w && !st.fault('sepa.no-primary-wallet-check')) throw st.errors.notFound('wallet_address');
+  if (!w && !st.fault('sepa.no-primary-wallet-check')) throw st.fault('sepa.no-primary-wallet-500') ? st.errors.internal() : st.errors.notFound('wallet_address');
   return w ?? u.wallets[0];
+}
+
+/** The wallet init shows as wallet_address: the Primary, or under `sepa.init-other-wallet` another of the user's wallets. */
+function shownWallet(st: RefState, u: User, primary: User['wallets'][number] | undefined) {
+  if (!st.fault('sepa.init-other-wallet')) return primary;
+  return u.wallets.find((x) => x !== primary) ?? primary;
 }
 
 export function initBankAccount(ctx: Ctx, st: RefState): Reply {
   const u = userOf(ctx);
   chain(st, ctx.body);
-  const w = walletLinkGuard(st, u);
+  const w = shownWallet(st, u, walletLinkGuard(st, u));
   u.sepa.challenge = `Link wallet ${w?.wallet_address ?? ''} to SEPA account of ${u.user_id}: ${randomBytes(16).toString('hex')}`;
   return ok({ challenge: u.sepa.challenge, wallet_address: w?.wallet_address ?? null });
 }

@@ -9,7 +9,11 @@ import type { Card } from '../state/store.ts';
 import * as view from '../views.ts';
 import { ok, sleep, userOf, type Handler } from './common.ts';
 
-export const listCards = (ctx: Ctx): Reply => ok({ data: userOf(ctx).cards.map(view.card) });
+/** The caller's cards; under `cards.closed-unlisted` a card once closed is no longer listed (a soft delete). */
+export const listCards = (ctx: Ctx, st: RefState): Reply => {
+  const hide = st.fault('cards.closed-unlisted');
+  return ok({ data: userOf(ctx).cards.filter((c) => !(hide && c.closed)).map(view.card) });
+};
 
 export function createVirtualCard(ctx: Ctx, st: RefState): Reply {
   const name = new Fields(st.errors).string(ctx.body, 'card_name', 64);
@@ -37,6 +41,7 @@ export const cardAction = (action: 'activate' | 'block' | 'unblock' | 'close'): 
       break;
     case 'close':
       c.status = 'Closed';
+      c.closed = true;
       break;
   }
   return ok(view.card(c));

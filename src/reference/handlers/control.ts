@@ -40,6 +40,13 @@ function url(st: RefState, v: string, name: string): string {
 
 const fields = (st: RefState) => new Fields(st.errors);
 
+/** The 3DS decision window in seconds: the model's 5 minutes unless a window-length fault point shortens or stretches it. */
+function threeDsWindow(st: RefState): number {
+  if (st.fault('3ds.window-short')) return 60;
+  if (st.fault('3ds.window-long')) return 2 * st.threeDsWindowSeconds;
+  return st.threeDsWindowSeconds;
+}
+
 export const CONTROL_HANDLERS = {
   setWebhookBaseUrl(ctx, st) {
     st.webhooks.baseUrl = url(st, fields(st).string(ctx.body, 'base_url', 2048), 'base_url');
@@ -72,7 +79,7 @@ export const CONTROL_HANDLERS = {
     const amount = f.amount(ctx.body, 'amount', false) ?? '10.00';
     const currency = f.optString(ctx.body, 'currency', 3) ?? 'EUR';
     const now = st.clock.nowSec();
-    const c: Challenge = { transaction_id: randomUUID(), user_id: u.user_id, amount, currency, created_at: now, expires_at: now + st.threeDsWindowSeconds, status: 'Pending' };
+    const c: Challenge = { transaction_id: randomUUID(), user_id: u.user_id, amount, currency, created_at: now, expires_at: now + threeDsWindow(st), status: 'Pending' };
     st.store.challenges.set(c.transaction_id, c);
     u.challenges.push(c);
     st.webhooks.emit(st.model.webhookPath('3ds'), { ...view.challenge(st, c, u, true), user_id: u.user_id });

@@ -16,6 +16,8 @@ export function createToken(ctx: Ctx, st: RefState): Reply {
   if (missing(b.client_secret)) throw E.rule('ERR-TOKEN-CLIENT-SECRET-MISSING');
   if (typeof b.client_id !== 'string') throw E.invalid('client_id');
   if (typeof b.client_secret !== 'string') throw E.invalid('client_secret');
+  // Section 4: the client library also sends an optional audience string; the fault refuses it.
+  if (b.audience !== undefined && st.fault('token.refuse-audience')) throw E.invalid('audience');
   const grantOk = enumOf(st, 'createToken', 'grant_type').includes(b.grant_type as string) || st.fault('token.accept-any-grant-type');
   const wrongOrder = st.fault('token.wrong-error-order');
   if (!grantOk && !wrongOrder) throw E.rule('ERR-TOKEN-GRANT-TYPE-INVALID');

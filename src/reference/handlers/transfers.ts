@@ -143,13 +143,22 @@ export function listActivity(ctx: Ctx, st: RefState): Reply {
   if (page < 1) throw E.invalid('page_number');
   if (size < 1 || size > MAX_PAGE_SIZE) throw E.invalid('page_size');
   const all = [...userOf(ctx).activities].reverse();
-  return ok({ data: all.slice((page - 1) * size, page * size).map(view.activity), page_number: page, page_size: size, total: all.length });
+  const data = all.slice((page - 1) * size, page * size).map((a) => activityView(st, a));
+  if (st.fault('activity.bare-array')) return ok(data);
+  return ok({ data, page_number: page, page_size: size, total: all.length });
 }
 
 export function getActivity(ctx: Ctx, st: RefState): Reply {
   const a = st.store.activities.get(ctx.params.activity_id);
   if (!a || a.user_id !== userOf(ctx).user_id) throw st.errors.notFound('activity_id');
-  return ok(view.activity(a));
+  return ok(activityView(st, a));
+}
+
+/** An activity item as the feed and the by-id read show it (the fault breaks the direction enum). */
+function activityView(st: RefState, a: Activity): Record<string, unknown> {
+  const o = view.activity(a);
+  if (st.fault('activity.wrong-enum')) o.direction = 'Outgoing';
+  return o;
 }
 
 /** Statement by date range; the user and wallet addresses (or their aliases) must be the caller's. */

@@ -7,6 +7,25 @@ import type { RefState } from '../state/index.ts';
 import { USDC_ADDRESS } from '../state/store.ts';
 import * as view from '../views.ts';
 import { enumOf, ok, userOf } from './common.ts';
+import type { User } from '../state/store.ts';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Paths of the wallets and balances webhooks (section 6: paths not shown; the published profile
+ * gives them as webhook_paths.wallets / balances). The reference emits them when a user's Smart
+ * Wallet is provisioned (when is not shown either). Section 9.5: their payloads keep wallet_address.
+ */
+export const WALLETS_WEBHOOK_PATH = '/v2/webhooks/wallets';
+export const BALANCES_WEBHOOK_PATH = '/v2/webhooks/balances';
+
+function emitWalletWebhooks(st: RefState, u: User): void {
+  const renamed = st.fault('webhooks.wallets-renamed');
+  const addr = (w: { wallet_address: string }) => (renamed ? { account_address: w.wallet_address } : { wallet_address: w.wallet_address });
+  for (const w of u.wallets) {
+    st.webhooks.emit(WALLETS_WEBHOOK_PATH, { ...addr(w), user_id: u.user_id, chain_type: w.chain_type, role: w.role });
+    st.webhooks.emit(BALANCES_WEBHOOK_PATH, { ...addr(w), user_id: u.user_id, balances: w.balances.map((b) => ({ ...b })) });
+  }
+}
 
 const COUNTRY = /^[A-Za-z]{2}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -32,6 +51,7 @@ export function createUser(ctx: Ctx, st: RefState): Reply {
   if (company.usersByAddress.has(address.toLowerCase())) throw E.invalid(field);
   const u = st.addUser(companyId, email, country.toUpperCase(), address);
   st.webhooks.emit(st.model.webhookPath('user'), view.userWebhook(st, u));
+  emitWalletWebhooks(st, u);
   // The creation answer carries the user id under both names of the user-read pair (a reference choice).
   const o: Record<string, unknown> = {};
   st.aliases.write(o, 'ALIAS-USER-READ-ID', u.user_id);
@@ -46,9 +66,12 @@ export function registerRetail(ctx: Ctx, st: RefState): Reply {
   // Registering the same provider identity again returns the existing id.
   let u = idpUser(st, caller);
   if (!u) {
-    u = st.addUser(caller.company_id, caller.idp!.email, country.toUpperCase(), caller.idp!.wallet);
+    // Section 5: email and wallet come from the tokens (the fault stores another address instead).
+    const wallet = st.fault('idp.user-address-not-linked') ? `0x${randomBytes(20).toString('hex')}` : caller.idp!.wallet;
+    u = st.addUser(caller.company_id, caller.idp!.email, country.toUpperCase(), wallet);
     u.idp_sub = caller.idp!.sub;
     st.webhooks.emit(st.model.webhookPath('user'), view.userWebhook(st, u));
+    emitWalletWebhooks(st, u);
   }
   return ok({ id: u.user_id });
 }

@@ -45,6 +45,8 @@ export interface Card {
   status: 'Active' | 'Inactive' | 'Blocked' | 'Closed';
   card_data: { card_name: string; format: 'virtual' | 'plastic' };
   created_at: number;
+  /** Set on close; only the `cards.closed-unlisted` fault reads it (the list hides cards once closed). */
+  closed?: true;
 }
 
 export interface PaymentDetails {

@@ -1,0 +1,110 @@
+// Section 8 limits that need the target's clock (control API): the S2S token honoured for its whole
+// 48 hours and refused after, and the ERC-20 withdrawal delay. Joined into the limits drivers
+// (suites/drivers/limits.ts); the generated suite is suites/generated/limits.ts.
+
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { Drivers } from './driver.ts';
+import { advanceClock, asUser, bearer, check, chainHeader, control, createUser, createWithdrawal, expect2xx, expectError, expectStep, headers, requestToken, rnd, tokenBody } from '../kit/index.ts';
+
+/** The target's clock in Unix seconds: control advanceClock by 0 answers `now` (spec/control.yaml ClockNow). */
+export async function serverNow(ctx: CheckContext): Promise<number> {
+  const res = await control(ctx, 'advanceClock', { body: { seconds: 0 } });
+  const now = res.json?.now;
+  if (!Number.isInteger(now)) throw new Error(`test-control advanceClock answered no integer now: ${res.text.slice(0, 200)}`);
+  return now;
+}
+
+/** Moves the target's clock forward to `at` (Unix seconds; no-op when it is already there). */
+async function clockTo(ctx: CheckContext, at: number): Promise<void> {
+  const now = await serverNow(ctx);
+  if (at > now) await advanceClock(ctx, at - now);
+}
+
+/**
+ * A timestamp in Unix seconds. Section 2 says only "valid_after (timestamp)", so every common reading
+ * is accepted: Unix seconds or milliseconds (number or numeric string) and ISO 8601 / RFC 3339 text.
+ */
+export function timestampSeconds(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : undefined;
+  // 1e11 s is the year 5138; anything larger is milliseconds.
+  if (n !== undefined) return Number.isFinite(n) && n > 0 ? (n > 1e11 ? n / 1000 : n) : undefined;
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(v)) return undefined;
+  const ms = Date.parse(v);
+  return Number.isNaN(ms) ? undefined : ms / 1000;
+}
+
+/** Default least delay accepted as section 8's "about 3 seconds" (profile.withdrawal_delay_min_seconds overrides). */
+export const WITHDRAWAL_DELAY_MIN_DEFAULT = 2;
+
+/** How far before and after the 48 h the token is used (the two sides of exp). */
+const BEFORE_EXP_S = 60;
+const AFTER_EXP_S = 5;
+/** Withdrawal timing attempts: a request/answer spanning `minDelay` s or more of server time cannot tell "now" from "now + delay". */
+const DELAY_ATTEMPTS = 3;
+
+export const clockDrivers: Drivers = {
+  'LIMIT-S2S-TOKEN-LIFETIME': {
+    title: 'An S2S token is honoured for its whole validity: still accepted 60 s before 48 h (172800 s) after issue and refused with the ErrorExpired row 5 s after exp (server clock advanced through the control API; GET /api/v1/config)',
+    safe: false,
+    // Moves the server clock by two days: every token of checks running alongside would expire.
+    exclusive: true,
+    needs: ['control:advanceClock'],
+    alsoCovers: ['ERR-S2S-TOKEN-EXPIRED'],
+    async run(ctx) {
+      const validity = ctx.model.limits.s2s_token_lifetime?.value;
+      if (!validity) throw new Error('the model has no s2s_token_lifetime limit');
+      const rules = ['LIMIT-S2S-TOKEN-LIFETIME'];
+      const call = (token: string): Promise<HttpResponse> => ctx.http.send({ op: 'getConfig', headers: headers(bearer(token), chainHeader(ctx)) });
+      // Issue time bracketed by the server's own clock: the token was issued in [t0, t1], so it is
+      // valid at least until t0 + validity and at most until t1 + validity.
+      const t0 = await serverNow(ctx);
+      const res = await requestToken(ctx, tokenBody(ctx));
+      expectStep(res, 'createToken', 'POST /api/v1/token');
+      const t1 = await serverNow(ctx);
+      const token = String(res.json?.access_token ?? '');
+      expect2xx(await call(token), 'GET /api/v1/config with a fresh S2S token');
+      await clockTo(ctx, t0 + validity - BEFORE_EXP_S);
+      const before = await call(token);
+      expect2xx(before, `GET /api/v1/config with an S2S token aged ${validity - BEFORE_EXP_S - (t1 - t0)}..${validity - BEFORE_EXP_S} s (the token is valid for ${validity} s)`, rules);
+      await clockTo(ctx, t1 + validity + AFTER_EXP_S);
+      expectError(ctx, await call(token), 'ERR-S2S-TOKEN-EXPIRED', [...rules, 'ERR-S2S-TOKEN-EXPIRED']);
+    },
+  },
+
+  'LIMIT-WITHDRAWAL-DELAY': {
+    title: 'A new ERC-20 withdrawal request (control API) has valid_after at least "about 3 s" (profile.withdrawal_delay_min_seconds, default 2) after the request by the server clock, in the control answer and in GET /api/v1/withdrawal/requests; no upper bound (production is longer)',
+    safe: false,
+    needs: ['control:createWithdrawalRequest', 'control:advanceClock'],
+    async run(ctx) {
+      const rules = ['LIMIT-WITHDRAWAL-DELAY'];
+      const minDelay = ctx.profile.withdrawal_delay_min_seconds ?? WITHDRAWAL_DELAY_MIN_DEFAULT;
+      const user = await createUser(ctx);
+      for (let attempt = 1; attempt <= DELAY_ATTEMPTS; attempt++) {
+        const dest = rnd.address();
+        const before = await serverNow(ctx);
+        const created = await createWithdrawal(ctx, user, dest);
+        const after = await serverNow(ctx);
+        // A slow round trip makes a valid_after of "now" look delayed; try again rather than pass it.
+        if (after - before >= minDelay) {
+          ctx.log(`attempt ${attempt}: the request spanned ${after - before} s of server time, too long to measure a ${minDelay} s delay`);
+          continue;
+        }
+        const list = await asUser(ctx, user, { op: 'listWithdrawalRequests' });
+        expectStep(list, 'listWithdrawalRequests', 'GET /api/v1/withdrawal/requests');
+        const items: any[] = Array.isArray(list.json) ? list.json : Array.isArray(list.json?.data) ? list.json.data : [];
+        const listed = items.find((w) => w?.destination_address === dest || w?.to_address === dest);
+        const seen: [string, unknown, HttpResponse | undefined][] = [['the control answer', created?.valid_after, undefined]];
+        if (listed) seen.push(['GET /api/v1/withdrawal/requests', listed.valid_after, list]);
+        else ctx.log(`the withdrawal request to ${dest} is not listed by GET /api/v1/withdrawal/requests; only the control answer is checked`);
+        for (const [where, raw, response] of seen) {
+          const at = timestampSeconds(raw);
+          check(at !== undefined, `${where}: valid_after ${JSON.stringify(raw)} is not a timestamp (section 2)`, { rules, response });
+          // The request reached the server at or after `before`: a delay of about 3 s puts valid_after at least that far past it.
+          check(at - before >= minDelay, `${where}: valid_after ${JSON.stringify(raw)} is ${Math.round((at - before) * 10) / 10} s after the request (server clock ${before}..${after}); section 8 gives a minimum delay of about 3 s (at least ${minDelay} s accepted)`, { rules, response });
+        }
+        return;
+      }
+      ctx.skip(`every one of ${DELAY_ATTEMPTS} withdrawal requests spanned ${minDelay} s or more of server time: a delay of about 3 s cannot be measured`);
+    },
+  },
+};
