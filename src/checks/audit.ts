@@ -1,8 +1,11 @@
 // Every response a check receives is held to the rules that hold for every answer, not only the
 // responses the check asserts on: an intermittent fault (a wrong category on one error in five, a
 // malformed body on some reads) shows up in whichever check happens to receive it. Applied by the
-// runner when a check body ends without a failure of its own.
+// runner when a check body ends without a failure of its own, and also when it fails: a check that
+// fails on its own rule still reports the bad answer under the audit's rule (withAudit), so an
+// intermittent fault that lands in a failing check is not hidden behind that check's failure.
 
+import type { CheckFailureInfo } from '../events/index.ts';
 import type { Model, OperationId } from '../model/types.ts';
 import { CheckFailure } from './signals.ts';
 import type { HttpResponse } from './types.ts';
@@ -67,4 +70,18 @@ export function auditResponses(model: Model, observed: readonly ObservedResponse
     }
   }
   return undefined;
+}
+
+/**
+ * A failing check's result with the audit's finding beside its own failure: the check's message and
+ * rules stay first and unchanged; the finding is added under `audit` (its own rule, named) and
+ * appended to the message so every report shows it. Unchanged when the audit found nothing, or when
+ * the failure already names every rule the finding breaks.
+ */
+export function withAudit(failure: CheckFailureInfo, audit: AuditFailure | undefined, mask: (s: string) => string = (s) => s): CheckFailureInfo {
+  const rules = audit?.rules ?? [];
+  if (!audit || rules.length === 0) return failure;
+  if (failure.rulesNamed && rules.every((r) => failure.rules.includes(r))) return failure;
+  const message = mask(audit.message);
+  return { ...failure, message: `${failure.message}; and ${message} [${rules.join(', ')}]`, audit: { message, rules: [...rules] } };
 }

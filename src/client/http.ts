@@ -64,6 +64,7 @@ export interface CheckHttpClient extends HttpClient {
 interface Target {
   method: string;
   url: URL;
+  localAddress?: string;
 }
 
 function truncate(text: string, max: number): { body: string; truncated: boolean } {
@@ -102,15 +103,18 @@ export class HttpSession {
     return maskSecrets(text, this.profile, this.learnedSecrets);
   }
 
-  pool(origin: string): Pool {
-    let pool = this.pools.get(origin);
+  /** The pool of `origin`, one per source address (the per-IP rate-limit check connects from 127.0.0.2, ...). */
+  pool(origin: string, localAddress?: string): Pool {
+    const key = localAddress ? `${origin}|${localAddress}` : origin;
+    let pool = this.pools.get(key);
     if (!pool) {
       pool = new Pool(origin, {
         connect: { timeout: this.timeoutBudgetMs },
         headersTimeout: this.timeoutBudgetMs,
         bodyTimeout: this.timeoutBudgetMs,
+        ...(localAddress ? { localAddress } : {}),
       });
-      this.pools.set(origin, pool);
+      this.pools.set(key, pool);
     }
     return pool;
   }
@@ -159,7 +163,7 @@ export class HttpSession {
       url = new URL(base + (path.startsWith('/') ? path : `/${path}`));
     }
     for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.append(k, String(v));
-    return { method: method ?? 'GET', url };
+    return { method: method ?? 'GET', url, ...(req.localAddress ? { localAddress: req.localAddress } : {}) };
   }
 
   private baseFor(server: 'api' | 'pci' | 'control'): string {
@@ -182,7 +186,7 @@ export class HttpSession {
     const state = () => ({ timedOut: timeout.aborted, aborted: !!signal?.aborted, budgetMs: budget });
     let res;
     try {
-      res = await this.pool(target.url.origin).request({
+      res = await this.pool(target.url.origin, target.localAddress).request({
         method: target.method as any,
         path: target.url.pathname + target.url.search,
         headers,

@@ -69,6 +69,12 @@ export interface CheckFailureInfo {
   comparison?: FieldComparison[];
   /** The operation whose call failed, when the check's own subject step failed (root-cause grouping). */
   operation?: string;
+  /**
+   * A problem the runner's audit of every answer (src/checks/audit.ts) found among the answers this
+   * failing check received, under the rule it names (which the check need not cover); the message
+   * above also carries it. The rule fails with it (rule verdicts) and the selftest credits it as named.
+   */
+  audit?: { message: string; rules: string[] };
 }
 
 /** Why a check is blocked: the setup operation that failed and the rules of that operation it breaks. */

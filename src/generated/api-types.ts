@@ -27,9 +27,20 @@ export type CreateUserResult =
  */
 export type FxEstimate = unknown;
 /**
+ * A JWT (section 2 Token: access_token "JWT"): compact serialization, three base64url parts separated by dots (RFC 7519/7515). Claims are checked by the auth rules, not here.
+ */
+export type Jwt = string;
+/**
  * A JSON value whose fields the spec does not show.
  */
 export type OpenObject = unknown;
+/**
+ * A pending ERC-20 withdrawal request - status `Requested` (sections 2 and 3).
+ */
+export type PendingWithdrawalRequest = WithdrawalRequest & {
+  status?: 'Requested';
+  [k: string]: unknown;
+};
 /**
  * SepaAccount capability statuses (section 3).
  */
@@ -45,6 +56,10 @@ export type SepaAccountStatus =
 export type Statement = unknown;
 export type ThreeDsChallengeList = ThreeDsChallenge[];
 /**
+ * Unix time in seconds (section 2 Token: expires_at). A value of 10^11 or more is milliseconds (10^11 s is the year 5138), so the unit is checked by the magnitude.
+ */
+export type UnixSeconds = number;
+/**
  * Validation rules (fields not shown).
  */
 export type ValidationRules = unknown;
@@ -58,12 +73,12 @@ export type WalletList =
       [k: string]: unknown;
     };
 /**
- * Pending ERC-20 withdrawal requests. The list shape is not shown.
+ * Pending ERC-20 withdrawal requests (section 4), so every item has status Requested (section 3: "A pending request has status Requested"). The list shape is not shown.
  */
 export type WithdrawalRequestList =
-  | WithdrawalRequest[]
+  | PendingWithdrawalRequest[]
   | {
-      data: WithdrawalRequest[];
+      data: PendingWithdrawalRequest[];
       [k: string]: unknown;
     };
 
@@ -108,8 +123,10 @@ export interface ApiSchemas {
   FxEstimate: FxEstimate;
   FxEstimateRequest: FxEstimateRequest;
   InitBankAccountRequest: InitBankAccountRequest;
+  Jwt: Jwt;
   OpenObject: OpenObject;
   PaymentDetails: PaymentDetails;
+  PendingWithdrawalRequest: PendingWithdrawalRequest;
   Recipient: Recipient;
   RecipientWebhook: RecipientWebhook;
   RegisterRetailUserRequest: RegisterRetailUserRequest;
@@ -126,6 +143,7 @@ export interface ApiSchemas {
   ThreeDsChallengeList: ThreeDsChallengeList;
   ThreeDsWebhook: ThreeDsWebhook;
   Token: Token;
+  UnixSeconds: UnixSeconds;
   User: User;
   UserToken: UserToken;
   UserV2: UserV2;
@@ -188,6 +206,9 @@ export interface BankAccountOrderResult {
   details_id: unknown;
   [k: string]: unknown;
 }
+/**
+ * Capability (section 2). The full list of types is not shown (any string); the status of a SepaAccount is one of the section 3 values. Active is also used for VisaVirtualCard (that sentence does not close the VisaVirtualCard statuses).
+ */
 export interface Capability {
   /**
    * Values seen VisaVirtualCard, SepaAccount (full list not shown).
@@ -211,7 +232,7 @@ export interface Card {
 export interface CardData {
   card_name: string;
   /**
-   * Card format (virtual or plastic; literal values not shown).
+   * Card format. Section 2 - "Card formats are virtual and plastic".
    */
   format: string;
   [k: string]: unknown;
@@ -446,6 +467,9 @@ export interface InitBankAccountRequest {
   chain?: string;
   [k: string]: unknown;
 }
+/**
+ * Payment details (section 2). type values seen Card and Sepa (the full list is not shown); a Sepa entry nests its iban and bic in a sepa object.
+ */
 export interface PaymentDetails {
   /**
    * Identifies the destination in Push to Card (type not shown).
@@ -468,9 +492,42 @@ export interface PaymentDetails {
   address?: string;
   [k: string]: unknown;
 }
+/**
+ * Section 2 - "for Sepa, a sepa object with iban and bic" (their formats are not shown).
+ */
 export interface SepaDetails {
-  iban?: string;
-  bic?: string;
+  iban: string;
+  bic: string;
+  [k: string]: unknown;
+}
+/**
+ * ERC-20 withdrawal request. Other fields not shown. wallet_address is the Smart Wallet address here (section 9.4).
+ */
+export interface WithdrawalRequest {
+  /**
+   * `Requested` for a pending one.
+   */
+  status: string;
+  /**
+   * Type not shown.
+   */
+  call_data: unknown;
+  /**
+   * Timestamp (format not shown).
+   */
+  valid_after: unknown;
+  wallet_address: string;
+  /**
+   * @deprecated
+   * Deprecated alias of wallet_address.
+   */
+  account_address: string;
+  destination_address: string;
+  /**
+   * @deprecated
+   * Deprecated alias of destination_address.
+   */
+  to_address: string;
   [k: string]: unknown;
 }
 /**
@@ -517,12 +574,18 @@ export interface RegisterRetailUserRequest {
   country?: string;
   [k: string]: unknown;
 }
+/**
+ * Answer of POST /api/v1/user/retail. Section 4 rule 5 - "returns only id" (the token comes from the authorize call that follows) - so any other field is refused, except user_id: section 9.3 lets responses carry the preferred name beside its deprecated alias id, with the same value.
+ */
 export interface RetailUserResult {
   /**
    * User UUID
    */
   id: string;
-  [k: string]: unknown;
+  /**
+   * Preferred name of id (section 9.3); not required.
+   */
+  user_id?: string;
 }
 export interface SmsCodeRequest {
   /**
@@ -611,22 +674,16 @@ export interface ThreeDsWebhook {
  * S2S token response.
  */
 export interface Token {
-  /**
-   * JWT
-   */
-  access_token: string;
+  access_token: Jwt;
   /**
    * `Bearer`
    */
   token_type: string;
-  /**
-   * Unix time in seconds
-   */
-  expires_at: number;
+  expires_at: UnixSeconds;
   [k: string]: unknown;
 }
 /**
- * User (v1 read and retail validate). Other user fields not shown.
+ * User (GET /api/v1/user and POST /api/v1/user/retail/validate: id, user_id, user_address, wallet_address, section 4). Other user fields not shown; owner is the webhook alias only. Only the v2 user read returns the capabilities array (section 9.1), so it is refused here.
  */
 export interface User {
   /**
@@ -652,38 +709,31 @@ export interface User {
   [k: string]: unknown;
 }
 /**
- * User-token response of POST /api/v1/user/authorize (carries only access_token and expires_at).
+ * User-token response of POST /api/v1/user/authorize. Section 2 - "carries only access_token and expires_at" - so any other field (token_type included) is refused.
  */
 export interface UserToken {
-  /**
-   * JWT
-   */
-  access_token: string;
-  /**
-   * Unix time in seconds
-   */
-  expires_at: number;
-  [k: string]: unknown;
+  access_token: Jwt;
+  expires_at: UnixSeconds;
 }
 /**
- * User as returned by GET /api/v2/user (with the capabilities array).
+ * User as returned by GET /api/v2/user: the section 2 User (both names of each alias on every user read, section 9.3 and the ALIAS-USER-READ-* rules) with the capabilities array (section 9.1).
  */
 export interface UserV2 {
   /**
    * @deprecated
    * Deprecated alias of user_id; same value.
    */
-  id?: string;
-  user_id?: string;
+  id: string;
+  user_id: string;
   /**
    * The user's EOA address.
    */
-  user_address?: string;
+  user_address: string;
   /**
    * @deprecated
    * Deprecated alias of user_address on user payloads; same value.
    */
-  wallet_address?: string;
+  wallet_address: string;
   email?: string;
   /**
    * Country code, two letters (section 2).
@@ -737,36 +787,6 @@ export interface WalletWithBalances {
    */
   wallet_address: string;
   balances: Balance[];
-  [k: string]: unknown;
-}
-/**
- * ERC-20 withdrawal request. Other fields not shown. wallet_address is the Smart Wallet address here (section 9.4).
- */
-export interface WithdrawalRequest {
-  /**
-   * `Requested` for a pending one.
-   */
-  status: string;
-  /**
-   * Type not shown.
-   */
-  call_data: unknown;
-  /**
-   * Timestamp (format not shown).
-   */
-  valid_after: unknown;
-  wallet_address: string;
-  /**
-   * @deprecated
-   * Deprecated alias of wallet_address.
-   */
-  account_address: string;
-  destination_address: string;
-  /**
-   * @deprecated
-   * Deprecated alias of destination_address.
-   */
-  to_address: string;
   [k: string]: unknown;
 }
 /**

@@ -7,3 +7,9 @@ export const S2S_PROBES = ['getConfig', 'getValidationRules'];
 export const USER_READ_OPS = ['getUserV1', 'getUserV2', 'validateRetailUser'];
 export const CREATE_OPS = ['createUserV1', 'createUserV2', 'registerRetailUser', 'createVirtualCard', 'createRecipientV2', 'createXrplAccount', 'createBankAccount', 'tokenizeCard'];
 export const THREE_DS = ['approve3ds', 'decline3ds'];
+/**
+ * Operations whose success answer the spec closes: "carries only access_token and expires_at"
+ * (section 2, the user token of authorizeUser) and "returns only id" (section 4 rule 5, retail
+ * registration). Their schemas refuse other fields, so extra fields there are a fault, not a freedom.
+ */
+export const CLOSED_ANSWER_OPS = ['authorizeUser', 'registerRetailUser'];

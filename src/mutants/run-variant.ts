@@ -61,6 +61,9 @@ export function failingOf(results: CheckResult[]): FailingCheck[] {
         ...(r.failure?.namedOutsideCheck ? { namedOutside: true } : {}),
         ...(r.failure?.cause ? { cause: r.failure.cause } : {}),
       });
+      // The audit's finding among the answers of a failing check names its own rule (src/checks/audit.ts).
+      const audit = r.failure?.audit;
+      if (audit) out.push({ checkId: r.checkId, rules: audit.rules, message: audit.message, named: true });
     } else if (r.verdict === 'blocked') {
       out.push({ checkId: r.checkId, rules: r.blocked?.rules ?? [], message: `blocked by ${r.blocked?.operation ?? 'a prerequisite'}: ${r.blocked?.message ?? ''}`, named: false, cause: BLOCKED });
     }

@@ -30,9 +30,10 @@ export const SELFTEST_DEFAULTS = {
   /**
    * Token-endpoint limit for every run but those about the limit itself (realRateLimit): a short
    * window makes the rate-limit check's probe and its recovery take a second or two instead of
-   * waiting out the reference's 10 s window. Low enough that two probe batches (20 each) reach it.
+   * waiting out the reference's 10 s window. Per IP low enough that a few probe batches (20 each)
+   * reach it; per client above 2 x 60 + 1 so limits.token.rate-limit-split can tell the two apart.
    */
-  rateLimit: { perIp: 60, perClient: 25, windowMs: 2000 } satisfies RateLimitOptions,
+  rateLimit: { perIp: 60, perClient: 150, windowMs: 2000 } satisfies RateLimitOptions,
   profile: 'full' as SelftestProfile,
 } as const;
 

@@ -10,6 +10,8 @@ export const FAULT_POINTS = [
   'token.wrong-error-order', // credentials checked before grant_type
   'ratelimit.disabled', // token endpoint never answers 429
   'ratelimit.no-retry-after', // 429 without Retry-After
+  'ratelimit.per-ip-only', // no per-client limit: a client spread over addresses is never refused
+  'ratelimit.per-client-only', // no per-IP limit: clients from one address are limited only each on its own
   // --- S2S / user token validation (section 7) ---
   's2s.skip-signature', // any HS256-shaped token is accepted (signature not checked)
   's2s.skip-expiry', // expired tokens accepted
@@ -20,8 +22,12 @@ export const FAULT_POINTS = [
   'identity.wallet-matches-smart-wallet', // X-User-Wallet also matches the Smart Wallet address
   'identity.cross-company', // lookups ignore company_id (isolation broken)
   'identity.cross-company-writes', // on non-GET user calls only, the S2S identity lookup ignores company_id
+  'identity.cross-company-card-actions', // on card actions (activate, block, unblock, close) only, the same
   'user-token.identity-header-wins', // a user token with an X-User-* header acts as the header's user
+  'user-token.identity-header-wins-writes', // the same on non-GET calls only
   'user-token.skip-claims', // user token missing claims accepted
+  'user-token.expires-ms', // user-token expires_at in milliseconds instead of Unix seconds
+  'user-token.token-type', // user-token answer also carries token_type (section 2: carries only access_token, expires_at)
   // --- Users, versioning, aliases (sections 2, 9) ---
   'user.v1-capabilities', // GET /api/v1/user returns capabilities
   'user.v2-no-capabilities', // GET /api/v2/user omits capabilities
@@ -55,12 +61,16 @@ export const FAULT_POINTS = [
   'input.malformed-json-bare-500', // malformed JSON answers a bare 500 with no error body (breaks ERR-BODY-SHAPE)
   'errors.category-mismatch', // error_category.http_status_code differs from the HTTP status
   'withdrawal.valid-after-now', // valid_after = request time (no delay)
+  'webhooks.user-legacy-path', // user webhooks go to the legacy /webhook/users instead of /v2/webhooks/user (section 6)
+  'withdrawal.pending-label', // a pending request reads status Pending instead of Requested (section 2/3)
   // --- Issue 13 detection depth (cover): feeds, audience, IdP address, wallets webhooks ---
   'token.refuse-audience', // a token request carrying the optional audience is refused
   'activity.wrong-enum', // activity items carry direction "Outgoing" (not an enum value)
   'activity.bare-array', // the activity feed answers a bare array instead of { data: [...] }
   'idp.user-address-not-linked', // retail registration stores a fresh address, not the linked smart_wallet
   'webhooks.wallets-renamed', // wallets and balances webhooks carry account_address instead of wallet_address
+  'identity.multiple-on-card-create', // several identity headers accepted (first wins) on POST /api/v1/cards/virtual only
+  'idp.retail-id-expiry-ignored', // POST /api/v1/user/retail accepts an expired provider identity token
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];

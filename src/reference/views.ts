@@ -75,7 +75,9 @@ export function challenge(st: RefState, c: Challenge, u: User, webhook = false):
 }
 
 export function withdrawal(st: RefState, w: WithdrawalRequest, webhook = false): Obj {
-  const o: Obj = { id: w.id, status: w.status, call_data: w.call_data, valid_after: w.valid_after };
+  const pending = w.status === st.model.machine('WithdrawalRequest').pending_status;
+  const status = pending && st.fault('withdrawal.pending-label') ? 'Pending' : w.status;
+  const o: Obj = { id: w.id, status, call_data: w.call_data, valid_after: w.valid_after };
   st.aliases.write(o, webhook ? 'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS' : 'ALIAS-WITHDRAWAL-ACCOUNT-ADDRESS', w.wallet_address);
   st.aliases.write(o, webhook ? 'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS' : 'ALIAS-WITHDRAWAL-TO-ADDRESS', w.destination_address);
   o.token_symbol = w.token_symbol;

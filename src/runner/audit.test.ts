@@ -1,5 +1,6 @@
 // The runner audits every answer a check received: a check that asserts nothing about an
-// intermittently wrong error answer still fails, naming the section 7 rule (not its own).
+// intermittently wrong error answer still fails, naming the section 7 rule (not its own); a check that
+// fails on its own rule still reports a bad answer it received, under the audit's rule.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import type { Check } from '../checks/types.ts';
 import type { Model, Rule, RuleId } from '../model/types.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { runChecks } from './index.ts';
+import { CheckFailure } from '../checks/signals.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -50,4 +52,38 @@ it('fails a check on the one wrong answer among five it did not assert on, namin
   expect(byId.get('x.four')?.verdict).toBe('pass');
   expect(byId.get('x.six')?.verdict).toBe('fail');
   expect(byId.get('x.six')?.failure?.rules).toEqual(['ERR-CATEGORY-STATUS']);
+});
+
+it('a check failing on its own rule still reports a bad answer it received, under ENDPOINT-RESPONSE-SCHEMA', async () => {
+  let n = 0;
+  const server = createServer((_req, res) => {
+    n++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    // The second answer lacks the required id: a schema fault the check itself never looks at.
+    res.end(JSON.stringify(n === 2 ? {} : { id: `thing-${n}` }));
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const profile = resolveProfile({ base_url: url, clients: [{ client_id: 'c', client_secret: 's-secret' }] }, { env: {} });
+  const schema = Object.assign((b: any) => typeof b?.id === 'string', { errors: [{ instancePath: '', message: "must have required property 'id'" }] });
+  const withSchema = { ...model, rules: [...model.rules, rule('ENDPOINT-RESPONSE-SCHEMA')], validator: (k: string) => (k === 'getThing:2XX' ? schema : undefined) } as unknown as Model;
+  const check: Check = {
+    id: 'x.own-failure', title: 'x', area: 'x', section: '7', rules: ['MINE'] as unknown as RuleId[], safe: true,
+    run: async (ctx) => {
+      for (let i = 0; i < 3; i++) await ctx.http.send({ op: 'getThing' as never });
+      throw new CheckFailure('the thing is wrong in a way only this check knows', { rules: ['MINE'] });
+    },
+  };
+  const outcome = await runChecks({ profile, model: withSchema, preflight: false, concurrency: 1 }, [check], []);
+  const failure = outcome.results[0].failure!;
+  // The check's own failure stays first and named...
+  expect(failure.rules).toEqual(['MINE']);
+  expect(failure.rulesNamed).toBe(true);
+  expect(failure.message.startsWith('the thing is wrong')).toBe(true);
+  // ...and the audit's finding is reported under its own rule, which fails too.
+  expect(failure.audit?.rules).toEqual(['ENDPOINT-RESPONSE-SCHEMA']);
+  expect(failure.message).toContain("must have required property 'id'");
+  expect(outcome.rules.find((r) => r.id === 'ENDPOINT-RESPONSE-SCHEMA')?.verdict).toBe('fail');
+  expect(outcome.rules.find((r) => r.id === 'MINE')?.verdict).toBe('fail');
 });

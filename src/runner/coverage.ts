@@ -10,7 +10,8 @@ import type { Rule } from '../model/types.ts';
 export function ruleVerdicts(rules: Rule[], results: CheckResult[], notSelected: Map<string, string> = new Map(), allChecks: Check[] = []): RuleVerdict[] {
   const byRule = new Map<string, CheckResult[]>();
   // A failure may name a rule outside the check's list (a TIMEOUT names the section 8 budget rule).
-  for (const r of results) for (const id of new Set([...r.rules, ...(r.failure?.rules ?? [])])) (byRule.get(id) ?? byRule.set(id, []).get(id)!).push(r);
+  // So may the audit finding of a failing check (failure.audit, src/checks/audit.ts).
+  for (const r of results) for (const id of new Set([...r.rules, ...(r.failure?.rules ?? []), ...(r.failure?.audit?.rules ?? [])])) (byRule.get(id) ?? byRule.set(id, []).get(id)!).push(r);
   const unselectedByRule = new Map<string, string[]>();
   for (const c of allChecks) {
     if (!notSelected.has(c.id)) continue;
@@ -22,7 +23,7 @@ export function ruleVerdicts(rules: Rule[], results: CheckResult[], notSelected:
     const base = { id: rule.id, section: rule.section, kind: rule.kind, summary: rule.summary, checks: [...covering.map((c) => c.checkId), ...unselected] };
     if (rule.testable === false) return { ...base, verdict: 'untestable' as const, reason: rule.untestable_reason ?? 'the model marks it untestable' };
     if (!covering.length && !unselected.length) return { ...base, verdict: 'uncovered' as const, reason: 'no check covers this rule' };
-    const failed = covering.find((c) => c.verdict === 'fail' && (c.failure?.rules ?? c.rules).includes(rule.id));
+    const failed = covering.find((c) => c.verdict === 'fail' && ((c.failure?.rules ?? c.rules).includes(rule.id) || !!c.failure?.audit?.rules.includes(rule.id)));
     if (failed) return { ...base, verdict: 'fail' as const, reason: `${failed.checkId}: ${failed.failure?.message ?? 'failed'}` };
     // Some covering checks may have skipped (e.g. a need unmet) while others passed: the rule was
     // observed holding, so it passes.

@@ -5,7 +5,7 @@
 // error mapping (failureFromError) is the part to move into its own module next.
 
 import { allowedCheckMs } from './time-limit.ts';
-import { AuditFailure, auditResponses } from '../checks/audit.ts';
+import { AuditFailure, auditResponses, withAudit } from '../checks/audit.ts';
 import { randomUUID } from 'node:crypto';
 import type { Check, CheckContext, RunServices } from '../checks/types.ts';
 import { runWithContext } from '../checks/current.ts';
@@ -305,7 +305,9 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
         } else if (prerequisite && 'blocked' in prerequisite) {
           finish(withWarnings({ ...base, verdict: 'blocked', blocked: prerequisite.blocked, durationMs, requests: http.count }));
         } else {
-          const failure = prerequisite?.failure ?? failureFromError(err, check, http, (s) => session.mask(s), timedOut, model, profile.control_url);
+          const own = prerequisite?.failure ?? failureFromError(err, check, http, (s) => session.mask(s), timedOut, model, profile.control_url);
+          // The answers of a failing check are audited too: a bad answer it received keeps its own rule.
+          const failure = withAudit(own, auditResponses(model, http.observed()), (s) => session.mask(s));
           finish(withWarnings({ ...base, verdict: 'fail', failure, durationMs, requests: http.count }));
         }
       } finally {

@@ -8,6 +8,7 @@ import {
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
+import { precedenceOnWrites } from './token-precedence.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -152,6 +153,8 @@ export const drivers: Drivers = {
         const got = (res.json as { user_id?: unknown })?.user_id;
         check(got === user.id, `GET /api/v1/user with ${user.id}'s user token and ${identityHeader(ctx, kind)} of another user answered user_id ${JSON.stringify(got)}: a user token must not act as another user`, { rules: ['AUTH-USER-TOKEN-USE'], response: res });
       }
+      // The same on writes: nothing the call creates lands with the other user (token-precedence.ts).
+      await precedenceOnWrites(ctx, user, token, other);
     },
   },
 

@@ -13,7 +13,7 @@ import type { Driver, Drivers } from './driver.ts';
 import {
   bearer, chainHeader, check, claimPathsCarrying, grantType, expect2xx, expectError, expectErrorShape, forgeHs256, headers, identityHeader,
   jwtClaims, requestToken, rnd, s2sToken, sharedUser, tamperSignature, tokenBody, userToken, CheckFailure, idpAuthorize,
-  sharedIdpUser, expectAudienceRefused, expectOneOfErrors, withoutClaim,
+  sharedIdpUser, expectAudienceRefused, expectOneOfErrors, withoutClaim, idpHeaders, ownRowOperations, rowOnOperations,
 } from '../kit/index.ts';
 
 // ------------------------------------------------------------------------------------------ token
@@ -157,7 +157,12 @@ function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2
       const who = await sharedIdpUser(ctx);
       const ok = await idpAuthorize(ctx, who);
       expect2xx(ok, 'baseline: POST /api/v1/user/authorize with valid provider tokens', ['AUTH-IDP-EXCHANGE']);
-      for (const v of variants) expectError(ctx, await idpAuthorize(ctx, who, v), ruleId);
+      // Both operations the row names (authorize and retail registration, suites/kit/rows.ts), picked by
+      // fast-check after one run each; a failure names the operation.
+      const ops = ownRowOperations(ctx, ruleId, { registerRetailUser: { country: 'DE' } });
+      await rowOnOperations(ctx, ops, fc.constantFrom(...variants), (i) => variants[i % variants.length], async (o, v) => {
+        expectError(ctx, await ctx.http.send({ op: o.op as never, headers: await idpHeaders(ctx, who, v), body: o.body }), ruleId);
+      }, ops.length * variants.length + 4);
     },
   };
 }

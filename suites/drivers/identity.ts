@@ -3,12 +3,13 @@
 // Wallet address in X-User-Wallet, and X-Chain-Id.
 
 import fc from 'fast-check';
-import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
+import { isolationOnWrites } from './isolation-writes.ts';
 import {
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError, expectRefusedBy,
   identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders, CheckFailure, expectNot2xx, expectErrorShape, userToken, bearer, sharedIdpUser, idpHeaders,
+  identityRowOperations, rowOnOperations,
 } from '../kit/index.ts';
 
 function expectSameUser(res: { json: any }, user: TestUser, what: string, rules?: string[]) {
@@ -42,9 +43,10 @@ export const drivers: Drivers = {
     safe: true,
     async run(ctx) {
       const h = await s2sHeaders(ctx);
-      for (const op of ctx.model.rule('ERR-S2S-USER-IDENTIFIER-MISSING').operations) {
-        expectError(ctx, await ctx.http.send({ op, headers: h }), 'ERR-S2S-USER-IDENTIFIER-MISSING');
-      }
+      // Every operation the row applies to (suites/kit/rows.ts), picked by fast-check; failures name it.
+      await rowOnOperations(ctx, identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MISSING'), fc.constant(null), () => null, async (o) => {
+        expectError(ctx, await ctx.http.send({ op: o.op as never, headers: h, body: o.body }), 'ERR-S2S-USER-IDENTIFIER-MISSING');
+      });
     },
   },
 
@@ -53,14 +55,14 @@ export const drivers: Drivers = {
     safe: false,
     async run(ctx) {
       const user = await sharedUser(ctx);
-      const ops = ctx.model.rule('ERR-S2S-USER-IDENTIFIER-MULTIPLE').operations;
       // Each header alone works (so only the "more than one" row can apply).
       for (const kind of IDENTITY_KINDS) expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, user, kind)), `baseline: GET /api/v1/user with ${identityHeader(ctx, kind)}`, ['AUTH-IDENTITY-HEADER-KINDS']);
-      const arb = fc.tuple(fc.subarray(IDENTITY_KINDS, { minLength: 2 }), fc.constantFrom(...ops));
-      await checkProperty(ctx, fc.asyncProperty(arb, async ([kinds, op]) => {
-        const res = await ctx.http.send({ op, headers: await identityHeaders(ctx, user, kinds) });
+      // Every operation the row applies to (suites/kit/rows.ts) with every subset of two or more headers.
+      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
+      await rowOnOperations(ctx, ops, fc.subarray(IDENTITY_KINDS, { minLength: 2 }), () => [...IDENTITY_KINDS], async (o, kinds) => {
+        const res = await ctx.http.send({ op: o.op as never, headers: await identityHeaders(ctx, user, kinds), body: o.body });
         expectError(ctx, res, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
-      }), { numRuns: Math.min(ctx.numRuns, 20) });
+      }, ops.length + 16);
     },
   },
 
@@ -69,16 +71,16 @@ export const drivers: Drivers = {
     safe: true,
     async run(ctx) {
       const ghost: TestUser = { id: rnd.uuid(), email: rnd.email(), address: rnd.address(), country: 'DE', client: 0 };
-      for (const op of ctx.model.rule('ERR-S2S-USER-NOT-FOUND').operations) {
-        for (const kind of IDENTITY_KINDS) {
-          expectError(ctx, await ctx.http.send({ op, headers: await userHeaders(ctx, ghost, kind) }), 'ERR-S2S-USER-NOT-FOUND');
-        }
-      }
+      // Every operation the row applies to (suites/kit/rows.ts), each identity header kind in turn first.
+      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-NOT-FOUND');
+      await rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => IDENTITY_KINDS[i % IDENTITY_KINDS.length], async (o, kind) => {
+        expectError(ctx, await ctx.http.send({ op: o.op as never, headers: await userHeaders(ctx, ghost, kind), body: o.body }), 'ERR-S2S-USER-NOT-FOUND');
+      }, ops.length + 12);
     },
   },
 
   'AUTH-COMPANY-ISOLATION': {
-    title: "Another company's user (created by client 2) looked up with client 1's token, by id, email and address: 400 ErrorNotFound, never returned",
+    title: "Another company's user (created by client 2) with client 1's token, by id, email and address, on every user-scoped read and write: 400 ErrorNotFound (writes: whenever client 2's own call with the same body succeeds; else any refusal), never acted on",
     safe: false,
     needs: ['two_clients'],
     async run(ctx) {
@@ -93,28 +95,25 @@ export const drivers: Drivers = {
       }
       // The user token route must not cross companies either: authorize as client 1 with client 2's EOA.
       expectError(ctx, await authorizeRaw(ctx, { ...theirs, client: 0 }), 'ERR-S2S-USER-NOT-FOUND', ['AUTH-COMPANY-ISOLATION']);
-      // Every other user-scoped operation whose path the spec shows. Reads carry no body, so the other
-      // company's user is the only fault: exactly the not-found row. Writes get an empty body, so which
-      // refusal comes first is not shown: any refusal passes, as long as it never acts as that user.
+      // Every other user-scoped read with a path (shown, or given by the profile) and no path parameter:
+      // reads carry no body, so the other company's user is the only fault: exactly the not-found row.
       const rules = ['AUTH-COMPANY-ISOLATION'];
-      const ops = [...ctx.model.operations.values()].filter((op) => op.userScoped && !op.pathUnspecified && op.server === 'api' && !op.movesMoney);
-      for (const op of ops) {
+      const reads = [...ctx.model.operations.values()].filter((op) => op.userScoped && op.server === 'api' && op.method.toLowerCase() === 'get'
+        && (!op.pathUnspecified || ctx.profile.operations[op.operationId]) && !/\{\w+\}/.test(op.path));
+      for (const op of reads) {
         if (op.operationId === 'getUserV1' || op.operationId === 'getUserV2') continue;
-        const kind = IDENTITY_KINDS[ops.indexOf(op) % IDENTITY_KINDS.length];
+        const kind = IDENTITY_KINDS[reads.indexOf(op) % IDENTITY_KINDS.length];
         const h = await userHeaders(ctx, { ...theirs, client: 0 }, kind);
         const where = `${op.method.toUpperCase()} ${op.path} (${op.operationId}) with client 1's token and client 2's user by ${identityHeader(ctx, kind)}`;
-        if (op.method.toLowerCase() === 'get') {
-          const res = await ctx.http.send({ op: op.operationId, headers: h });
-          try {
-            expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', rules);
-          } catch (err) {
-            throw err instanceof CheckFailure ? new CheckFailure(`${where}: ${err.message}`, { rules, response: res }) : err;
-          }
-        } else {
-          const res = await ctx.http.send({ op: op.operationId, headers: h, body: {} });
-          expectNot2xx(res, where, rules);
+        const res = await ctx.http.send({ op: op.operationId, headers: h });
+        try {
+          expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', rules);
+        } catch (err) {
+          throw err instanceof CheckFailure ? new CheckFailure(`${where}: ${err.message}`, { rules, response: res }) : err;
         }
       }
+      // Every user-scoped write, with a body client 2's own call proves valid (isolation-writes.ts).
+      await isolationOnWrites(ctx);
     },
   },
 

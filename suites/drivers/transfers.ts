@@ -3,7 +3,8 @@
 // (section 6 rule 1) carrying the activity_id.
 
 import {
-  expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, is2xx, mentionsDeep, requestBody, settleActivity, webhookPath, webhookTimeoutMs,
+  expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, expectWebhookSchema, is2xx, listItems, mentionsDeep, requestBody, settleActivity,
+  webhookPath, webhookTimeoutMs,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import { sendStep } from '../../src/checks/prerequisite.ts';
@@ -73,9 +74,70 @@ export async function cryptoRecipient(ctx: CheckContext, user: TestUser, address
   return is2xx(res) ? res : undefined;
 }
 
+/** The first string `status` in a body (breadth first, 4 levels): the activity payloads are not shown. */
+export function statusOf(body: unknown): string | undefined {
+  let level: unknown[] = [body];
+  for (let depth = 0; depth < 4 && level.length > 0; depth++) {
+    const next: unknown[] = [];
+    for (const o of level) {
+      if (o === null || typeof o !== 'object') continue;
+      if (!Array.isArray(o) && typeof (o as { status?: unknown }).status === 'string') return (o as { status: string }).status;
+      next.push(...(Array.isArray(o) ? o : Object.values(o)));
+    }
+    level = next;
+  }
+  return undefined;
+}
+
+/**
+ * The activity's status as the target reads it: activity by id, else the feed's item carrying the id
+ * (both paths come from profile.operations; the spec does not show them). Undefined when neither is
+ * given, the read is refused, or the item carries no string status.
+ */
+export async function activityStatus(ctx: CheckContext, user: TestUser, activityId: string): Promise<string | undefined> {
+  const ops = ctx.profile.operations ?? {};
+  if (ops.getActivity) {
+    const res = await asUser(ctx, user, { op: 'getActivity', params: { activity_id: activityId } });
+    return is2xx(res) && typeof res.json?.status === 'string' ? res.json.status : undefined;
+  }
+  if (ops.listActivity) {
+    const res = await asUser(ctx, user, { op: 'listActivity' });
+    const item = is2xx(res) ? listItems(res.json).find((it) => mentionsDeep(it, activityId)) : undefined;
+    return typeof item?.status === 'string' ? item.status : undefined;
+  }
+  return undefined;
+}
+
+const ACTIVITY_POLL_MS = 1000;
+
+/**
+ * Section 6: "Transaction status, including card-transfer completion, is reported by activity webhooks".
+ * The status words are not shown, so the target's own reads define them: the statuses the transfer had
+ * before it completed (the execute answer, the activity read before settling) minus the one the activity
+ * reads once complete. Some delivery for the activity must report a status outside that pending set (or
+ * carry none) before the deadline; Pending deliveries before or after it, and duplicates, are allowed.
+ * Nothing is judged when the activity cannot be read or its status never changes.
+ */
+async function expectCompletionReported(ctx: CheckContext, user: TestUser, o: { activityId: string; path: string; before: unknown[]; settled: boolean; deadline: number }): Promise<void> {
+  const pre = new Set(o.before.filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase()));
+  let after = await activityStatus(ctx, user, o.activityId);
+  // A target settling on its own schedule: poll the read (bounded by the webhook deadline) until it moves.
+  for (let i = 0; !o.settled && after !== undefined && pre.has(after.toLowerCase()) && Date.now() + ACTIVITY_POLL_MS < o.deadline && i < 600; i++) {
+    await new Promise((r) => setTimeout(r, ACTIVITY_POLL_MS));
+    after = await activityStatus(ctx, user, o.activityId);
+  }
+  if (after === undefined) return ctx.log('the activity cannot be read (profile.operations.getActivity / listActivity) or carries no status: the completion status of the activity webhook is not compared');
+  pre.delete(after.toLowerCase());
+  if (pre.size === 0) return ctx.log(`the activity read ${JSON.stringify(after)} matches no earlier status: the completion status of the activity webhook is not compared`);
+  const completes = (b: unknown) => mentionsDeep(b, o.activityId) && !pre.has(String(statusOf(b) ?? after).toLowerCase());
+  const done = await ctx.services.webhooks!.waitFor(o.path, completes, Math.max(0, o.deadline - Date.now()), ctx.signal);
+  const seen = ctx.services.webhooks!.all().filter((w) => w.path === o.path && mentionsDeep(w.body, o.activityId)).map((w) => statusOf(w.body));
+  check(done, `the activity ${o.activityId} reads ${JSON.stringify(after)}, but its activity webhooks on ${o.path} only reported ${JSON.stringify([...new Set(seen)])} (statuses before completion: ${JSON.stringify([...pre])}): completion was not reported within the webhook wait (section 6; profile.webhook_timeout_ms)`, { rules: ['EVENT-CARD-TRANSFER-ACTIVITY'] });
+}
+
 export const drivers: Drivers = {
   'FLOW-PUSH-TO-CARD': {
-    title: 'Push to Card: tokenize -> Card recipient (payment_details.id) -> estimate (estimation_id) -> execute (activity_id) -> an activity webhook on /v2/webhooks/activities mentioning the activity_id',
+    title: 'Push to Card: tokenize -> Card recipient (payment_details.id) -> estimate (estimation_id) -> execute (activity_id) -> an activity webhook on /v2/webhooks/activities mentioning the activity_id, one of them reporting the completed status the activity reads',
     safe: false,
     needs: ['pci', 'webhooks'],
     alsoCovers: ['EVENT-CARD-TRANSFER-ACTIVITY'],
@@ -91,12 +153,17 @@ export const drivers: Drivers = {
       expect2xx(exec, 'POST /api/v1/cards/transfer with the estimation_id');
       expectSchema(exec, 'executeCardTransfer', undefined, ['FLOW-PUSH-TO-CARD']);
       const activityId = String(exec.json.activity_id);
+      // The status before settling, when the activity can be read (paths not shown: profile.operations).
+      const before = await activityStatus(ctx, user, activityId);
       // Settle now when the control adapter offers it; a target that settles on its own may refuse.
       const settled = await settleActivity(ctx, activityId);
       const timeout = webhookTimeoutMs(ctx, settled);
+      const began = Date.now();
       // The activity webhook's payload is not shown: any delivery on the path that mentions the activity id anywhere.
       const hook = await ctx.services.webhooks!.waitFor(path, (b) => mentionsDeep(b, activityId), timeout, ctx.signal);
       check(hook, `no activity webhook mentioning activity_id ${activityId} arrived on ${path} within ${timeout / 1000} s (section 6 rule 1; profile.webhook_timeout_ms sets the wait)`, { rules: ['EVENT-CARD-TRANSFER-ACTIVITY'] });
+      expectWebhookSchema(ctx, 'activities', hook.body, ['EVENT-CARD-TRANSFER-ACTIVITY']);
+      await expectCompletionReported(ctx, user, { activityId, path, before: [exec.json.status, before], settled, deadline: began + timeout });
     },
   },
 };

@@ -3,9 +3,10 @@
 
 import type { CheckContext, ReceivedWebhook } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
+import { drivers as pathDrivers } from './webhook-paths.ts';
 import {
   check, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus,
-  webhookPath, webhookTimeoutMs, hasControl, provokedWebhookWaitMs
+  webhookPath, webhookTimeoutMs, hasControl, provokedWebhookWaitMs, expectWebhookSchema
 } from '../kit/index.ts';
 
 /** Section 6 paths: the model's webhooks (x-webhook-path) plus the profile's paths for those the spec does not show. */
@@ -20,8 +21,10 @@ export function webhookPaths(ctx: CheckContext): Map<string, string> {
 }
 
 export const drivers: Drivers = {
+  // The user webhook path rule (EVENT-USER-WEBHOOK-PATH) lives in webhook-paths.ts.
+  ...pathDrivers,
   'EVENT-WEBHOOK-DELIVERY': {
-    title: 'Every webhook received on a section 6 path (or a path the profile gives) is a JSON POST; deliveries elsewhere are logged',
+    title: 'Every webhook received on a section 6 path (or a path the profile gives) is a JSON POST whose body matches the webhook\'s schema in spec/openapi.yaml; deliveries elsewhere are logged',
     safe: false,
     needs: ['webhooks'],
     async run(ctx) {
@@ -50,6 +53,9 @@ export const drivers: Drivers = {
       for (const w of known) {
         check(isJsonContentTypeOf(w.headers), `webhook ${w.path} has Content-Type ${JSON.stringify(w.headers['content-type'])}, expected application/json`);
         check(w.body !== undefined && typeof w.body !== 'string', `webhook ${w.path} body is not JSON: ${String(w.body ?? '(empty)').slice(0, 200)}`);
+        // The body against its spec/openapi.yaml schema (most only type the fields section 6 names, so an
+        // unknown event on the same path passes); a webhook without a schema is not judged.
+        expectWebhookSchema(ctx, paths.get(w.path)!, w.body, ['EVENT-WEBHOOK-DELIVERY']);
       }
     },
   },

@@ -68,7 +68,7 @@ export const checks: Check[] = [
   },
   {
     id: "identity.company.isolation",
-    title: "Another company's user (created by client 2) looked up with client 1's token, by id, email and address: 400 ErrorNotFound, never returned",
+    title: "Another company's user (created by client 2) with client 1's token, by id, email and address, on every user-scoped read and write: 400 ErrorNotFound (writes: whenever client 2's own call with the same body succeeds; else any refusal), never acted on",
     area: "identity",
     section: "7",
     rules: ["AUTH-COMPANY-ISOLATION"],

@@ -8,7 +8,7 @@ import { drivers } from '../drivers/transfers.ts';
 export const checks: Check[] = [
   {
     id: "transfers.push-to-card.end-to-end",
-    title: "Push to Card: tokenize -> Card recipient (payment_details.id) -> estimate (estimation_id) -> execute (activity_id) -> an activity webhook on /v2/webhooks/activities mentioning the activity_id",
+    title: "Push to Card: tokenize -> Card recipient (payment_details.id) -> estimate (estimation_id) -> execute (activity_id) -> an activity webhook on /v2/webhooks/activities mentioning the activity_id, one of them reporting the completed status the activity reads",
     area: "transfers",
     section: "4.rule3",
     rules: ["FLOW-PUSH-TO-CARD", "EVENT-CARD-TRANSFER-ACTIVITY"],

@@ -30,3 +30,4 @@ export * from './templates.ts';
 export * from './random.ts';
 export * from './fixtures.ts';
 export * from './wallet-webhooks.ts';
+export * from './rows.ts';

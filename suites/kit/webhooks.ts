@@ -1,6 +1,8 @@
 // Webhooks (section 6): delivery paths from the model, and how long a check waits for a webhook the
 // target emits on its own schedule.
 
+import type { ValidateFunction } from 'ajv';
+import { CheckFailure } from '../../src/checks/signals.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 
 /** Delivery path of a section 6 webhook, from the model (spec/openapi.yaml webhooks.<name>.post.x-webhook-path). */
@@ -32,4 +34,25 @@ export function webhookTimeoutMs(ctx: CheckContext, settledByControl: boolean): 
 export function provokedWebhookWaitMs(ctx: CheckContext, fallbackMs: number): number {
   if (ctx.profile.webhook_timeout_ms !== undefined || ctx.profile.webhooks) return webhookTimeoutMs(ctx, true);
   return fallbackMs;
+}
+
+/**
+ * The schema spec/openapi.yaml gives a webhook body: `webhooks.<name>` (compiled as `webhook:<name>`),
+ * or for a webhook whose path the spec does not show, its `x-unspecified-webhooks.<name>.schema`.
+ * Undefined when there is none.
+ */
+export function webhookValidator(ctx: CheckContext, name: string): ValidateFunction | undefined {
+  const own = ctx.model.validator(`webhook:${name}`);
+  if (own) return own;
+  const ref = ctx.model.openapi?.['x-unspecified-webhooks']?.[name]?.schema;
+  return typeof ref === 'string' ? ctx.model.validator(ref) : undefined;
+}
+
+/** A webhook body matches the schema of its webhook (section 6 names the fields; most schemas only type them). */
+export function expectWebhookSchema(ctx: CheckContext, name: string, body: unknown, rules: string[]): void {
+  const validate = webhookValidator(ctx, name);
+  if (!validate || validate(body)) return;
+  const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
+  const text = typeof body === 'string' ? body : JSON.stringify(body) ?? '';
+  throw new CheckFailure(`the ${name} webhook body does not match its spec/openapi.yaml schema (${problems}): ${text.slice(0, 200)}`, { rules });
 }

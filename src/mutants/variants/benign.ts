@@ -3,15 +3,16 @@
 import { randomUUID } from 'node:crypto';
 import type { OutgoingResponse, TransformRequest } from '../../reference/index.ts';
 import { ulidProxy } from '../ulid.ts';
-import { CREATE_OPS } from '../ops.ts';
-import { JSON_TYPE, isObject, rewrite, onOkAny, walk, reverseKeys, reverseArrays, errorBody, parse } from '../transforms.ts';
+import { CLOSED_ANSWER_OPS, CREATE_OPS } from '../ops.ts';
+import { JSON_TYPE, is2xx, isObject, rewrite, onOkAny, walk, reverseKeys, reverseArrays, errorBody, parse } from '../transforms.ts';
 import { benign, faults, type VariantSpec } from '../variant.ts';
 
 /** Builds the benign variants (stateful transforms get fresh state on every call). */
 export function benignVariants(): VariantSpec[] {
   return [
-    benign('benign.extra-fields', 'every JSON object in every response (errors included) carries extra unknown fields', {
-      transform: rewrite(() => true, (b) => {
+    // Not the success answers the spec closes ("carries only", "returns only": CLOSED_ANSWER_OPS).
+    benign('benign.extra-fields', 'every JSON object in every response (errors included) carries extra unknown fields, except the answers the spec says carry only their fields', {
+      transform: rewrite((req, res) => !(is2xx(res.status) && CLOSED_ANSWER_OPS.includes(req.operationId ?? '')), (b) => {
         walk(b, (o) => {
           o.x_mutant_extra = 'unknown field';
         });

@@ -10,8 +10,11 @@ export function isolationVariants(): VariantSpec[] {
     // Section 7 S2S table: "Requested user was not found — user absent or in another company". Reads keep
     // the company scope; every user-scoped write finds company A's user with company B's token.
     faulty('isolation.cross-company.writes', 'AUTH-COMPANY-ISOLATION', "on user-scoped writes (non-GET) another company's user is found and acted on; reads stay scoped", faults('identity.cross-company-writes')),
+    // The same on the card actions only (their paths are the profile's): the check must reach them with a real card.
+    faulty('isolation.cross-company.card-actions', 'AUTH-COMPANY-ISOLATION', "activate, block, unblock and close find another company's user and act on its card", faults('identity.cross-company-card-actions')),
     // Section 5 step 4: a user-token call needs no identity header; the token's user is the caller.
     faulty('user-token.identity-header-wins', 'AUTH-USER-TOKEN-USE', "a user token sent with another user's X-User-Id/Email/Wallet acts as that other user", faults('user-token.identity-header-wins')),
+    faulty('user-token.identity-header-wins.writes', 'AUTH-USER-TOKEN-USE', "on writes only, a user token sent with another user's identity header acts as that other user (reads stay the token's)", faults('user-token.identity-header-wins-writes')),
     // Section 3: "Close is terminal." A card once closed leaves the list (allowed: states not shown), but
     // activate, block and unblock still answer 200 and move its status: the list never shows the comeback.
     faulty('cards.closed-unlisted.actions-succeed', 'STATE-CARD-CLOSE-TERMINAL', 'a closed card leaves GET /api/v1/cards and activate/block/unblock on it answer 200 with a moved status', faults('cards.closed-unlisted', 'cards.close-not-terminal')),

@@ -1,13 +1,43 @@
-// Response schemas and content type (section 2/4), and user creation.
+// Response schemas and content type (section 2/4), and user creation. The section 2 field
+// constraints (formats, units, listed values, nesting, "carries only") each have one variant here
+// that breaks exactly that constraint on one operation; the audit of every answer names
+// ENDPOINT-RESPONSE-SCHEMA. The full table of constraints is in the schema helper's note. Also the
+// section 6 user webhook path (the legacy path it replaces), a field-placement fact of the same kind.
 
 import { randomUUID } from 'node:crypto';
-import { has } from '../proxy-edits.ts';
-import { is2xx, onOk, chain } from '../transforms.ts';
-import { faulty, type VariantSpec } from '../variant.ts';
+import { has, proxyJson } from '../proxy-edits.ts';
+import type { ProxyHooks } from '../proxy.ts';
+import { is2xx, isObject, onOk, chain, rewrite } from '../transforms.ts';
+import { everyNth } from './depth.ts';
+import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
+
+/**
+ * The user token as an opaque string (the JWT's dots turned into '~', prefixed): section 2 says
+ * access_token is a JWT. The proxy turns it back on the way in, so the token still works and only
+ * its format is wrong.
+ */
+const OPAQUE = 'opq_';
+const opaqueUserToken: ProxyHooks = {
+  request(req) {
+    const auth = req.headers.authorization;
+    if (auth?.startsWith(`Bearer ${OPAQUE}`)) req.headers.authorization = `Bearer ${auth.slice(7 + OPAQUE.length).replaceAll('~', '.')}`;
+    return req;
+  },
+  response(req, res) {
+    if (req.operationId !== 'authorizeUser' || !is2xx(res.status) || !isObject(res.json) || typeof res.json.access_token !== 'string') return;
+    return proxyJson(res, { ...res.json, access_token: OPAQUE + res.json.access_token.replaceAll('.', '~') });
+  },
+};
 
 /** Builds the schema variants (stateful transforms get fresh state on every call). */
 export function schemaVariants(): VariantSpec[] {
+  const brokenRead = everyNth(7);
   return [
+    // Issue 13 intermittent faults: the empty read often makes the receiving check fail on its own rule;
+    // the runner audits the answers of failing checks too and reports it under ENDPOINT-RESPONSE-SCHEMA.
+    faulty('schema.reads.every-7th-empty', 'ENDPOINT-RESPONSE-SCHEMA', 'every 7th successful read of the user answers an empty object (intermittent)', {
+      transform: rewrite((req, res) => is2xx(res.status) && (req.operationId === 'getUserV1' || req.operationId === 'getUserV2') && brokenRead(String(req.headers.host)), () => ({})),
+    }),
     faulty('schema.validation-rules.text-plain', 'ENDPOINT-RESPONSE-SCHEMA', 'GET /api/v1/validation/rules serves its JSON body as text/plain', {
       transform: (req, res) => {
         if (req.operationId === 'getValidationRules' && is2xx(res.status)) res.headers['content-type'] = 'text/plain; charset=utf-8';
@@ -21,6 +51,42 @@ export function schemaVariants(): VariantSpec[] {
         onOk(['createVirtualCard'], (b) => void (b.status = 1)),
         onOk(['listCards'], (b) => void (Array.isArray(b?.data) && b.data.forEach((c: any) => (c.status = 1)))),
       ),
+    }),
+
+    // ------------------------------------------------------- section 2 field constraints
+    // Format: Token access_token "JWT".
+    faulty('schema.user-token.opaque', 'ENDPOINT-RESPONSE-SCHEMA', 'POST /api/v1/user/authorize answers an opaque (non-JWT) access_token that still works', {}, opaqueUserToken),
+    // Unit: Token expires_at "Unix time in seconds".
+    faulty('schema.user-token.expires-ms', 'ENDPOINT-RESPONSE-SCHEMA', 'the user-token expires_at is in milliseconds', faults('user-token.expires-ms')),
+    // Carries only: "The user-token response ... carries only access_token and expires_at".
+    faulty('schema.user-token.token-type', 'ENDPOINT-RESPONSE-SCHEMA', 'the user-token answer also carries token_type Bearer', faults('user-token.token-type')),
+    // Listed value: a pending withdrawal request has status `Requested`.
+    faulty('schema.withdrawal.pending-label', 'ENDPOINT-RESPONSE-SCHEMA', 'pending ERC-20 withdrawal requests read status Pending instead of Requested', faults('withdrawal.pending-label')),
+    // Nesting: GET /api/v2/user is a User (its fields at the top level) with the capabilities array.
+    faulty('schema.user-v2.nested', 'ENDPOINT-RESPONSE-SCHEMA', 'GET /api/v2/user nests the user fields under `user` beside capabilities', {
+      transform: onOk(['getUserV2'], (b) => {
+        if (!isObject(b)) return;
+        const { capabilities, ...user } = b as Record<string, unknown>;
+        return { user, capabilities };
+      }),
+    }),
+
+    // Readings the schemas accept where section 2 leaves the choice open (x-unspecified in spec/openapi.yaml).
+    benign('benign.schema.retail-user-id', 'POST /api/v1/user/retail answers user_id beside id, with the same value (section 9.3 keeps both names)', {
+      transform: onOk(['registerRetailUser'], (b) => void (isObject(b) && typeof b.id === 'string' && (b.user_id = b.id))),
+    }),
+    benign('benign.schema.card-format-case', 'card_data.format reads Virtual (capitalised) in card answers', {
+      transform: chain(
+        onOk(['createVirtualCard'], (b) => void (isObject(b?.card_data) && (b.card_data.format = 'Virtual'))),
+        onOk(['listCards'], (b) => void (Array.isArray(b?.data) && b.data.forEach((c: any) => isObject(c?.card_data) && (c.card_data.format = 'Virtual')))),
+      ),
+    }),
+
+    // Section 6: /v2/webhooks/user replaces the legacy /webhook/users (a real fault in the reference).
+    faulty('webhooks.user.legacy-path', 'EVENT-USER-WEBHOOK-PATH', 'user webhooks are delivered on the legacy /webhook/users instead of /v2/webhooks/user', faults('webhooks.user-legacy-path')),
+    // Section 6/2: the user webhook carries user_id (a UUID string); spec/openapi.yaml UserWebhook types it.
+    faulty('webhooks.user.ids-wrapped', 'EVENT-WEBHOOK-DELIVERY', 'the user webhook carries user_id and id wrapped in objects ({value}) instead of strings', {}, {
+      webhook: (_p, b, _ctx, id) => (id === 'user' && isObject(b) && typeof b.user_id === 'string' ? { ...b, user_id: { value: b.user_id }, ...(typeof b.id === 'string' ? { id: { value: b.id } } : {}) } : b),
     }),
 
     // ------------------------------------------------------------------------------ users

@@ -2,7 +2,7 @@
 
 
 import { isObject, onOk } from '../transforms.ts';
-import { faulty, faults, type VariantSpec } from '../variant.ts';
+import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** Builds the transfers variants (stateful transforms get fresh state on every call). */
 export function transfersVariants(): VariantSpec[] {
@@ -20,6 +20,16 @@ export function transfersVariants(): VariantSpec[] {
     // payment_details.id then fails (transfers.recipients.concurrent, suites/models/recipients.ts).
     faulty('p2c.recipients.lost-update', 'FLOW-PUSH-TO-CARD', 'recipient creation is read-await-write on the user\'s list: of concurrent creations only the last survives', faults('recipients.lost-update')),
     faulty('p2c.activity-webhook.missing', 'EVENT-CARD-TRANSFER-ACTIVITY', 'card transfer completion emits no activity webhook', faults('webhooks.no-activity')),
+    // Section 6: transaction status, including completion, is reported by activity webhooks; the end-to-end
+    // check compares the deliveries' status with the one the activity reads once complete.
+    faulty('p2c.activity-webhook.always-pending', 'EVENT-CARD-TRANSFER-ACTIVITY', 'the activity webhook of a completed card transfer says Pending', {}, {
+      webhook: (_path, body, _ctx, id) => (id === 'activities' && isObject(body) && typeof body.status === 'string' ? { ...body, status: 'Pending' } : body),
+    }),
+    // Section 6 gives no order or delivery guarantee: Pending deliveries around the completed one are allowed.
+    benign('benign.activity-webhook.pending-around', 'each activity webhook comes between two copies saying Pending (order and duplicates are not shown)', {}, {
+      webhook: (_p, b) => b,
+      webhookDeliveries: (p, b, ctx) => (p === ctx.model.webhookPath('activities') && isObject(b) && typeof b.status === 'string' ? [{ ...b, status: 'Pending' }, b, { ...b, status: 'Pending' }] : [b]),
+    }),
 
     // ---------------------------------------------------------------------------- withdrawals, cards
     faulty('withdrawal.status.pending', 'STATE-WITHDRAWAL-REQUESTED', 'a pending withdrawal request has status "Pending" instead of "Requested"', {

@@ -7,6 +7,8 @@ import type { RefState } from '../state/index.ts';
 import type { Company, User } from '../state/store.ts';
 
 const NUMERIC = /^[0-9]+$/;
+/** The card actions of section 4 (paths not shown), for the `identity.cross-company-card-actions` fault. */
+const CARD_ACTIONS: ReadonlySet<string> = new Set(['activateCard', 'blockCard', 'unblockCard', 'closeCard']);
 
 /** The identity header of each kind, found by its name in the model (X-User-Wallet, X-User-Email, X-User-Id). */
 export function identityHeaders(st: RefState): { wallet: string; email: string; id: string } {
@@ -44,9 +46,14 @@ export function identify(ctx: Ctx, st: RefState, companyId: string): User {
   const id = header(ctx, names.id);
   const n = (wallet !== undefined ? 1 : 0) + (email !== undefined ? 1 : 0) + (id !== undefined ? 1 : 0);
   if (n === 0) throw st.errors.rule('ERR-S2S-USER-IDENTIFIER-MISSING');
-  if (n > 1 && !st.fault('identity.allow-multiple')) throw st.errors.rule('ERR-S2S-USER-IDENTIFIER-MULTIPLE');
-  // The writes-only fault: user-scoped operations other than reads resolve the user without the company.
-  const cross = st.fault('identity.cross-company') || (st.fault('identity.cross-company-writes') && ctx.route.auth === 'user' && ctx.method.toUpperCase() !== 'GET');
+  // The one-write fault: the row is broken on a single non-read operation only.
+  const multipleOk = st.fault('identity.allow-multiple') || (st.fault('identity.multiple-on-card-create') && ctx.route.operationId === 'createVirtualCard');
+  if (n > 1 && !multipleOk) throw st.errors.rule('ERR-S2S-USER-IDENTIFIER-MULTIPLE');
+  // The writes-only faults: user-scoped operations other than reads (or only the card actions) resolve the
+  // user without the company.
+  const cross = st.fault('identity.cross-company')
+    || (st.fault('identity.cross-company-writes') && ctx.route.auth === 'user' && ctx.method.toUpperCase() !== 'GET')
+    || (st.fault('identity.cross-company-card-actions') && CARD_ACTIONS.has(ctx.route.operationId));
   const company = st.store.companies.get(companyId);
   let u: User | undefined;
   if (id !== undefined) {

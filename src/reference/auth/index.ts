@@ -87,7 +87,7 @@ function userCall(ctx: Ctx, st: RefState): void {
   ctx.user = u;
   // The precedence fault: an identity header next to a user token picks the user (section 5 step 4 says
   // user-token calls need no identity header; the token's own user is the only one it may act as).
-  if (st.fault('user-token.identity-header-wins')) {
+  if (st.fault('user-token.identity-header-wins') || (st.fault('user-token.identity-header-wins-writes') && ctx.method.toUpperCase() !== 'GET')) {
     const names = identityHeaders(st);
     if ([names.wallet, names.email, names.id].some((h) => header(ctx, h) !== undefined)) ctx.user = identify(ctx, st, u.company_id);
   }

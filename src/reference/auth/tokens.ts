@@ -20,12 +20,13 @@ export function issueS2sToken(st: RefState, client: Client): { access_token: str
 }
 
 /** User token: HS256 under the user-token secret (that secret, not a claim, tells the two kinds apart). */
-export function issueUserToken(st: RefState, u: User): { access_token: string; expires_at: number } {
+export function issueUserToken(st: RefState, u: User): { access_token: string; token_type?: string; expires_at: number } {
   const iat = st.clock.nowSec();
   const exp = iat + USER_TOKEN_VALIDITY_SECONDS;
   const access_token = signHs256(
     { user_id: u.user_id, email: u.email, user_address: u.user_address, company_id: u.company_id, iat, exp },
     st.secrets.userKey,
   );
-  return { access_token, expires_at: exp };
+  const expires_at = st.fault('user-token.expires-ms') ? exp * 1000 : exp;
+  return st.fault('user-token.token-type') ? { access_token, token_type: st.model.auth.s2s_token.token_type, expires_at } : { access_token, expires_at };
 }

@@ -27,6 +27,12 @@ function emitWalletWebhooks(st: RefState, u: User): void {
   }
 }
 
+/** Path of the user webhook: /v2/webhooks/user, or (fault) the legacy path it replaces (rule facts, section 6). */
+function userWebhookPath(st: RefState): string {
+  if (!st.fault('webhooks.user-legacy-path')) return st.model.webhookPath('user');
+  return String((st.model.rule('EVENT-USER-WEBHOOK-PATH') as { facts?: Record<string, unknown> }).facts?.legacy_path);
+}
+
 const COUNTRY = /^[A-Za-z]{2}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -50,7 +56,7 @@ export function createUser(ctx: Ctx, st: RefState): Reply {
   if (company.usersByEmail.has(email.toLowerCase())) throw E.invalid('email');
   if (company.usersByAddress.has(address.toLowerCase())) throw E.invalid(field);
   const u = st.addUser(companyId, email, country.toUpperCase(), address);
-  st.webhooks.emit(st.model.webhookPath('user'), view.userWebhook(st, u));
+  st.webhooks.emit(userWebhookPath(st), view.userWebhook(st, u));
   emitWalletWebhooks(st, u);
   // The creation answer carries the user id under both names of the user-read pair (a reference choice).
   const o: Record<string, unknown> = {};
@@ -70,7 +76,7 @@ export function registerRetail(ctx: Ctx, st: RefState): Reply {
     const wallet = st.fault('idp.user-address-not-linked') ? `0x${randomBytes(20).toString('hex')}` : caller.idp!.wallet;
     u = st.addUser(caller.company_id, caller.idp!.email, country.toUpperCase(), wallet);
     u.idp_sub = caller.idp!.sub;
-    st.webhooks.emit(st.model.webhookPath('user'), view.userWebhook(st, u));
+    st.webhooks.emit(userWebhookPath(st), view.userWebhook(st, u));
     emitWalletWebhooks(st, u);
   }
   return ok({ id: u.user_id });

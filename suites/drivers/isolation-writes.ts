@@ -1,0 +1,124 @@
+// Company isolation on user-scoped WRITES (AUTH-COMPANY-ISOLATION; section 7 S2S row "Requested user was
+// not found: user absent or in another company"). Each write is sent twice with the same body: first with
+// client 1's token and client 2's user (must be refused), then as client 2 itself. When client 2's own
+// call succeeds the body was valid, so the other company was the only fault of the first call, which
+// must then be exactly that row. When it is refused too, the body's validity is unknown (payloads are
+// mostly not shown) and only the refusal is required. The cross call comes first so a refusal leaves the
+// user as it was for the second.
+
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { OperationId } from '../../src/model/types.ts';
+import {
+  CheckFailure, IDENTITY_KINDS, expectOneOfErrors, type IdentityKind, controlRaw, create3ds, createUser, expectError, expectNot2xx, hasControl,
+  identityHeader, is2xx, requestBody, rnd, sepaStates, setPrimaryWallet, setSepaStatus, userHeaders,
+} from '../kit/index.ts';
+import { tokenize } from './transfers.ts';
+
+const RULES = ['AUTH-COMPANY-ISOLATION'];
+/** Card actions tried on a card of client 2's user; close last, so the others act on a live card. */
+const CARD_ACTIONS: OperationId[] = ['blockCard', 'unblockCard', 'activateCard', 'closeCard'];
+
+interface Probe {
+  op: OperationId;
+  body?: Record<string, unknown>;
+  params?: Record<string, string>;
+  /** Section 7 other rule 1: a 3DS lookup scoped to the caller answers its own 400 ErrorNotFound row. */
+  threeDs?: true;
+}
+
+/** payment_details of a recipient answer: an object or an array (section 2); the first one's id. */
+function paymentDetailsId(json: any): string | undefined {
+  const pd = json?.payment_details;
+  const first = Array.isArray(pd) ? pd[0] : pd;
+  return first?.id === undefined || first?.id === null ? undefined : String(first.id);
+}
+
+/**
+ * Tries every user-scoped write (non-GET) that moves no money and has a path (shown by the spec, or given
+ * by the profile) on a fresh user of client 2, with client 1's token. Operations whose path parameters
+ * this cannot fill are logged, not tried.
+ */
+export async function isolationOnWrites(ctx: CheckContext): Promise<void> {
+  const theirs = await createUser(ctx, { client: 1 });
+  let turn = 0;
+  const tried = new Set<OperationId>();
+  const probe = async (p: Probe): Promise<HttpResponse> => {
+    tried.add(p.op);
+    const kind: IdentityKind = IDENTITY_KINDS[turn++ % IDENTITY_KINDS.length];
+    const o = ctx.model.operation(p.op);
+    const where = `${o.method.toUpperCase()} ${o.path} (${p.op}) with client 1's token and client 2's user by ${identityHeader(ctx, kind)}`;
+    const cross = await ctx.http.send({ op: p.op, params: p.params, body: p.body, headers: await userHeaders(ctx, { ...theirs, client: 0 }, kind) });
+    expectNot2xx(cross, where, RULES);
+    const own = await ctx.http.send({ op: p.op, params: p.params, body: p.body, headers: await userHeaders(ctx, theirs, kind) });
+    if (!is2xx(own)) {
+      ctx.log(`${p.op}: client 2's own call with the same body answered HTTP ${own.status}, so the body may be invalid: only the refusal of the cross-company call is required`);
+      return own;
+    }
+    try {
+      if (p.threeDs) expectOneOfErrors(ctx, cross, ['ERR-S2S-USER-NOT-FOUND', 'ERR-3DS-NOT-FOUND'], RULES);
+      else expectError(ctx, cross, 'ERR-S2S-USER-NOT-FOUND', RULES);
+    } catch (err) {
+      throw err instanceof CheckFailure ? new CheckFailure(`${where} (the same body succeeds for client 2 itself, so the company is the only fault): ${err.message}`, { rules: RULES, response: cross }) : err;
+    }
+    return own;
+  };
+  const has = (op: OperationId) => !ctx.model.operation(op).pathUnspecified || Boolean(ctx.profile.operations[op]);
+
+  await probe({ op: 'validateRetailUser' });
+  await probe({ op: 'createXrplAccount', body: requestBody(ctx, 'createXrplAccount', {}) });
+  await probe({ op: 'estimateFx', body: requestBody(ctx, 'estimateFx', {}, { destination_address: rnd.address() }) });
+  const now = Math.floor(Date.now() / 1000);
+  await probe({ op: 'getFullStatement', body: requestBody(ctx, 'getFullStatement', { start: now - 86400, end: now + 60, user_address: theirs.address }) });
+  const card = await probe({ op: 'createVirtualCard', body: requestBody(ctx, 'createVirtualCard', { card_name: `iso ${rnd.hex(3)}` }) });
+  const cardId = card.json?.id;
+  for (const op of CARD_ACTIONS) {
+    if (!has(op)) continue;
+    if (cardId === undefined || cardId === null) ctx.log(`${op} not tried: client 2's card creation answered no card id`);
+    else await probe({ op, params: { card_id: String(cardId) } });
+  }
+  // Push to Card steps 2-3 (section 4 rule 3) with a real card token, when the tokenization environment is set.
+  if (ctx.profile.pci_url) {
+    const { token } = await tokenize(ctx);
+    const rec = await probe({ op: 'createRecipientV2', body: requestBody(ctx, 'createRecipientV2', { type: 'Card', first_name: 'Ada', last_name: 'Lovelace', is_business: false }, { card_token: token }) });
+    const pd = paymentDetailsId(rec.json);
+    if (pd) {
+      const recipientId = rec.json?.id;
+      await probe({ op: 'estimateCardTransfer', body: requestBody(ctx, 'estimateCardTransfer', { amount: '10.00', currency: 'EUR' }, { ...(recipientId ? { recipient_id: recipientId } : {}), payment_details_id: pd }) });
+    }
+  }
+  // The wallet-linking path in the state where it can succeed (control), then direct activation from the start.
+  const S = sepaStates(ctx);
+  const canSet = hasControl(ctx, 'setSepaCapabilityStatus') && hasControl(ctx, 'setPrimaryWallet');
+  if (canSet) {
+    await setPrimaryWallet(ctx, theirs, true);
+    await setSepaStatus(ctx, theirs, S.verificationRequired);
+  }
+  const init = await probe({ op: 'initBankAccount', body: { chain: ctx.profile.chain_id } });
+  const challenge = init.json?.challenge;
+  let signed = `0x${'0'.repeat(130)}`;
+  if (typeof challenge === 'string' && hasControl(ctx, 'signChallenge')) {
+    const s = await controlRaw(ctx, 'signChallenge', { params: { user_id: theirs.id }, body: { challenge } });
+    if (s.ok && typeof s.json?.signed_challenge === 'string') signed = s.json.signed_challenge;
+  }
+  await probe({ op: 'completeBankAccount', body: { chain: ctx.profile.chain_id, signed_challenge: signed } });
+  if (canSet) await setSepaStatus(ctx, theirs, S.notStarted);
+  await probe({ op: 'createBankAccount', body: { account_type: 'Sepa' } });
+  // 3DS decisions on a challenge of client 2's user (control creates it).
+  if (hasControl(ctx, 'create3dsChallenge')) {
+    for (const op of ['approve3ds', 'decline3ds'] as const) {
+      if (!has(op)) continue;
+      const { transaction_id } = await create3ds(ctx, theirs);
+      await probe({ op, params: { transaction_id }, threeDs: true });
+    }
+  }
+  // Any other write with a path: the profile's template over an empty body (its payload is not shown).
+  for (const o of ctx.model.operations.values()) {
+    if (!o.userScoped || o.server !== 'api' || o.movesMoney || o.method.toLowerCase() === 'get' || o.operationId === 'authorizeUser') continue;
+    if (tried.has(o.operationId) || !has(o.operationId)) continue;
+    if (/\{\w+\}/.test(o.path)) {
+      ctx.log(`${o.operationId} not tried for isolation: its path parameters name objects this check does not create`);
+      continue;
+    }
+    await probe({ op: o.operationId, body: requestBody(ctx, o.operationId, {}) });
+  }
+}

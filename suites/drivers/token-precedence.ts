@@ -1,0 +1,32 @@
+// AUTH-USER-TOKEN-USE on writes: a user token sent with another user's identity header (X-User-Id, -Email,
+// -Wallet) never acts as that other user. Section 5 step 4: user-token calls need no identity header; the
+// token's user is the caller. Whether the header is refused or ignored is not shown, so both pass; what
+// fails is an object that lands with the other user. Writes whose result shows up in a list are used: a
+// virtual card (GET /api/v1/cards) and an XRPL account (GET /api/v1/wallets), read as the other user.
+
+import type { CheckContext } from '../../src/checks/types.ts';
+import {
+  IDENTITY_KINDS, type TestUser, asUser, bearer, chainHeader, check, expectStep, headers, identityHeader, identityValue, is2xx, listItems,
+  requestBody, rnd, smartWallets,
+} from '../kit/index.ts';
+
+const RULES = ['AUTH-USER-TOKEN-USE'];
+
+export async function precedenceOnWrites(ctx: CheckContext, user: TestUser, token: string, other: TestUser): Promise<void> {
+  for (const kind of IDENTITY_KINDS) {
+    const h = headers(bearer(token), chainHeader(ctx), { [identityHeader(ctx, kind)]: identityValue(other, kind) });
+    const what = `with ${user.id}'s user token and ${identityHeader(ctx, kind)} of another user (${other.id})`;
+    const name = `precedence ${rnd.hex(4)}`;
+    const card = await ctx.http.send({ op: 'createVirtualCard', headers: h, body: requestBody(ctx, 'createVirtualCard', { card_name: name }) });
+    const theirCards = await asUser(ctx, other, { op: 'listCards' });
+    expectStep(theirCards, 'listCards', 'GET /api/v1/cards as the other user');
+    const id = is2xx(card) ? card.json?.id : undefined;
+    const landed = listItems(theirCards.json).some((c) => c?.card_data?.card_name === name || (id !== undefined && id !== null && String(c?.id) === String(id)));
+    check(!landed, `POST /api/v1/cards/virtual ${what} created the card for that other user: a user token must not act as another user (section 5)`, { rules: RULES, response: card });
+    const xrpl = await ctx.http.send({ op: 'createXrplAccount', headers: h, body: requestBody(ctx, 'createXrplAccount', {}) });
+    const address = is2xx(xrpl) ? xrpl.json?.wallet_address : undefined;
+    if (typeof address !== 'string') continue;
+    const theirWallets = (await smartWallets(ctx, other)).map((w) => w.toLowerCase());
+    check(!theirWallets.includes(address.toLowerCase()), `POST /api/v1/accounts ${what} created XRPL account ${address} for that other user: a user token must not act as another user (section 5)`, { rules: RULES, response: xrpl });
+  }
+}

@@ -1,0 +1,39 @@
+// Section 6: /v2/webhooks/user "replaces the legacy /webhook/users". Kept apart from webhooks.ts (the
+// delivery and activation checks) so the path rule has its own small file; webhooks.ts spreads it in.
+//
+// The spec gives no emission rule for user webhooks, so a user webhook on neither path is a skip, not
+// a failure. What fails is the legacy path used instead of the v2 one: a delivery about the user this
+// check created on /webhook/users while none about that user reached /v2/webhooks/user. A copy on the
+// legacy path beside the v2 delivery is accepted (section 9.3 keeps old names alive; the spec does not
+// say the legacy path must stay silent).
+
+import type { Drivers } from './driver.ts';
+import { check, createUser, mentionsDeep, provokedWebhookWaitMs, webhookPath } from '../kit/index.ts';
+
+const RULE = 'EVENT-USER-WEBHOOK-PATH';
+
+export const drivers: Drivers = {
+  [RULE]: {
+    title: 'A user webhook provoked by creating a user arrives on /v2/webhooks/user, not on the legacy /webhook/users it replaces',
+    safe: false,
+    needs: ['webhooks'],
+    async run(ctx) {
+      const hooks = ctx.services.webhooks!;
+      // An event rule of general.yaml: its facts name the webhook and the legacy path.
+      const facts = (ctx.model.rule(RULE) as { facts?: Record<string, unknown> }).facts;
+      const v2 = webhookPath(ctx, String(facts?.webhook ?? 'user'));
+      const legacy = facts?.legacy_path;
+      if (typeof legacy !== 'string') throw new Error(`spec/rules/general.yaml: ${RULE} has no facts.legacy_path`);
+      const user = await createUser(ctx);
+      // Matched by the ids this check created (payload field table not shown): never a stranger's delivery.
+      const about = (b: unknown) => mentionsDeep(b, user.id) || mentionsDeep(b, user.address);
+      const wait = provokedWebhookWaitMs(ctx, 3000);
+      // Bounded: one wait on the v2 path; by its end any legacy delivery of the same event has had as long.
+      const onV2 = await hooks.waitFor(v2, about, wait, ctx.signal);
+      if (onV2) return;
+      const onLegacy = hooks.all().find((w) => w.path === legacy && about(w.body));
+      check(!onLegacy, `a user webhook about the new user ${user.id} arrived on the legacy ${legacy} and none on ${v2} within ${wait / 1000} s: section 6 says ${v2} replaces ${legacy}`, { rules: [RULE] });
+      ctx.skip(`no user webhook about user ${user.id} arrived on ${v2} or ${legacy} within ${wait / 1000} s; section 6 does not say when the user webhook is emitted`);
+    },
+  },
+};

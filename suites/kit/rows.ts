@@ -1,0 +1,107 @@
+// Section 7 rows tried on every operation they apply to (issue 13 "rows tried on too few
+// operations"). The operations come from the model: the row's own spec/rules operations plus, for the
+// identity-header rows, every operation marked x-user-scoped and callable with an S2S token (x-auth
+// s2s and user). fast-check picks the operation (weighted towards the operations a row was never
+// tried on before, seeded by the check's seed, bounded by numRuns) after one run per operation as
+// fast-check `examples`, so a fault on a single operation is always met; a failure names the operation.
+
+import fc from 'fast-check';
+import { checkProperty } from '../../src/checks/property.ts';
+import { CheckFailure } from '../../src/checks/signals.ts';
+import type { CheckContext } from '../../src/checks/types.ts';
+import type { Operation, RuleId } from '../../src/model/types.ts';
+import { requestBody } from './templates.ts';
+
+export interface RowOperation {
+  op: string;
+  /** The request body a successful call sends (so the row's fault is the only one), if any. */
+  body?: Record<string, unknown>;
+  /** fast-check weight: the row's own operations 1, the others (never tried before) 3. */
+  weight: number;
+  label: string;
+}
+
+/**
+ * Bodies of the user-scoped writes whose request section 4 shows in full. A write whose body needs an
+ * earlier step (a card_token, a signed challenge, an estimation) or whose payload is not shown is left
+ * out: with an invalid body, which refusal comes first is not shown, so the row would not be the only fault.
+ */
+const SHOWN_BODIES: Record<string, (ctx: CheckContext) => Record<string, unknown>> = {
+  createVirtualCard: (ctx) => requestBody(ctx, 'createVirtualCard', { card_name: 'conform-row' }),
+  createXrplAccount: (ctx) => requestBody(ctx, 'createXrplAccount', {}),
+  getFullStatement: () => {
+    const now = Math.floor(Date.now() / 1000);
+    return { start: now - 86400, end: now };
+  },
+  createBankAccount: () => ({ account_type: 'Ach' }),
+};
+
+const label = (op: Operation) => `${op.method.toUpperCase()} ${op.pathUnspecified ? `<profile.operations.${op.operationId}>` : op.path} (${op.operationId})`;
+
+/** An operation whose path is unknown here: not shown and not given by the profile. */
+function pathless(ctx: CheckContext, op: Operation): boolean {
+  return op.pathUnspecified && !ctx.profile.operations?.[op.operationId];
+}
+
+/**
+ * Where a section 7 S2S identity-header row (none, several, not found) applies: section 5 "most
+ * endpoints need exactly one of" the headers, i.e. every user-scoped operation callable with an S2S
+ * token. Left out: money movers (a faulty target must not move money), operations with path parameters
+ * (a made-up id could be refused first), bodies that are not shown in full (see SHOWN_BODIES), and
+ * operations whose path is not shown unless the profile gives it and the model lists all its query
+ * parameters as optional.
+ */
+export function identityRowOperations(ctx: CheckContext, ruleId: RuleId): RowOperation[] {
+  const own = new Set<string>(ctx.model.rule(ruleId).operations);
+  const out: RowOperation[] = [];
+  for (const op of ctx.model.operations.values()) {
+    const isOwn = own.has(op.operationId);
+    const applies = op.userScoped && op.auth.includes('s2s') && op.auth.includes('user') && op.server === 'api';
+    if (!isOwn && (!applies || op.movesMoney || op.parameters.some((p) => p.in === 'path'))) continue;
+    if (pathless(ctx, op)) continue;
+    const get = op.method.toLowerCase() === 'get';
+    if (!isOwn && op.pathUnspecified) {
+      const query = op.parameters.filter((p) => p.in === 'query');
+      if (!get || query.length === 0 || query.some((p) => p.required)) continue;
+    }
+    const bodyOf = SHOWN_BODIES[op.operationId];
+    if (!isOwn && !get && !bodyOf && (op.hasRequestBody || op.mutates)) continue;
+    out.push({ op: op.operationId, body: bodyOf?.(ctx), weight: isOwn ? 1 : 3, label: label(op) });
+  }
+  return out;
+}
+
+/** The row's own spec/rules operations (the identity-provider rows: authorize and retail registration). */
+export function ownRowOperations(ctx: CheckContext, ruleId: RuleId, bodies: Record<string, Record<string, unknown>> = {}): RowOperation[] {
+  return ctx.model.rule(ruleId).operations
+    .map((id) => ctx.model.operations.get(id as never) as Operation | undefined)
+    .filter((op): op is Operation => !!op && !pathless(ctx, op))
+    .map((op) => ({ op: op.operationId, body: bodies[op.operationId], weight: 1, label: label(op) }));
+}
+
+/**
+ * Tries `attempt` on operations fast-check picks from `ops` with a value of `extra` (e.g. which
+ * headers). Every operation runs once first (operation i with `first(i)`), then up to `maxRuns` runs in all. A
+ * failure is rethrown with the operation named in front, keeping its rules and response.
+ */
+export async function rowOnOperations<T>(
+  ctx: CheckContext,
+  ops: RowOperation[],
+  extra: fc.Arbitrary<T>,
+  first: (i: number) => T,
+  attempt: (op: RowOperation, x: T) => Promise<void>,
+  maxRuns = 24,
+): Promise<void> {
+  if (ops.length === 0) throw new Error('rowOnOperations: no operation to try the row on');
+  const pick = fc.oneof(...ops.map((o) => ({ weight: o.weight, arbitrary: fc.constant(o) })));
+  const property = fc.asyncProperty(pick, extra, async (op, x) => {
+    try {
+      await attempt(op, x);
+    } catch (err) {
+      if (err instanceof CheckFailure) throw new CheckFailure(`${op.label}: ${err.message}`, { rules: err.rules, response: err.response, comparison: err.comparison });
+      throw err;
+    }
+  });
+  const examples = ops.map((o, i) => [o, first(i)] as [RowOperation, T]);
+  await checkProperty(ctx, property, { numRuns: Math.max(1, Math.min(ctx.numRuns, maxRuns) - ops.length), examples });
+}
