@@ -63,6 +63,7 @@ export const FAULT_POINTS = [
   'input.malformed-json-bare-500', // malformed JSON answers a bare 500 with no error body (breaks ERR-BODY-SHAPE)
   'errors.category-mismatch', // error_category.http_status_code differs from the HTTP status
   'withdrawal.valid-after-now', // valid_after = request time (no delay)
+  'retail.returns-token', // POST /api/v1/user/retail also answers a user token (section 4 rule 5: returns only id)
   'webhooks.user-legacy-path', // user webhooks go to the legacy /webhook/users instead of /v2/webhooks/user (section 6)
   'withdrawal.pending-label', // a pending request reads status Pending instead of Requested (section 2/3)
   // --- Issue 13 detection depth (cover): feeds, audience, IdP address, wallets webhooks ---
