@@ -38,7 +38,8 @@ describe('all checks against the reference server', () => {
   let checks: Check[];
 
   beforeAll(async () => {
-    ref = await startReference({ rateLimit: { perIp: 60, perClient: 40, windowMs: 2000 } });
+    // Per client above 2 x per IP + 1: limits.token.rate-limit-split can then tell the two limits apart.
+    ref = await startReference({ rateLimit: { perIp: 60, perClient: 150, windowMs: 2000 } });
     const profile = resolveProfile(ref.profile, { env: {} });
     checks = await loadChecks();
     outcome = await runChecks({ profile, model: await loadModel(), seed: 20240601, numRuns: 20, concurrency: 4 }, checks, []);

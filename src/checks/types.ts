@@ -60,6 +60,8 @@ export interface HttpRequest {
   rawBody?: string;
   /** Do not retry on 429 (the rate-limit check wants to see them). */
   noRetry?: boolean;
+  /** Source IP address to connect from (loopback targets: 127.0.0.2, ... for the per-IP rate limit). */
+  localAddress?: string;
 }
 
 export interface HttpResponse {

@@ -30,9 +30,10 @@ export const SELFTEST_DEFAULTS = {
   /**
    * Token-endpoint limit for every run but those about the limit itself (realRateLimit): a short
    * window makes the rate-limit check's probe and its recovery take a second or two instead of
-   * waiting out the reference's 10 s window. Low enough that two probe batches (20 each) reach it.
+   * waiting out the reference's 10 s window. Per IP low enough that a few probe batches (20 each)
+   * reach it; per client above 2 x 60 + 1 so limits.token.rate-limit-split can tell the two apart.
    */
-  rateLimit: { perIp: 60, perClient: 25, windowMs: 2000 } satisfies RateLimitOptions,
+  rateLimit: { perIp: 60, perClient: 150, windowMs: 2000 } satisfies RateLimitOptions,
   profile: 'full' as SelftestProfile,
 } as const;
 
@@ -178,8 +179,10 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   }
 
   try {
-    // The baseline first, then the variants about the rate limit (their runs are the longest), then the rest.
-    const order = [undefined, ...variants.filter((v) => v.realRateLimit), ...variants.filter((v) => !v.realRateLimit)];
+    // The baseline first, then the longest runs (the variants about the rate limit, then those adding
+    // latency to every answer: minutes of waiting that overlap the rest), then the rest.
+    const slow = (v: MutantVariant) => !v.realRateLimit && (v.options.latencyMs ?? 0) > 0;
+    const order = [undefined, ...variants.filter((v) => v.realRateLimit), ...variants.filter(slow), ...variants.filter((v) => !v.realRateLimit && !slow(v))];
     let baselineRaw: RunRaw | undefined;
     let done = 0;
     const raws = await pool(order, concurrency, async (v) => {

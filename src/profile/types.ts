@@ -82,6 +82,15 @@ export interface TargetProfile {
     max_probe_seconds?: number;
     /** How long the rate-limit check backs off waiting for a 2xx again, in seconds (default 60). */
     recovery_seconds?: number;
+    /**
+     * The target's documented token limits (section 8: "limited per IP and per client", numbers not
+     * shown): at most `per_ip` token requests from one address and `per_client` for one client per
+     * `window_seconds`. All three given, limits.token.rate-limit-split requires each limit to hold apart
+     * from the other (loopback targets only); otherwise that check skips.
+     */
+    per_ip?: number;
+    per_client?: number;
+    window_seconds?: number;
   };
   /**
    * How long checks wait for a webhook the target emits on its own schedule (activity, bank account).

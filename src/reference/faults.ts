@@ -10,6 +10,8 @@ export const FAULT_POINTS = [
   'token.wrong-error-order', // credentials checked before grant_type
   'ratelimit.disabled', // token endpoint never answers 429
   'ratelimit.no-retry-after', // 429 without Retry-After
+  'ratelimit.per-ip-only', // no per-client limit: a client spread over addresses is never refused
+  'ratelimit.per-client-only', // no per-IP limit: clients from one address are limited only each on its own
   // --- S2S / user token validation (section 7) ---
   's2s.skip-signature', // any HS256-shaped token is accepted (signature not checked)
   's2s.skip-expiry', // expired tokens accepted
@@ -38,6 +40,7 @@ export const FAULT_POINTS = [
   'sepa.chain-field-named-chain', // chain validation error names `chain` instead of `chain_id`
   'sepa.wrong-path-500', // wrong path answers 500
   'sepa.no-primary-wallet-500', // the missing-Primary refusal answers 500 (section 7 body; status not shown)
+  'sepa.no-primary-wallet-500-mismatch', // the same refusal answers HTTP 500 with its 400 body (category says 400)
   'sepa.init-other-wallet', // init returns another of the user's wallets (not the Primary) as wallet_address
   '3ds.allow-replay', // a decided challenge can be decided again
   '3ds.ignore-expiry', // expired challenges can be decided
@@ -48,6 +51,7 @@ export const FAULT_POINTS = [
   '3ds.other-user', // lookup not scoped to the caller's user
   'cards.close-not-terminal', // actions on a closed card succeed
   'cards.closed-unlisted', // a card once closed leaves GET /api/v1/cards (soft delete; card states not shown)
+  'cards.closed-actions-noop', // actions on a closed card answer 200 with the card unchanged (a no-op)
   // --- Transfers and concurrency ---
   'recipients.lost-update', // recipient creation is read-await-write on a shared list (lost updates)
   // --- Webhooks (section 6) ---
@@ -59,6 +63,7 @@ export const FAULT_POINTS = [
   'input.malformed-json-bare-500', // malformed JSON answers a bare 500 with no error body (breaks ERR-BODY-SHAPE)
   'errors.category-mismatch', // error_category.http_status_code differs from the HTTP status
   'withdrawal.valid-after-now', // valid_after = request time (no delay)
+  'retail.returns-token', // POST /api/v1/user/retail also answers a user token (section 4 rule 5: returns only id)
   'webhooks.user-legacy-path', // user webhooks go to the legacy /webhook/users instead of /v2/webhooks/user (section 6)
   'withdrawal.pending-label', // a pending request reads status Pending instead of Requested (section 2/3)
   // --- Issue 13 detection depth (cover): feeds, audience, IdP address, wallets webhooks ---

@@ -14,7 +14,7 @@ import { Router } from './http.ts';
 import { referenceModel } from './model.ts';
 import { createHandler } from './pipeline.ts';
 import { apiRoutes, controlRoutes } from './routes.ts';
-import { RefState } from './state/index.ts';
+import { REFERENCE_PROBE_BOUND, RefState } from './state/index.ts';
 import type { ReferenceOptions, ReferenceServer } from './types.ts';
 
 export { FAULT_POINTS, type FaultPoint } from './faults.ts';
@@ -110,6 +110,11 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     webhook_paths: { bank_account: BANK_ACCOUNT_WEBHOOK_PATH, wallets: WALLETS_WEBHOOK_PATH, balances: BALANCES_WEBHOOK_PATH },
     // GET /api/v1/wallet?wallet_id= (the spec says "optional wallet ID" without naming it).
     wallet_id_param: 'wallet_id',
+    // The reference documents its token limits as a vendor would (section 8 shows no numbers); a
+    // reference without a limit (fault ratelimit.disabled) documents none.
+    rate_limit: st.fault('ratelimit.disabled')
+      ? {}
+      : { per_ip: st.rateLimit.o.perIp, per_client: st.rateLimit.o.perClient, window_seconds: st.rateLimit.o.windowMs / 1000, max_probe_requests: REFERENCE_PROBE_BOUND },
   };
 
   let closed: Promise<void> | undefined;

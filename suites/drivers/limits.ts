@@ -5,10 +5,10 @@ import tls from 'node:tls';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { clockDrivers } from './limits-clock.ts';
+import { RATE_PROBE_DEFAULTS, rateDrivers } from './limits-rate.ts';
 import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders } from '../kit/index.ts';
 
-/** Bounds of the rate-limit probe; the profile (rate_limit) overrides each. */
-export const RATE_PROBE_DEFAULTS = { max_probe_requests: 400, max_probe_seconds: 20, recovery_seconds: 60 } as const;
+export { RATE_PROBE_DEFAULTS };
 const PROBE_CONCURRENCY = 20;
 
 /** Resolves with the negotiated protocol, or rejects with the TLS error; the socket is destroyed when the check's signal aborts. */
@@ -48,6 +48,7 @@ function tlsErrorText(err: any): string {
 
 export const drivers: Drivers = {
   ...clockDrivers,
+  ...rateDrivers,
 
   'LIMIT-S2S-TOKEN-VALIDITY': {
     title: 'S2S token validity: exp - iat equals the model value (172800 s) and expires_at is exp, about now + 172800',

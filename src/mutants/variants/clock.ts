@@ -13,5 +13,9 @@ export function clockVariants(): VariantSpec[] {
     // the spec allows, a window too long accepts one it forbids (states.3ds.expiry probes 280 s and 306 s).
     faulty('3ds.window.1-minute', 'LIMIT-3DS-WINDOW', 'a 3DS challenge expires 60 s after creation instead of 5 minutes', faults('3ds.window-short')),
     faulty('3ds.window.10-minutes', 'LIMIT-3DS-WINDOW', 'a 3DS challenge expires 10 minutes after creation instead of 5', faults('3ds.window-long')),
+    // Section 8: "limited per IP and per client". Each variant keeps one limiter only; they run with the
+    // reference's own limits (realRateLimit), which its profile documents (rate_limit.per_ip, per_client).
+    { ...faulty('ratelimit.per-ip-only', 'LIMIT-TOKEN-RATE-LIMIT-SPLIT', 'the token endpoint limits per IP only: one client spread over several addresses is never refused', faults('ratelimit.per-ip-only')), realRateLimit: true },
+    { ...faulty('ratelimit.per-client-only', 'LIMIT-TOKEN-RATE-LIMIT-SPLIT', 'the token endpoint limits per client only: one address is refused only when a client reaches its own limit', faults('ratelimit.per-client-only')), realRateLimit: true },
   ];
 }

@@ -33,6 +33,8 @@ export function createToken(ctx: Ctx, st: RefState): Reply {
 /** Throws the 429 row when `key` (an IP or a client_id) is over its window (section 8). */
 export function rateLimit(st: RefState, kind: 'ip' | 'client', key: string): void {
   if (st.fault('ratelimit.disabled')) return;
+  if (kind === 'client' && st.fault('ratelimit.per-ip-only')) return;
+  if (kind === 'ip' && st.fault('ratelimit.per-client-only')) return;
   const retry = st.rateLimit.hit(kind, key);
   if (retry > 0) throw st.errors.rule('ERR-RATE-LIMITED', [], st.fault('ratelimit.no-retry-after') ? undefined : { 'retry-after': String(retry) });
 }

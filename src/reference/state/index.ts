@@ -16,8 +16,15 @@ import { Secrets } from './secrets.ts';
 import { sepaRoles, type SepaRoles } from './sepa.ts';
 import { Store } from './store.ts';
 
-/** Section 8 gives no numbers; the reference's defaults (configurable with `opts.rateLimit`). */
-export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perIp: 300, perClient: 120, windowMs: 10_000 };
+/**
+ * Section 8 gives no numbers; the reference's defaults (configurable with `opts.rateLimit`), published
+ * in its profile. Chosen so that both limits are observable apart within a 600-request probe:
+ * one client can send 2 x perIp + 1 from one address without reaching its own limit, and 2 x perClient
+ * + 1 spread over six loopback addresses keeps every address under perIp (limits.token.rate-limit-split).
+ */
+export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perIp: 100, perClient: 250, windowMs: 10_000 };
+/** Probe bound the reference publishes (profile.rate_limit.max_probe_requests): 2 x perClient + 1 fits. */
+export const REFERENCE_PROBE_BOUND = 600;
 
 export interface StateOptions {
   model: Model;

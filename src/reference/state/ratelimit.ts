@@ -29,7 +29,7 @@ export class FixedWindow {
 export class TokenRateLimit {
   private readonly ip: FixedWindow;
   private readonly client: FixedWindow;
-  constructor(o: { perIp: number; perClient: number; windowMs: number }) {
+  constructor(readonly o: { perIp: number; perClient: number; windowMs: number }) {
     this.ip = new FixedWindow(o.perIp, o.windowMs);
     this.client = new FixedWindow(o.perClient, o.windowMs);
   }

@@ -1,0 +1,140 @@
+// Section 8: "Token endpoint: limited per IP and per client". This driver tells the two limits apart:
+// one address flooded by one client (the per-IP limit must refuse it before the client's own limit
+// could), and one client spread over several loopback addresses (the per-client limit must refuse it
+// while every address stays under the per-IP limit). Section 8 shows no numbers, so the check needs
+// the target's documented limits (profile.rate_limit.per_ip, per_client, window_seconds); without
+// them, on a non-loopback target, or when a burst cannot fit the bounds, it skips naming why.
+//
+// Why 2N + 1 requests: with a limit of N per window, a burst shorter than one window meets at most two
+// windows, so 2N + 1 requests in it must meet a refusal (fixed windows, sliding windows and token
+// buckets alike). A burst that took a window or longer proves nothing and is a skip.
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import { TransportError } from '../../src/client/errors.ts';
+import type { Drivers } from './driver.ts';
+import { check, fail, is2xx, tokenBody } from '../kit/index.ts';
+
+/** Bounds of the rate-limit probes; the profile (rate_limit) overrides each. */
+export const RATE_PROBE_DEFAULTS = { max_probe_requests: 400, max_probe_seconds: 20, recovery_seconds: 60 } as const;
+
+const RULES = ['LIMIT-TOKEN-RATE-LIMIT-SPLIT'];
+const CONCURRENCY = 40;
+/** Source addresses are 127.0.0.<n>: at most this many per burst (two parts, each tried at most twice, stay under .254). */
+const MAX_ADDRESSES = 50;
+/** A slow burst is retried after one window only when the window is this short. */
+const MAX_RETRY_WAIT_S = 30;
+const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+/** One part's verdict when it did not fail: nothing (the limit held) or why it cannot tell. */
+interface Outcome {
+  unclear?: string;
+  /** The burst took a window or longer (worth one retry). */
+  slow?: boolean;
+}
+
+interface Burst {
+  sent: number;
+  limited?: { res: HttpResponse; from: string };
+  elapsedS: number;
+}
+
+/** Token requests for client `i`, from the given source addresses in turn, in batches, until the first 429. */
+async function burst(ctx: CheckContext, i: number, from: string[], n: number): Promise<Burst> {
+  const body = tokenBody(ctx, i);
+  const started = performance.now();
+  let sent = 0;
+  while (sent < n) {
+    ctx.signal.throwIfAborted();
+    const k = Math.min(CONCURRENCY, n - sent);
+    const batch = await Promise.all(
+      Array.from({ length: k }, (_, j) => {
+        const src = from[(sent + j) % from.length];
+        return ctx.http.send({ op: 'createToken', body, noRetry: true, localAddress: src }).then((res) => ({ res, from: src }));
+      }),
+    );
+    sent += k;
+    const odd = batch.find((b) => b.res.status !== 429 && !is2xx(b.res));
+    check(!odd, `a valid token request from ${odd?.from} answered HTTP ${odd?.res.status} (only 2xx or 429 fit)`, { rules: RULES, response: odd?.res });
+    const limited = batch.find((b) => b.res.status === 429);
+    if (limited) return { sent, limited, elapsedS: (performance.now() - started) / 1000 };
+  }
+  return { sent, elapsedS: (performance.now() - started) / 1000 };
+}
+
+const round = (s: number) => Math.round(s * 10) / 10;
+
+export const rateDrivers: Drivers = {
+  'LIMIT-TOKEN-RATE-LIMIT-SPLIT': {
+    title: 'The token limits per IP and per client hold apart (profile.rate_limit.per_ip, per_client, window_seconds; loopback targets): one client floods one address (127.0.0.2) with 2 x per_ip + 1 requests and is refused by the IP limit, then is spread over fresh addresses (127.0.0.4, ...) with 2 x per_client + 1 requests and is refused by its client limit',
+    safe: false,
+    exclusive: true,
+    async run(ctx) {
+      const rl = ctx.profile.rate_limit ?? {};
+      const { per_ip: perIp, per_client: perClient, window_seconds: windowS } = rl;
+      if (perIp === undefined || perClient === undefined || windowS === undefined) {
+        return ctx.skip('section 8 gives no numeric limits: declare the target\'s documented token limits as profile.rate_limit.per_ip, per_client and window_seconds to tell the per-IP limit from the per-client limit');
+      }
+      const host = new URL(ctx.profile.base_url).hostname;
+      if (!IPV4_LOOPBACK.test(host)) return ctx.skip(`needs a target on an IPv4 loopback address (base_url host ${host}): the per-IP side sends from 127.0.0.2, 127.0.0.3, ... which only reach a loopback target`);
+      const bound = rl.max_probe_requests ?? RATE_PROBE_DEFAULTS.max_probe_requests;
+      const i = ctx.profile.clients.length > 1 ? 1 : 0; // client 1: client 0 serves most other checks
+      let next = 2;
+      /** `k` source addresses no request of this check used yet (127.0.0.2 upwards). */
+      const fresh = (k: number) => Array.from({ length: k }, () => `127.0.0.${next++}`);
+      const send = (from: string) => ctx.http.send({ op: 'createToken', body: tokenBody(ctx, i), noRetry: true, localAddress: from });
+
+      // The source addresses must be usable at all (not every system routes 127.0.0.0/8 to loopback).
+      try {
+        await send(fresh(1)[0]);
+      } catch (err) {
+        if (err instanceof TransportError) return ctx.skip(`cannot send from 127.0.0.2 (this system does not route 127.0.0.0/8 to loopback): ${err.message}`);
+        throw err;
+      }
+
+      // A burst that took a window or longer is retried once, after a window, so both counters start over.
+      const twice = async (part: () => Promise<Outcome>): Promise<Outcome> => {
+        const first = await part();
+        if (!first.slow || windowS > MAX_RETRY_WAIT_S) return first;
+        ctx.log(`${first.unclear}; trying again after one window`);
+        await sleep(windowS * 1000, undefined, { signal: ctx.signal });
+        return part();
+      };
+
+      // Per IP: one client, one address. The client may send 2 x per_ip + 1 without reaching its own limit.
+      const nIp = 2 * perIp + 1;
+      const perIpPart = async (): Promise<Outcome> => {
+        const [a, b] = fresh(2);
+        const r = await burst(ctx, i, [a], nIp);
+        if (r.limited) {
+          // Refused by the address or by the client? The same client from another fresh address tells.
+          if ((await send(b)).status !== 429) return {};
+          return { unclear: `per-IP limit: the client was refused from ${a} after ${r.sent} requests and from a fresh address too: the client had used its own limit in this window before, or the target does not see the source addresses apart (a proxy in front of it)` };
+        }
+        if (r.elapsedS >= windowS) return { unclear: `per-IP limit: the burst of ${r.sent} took ${round(r.elapsedS)} s, not under the ${windowS} s window`, slow: true };
+        return fail(`per-IP limit not enforced: client ${i} sent ${r.sent} token requests from one address (${a}) in ${round(r.elapsedS)} s, within one ${windowS} s window, and none was refused; the target documents at most ${perIp} per IP (profile.rate_limit.per_ip), and the client stayed under its own ${perClient}`, { rules: RULES });
+      };
+
+      // Per client: the same client over fresh addresses, each kept at or under per_ip, so a 429 is the client's.
+      const nClient = 2 * perClient + 1;
+      const addresses = Math.ceil(nClient / perIp);
+      const perClientPart = async (): Promise<Outcome> => {
+        const from = fresh(addresses);
+        const r = await burst(ctx, i, from, nClient);
+        if (r.limited) return {};
+        if (r.elapsedS >= windowS) return { unclear: `per-client limit: the burst of ${r.sent} took ${round(r.elapsedS)} s, not under the ${windowS} s window`, slow: true };
+        return fail(`per-client limit not enforced: client ${i} sent ${r.sent} token requests spread over ${addresses} addresses (${from[0]}-${from.at(-1)}, at most ${Math.ceil(nClient / addresses)} each, under per_ip = ${perIp}) in ${round(r.elapsedS)} s, within one ${windowS} s window, and none was refused; the target documents at most ${perClient} per client (profile.rate_limit.per_client)`, { rules: RULES });
+      };
+
+      const unclear: string[] = [];
+      if (nIp > perClient) unclear.push(`per-IP limit: 2 x per_ip + 1 = ${nIp} exceeds per_client = ${perClient}, so one client cannot show the per-IP limit alone`);
+      else if (nIp > bound) unclear.push(`per-IP limit: ${nIp} requests needed, over the probe bound profile.rate_limit.max_probe_requests = ${bound}`);
+      else unclear.push((await twice(perIpPart)).unclear ?? '');
+      if (nClient > bound) unclear.push(`per-client limit: ${nClient} requests needed, over the probe bound profile.rate_limit.max_probe_requests = ${bound}`);
+      else if (addresses > MAX_ADDRESSES) unclear.push(`per-client limit: ${addresses} source addresses needed to keep each under per_ip = ${perIp}, over ${MAX_ADDRESSES}`);
+      else unclear.push((await twice(perClientPart)).unclear ?? '');
+      const why = unclear.filter(Boolean);
+      if (why.length) ctx.skip(why.join('; '));
+    },
+  },
+};
