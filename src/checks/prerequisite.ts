@@ -50,7 +50,8 @@ export async function sendStep(http: HttpClient, req: HttpRequest & { op: string
   try {
     res = await http.send(req);
   } catch (err) {
-    if (isTransportError(err) && err.code !== 'ABORTED') throw new PrerequisiteFailed(req.op, `${what}: ${err.code}: ${err.message}`, { rules });
+    // A body over the client's cap breaks no rule (the spec sets no size): blocked, naming none.
+    if (isTransportError(err) && err.code !== 'ABORTED') throw new PrerequisiteFailed(req.op, `${what}: ${err.code}: ${err.message}`, { rules: err.code === 'BODY_TOO_LARGE' ? [] : rules });
     throw err;
   }
   expectPrerequisite2xx(res, req.op, what, rules);

@@ -21,6 +21,8 @@ export class TransportError extends BaasConformError {
   readonly url: string;
   /** The rule the target broke when the failure is the target's (a body nested too deep is not JSON the client can read). */
   readonly ruleId?: string;
+  /** operationId of the request, when the check named one (set by the check client). */
+  operation?: string;
   constructor(code: TransportErrorCode, message: string, url: string, ruleId?: string) {
     super(code, message, 3);
     this.url = url;

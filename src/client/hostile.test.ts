@@ -136,6 +136,25 @@ describe('hostile bodies and timing', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('gives a retry after a 429 a whole budget: an answer within it is not a TIMEOUT (429 within backoff plus latency)', async () => {
+    let hits = 0;
+    const url = await serve((_req, res) => {
+      hits++;
+      if (hits === 1) {
+        res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' });
+        return void res.end('{}');
+      }
+      // 2.2 s: within the 3 s budget, but past what was left of the first attempt's budget after the 1 s backoff.
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), 2200);
+    });
+    const started = Date.now();
+    const res = await session(url, { timeoutBudgetMs: 3000 }).client('retry-latency').send({ path: '/' });
+    expect(res.status).toBe(200);
+    expect(hits).toBe(2);
+    // Bounded: one backoff plus one budget at most.
+    expect(Date.now() - started).toBeLessThan(1000 + 3000 + 500);
+  });
+
   it('stops a retry sleep and a stalled answer when the check is aborted', async () => {
     const url = await serve((req, res) => {
       if (req.url === '/stall') return; // never answers

@@ -283,8 +283,11 @@ class CheckClient implements CheckHttpClient {
     if (req.rawBody !== undefined) body = req.rawBody;
     else if (req.body !== undefined) body = JSON.stringify(req.body);
     if (body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
-    // The whole 429 retry sequence (attempts and backoff sleeps) stays within one request budget: a
-    // storm of 429s ends with the last 429 answer, not with minutes of waiting.
+    // The 429 retry sequence is bounded: no retry starts (sleep included) past one request budget
+    // from the first attempt, so a storm of 429s ends with the last 429 answer, not with minutes of
+    // waiting. Each attempt is a request of its own and gets the whole budget (section 8's timeout is
+    // per request): a retry answered within it is on time, never a TIMEOUT blamed on the target for
+    // the time its 429 made us wait. So one send() lasts at most about two budgets.
     const deadline = performance.now() + s.timeoutBudgetMs;
     for (let attempt = 1; ; attempt++) {
       this.opts.signal?.throwIfAborted();
@@ -292,10 +295,11 @@ class CheckClient implements CheckHttpClient {
       const started = performance.now();
       let res: HttpResponse;
       try {
-        res = await s.attempt(target, headers, body, this.opts.signal, attempt === 1 ? undefined : deadline - started);
+        res = await s.attempt(target, headers, body, this.opts.signal);
       } catch (err) {
         this.waited += performance.now() - started;
         const te = err instanceof TransportError ? err : toTransportError(err, target.url.href, { timedOut: false, aborted: false, budgetMs: s.timeoutBudgetMs });
+        if (req.op && te.operation === undefined) te.operation = req.op;
         this.record(target, headers, body, undefined, { code: te.code, message: s.mask(te.message) }, performance.now() - started, attempt);
         throw te;
       }

@@ -108,7 +108,7 @@ function readAll(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
-function forward(agent: http.Agent, origin: URL, method: string, pathAndQuery: string, headers: Record<string, string>, body: Buffer): Promise<ProxyResponse> {
+function forward(agent: http.Agent, origin: URL, method: string, pathAndQuery: string, headers: Record<string, string>, body: Buffer, retried = false): Promise<ProxyResponse> {
   return new Promise((resolve, reject) => {
     const h: Record<string, string> = {};
     for (const [k, v] of Object.entries(headers)) if (!HOP_BY_HOP.has(k)) h[k] = v;
@@ -124,7 +124,13 @@ function forward(agent: http.Agent, origin: URL, method: string, pathAndQuery: s
       });
       res.on('error', reject);
     });
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // A kept-alive socket the upstream closed as it was reused (a race, not the variant): the request
+      // never reached it, so it is sent once more on a fresh socket instead of answering 502 (seen as a
+      // false positive of limits.token.rate-limit's burst through the proxy under load).
+      if (!retried && req.reusedSocket && err.code === 'ECONNRESET') return void forward(agent, origin, method, pathAndQuery, headers, body, true).then(resolve, reject);
+      reject(err);
+    });
     req.end(body);
   });
 }

@@ -179,8 +179,10 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   }
 
   try {
-    // The baseline first, then the variants about the rate limit (their runs are the longest), then the rest.
-    const order = [undefined, ...variants.filter((v) => v.realRateLimit), ...variants.filter((v) => !v.realRateLimit)];
+    // The baseline first, then the longest runs (the variants about the rate limit, then those adding
+    // latency to every answer: minutes of waiting that overlap the rest), then the rest.
+    const slow = (v: MutantVariant) => !v.realRateLimit && (v.options.latencyMs ?? 0) > 0;
+    const order = [undefined, ...variants.filter((v) => v.realRateLimit), ...variants.filter(slow), ...variants.filter((v) => !v.realRateLimit && !slow(v))];
     let baselineRaw: RunRaw | undefined;
     let done = 0;
     const raws = await pool(order, concurrency, async (v) => {

@@ -28,6 +28,11 @@ interface VariantBase {
    * about the limit itself. Such variants are run first, apart from the rest (their runs are longest).
    */
   realRateLimit?: true;
+  /**
+   * Checks run at once in this variant's run (default: the selftest's checkConcurrency). For a
+   * variant whose runs only wait (latency): more at once shortens its wall time, not its CPU.
+   */
+  checkConcurrency?: number;
 }
 
 /** A variant as an area file declares it. */

@@ -40,6 +40,7 @@ export const FAULT_POINTS = [
   'sepa.chain-field-named-chain', // chain validation error names `chain` instead of `chain_id`
   'sepa.wrong-path-500', // wrong path answers 500
   'sepa.no-primary-wallet-500', // the missing-Primary refusal answers 500 (section 7 body; status not shown)
+  'sepa.no-primary-wallet-500-mismatch', // the same refusal answers HTTP 500 with its 400 body (category says 400)
   'sepa.init-other-wallet', // init returns another of the user's wallets (not the Primary) as wallet_address
   '3ds.allow-replay', // a decided challenge can be decided again
   '3ds.ignore-expiry', // expired challenges can be decided
@@ -50,6 +51,7 @@ export const FAULT_POINTS = [
   '3ds.other-user', // lookup not scoped to the caller's user
   'cards.close-not-terminal', // actions on a closed card succeed
   'cards.closed-unlisted', // a card once closed leaves GET /api/v1/cards (soft delete; card states not shown)
+  'cards.closed-actions-noop', // actions on a closed card answer 200 with the card unchanged (a no-op)
   // --- Transfers and concurrency ---
   'recipients.lost-update', // recipient creation is read-await-write on a shared list (lost updates)
   // --- Webhooks (section 6) ---
@@ -61,6 +63,7 @@ export const FAULT_POINTS = [
   'input.malformed-json-bare-500', // malformed JSON answers a bare 500 with no error body (breaks ERR-BODY-SHAPE)
   'errors.category-mismatch', // error_category.http_status_code differs from the HTTP status
   'withdrawal.valid-after-now', // valid_after = request time (no delay)
+  'retail.returns-token', // POST /api/v1/user/retail also answers a user token (section 4 rule 5: returns only id)
   'webhooks.user-legacy-path', // user webhooks go to the legacy /webhook/users instead of /v2/webhooks/user (section 6)
   'withdrawal.pending-label', // a pending request reads status Pending instead of Requested (section 2/3)
   // --- Issue 13 detection depth (cover): feeds, audience, IdP address, wallets webhooks ---
@@ -71,6 +74,7 @@ export const FAULT_POINTS = [
   'webhooks.wallets-renamed', // wallets and balances webhooks carry account_address instead of wallet_address
   'identity.multiple-on-card-create', // several identity headers accepted (first wins) on POST /api/v1/cards/virtual only
   'idp.retail-id-expiry-ignored', // POST /api/v1/user/retail accepts an expired provider identity token
+  'idp.retail-email-optional', // POST /api/v1/user/retail accepts an identity token that links no email
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];

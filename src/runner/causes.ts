@@ -3,6 +3,7 @@
 // summary then counts causes: each own failure, plus each blocking operation no own failure explains.
 
 import { isPrerequisiteFailed } from '../checks/prerequisite.ts';
+import { isTransportError } from '../client/errors.ts';
 import type { Check } from '../checks/types.ts';
 import type { CheckHttpClient } from '../client/http.ts';
 import type { BlockedInfo, CheckFailureInfo, CheckResult, RootCause, RuleVerdict } from '../events/index.ts';
@@ -46,6 +47,23 @@ export function blockedOrOwn(err: unknown, check: Check, model: Model, http: Che
   }
   const blocked: BlockedInfo = { operation: err.operation, rules: err.rules ?? blockingRules(model, err.operation), message };
   if (exchange) blocked.exchange = exchange;
+  return { blocked };
+}
+
+/**
+ * An answer the client could not read because its body is over the client's size cap (BODY_TOO_LARGE,
+ * a gzip bomb included). The spec sets no body-size limit (section 8 lists none), so no rule of the
+ * target is broken and none can be judged from an unread answer: the check is blocked by the
+ * operation that answered, naming no rule, with the cause. Not a pass either: the run still fails.
+ */
+export function unreadableAnswer(err: unknown, http: CheckHttpClient, mask: (s: string) => string): { blocked: BlockedInfo } | undefined {
+  if (!isTransportError(err) || err.code !== 'BODY_TOO_LARGE') return undefined;
+  const blocked: BlockedInfo = {
+    operation: err.operation ?? 'response-body',
+    rules: [],
+    message: mask(`BODY_TOO_LARGE: ${err.message}; the spec sets no body-size limit, so the check cannot judge an answer the client does not read (raise maxBodyBytes to read it)`),
+  };
+  if (http.lastExchange) blocked.exchange = http.lastExchange;
   return { blocked };
 }
 

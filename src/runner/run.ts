@@ -20,7 +20,7 @@ import type { Model, RuleId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { httpControlAdapter } from '../control/index.ts';
 import { coverageOf, minCoverageMessage, ruleVerdicts, summarize } from './coverage.ts';
-import { blockedOrOwn, rootCauses, withOutcomes } from './causes.ts';
+import { blockedOrOwn, rootCauses, unreadableAnswer, withOutcomes } from './causes.ts';
 import { skipReasonFor, type ServiceProblems } from './needs.ts';
 import { preflight } from './preflight.ts';
 import { randomSeed, deriveSeed } from './seed.ts';
@@ -297,7 +297,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
         finish(withWarnings({ ...base, verdict: 'pass', durationMs: Math.round(performance.now() - began), requests: http.count }));
       } catch (err) {
         const durationMs = Math.round(performance.now() - began);
-        const prerequisite = timedOut ? undefined : blockedOrOwn(err, check, model, http, (s) => session.mask(s));
+        const prerequisite = timedOut ? undefined : (blockedOrOwn(err, check, model, http, (s) => session.mask(s)) ?? unreadableAnswer(err, http, (s) => session.mask(s)));
         if (!timedOut && isSkipSignal(err)) {
           finish(withWarnings({ ...base, verdict: 'skip', reason: session.mask(err.reason), durationMs, requests: http.count }));
         } else if (!timedOut && options.signal?.aborted) {

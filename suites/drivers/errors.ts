@@ -160,7 +160,7 @@ function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2
       // Both operations the row names (authorize and retail registration, suites/kit/rows.ts), picked by
       // fast-check after one run each; a failure names the operation.
       const ops = ownRowOperations(ctx, ruleId, { registerRetailUser: { country: 'DE' } });
-      await rowOnOperations(ctx, ops, fc.constantFrom(...variants), (i) => variants[i % variants.length], async (o, v) => {
+      await rowOnOperations(ctx, ops, fc.constantFrom(...variants), () => variants, async (o, v) => {
         expectError(ctx, await ctx.http.send({ op: o.op as never, headers: await idpHeaders(ctx, who, v), body: o.body }), ruleId);
       }, ops.length * variants.length + 4);
     },
@@ -380,10 +380,15 @@ export const drivers: Drivers = {
     async run(ctx) {
       const who = await sharedIdpUser(ctx);
       expect2xx(await idpAuthorize(ctx, who), 'baseline: POST /api/v1/user/authorize with valid provider tokens', ['AUTH-IDP-EXCHANGE']);
-      expectError(ctx, await idpAuthorize(ctx, who, { identity: { omitEmail: true } }), 'ERR-IDP-IDENTIFIERS-INCOMPLETE');
-      // No smart_wallet entry fits two section 7 causes: "email or wallet absent" and "no wallet linked".
-      const noWallet = await idpAuthorize(ctx, who, { identity: { omitWallet: true } });
-      expectOneOfErrors(ctx, noWallet, ['ERR-IDP-IDENTIFIERS-INCOMPLETE', 'ERR-IDP-LINKED-ACCOUNTS-MISSING'], ['ERR-IDP-IDENTIFIERS-INCOMPLETE']);
+      // Both operations the row names (suites/kit/rows.ts), each with the email and the wallet left out.
+      const ops = ownRowOperations(ctx, 'ERR-IDP-IDENTIFIERS-INCOMPLETE', { registerRetailUser: { country: 'DE' } });
+      const omits = [{ identity: { omitEmail: true } }, { identity: { omitWallet: true } }];
+      await rowOnOperations(ctx, ops, fc.constantFrom(...omits), () => omits, async (o, v) => {
+        const res = await ctx.http.send({ op: o.op as never, headers: await idpHeaders(ctx, who, v), body: o.body });
+        if (v.identity.omitEmail) expectError(ctx, res, 'ERR-IDP-IDENTIFIERS-INCOMPLETE');
+        // No smart_wallet entry fits two section 7 causes: "email or wallet absent" and "no wallet linked".
+        else expectOneOfErrors(ctx, res, ['ERR-IDP-IDENTIFIERS-INCOMPLETE', 'ERR-IDP-LINKED-ACCOUNTS-MISSING'], ['ERR-IDP-IDENTIFIERS-INCOMPLETE']);
+      }, ops.length * omits.length + 4);
     },
   },
   'ERR-IDP-APP-NOT-REGISTERED': {
@@ -393,7 +398,12 @@ export const drivers: Drivers = {
     async run(ctx) {
       const who = await sharedIdpUser(ctx);
       expect2xx(await idpAuthorize(ctx, who), 'baseline: POST /api/v1/user/authorize with valid provider tokens', ['AUTH-IDP-EXCHANGE']);
-      expectAudienceRefused(ctx, await idpAuthorize(ctx, who, { access: { aud: `conform-unregistered-${rnd.hex(6)}` } }), ['ERR-IDP-APP-NOT-REGISTERED']);
+      // Both operations the row names (suites/kit/rows.ts), picked by fast-check after one run each.
+      const ops = ownRowOperations(ctx, 'ERR-IDP-APP-NOT-REGISTERED', { registerRetailUser: { country: 'DE' } });
+      await rowOnOperations(ctx, ops, fc.constant(null), () => [null], async (o) => {
+        const res = await ctx.http.send({ op: o.op as never, headers: await idpHeaders(ctx, who, { access: { aud: `conform-unregistered-${rnd.hex(6)}` } }), body: o.body });
+        expectAudienceRefused(ctx, res, ['ERR-IDP-APP-NOT-REGISTERED']);
+      }, ops.length + 2);
     },
   },
 

@@ -44,7 +44,7 @@ export const drivers: Drivers = {
     async run(ctx) {
       const h = await s2sHeaders(ctx);
       // Every operation the row applies to (suites/kit/rows.ts), picked by fast-check; failures name it.
-      await rowOnOperations(ctx, identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MISSING'), fc.constant(null), () => null, async (o) => {
+      await rowOnOperations(ctx, identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MISSING'), fc.constant(null), () => [null], async (o) => {
         expectError(ctx, await ctx.http.send({ op: o.op as never, headers: h, body: o.body }), 'ERR-S2S-USER-IDENTIFIER-MISSING');
       });
     },
@@ -59,7 +59,7 @@ export const drivers: Drivers = {
       for (const kind of IDENTITY_KINDS) expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, user, kind)), `baseline: GET /api/v1/user with ${identityHeader(ctx, kind)}`, ['AUTH-IDENTITY-HEADER-KINDS']);
       // Every operation the row applies to (suites/kit/rows.ts) with every subset of two or more headers.
       const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
-      await rowOnOperations(ctx, ops, fc.subarray(IDENTITY_KINDS, { minLength: 2 }), () => [...IDENTITY_KINDS], async (o, kinds) => {
+      await rowOnOperations(ctx, ops, fc.subarray(IDENTITY_KINDS, { minLength: 2 }), () => [[...IDENTITY_KINDS]], async (o, kinds) => {
         const res = await ctx.http.send({ op: o.op as never, headers: await identityHeaders(ctx, user, kinds), body: o.body });
         expectError(ctx, res, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
       }, ops.length + 16);
@@ -73,7 +73,7 @@ export const drivers: Drivers = {
       const ghost: TestUser = { id: rnd.uuid(), email: rnd.email(), address: rnd.address(), country: 'DE', client: 0 };
       // Every operation the row applies to (suites/kit/rows.ts), each identity header kind in turn first.
       const ops = identityRowOperations(ctx, 'ERR-S2S-USER-NOT-FOUND');
-      await rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => IDENTITY_KINDS[i % IDENTITY_KINDS.length], async (o, kind) => {
+      await rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => [IDENTITY_KINDS[i % IDENTITY_KINDS.length]], async (o, kind) => {
         expectError(ctx, await ctx.http.send({ op: o.op as never, headers: await userHeaders(ctx, ghost, kind), body: o.body }), 'ERR-S2S-USER-NOT-FOUND');
       }, ops.length + 12);
     },

@@ -200,18 +200,21 @@ export const drivers: Drivers = {
       });
       const res = await asUser(ctx, user, { op: 'listWithdrawalRequests' });
       expect2xx(res, 'GET /api/v1/withdrawal/requests');
-      expectSchema(res, 'listWithdrawalRequests');
+      // The schema (which also pins the status) is checked after this rule's own assertions, so a wrong
+      // status fails STATE-WITHDRAWAL-REQUESTED by name rather than the schema rule first.
       const items = listItems(res.json);
       if (fixture) {
         // Read only: the list holds pending requests (section 4), so each carries the pending status.
         if (items.length === 0) ctx.skip(`profile.fixtures.withdrawal_pending user ${user.id} has no pending withdrawal request`);
         for (const w of items) check(w?.status === pending, `pending withdrawal request has status ${JSON.stringify(w?.status)}, expected ${pending}`, { response: res });
+        expectSchema(res, 'listWithdrawalRequests');
         return;
       }
       // The pending request this check created: the one that mentions its destination (under either alias name).
       const mine = items.find((w) => mentionsDeep(w, dest));
       check(mine, `the pending withdrawal request to ${dest} is not listed`, { response: res });
       check(mine.status === pending, `pending withdrawal request has status ${JSON.stringify(mine.status)}, expected ${pending}`, { response: res });
+      expectSchema(res, 'listWithdrawalRequests');
     },
   },
 

@@ -81,14 +81,15 @@ export function ownRowOperations(ctx: CheckContext, ruleId: RuleId, bodies: Reco
 
 /**
  * Tries `attempt` on operations fast-check picks from `ops` with a value of `extra` (e.g. which
- * headers). Every operation runs once first (operation i with `first(i)`), then up to `maxRuns` runs in all. A
+ * headers). Operation i runs first with each value of `first(i)` (fast-check examples), then
+ * fast-check picks until `maxRuns` runs in all. A
  * failure is rethrown with the operation named in front, keeping its rules and response.
  */
 export async function rowOnOperations<T>(
   ctx: CheckContext,
   ops: RowOperation[],
   extra: fc.Arbitrary<T>,
-  first: (i: number) => T,
+  first: (i: number) => T[],
   attempt: (op: RowOperation, x: T) => Promise<void>,
   maxRuns = 24,
 ): Promise<void> {
@@ -102,6 +103,6 @@ export async function rowOnOperations<T>(
       throw err;
     }
   });
-  const examples = ops.map((o, i) => [o, first(i)] as [RowOperation, T]);
-  await checkProperty(ctx, property, { numRuns: Math.max(1, Math.min(ctx.numRuns, maxRuns) - ops.length), examples });
+  const examples = ops.flatMap((o, i) => first(i).map((x) => [o, x] as [RowOperation, T]));
+  await checkProperty(ctx, property, { numRuns: Math.max(1, Math.min(ctx.numRuns, maxRuns) - examples.length), examples });
 }

@@ -96,6 +96,9 @@ const STORM = 8;
 
 export async function startHostileProxy(opts: HostileProxyOptions): Promise<HostileProxy> {
   const upstream = new URL(opts.upstream);
+  // Built before the run: gzipSync of 64 MiB blocks this process's event loop (the runner's too) for
+  // a second or more under load, which timed out unrelated requests in flight (TIMEOUT, not the bomb).
+  if (opts.misbehaviour === 'gzip-bomb') gzipBomb();
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   const state: HostileProxy = { baseUrl: '', hits: [], eligible: 0, close: async () => undefined };
   // A 429 storm, not a blip: once a request line got a 429, its next STORM requests (the client's

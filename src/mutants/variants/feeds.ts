@@ -16,5 +16,6 @@ export function feedsVariants(): VariantSpec[] {
     // Issue 13 "rows tried on too few operations": each row broken on one operation its check never tried before.
     faulty('feeds.identity.multiple-on-card-create', 'ERR-S2S-USER-IDENTIFIER-MULTIPLE', 'several identity headers are accepted (first wins) on POST /api/v1/cards/virtual only; GET reads refuse them', faults('identity.multiple-on-card-create')),
     faulty('feeds.idp.retail-id-expiry-ignored', 'ERR-IDP-ID-TOKEN-EXPIRED', 'POST /api/v1/user/retail accepts an expired provider identity token; /api/v1/user/authorize refuses it', faults('idp.retail-id-expiry-ignored')),
+    faulty('feeds.idp.retail-email-optional', 'ERR-IDP-IDENTIFIERS-INCOMPLETE', 'POST /api/v1/user/retail accepts an identity token whose linked_accounts carry no email; /api/v1/user/authorize refuses it', faults('idp.retail-email-optional')),
   ];
 }

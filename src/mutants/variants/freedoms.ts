@@ -50,6 +50,17 @@ export function freedomsVariants(): VariantSpec[] {
     }),
     // Section 7 other rule 5: the answer to malformed JSON is not shown; a 500 with the section 7 body is a reading.
     benign('benign.malformed-json-500', 'a malformed JSON request body answers 500 CategoryInternalFailure instead of 400', faults('input.malformed-json-500')),
+    // Seconds of latency within the budget (section 8 recommends 30 s; the selftest's is 3 s): a check's
+    // time limit follows its requests and the latency it observes (src/runner/time-limit.ts), so
+    // bank.chain.not-numeric (about 210 calls, over 400 s here) ends within its limit. The run only
+    // waits, so it runs 12 checks at once: measured 642 s (870 s at 4 at once), started early so it
+    // overlaps the rest of the bank; the full selftest's wall time becomes about this run's.
+    { ...benign('benign.latency-2s', 'every response takes 2 s (within the 3 s selftest budget)', { latencyMs: 2000 }), checkConcurrency: 12 },
+    // 429 on endpoints other than the token endpoint (section 8 names only the token endpoint's limit;
+    // nothing forbids others), within the client's backoff: every request retries a 429 within its budget.
+    benign('benign.429.other-endpoints', 'every 9th read (GET) answers 429 with Retry-After: 1, within the client\'s backoff', {
+      transform: every429(9, (req) => req.method === 'GET' && req.server === 'api' && !req.operationId?.startsWith('control:'), () => '1'),
+    }),
     benign('benign.429.retry-after-date', 'every 7th token request answers 429 with Retry-After as an HTTP date', {
       transform: every429(7, (req) => req.operationId === 'createToken', () => new Date(Date.now() + 1000).toUTCString()),
     }),

@@ -19,10 +19,13 @@ export function isolationVariants(): VariantSpec[] {
     // activate, block and unblock still answer 200 and move its status: the list never shows the comeback.
     faulty('cards.closed-unlisted.actions-succeed', 'STATE-CARD-CLOSE-TERMINAL', 'a closed card leaves GET /api/v1/cards and activate/block/unblock on it answer 200 with a moved status', faults('cards.closed-unlisted', 'cards.close-not-terminal')),
     benign('benign.cards.closed-unlisted', 'a card once closed leaves GET /api/v1/cards; actions on it are refused (card states are not shown)', faults('cards.closed-unlisted')),
+    benign('benign.cards.closed-unlisted.noop-200', 'a card once closed leaves GET /api/v1/cards; actions on it answer 200 with the card still closed (a no-op)', faults('cards.closed-unlisted', 'cards.closed-actions-noop')),
     // Section 4: init returns "wallet_address (the Primary Smart Wallet that signs it)"; rule 2: resolved on the server.
     faulty('sepa.init.other-wallet', 'STATE-SEPA-INIT-RESULT', "init answers another of the user's wallets as wallet_address while the Primary signs", faults('sepa.init-other-wallet')),
     // Section 3 rule 3 gives no status for the refusal, and section 7 itself answers a missing setup with
     // 500 (ErrorConfigurationInvalid): a 500 with the section 7 body is a refusal the spec allows.
+    // What must fail is a 500 that is not a section 7 answer: here the refusal's 400 body under HTTP 500.
+    faulty('sepa.no-primary-wallet.500-mismatch', 'ERR-CATEGORY-STATUS', 'the refusal for a user without a Primary Smart Wallet answers HTTP 500 with its 400 body (error_category says 400)', faults('sepa.no-primary-wallet-500-mismatch')),
     benign('benign.sepa.no-primary-wallet.500', 'the refusal for a user without a Primary Smart Wallet answers 500 ErrorInternal with the section 7 body', faults('sepa.no-primary-wallet-500')),
   ];
 }

@@ -60,6 +60,8 @@ export function schemaVariants(): VariantSpec[] {
     faulty('schema.user-token.expires-ms', 'ENDPOINT-RESPONSE-SCHEMA', 'the user-token expires_at is in milliseconds', faults('user-token.expires-ms')),
     // Carries only: "The user-token response ... carries only access_token and expires_at".
     faulty('schema.user-token.token-type', 'ENDPOINT-RESPONSE-SCHEMA', 'the user-token answer also carries token_type Bearer', faults('user-token.token-type')),
+    // Returns only: "registering via /api/v1/user/retail returns only id" (section 4 rule 5).
+    faulty('schema.retail.returns-token', 'ENDPOINT-RESPONSE-SCHEMA', 'POST /api/v1/user/retail also answers access_token and expires_at', faults('retail.returns-token')),
     // Listed value: a pending withdrawal request has status `Requested`.
     faulty('schema.withdrawal.pending-label', 'ENDPOINT-RESPONSE-SCHEMA', 'pending ERC-20 withdrawal requests read status Pending instead of Requested', faults('withdrawal.pending-label')),
     // Nesting: GET /api/v2/user is a User (its fields at the top level) with the capabilities array.

@@ -64,12 +64,14 @@ export async function idpCaller(ctx: Ctx, st: RefState): Promise<Caller> {
     linked.find((a): a is { address: string } => !!a && typeof a === 'object' && (a as any).type === type && typeof (a as any).address === 'string' && (a as any).address !== '');
   const email = entry('email');
   const wallet = entry('smart_wallet');
-  if (!email || !wallet) throw E.rule('ERR-IDP-IDENTIFIERS-INCOMPLETE');
+  // Fault idp.retail-email-optional: retail registration lets an identity without a linked email through.
+  const emailOptional = st.fault('idp.retail-email-optional') && ctx.route.operationId === 'registerRetailUser';
+  if ((!email && !emailOptional) || !wallet) throw E.rule('ERR-IDP-IDENTIFIERS-INCOMPLETE');
   requireChain(ctx, st);
   return {
     kind: 'idp',
     company_id: app.company_id,
-    idp: { sub: typeof access.sub === 'string' ? access.sub : '', email: email.address, wallet: wallet.address, app_id: app.app_id },
+    idp: { sub: typeof access.sub === 'string' ? access.sub : '', email: email?.address ?? '', wallet: wallet.address, app_id: app.app_id },
   };
 }
 

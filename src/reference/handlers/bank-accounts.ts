@@ -4,6 +4,7 @@
 // then the signature of the challenge init issued (state/signing.ts; the scheme is not shown).
 
 import { randomBytes, randomUUID } from 'node:crypto';
+import { ApiError } from '../errors.ts';
 import { Fields } from '../fields.ts';
 import type { Ctx, Reply } from '../http.ts';
 import type { RefState } from '../state/index.ts';
@@ -59,8 +60,15 @@ export function createBankAccount(ctx: Ctx, st: RefState): Reply {
 function walletLinkGuard(st: RefState, u: User) {
   if (u.sepa.status !== st.sepa.verificationRequired && !st.fault('sepa.allow-wrong-path')) throw wrongPath(st);
   const w = st.store.primaryWallet(u);
-  if (!w && !st.fault('sepa.no-primary-wallet-check')) throw st.fault('sepa.no-primary-wallet-500') ? st.errors.internal() : st.errors.notFound('wallet_address');
+  if (!w && !st.fault('sepa.no-primary-wallet-check')) throw noPrimaryWallet(st);
   return w ?? u.wallets[0];
+}
+
+/** The refusal when the user has no Primary Smart Wallet (section 3 rule 3 shows no status or error). */
+function noPrimaryWallet(st: RefState): ApiError {
+  if (st.fault('sepa.no-primary-wallet-500')) return st.errors.internal();
+  const e = st.errors.notFound('wallet_address');
+  return st.fault('sepa.no-primary-wallet-500-mismatch') ? new ApiError(500, e.body) : e;
 }
 
 /** The wallet init shows as wallet_address: the Primary, or under `sepa.init-other-wallet` another of the user's wallets. */

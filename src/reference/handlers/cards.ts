@@ -26,6 +26,7 @@ export const cardAction = (action: 'activate' | 'block' | 'unblock' | 'close'): 
   const E = st.errors;
   const c = userOf(ctx).cards.find((x) => x.id === ctx.params.card_id);
   if (!c) throw E.notFound('card_id');
+  if (c.status === 'Closed' && st.fault('cards.closed-actions-noop')) return ok(view.card(c));
   if (c.status === 'Closed' && !st.fault('cards.close-not-terminal')) throw E.invalid('status');
   switch (action) {
     case 'activate':

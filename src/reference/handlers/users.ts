@@ -1,6 +1,6 @@
 // Users (section 4): creation (v1, v2), retail registration and validation, user reads, config reads.
 
-import { idpUser } from '../auth/index.ts';
+import { idpUser, issueUserToken } from '../auth/index.ts';
 import { Fields } from '../fields.ts';
 import type { Ctx, Reply } from '../http.ts';
 import type { RefState } from '../state/index.ts';
@@ -79,6 +79,9 @@ export function registerRetail(ctx: Ctx, st: RefState): Reply {
     st.webhooks.emit(userWebhookPath(st), view.userWebhook(st, u));
     emitWalletWebhooks(st, u);
   }
+  // Fault: the registration also hands out the user token (section 4 rule 5: it returns only id; the token
+  // comes from the authorize call that follows).
+  if (st.fault('retail.returns-token')) return ok({ id: u.user_id, ...issueUserToken(st, u) });
   return ok({ id: u.user_id });
 }
 
