@@ -108,12 +108,22 @@ function readAll(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
-function forward(agent: http.Agent, origin: URL, method: string, pathAndQuery: string, headers: Record<string, string>, body: Buffer, retried = false): Promise<ProxyResponse> {
+/**
+ * The proxy's client address when it is an IPv4 loopback one: forwarding from the same address keeps
+ * the reference's per-IP rate limit per client address (limits.token.rate-limit-split sends from
+ * 127.0.0.2, 127.0.0.3, ...); the agent keeps one socket pool per local address.
+ */
+function loopbackSource(req: http.IncomingMessage): string | undefined {
+  const a = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a) ? a : undefined;
+}
+
+function forward(agent: http.Agent, origin: URL, method: string, pathAndQuery: string, headers: Record<string, string>, body: Buffer, retried = false, from?: string): Promise<ProxyResponse> {
   return new Promise((resolve, reject) => {
     const h: Record<string, string> = {};
     for (const [k, v] of Object.entries(headers)) if (!HOP_BY_HOP.has(k)) h[k] = v;
     if (body.length > 0 || method === 'POST' || method === 'PUT' || method === 'PATCH') h['content-length'] = String(body.length);
-    const req = http.request({ agent, host: origin.hostname, port: origin.port, method, path: pathAndQuery, headers: h }, (res) => {
+    const req = http.request({ agent, host: origin.hostname, port: origin.port, method, path: pathAndQuery, headers: h, ...(from ? { localAddress: from } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -128,7 +138,7 @@ function forward(agent: http.Agent, origin: URL, method: string, pathAndQuery: s
       // A kept-alive socket the upstream closed as it was reused (a race, not the variant): the request
       // never reached it, so it is sent once more on a fresh socket instead of answering 502 (seen as a
       // false positive of limits.token.rate-limit's burst through the proxy under load).
-      if (!retried && req.reusedSocket && err.code === 'ECONNRESET') return void forward(agent, origin, method, pathAndQuery, headers, body, true).then(resolve, reject);
+      if (!retried && req.reusedSocket && err.code === 'ECONNRESET') return void forward(agent, origin, method, pathAndQuery, headers, body, true, from).then(resolve, reject);
       reject(err);
     });
     req.end(body);
@@ -220,7 +230,7 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
         if (r && 'status' in r) return send(res, r, !!hooks.chunked, !!hooks.gzip);
         if (r) preq = r;
       }
-      let out = await forward(agent, origin, preq.method, preq.query ? `${preq.path}?${preq.query}` : preq.path, preq.headers, preq.body);
+      let out = await forward(agent, origin, preq.method, preq.query ? `${preq.path}?${preq.query}` : preq.path, preq.headers, preq.body, false, /^127\./.test(origin.hostname) ? loopbackSource(req) : undefined);
       if (hooks.response) out = hooks.response(preq, out, ctx) ?? out;
       send(res, out, !!hooks.chunked, !!hooks.gzip);
     })().catch((err) => {
