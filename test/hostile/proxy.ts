@@ -140,7 +140,11 @@ export async function startHostileProxy(opts: HostileProxyOptions): Promise<Host
   });
   function relay(req: http.IncomingMessage, res: http.ServerResponse, url: string, body?: Buffer): void {
     const headers = { ...req.headers, host: upstream.host };
-    const up = http.request({ agent, host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers }, (ur) => {
+    // Relay from the client's own loopback address (127.0.0.x), so the reference's per-IP token limit
+    // stays per client address behind the proxy (limits.token.rate-limit-split sends from 127.0.0.2, ...).
+    const src = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    const localAddress = /^127\./.test(upstream.hostname) && /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(src) ? src : undefined;
+    const up = http.request({ agent, host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers, ...(localAddress ? { localAddress } : {}) }, (ur) => {
       res.writeHead(ur.statusCode ?? 502, ur.headers);
       ur.pipe(res);
     });
