@@ -10,7 +10,8 @@ import { advanceClock, asUser, bearer, check, chainHeader, control, createUser, 
 export async function serverNow(ctx: CheckContext): Promise<number> {
   const res = await control(ctx, 'advanceClock', { body: { seconds: 0 } });
   const now = res.json?.now;
-  if (!Number.isInteger(now)) throw new Error(`test-control advanceClock answered no integer now: ${res.text.slice(0, 200)}`);
+  // A control adapter may map advanceClock onto a vendor call that does not report the time: a setup limit, not a verdict.
+  if (!Number.isInteger(now)) ctx.skip(`test-control advanceClock (by 0 s) answered no integer now (spec/control.yaml ClockNow), so the server's time is unknown: ${res.text.slice(0, 200)}`);
   return now;
 }
 
