@@ -35,6 +35,10 @@ export const CLIENT_DEFAULTS = {
   userAgent: 'baas-conform',
 } as const;
 
+
+/** An answer within this is "fast": waiting on it does not extend a check's time limit. */
+export const FAST_ANSWER_MS = 100;
+
 export interface HttpSessionOptions {
   profile: ResolvedProfile;
   model?: Model;
@@ -55,8 +59,14 @@ export interface CheckHttpClient extends HttpClient {
   exchangeOf(res: HttpResponse): Exchange | undefined;
   /** The most recent exchange (for failures thrown without a response). */
   readonly lastExchange: Exchange | undefined;
-  /** Milliseconds spent waiting on the target so far (all attempts): the per-check limit grows with it. */
+  /** Milliseconds spent waiting on the target so far (all attempts). */
   readonly waitedMs: number;
+  /**
+   * Waiting beyond a fast answer, summed answer by answer (each attempt's time past FAST_ANSWER_MS;
+   * retry sleeps count whole): the per-check limit grows with it. Per answer, so fast answers never
+   * cancel out the slow ones.
+   */
+  readonly slowMs: number;
   /** Responses received for model operations (every attempt, bounded), for the runner's audit of every answer. */
   observed(): readonly ObservedResponse[];
 }
@@ -243,6 +253,7 @@ export class HttpSession {
 class CheckClient implements CheckHttpClient {
   private sent = 0;
   private waited = 0;
+  private slow = 0;
   private readonly seen: ObservedResponse[] = [];
   private readonly exchanges = new WeakMap<HttpResponse, Exchange>();
   private last?: Exchange;
@@ -258,6 +269,9 @@ class CheckClient implements CheckHttpClient {
   }
   get waitedMs(): number {
     return this.waited;
+  }
+  get slowMs(): number {
+    return this.slow;
   }
 
   observed(): readonly ObservedResponse[] {
@@ -297,13 +311,13 @@ class CheckClient implements CheckHttpClient {
       try {
         res = await s.attempt(target, headers, body, this.opts.signal);
       } catch (err) {
-        this.waited += performance.now() - started;
+        this.waitedOn(performance.now() - started);
         const te = err instanceof TransportError ? err : toTransportError(err, target.url.href, { timedOut: false, aborted: false, budgetMs: s.timeoutBudgetMs });
         if (req.op && te.operation === undefined) te.operation = req.op;
         this.record(target, headers, body, undefined, { code: te.code, message: s.mask(te.message) }, performance.now() - started, attempt);
         throw te;
       }
-      this.waited += res.durationMs;
+      this.waitedOn(res.durationMs);
       if (req.op && this.seen.length < OBSERVED_MAX) this.seen.push({ op: req.op, res });
       s.learn(res);
       this.exchanges.set(res, this.record(target, headers, body, res, undefined, res.durationMs, attempt));
@@ -314,7 +328,13 @@ class CheckClient implements CheckHttpClient {
       const slept = performance.now();
       await s.sleep(delay, this.opts.signal);
       this.waited += performance.now() - slept;
+      this.slow += performance.now() - slept;
     }
+  }
+
+  private waitedOn(ms: number): void {
+    this.waited += ms;
+    this.slow += Math.max(0, ms - FAST_ANSWER_MS);
   }
 
   private record(

@@ -18,6 +18,7 @@ import { pendingVariants } from './variants/pending.ts';
 import { ratelimitVariants } from './variants/ratelimit.ts';
 import { s2sVariants } from './variants/s2s.ts';
 import { schemaVariants } from './variants/schema.ts';
+import { slowVariants } from './variants/slow.ts';
 import { sepaVariants } from './variants/sepa.ts';
 import { threedsVariants } from './variants/threeds.ts';
 import { timeoutVariants } from './variants/timeout.ts';
@@ -52,10 +53,11 @@ export const VARIANT_AREAS = {
 } as const satisfies Record<string, () => VariantSpec[]>;
 
 /**
- * Variants that no check catches yet (or freedoms a check still refuses): run only on request
- * (`selftest --area pending`), never in the default bank that npm test runs.
+ * Opt-in areas, run only on request (`selftest --area pending|slow`), never in the default bank that npm
+ * test runs: `pending`, variants no check catches yet (or freedoms a check still refuses); `slow`, full-
+ * strength twins of bounded default-bank variants, minutes long.
  */
-export const PENDING_AREAS = { pending: pendingVariants } as const satisfies Record<string, () => VariantSpec[]>;
+export const PENDING_AREAS = { pending: pendingVariants, slow: slowVariants } as const satisfies Record<string, () => VariantSpec[]>;
 
 const ALL_AREAS = { ...VARIANT_AREAS, ...PENDING_AREAS };
 

@@ -98,7 +98,7 @@ export async function runVariant(variant: MutantVariant | undefined, ctx: RunCon
     raw = { ...raw, webhook_timeout_ms: raw.webhook_timeout_ms ?? SELFTEST_WEBHOOK_TIMEOUT_MS };
     if (ctx.profile === 'minimal') raw = minimal(raw);
     const profile = resolveProfile(raw, { env: {} }, `mutant ${base.id}`);
-    const outcome = await runChecks({ profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: variant?.checkConcurrency ?? ctx.checkConcurrency }, ctx.checks, []);
+    const outcome = await runChecks({ profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: variant?.checkConcurrency ?? ctx.checkConcurrency, ...(variant?.checkTimeoutMs ? { checkTimeoutMs: variant.checkTimeoutMs } : {}) }, ctx.checks, []);
     return {
       ...base,
       failing: failingOf(outcome.results),

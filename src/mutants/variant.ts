@@ -33,6 +33,12 @@ interface VariantBase {
    * variant whose runs only wait (latency): more at once shortens its wall time, not its CPU.
    */
   checkConcurrency?: number;
+  /**
+   * The base per-check time limit of this variant's run (default: the runner's). A small base lets a
+   * latency variant show that the limit follows observed latency (src/runner/time-limit.ts) with
+   * minutes less waiting than the default base would need.
+   */
+  checkTimeoutMs?: number;
 }
 
 /** A variant as an area file declares it. */

@@ -72,7 +72,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
   const pciRouter = new Router();
   for (const r of apiRoutes(st, 'pci')) pciRouter.add(r);
 
-  const common = { st, bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, latencyMs: opts.latencyMs ?? 0, transform: opts.transform };
+  const common = { st, bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, latencyMs: opts.latencyMs ?? 0, latencyEvery: Math.max(1, Math.floor(opts.latencyEvery ?? 1)), transform: opts.transform };
   const api = createServer({ keepAliveTimeout: 10_000 }, createHandler({ ...common, router: apiRouter, server: 'api' }));
   const pci = createServer({ keepAliveTimeout: 10_000 }, createHandler({ ...common, router: pciRouter, server: 'pci' }));
   let apiPort: number;

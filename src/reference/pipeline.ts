@@ -16,6 +16,8 @@ export interface PipelineOptions {
   server: 'api' | 'pci';
   bodyLimitBytes: number;
   latencyMs: number;
+  /** The delay applies to every Nth response only (1: every response). */
+  latencyEvery: number;
   transform?: ResponseTransform;
 }
 
@@ -32,6 +34,7 @@ const EMPTY_BODY: Record<string, unknown> = {};
 export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { st } = p;
   const E = st.errors;
+  let answered = 0;
 
   const parse = (ctx: Ctx, route: Route): Record<string, unknown> => {
     const mode = route.body;
@@ -122,7 +125,7 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
     } catch (e) {
       reply = toReply(e);
     }
-    if (p.latencyMs > 0) await new Promise((r) => setTimeout(r, p.latencyMs));
+    if (p.latencyMs > 0 && ++answered % p.latencyEvery === 0) await new Promise((r) => setTimeout(r, p.latencyMs));
     let out: OutgoingResponse = {
       status: reply.status,
       headers: reply.headers ? { ...reply.headers } : {},

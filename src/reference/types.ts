@@ -55,6 +55,8 @@ export interface ReferenceOptions {
   bodyLimitBytes?: number;
   /** Added delay before every response (ms). */
   latencyMs?: number;
+  /** Delay only every Nth response of each listener (default 1: every response). */
+  latencyEvery?: number;
   /** Delay before a card transfer settles on its own (ms, default 50). */
   settleMs?: number;
   /** Profile name (default "reference"). */

@@ -257,7 +257,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
       const arm = (ms: number) => {
         timer = setTimeout(() => {
           const elapsed = performance.now() - began;
-          const allowed = allowedCheckMs(checkTimeoutMs, http.waitedMs, http.count);
+          const allowed = allowedCheckMs(checkTimeoutMs, http.slowMs);
           if (elapsed + 50 < allowed) return arm(allowed - elapsed);
           timedOut = new CheckTimeout(Math.round(allowed));
           controller.abort(timedOut);

@@ -137,7 +137,7 @@ export const selftestCommand: CliCommand = {
   builder: (y: Argv) =>
     y
       .option('variant', { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs' })
-      .option('area', { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): ${ALL_AREA_NAMES.join(', ')} (pending: faults no check catches yet; not in the default bank)` })
+      .option('area', { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): ${ALL_AREA_NAMES.join(', ')} (pending: faults no check catches yet; slow: minutes-long twins of default-bank variants; neither is in the default bank)` })
       .option('workers', { type: 'number', describe: `Worker threads (default ${SELFTEST_DEFAULTS.workers}; 0 runs in this thread)` })
       .option('profile', { type: 'string', describe: 'full (control API, secrets, IdP: the default) or minimal (none of them: shows what only they catch)' })
       .option('concurrency', { type: 'number', describe: `Variants run at once (default ${SELFTEST_DEFAULTS.concurrency})` })

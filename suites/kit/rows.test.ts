@@ -1,0 +1,35 @@
+// Which operations a section 7 identity row is tried on (suites/kit/rows.ts), from the real model.
+import { describe, expect, it } from 'vitest';
+import type { CheckContext } from '../../src/checks/types.ts';
+import { loadModel } from '../../src/model/index.ts';
+import { identityRowOperations, ownRowOperations } from './rows.ts';
+
+async function ctxWith(operations: Record<string, unknown>): Promise<CheckContext> {
+  const model = await loadModel();
+  return { model, profile: { base_url: 'http://127.0.0.1:1', operations, request_templates: {} } } as unknown as CheckContext;
+}
+
+describe('identityRowOperations', () => {
+  it('adds the user-scoped S2S operations with a shown request to the rule own reads, and leaves out what could be refused first', async () => {
+    const ctx = await ctxWith({});
+    const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE').map((o) => o.op);
+    // The rule's own operations (spec/rules) stay.
+    expect(ops).toEqual(expect.arrayContaining(['getUserV1', 'getUserV2', 'listCards']));
+    // Writes and reads the row applies to that were never tried before.
+    expect(ops).toEqual(expect.arrayContaining(['createVirtualCard', 'createBankAccount', 'getFullStatement', 'listWallets', 'validateRetailUser']));
+    // Money movers, path parameters, bodies needing an earlier step, and the S2S authorize form are out.
+    for (const out of ['executeCardTransfer', 'approve3ds', 'blockCard', 'estimateCardTransfer', 'createRecipientV2', 'completeBankAccount', 'authorizeUser', 'createUserV1']) expect(ops).not.toContain(out);
+    // A not-shown path is tried only when the profile gives it.
+    expect(ops).not.toContain('listActivity');
+    const withPath = identityRowOperations(await ctxWith({ listActivity: { method: 'GET', path: '/a' } }), 'ERR-S2S-USER-IDENTIFIER-MULTIPLE').map((o) => o.op);
+    expect(withPath).toContain('listActivity');
+    // Writes carry the body a successful call would send.
+    expect(identityRowOperations(ctx, 'ERR-S2S-USER-NOT-FOUND').find((o) => o.op === 'createVirtualCard')?.body).toMatchObject({ card_name: expect.any(String) });
+  });
+
+  it('gives the identity-provider rows both operations the rule names, retail registration with its body', async () => {
+    const ops = ownRowOperations(await ctxWith({}), 'ERR-IDP-ID-TOKEN-EXPIRED', { registerRetailUser: { country: 'DE' } });
+    expect(ops.map((o) => o.op).sort()).toEqual(['authorizeUser', 'registerRetailUser']);
+    expect(ops.find((o) => o.op === 'registerRetailUser')?.label).toBe('POST /api/v1/user/retail (registerRetailUser)');
+  });
+});
