@@ -43,7 +43,10 @@ export const drivers: Drivers = {
       expectSchema(res, 'createToken', undefined, ['AUTH-S2S-TOKEN-RESPONSE']);
       const { access_token, token_type, expires_at } = res.json;
       check(typeof access_token === 'string' && access_token.split('.').length === 3, `access_token is not a compact JWT: ${JSON.stringify(access_token)}`, { response: res });
-      check(token_type === ctx.model.auth.s2s_token.token_type, `token_type ${JSON.stringify(token_type)}, expected ${JSON.stringify(ctx.model.auth.s2s_token.token_type)}`, { response: res });
+      // RFC 6749 section 7.1: the token type is case-insensitive, so "bearer" is the same type (recorded
+      // x-unspecified on the Token schema's token_type).
+      const wantType = ctx.model.auth.s2s_token.token_type;
+      check(typeof token_type === 'string' && token_type.toLowerCase() === wantType.toLowerCase(), `token_type ${JSON.stringify(token_type)}, expected ${JSON.stringify(wantType)} (any letter case)`, { response: res });
       check(Number.isInteger(expires_at), `expires_at ${JSON.stringify(expires_at)} is not an integer (Unix seconds)`, { response: res });
       // Unix seconds, not milliseconds: within a century of now.
       check(Math.abs(expires_at - Date.now() / 1000) < 100 * 365 * 86400, `expires_at ${expires_at} is not Unix time in seconds`, { response: res });

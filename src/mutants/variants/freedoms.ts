@@ -48,6 +48,8 @@ export function freedomsVariants(): VariantSpec[] {
         b.error_description = `The request could not be processed (${b.error_description})`;
       }),
     }),
+    // RFC 6749 7.1: the token type is case-insensitive.
+    benign('benign.token-type.lowercase', 'the S2S token answer says token_type "bearer"', { transform: onOk(['createToken'], (b) => void (b.token_type = 'bearer')) }),
     // Section 7 other rule 5: the answer to malformed JSON is not shown; a 500 with the section 7 body is a reading.
     benign('benign.malformed-json-500', 'a malformed JSON request body answers 500 CategoryInternalFailure instead of 400', faults('input.malformed-json-500')),
     // Seconds of latency within the budget (section 8 recommends 30 s; the selftest's is 3 s): a check's
