@@ -11,7 +11,7 @@ import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/t
 import type { Driver, Drivers } from './driver.ts';
 import {
   type TestUser, aliasProblem, asUser, check, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx, expectError,
-  expectErrorShape, listItems, mentionsDeep, readUser, requestBody, rnd, runsFor, s2sHeaders, smartWallets, requireSmartWallets, uniqueUser, userDataArb,
+  expectErrorShape, listItems, mentionsDeep, readUser, requestBody, rnd, runsFor, s2sHeaders, requireSmartWallets, uniqueUser, userDataArb,
   userHeaders, userIdFrom, walletItems, CheckFailure, hasControl, provokedWebhookWaitMs, userInState, expectUnchangedWalletWebhooks
 } from '../kit/index.ts';
 import { cryptoRecipient } from './transfers.ts';
@@ -305,7 +305,7 @@ const provokeWithdrawal = (field: 'wallet' | 'destination') => async (ctx: Check
   if (!hasControl(ctx, 'createWithdrawalRequest')) return undefined;
   const user = await createUser(ctx);
   // Section 9.4: on withdrawal payloads wallet_address is a Smart Wallet of the user (checked when the list is readable).
-  const wallets = field === 'wallet' ? await smartWallets(ctx, user).catch(() => undefined) : undefined;
+  const wallets = field === 'wallet' ? await requireSmartWallets(ctx, user).catch(() => undefined) : undefined;
   if (field === 'wallet' && !wallets) ctx.log('GET /api/v1/wallets is not readable; the withdrawal wallet_address is not compared with the Smart Wallets');
   const dest = rnd.address();
   await createWithdrawal(ctx, user, dest);
@@ -357,7 +357,7 @@ export const drivers: Drivers = {
         await createWithdrawal(ctx, u, rnd.address());
         return u;
       });
-      const wallets = (await smartWallets(ctx, user)).map((w) => w.toLowerCase());
+      const wallets = (await requireSmartWallets(ctx, user)).map((w) => w.toLowerCase());
       const res = await asUser(ctx, user, { op: 'listWithdrawalRequests' });
       expect2xx(res, 'GET /api/v1/withdrawal/requests');
       const items = listItems(res.json);
@@ -460,6 +460,7 @@ export const drivers: Drivers = {
     safe: false,
     async run(ctx) {
       const user = await createUser(ctx);
+      await requireSmartWallets(ctx, user); // provisioning time is not in the spec: poll, bounded
       const list = await asUser(ctx, user, { op: 'listWallets' });
       expect2xx(list, 'GET /api/v1/wallets');
       const items = walletItems(list.json);

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import {
   expectSchema, type TestUser, NO_SIGNER, asUser, check, completeSepa, createUser, expect2xx, expectError, expectErrorShape, expectNot2xx,
-  is2xx, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, smartWallets, hasControl, controlRaw, requestBody,
+  is2xx, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, requireSmartWallets, hasControl, controlRaw, requestBody,
 } from '../kit/index.ts';
 import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
@@ -109,7 +109,7 @@ export const drivers: Drivers = {
       // "one of the user's wallets" and "the Primary" differ. Refused: only the wallets the user has are tried.
       const extra = await asUser(ctx, user, { op: 'createXrplAccount', body: requestBody(ctx, 'createXrplAccount', {}) });
       if (!is2xx(extra)) ctx.log(`POST /api/v1/accounts answered HTTP ${extra.status}: init is tried without a second wallet next to the Primary`);
-      const wallets = (await smartWallets(ctx, user)).map((w) => w.toLowerCase());
+      const wallets = (await requireSmartWallets(ctx, user)).map((w) => w.toLowerCase());
       const res = await initSepa(ctx, user);
       expect2xx(res, 'POST /api/v1/bank/accounts/init with { chain }', ['ENDPOINT-PRIMARY-WALLET-SERVER']);
       expectSchema(res, 'initBankAccount');

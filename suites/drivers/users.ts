@@ -2,7 +2,7 @@
 // wallets read by default and by id; the section 2 activity feed and activity by id.
 
 import {
-  expectSchema, type TestUser, asUser, check, createUser, expect2xx, expectStep, readUser, s2sHeaders, userHeaders, walletItems,
+  expectSchema, type TestUser, asUser, check, createUser, expect2xx, expectStep, readUser, s2sHeaders, userHeaders, walletItems, requireSmartWallets, isSkipSignal, fail,
 } from '../kit/index.ts';
 import { estimateTransfer, executeTransfer, pushToCardRecipient } from './transfers.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
@@ -56,6 +56,15 @@ export const drivers: Drivers = {
     safe: false,
     async run(ctx: CheckContext) {
       const user = await createUser(ctx);
+      // The spec does not say when the Smart Wallet is provisioned: poll (bounded) before judging the list.
+      // Other checks skip when none comes; this one is the rule itself ("one or more Smart Wallets"), so
+      // none within the bound is its failure, not a skip that would hide a server that never lists one.
+      try {
+        await requireSmartWallets(ctx, user);
+      } catch (err) {
+        if (!isSkipSignal(err)) throw err;
+        fail(`${(err as Error).message}; section 1: a user has one or more Smart Wallets`);
+      }
       const list = await asUser(ctx, user, { op: 'listWallets' });
       expect2xx(list, 'GET /api/v1/wallets');
       expectSchema(list, 'listWallets');

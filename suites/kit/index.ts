@@ -15,7 +15,7 @@
 
 export {
   CheckFailure, check, checkStep, expect2xx, expectError, expectErrorRule, expectRefusedBy, expectErrorShape, expectNot2xx, expectSchema, expectStatus, expectStep,
-  expectOneOfErrors, fail, is2xx, isJsonContentType,
+  expectOneOfErrors, fail, is2xx, isJsonContentType, isSkipSignal,
 } from '../../src/checks/assert.ts';
 export * from './http.ts';
 export * from './tokens.ts';

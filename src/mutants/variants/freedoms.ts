@@ -9,6 +9,21 @@ const ADDRESS = /^0x[0-9a-f]{40}$/;
 /** Upper-cases every other hex letter of a lower-case EVM address: mixed case, as EIP-55 checksums look. */
 const mixedCase = (a: string) => `0x${[...a.slice(2)].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c)).join('')}`;
 
+/**
+ * The Smart Wallet appears in GET /api/v1/wallets only `delayMs` after a user is first listed (keyed by
+ * the identity the request carries): provisioning timing is not in the spec.
+ */
+function walletsLate(delayMs: number) {
+  const firstSeen = new Map<string, number>();
+  return rewrite((req, res, b) => {
+    if (req.operationId !== 'listWallets' || !is2xx(res.status) || !Array.isArray(b?.data)) return false;
+    const who = ['x-user-id', 'x-user-email', 'x-user-wallet', 'authorization'].map((h) => String(req.headers[h] ?? '')).join('|');
+    const t = firstSeen.get(who) ?? Date.now();
+    firstSeen.set(who, t);
+    return Date.now() - t < delayMs;
+  }, (b) => void (b.data = []));
+}
+
 export function freedomsVariants(): VariantSpec[] {
   return [
     // RFC 9110: a request without Accept-Encoding accepts any coding.
@@ -48,6 +63,21 @@ export function freedomsVariants(): VariantSpec[] {
         b.error_description = `The request could not be processed (${b.error_description})`;
       }),
     }),
+    // Section 7 lists error_details in the body shape but shows details only for some rows: an error
+    // with none may leave the field out (recorded x-unspecified on ErrorBody).
+    benign('benign.errors.no-empty-details', 'error bodies with no details leave error_details out', {
+      transform: rewrite((_req, res, b) => res.status >= 400 && isObject(b) && Array.isArray(b.error_details) && b.error_details.length === 0, (b) => void delete b.error_details),
+    }),
+    // Section 4: user creation returns "the user id" (field not shown): {user_id} is a reading of it.
+    benign('benign.create-user.user-id-field', 'user creation (v1 and v2) answers {user_id} instead of {id}', {
+      transform: onOk(['createUserV1', 'createUserV2'], (b) => {
+        if (!isObject(b) || typeof b.id !== 'string') return;
+        const { id, ...rest } = b;
+        return { ...rest, user_id: id };
+      }),
+    }),
+    // Sections 1 and 2 say a user has Smart Wallets, not when they are provisioned.
+    benign('benign.wallets.late', 'a new user\'s Smart Wallet is listed only 3 s after the user is first listed', { transform: walletsLate(3000) }),
     // RFC 6749 7.1: the token type is case-insensitive.
     benign('benign.token-type.lowercase', 'the S2S token answer says token_type "bearer"', { transform: onOk(['createToken'], (b) => void (b.token_type = 'bearer')) }),
     // Section 7 other rule 5: the answer to malformed JSON is not shown; a 500 with the section 7 body is a reading.
