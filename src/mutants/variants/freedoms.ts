@@ -78,6 +78,17 @@ export function freedomsVariants(): VariantSpec[] {
     }),
     // Sections 1 and 2 say a user has Smart Wallets, not when they are provisioned.
     benign('benign.wallets.late', 'a new user\'s Smart Wallet is listed only 3 s after the user is first listed', { transform: walletsLate(3000) }),
+    // Section 4: 3DS payloads and the id field of a challenge are not shown; `id` is as good a name as `transaction_id`.
+    benign('benign.3ds.id-field', 'pending 3DS challenges are listed with their id under `id` instead of `transaction_id`', {
+      transform: onOk(['list3dsRequests'], (b) => {
+        const rename = (x: unknown) => {
+          if (!isObject(x) || !('transaction_id' in x)) return x;
+          const { transaction_id, ...rest } = x as Record<string, unknown>;
+          return { id: transaction_id, ...rest };
+        };
+        return Array.isArray(b) ? b.map(rename) : isObject(b) && Array.isArray(b.data) ? { ...b, data: b.data.map(rename) } : b;
+      }),
+    }),
     // RFC 6749 7.1: the token type is case-insensitive.
     benign('benign.token-type.lowercase', 'the S2S token answer says token_type "bearer"', { transform: onOk(['createToken'], (b) => void (b.token_type = 'bearer')) }),
     // Section 7 other rule 5: the answer to malformed JSON is not shown; a 500 with the section 7 body is a reading.
