@@ -21,13 +21,18 @@ export function identityHeaders(st: RefState): { wallet: string; email: string; 
   return { wallet: find(/wallet/), email: find(/email/), id: find(/-id$/) };
 }
 
-/** X-Chain-Id must be present and numeric (any numeric chain is accepted). */
-export function requireChain(ctx: Ctx, st: RefState): void {
+/**
+ * X-Chain-Id must be present and numeric (any numeric chain is accepted). `form` says which token the
+ * call carries (the fault chain.optional-token-forms drops the header only on the user-token and
+ * identity-provider forms, where section 7 shows no row).
+ */
+export function requireChain(ctx: Ctx, st: RefState, form: 's2s' | 'user' | 'idp' = 's2s'): void {
   if (st.fault('chain.optional')) return;
+  if (form !== 's2s' && st.fault('chain.optional-token-forms')) return;
   const name = st.model.auth.chain_header;
   const chain = header(ctx, name.toLowerCase());
   if (chain === undefined) throw st.errors.rule('ERR-S2S-CHAIN-ID-MISSING');
-  if (!NUMERIC.test(chain)) throw st.errors.invalid(name);
+  if (!NUMERIC.test(chain) && !st.fault('chain.any-value')) throw st.errors.invalid(name);
 }
 
 function findAnywhere(st: RefState, f: (c: Company) => User | undefined): User | undefined {

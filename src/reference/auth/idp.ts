@@ -67,7 +67,7 @@ export async function idpCaller(ctx: Ctx, st: RefState): Promise<Caller> {
   // Fault idp.retail-email-optional: retail registration lets an identity without a linked email through.
   const emailOptional = st.fault('idp.retail-email-optional') && ctx.route.operationId === 'registerRetailUser';
   if ((!email && !emailOptional) || !wallet) throw E.rule('ERR-IDP-IDENTIFIERS-INCOMPLETE');
-  requireChain(ctx, st);
+  requireChain(ctx, st, 'idp');
   return {
     kind: 'idp',
     company_id: app.company_id,

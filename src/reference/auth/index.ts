@@ -75,7 +75,7 @@ function s2sCaller(ctx: Ctx, st: RefState): NonNullable<Ctx['caller']> {
 function userCall(ctx: Ctx, st: RefState): void {
   const v = checkToken(ctx, st, ['s2s', 'user']);
   const p = v.payload;
-  requireChain(ctx, st);
+  requireChain(ctx, st, v.kind === 'user' ? 'user' : 's2s');
   if (v.kind === 's2s') {
     ctx.caller = { kind: 's2s', company_id: p.company_id as string, client_id: p.azp as string };
     ctx.user = identify(ctx, st, ctx.caller.company_id);
