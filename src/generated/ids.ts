@@ -79,10 +79,8 @@ export const RULE_IDS = [
   "ALIAS-DEPRECATED-NOT-REMOVED",
   "ALIAS-UNCHANGED-WALLET-NAMES",
   "LIMIT-S2S-TOKEN-VALIDITY",
-  "LIMIT-S2S-TOKEN-LIFETIME",
   "LIMIT-3DS-WINDOW",
   "LIMIT-TOKEN-RATE-LIMIT",
-  "LIMIT-TOKEN-RATE-LIMIT-SPLIT",
   "LIMIT-REQUEST-TIMEOUT",
   "LIMIT-TOKEN-REFRESH-BUFFER",
   "LIMIT-WITHDRAWAL-DELAY",
@@ -210,10 +208,8 @@ export type StateRuleId = (typeof STATE_RULE_IDS)[number];
 /** Section 8 limits (spec/rules/limits.yaml). */
 export const LIMIT_RULE_IDS = [
   "LIMIT-S2S-TOKEN-VALIDITY",
-  "LIMIT-S2S-TOKEN-LIFETIME",
   "LIMIT-3DS-WINDOW",
   "LIMIT-TOKEN-RATE-LIMIT",
-  "LIMIT-TOKEN-RATE-LIMIT-SPLIT",
   "LIMIT-REQUEST-TIMEOUT",
   "LIMIT-TOKEN-REFRESH-BUFFER",
   "LIMIT-WITHDRAWAL-DELAY",
@@ -224,10 +220,8 @@ export type LimitRuleId = (typeof LIMIT_RULE_IDS)[number];
 /** Keys of model.limits. */
 export const LIMIT_KEYS = [
   "s2s_token_validity",
-  "s2s_token_lifetime",
   "three_ds_window",
   "token_rate_limit",
-  "token_rate_limit_split",
   "request_timeout",
   "token_refresh_buffer",
   "withdrawal_delay",

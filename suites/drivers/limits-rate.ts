@@ -12,13 +12,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import { TransportError } from '../../src/client/errors.ts';
-import type { Drivers } from './driver.ts';
+import type { Driver } from './driver.ts';
 import { check, fail, is2xx, tokenBody } from '../kit/index.ts';
 
 /** Bounds of the rate-limit probes; the profile (rate_limit) overrides each. */
 export const RATE_PROBE_DEFAULTS = { max_probe_requests: 400, max_probe_seconds: 20, recovery_seconds: 60 } as const;
 
-const RULES = ['LIMIT-TOKEN-RATE-LIMIT-SPLIT'];
+const RULES = ['LIMIT-TOKEN-RATE-LIMIT'];
 const CONCURRENCY = 20;
 /** Source addresses are 127.0.0.<n>: at most this many per burst (two parts, each tried at most twice, stay under .254). */
 const MAX_ADDRESSES = 50;
@@ -78,8 +78,11 @@ async function burst(ctx: CheckContext, i: number, from: string[], n: number): P
 
 const round = (s: number) => Math.round(s * 10) / 10;
 
-export const rateDrivers: Drivers = {
-  'LIMIT-TOKEN-RATE-LIMIT-SPLIT': {
+/**
+ * A second check of LIMIT-TOKEN-RATE-LIMIT ("limited per IP and per client"), beside the generated
+ * limits.token.rate-limit: registered in suites/models (the generator joins one driver per rule).
+ */
+export const rateLimitSplit: Driver = {
     title: 'The token limits per IP and per client hold apart (profile.rate_limit.per_ip, per_client, window_seconds; loopback targets): one client floods one address (127.0.0.2) with 2 x per_ip + 1 requests and is refused by the IP limit, then is spread over fresh addresses (127.0.0.4, ...) with 2 x per_client + 1 requests and is refused by its client limit',
     safe: false,
     exclusive: true,
@@ -90,7 +93,6 @@ export const rateDrivers: Drivers = {
         await recoverDefaultAddress(ctx);
       }
     },
-  },
 };
 
 /**

@@ -5,7 +5,7 @@ import tls from 'node:tls';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { clockDrivers } from './limits-clock.ts';
-import { RATE_PROBE_DEFAULTS, rateDrivers } from './limits-rate.ts';
+import { RATE_PROBE_DEFAULTS } from './limits-rate.ts';
 import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders } from '../kit/index.ts';
 
 export { RATE_PROBE_DEFAULTS };
@@ -48,7 +48,6 @@ function tlsErrorText(err: any): string {
 
 export const drivers: Drivers = {
   ...clockDrivers,
-  ...rateDrivers,
 
   'LIMIT-S2S-TOKEN-VALIDITY': {
     title: 'S2S token validity: exp - iat equals the model value (172800 s) and expires_at is exp, about now + 172800',

@@ -2,9 +2,11 @@
 // several rules at once (so they are registered here, not generated one per rule). Their rule lists
 // come from the same module, and every id is checked against the model when the checks run. Also
 // registered here: checks of behaviour under concurrency (recipients.ts), which no single rule's
-// driver sequence exercises.
+// driver sequence exercises, and second checks of section 8 limits whose rule has its generated check
+// (limits.ts).
 
 import type { Check } from '../../src/checks/types.ts';
+import { limitChecks } from './limits.ts';
 import { concurrentRecipientsRun } from './recipients.ts';
 import { SEPA_MODEL_RULES, THREE_DS_MODEL_RULES, sepaModelRun, threeDsModelRun } from './state-models.ts';
 
@@ -40,4 +42,5 @@ export const modelChecks: Check[] = [
     needs: ['pci'],
     run: concurrentRecipientsRun,
   },
+  ...limitChecks,
 ];
