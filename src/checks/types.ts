@@ -101,6 +101,11 @@ export interface CheckContext {
    * target). The check goes on; the warning is reported apart and changes the exit code only with --strict.
    */
   warn(message: string): void;
+  /**
+   * The run keeps only safe checks (--safe): a check sends no write at all, not even one a conforming
+   * target must refuse (a faulty target could act on it). Absent: false.
+   */
+  safeMode?: boolean;
 }
 
 export interface RunServices {

@@ -274,6 +274,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
         numRuns,
         signal: controller.signal,
         services,
+        safeMode: !!options.safe,
         skip(reason: string): never {
           throw new SkipSignal(reason);
         },

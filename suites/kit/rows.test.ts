@@ -27,6 +27,13 @@ describe('identityRowOperations', () => {
     expect(identityRowOperations(ctx, 'ERR-S2S-USER-NOT-FOUND').find((o) => o.op === 'createVirtualCard')?.body).toMatchObject({ card_name: expect.any(String) });
   });
 
+  it('under --safe tries reads only: no write, not even one a conforming target refuses', async () => {
+    const ctx = { ...(await ctxWith({})), safeMode: true } as CheckContext;
+    const ops = identityRowOperations(ctx, 'ERR-S2S-USER-NOT-FOUND').map((o) => o.op);
+    expect(ops).toEqual(expect.arrayContaining(['getUserV1', 'getUserV2', 'listCards', 'listWallets']));
+    for (const op of ops) expect(ctx.model.operations.get(op as never)?.method.toLowerCase()).toBe('get');
+  });
+
   it('gives the identity-provider rows both operations the rule names, retail registration with its body', async () => {
     const ops = ownRowOperations(await ctxWith({}), 'ERR-IDP-ID-TOKEN-EXPIRED', { registerRetailUser: { country: 'DE' } });
     expect(ops.map((o) => o.op).sort()).toEqual(['authorizeUser', 'registerRetailUser']);

@@ -60,6 +60,8 @@ export function identityRowOperations(ctx: CheckContext, ruleId: RuleId): RowOpe
     if (!isOwn && (!applies || op.movesMoney || op.parameters.some((p) => p.in === 'path'))) continue;
     if (pathless(ctx, op)) continue;
     const get = op.method.toLowerCase() === 'get';
+    // Under --safe only reads: a target that wrongly accepted a write without a user could act on it.
+    if (ctx.safeMode && !get) continue;
     if (!isOwn && op.pathUnspecified) {
       const query = op.parameters.filter((p) => p.in === 'query');
       if (!get || query.length === 0 || query.some((p) => p.required)) continue;
