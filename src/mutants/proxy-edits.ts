@@ -1,6 +1,7 @@
 // Helpers for variants that mutate through the interception proxy (proxy.ts): answers made up by the
 // proxy, edited JSON bodies, and what the reference's profile knows.
 
+import { createHmac } from 'node:crypto';
 import type { AliasRuleId, OperationId } from '../model/types.ts';
 import type { ProxyHooks, ProxyResponse } from './proxy.ts';
 import { errorBody, isObject, JSON_TYPE } from './transforms.ts';
@@ -33,5 +34,36 @@ export function onAliasWebhook(rule: AliasRuleId, edit: (body: Record<string, an
     const a = ctx.model.aliasRule(rule);
     const mine = a.webhook !== undefined && (a.webhook === path || a.webhook === id);
     return mine && isObject(body) ? (edit(body, a.old, a.new) ?? body) : body;
+  };
+}
+
+/**
+ * Re-signs the access_token of a successful `op` answer with the profile's HS256 secret after `edit`
+ * changed its claims: a validly signed token with wrong claims (the header is kept as it was).
+ * `syncExpiresAt` also moves the answer's expires_at to the edited exp.
+ */
+export function resignedToken(
+  op: OperationId,
+  secret: 's2s_signing_secret' | 'user_token_signing_secret',
+  edit: (claims: Record<string, any>) => void,
+  opts: { syncExpiresAt?: boolean } = {},
+): ProxyHooks {
+  return {
+    response(req, res, ctx) {
+      const key = ctx.profile[secret];
+      if (req.operationId !== op || res.status < 200 || res.status >= 300 || typeof res.json?.access_token !== 'string' || !key) return;
+      const [h, p] = res.json.access_token.split('.');
+      let claims: Record<string, any>;
+      try {
+        claims = JSON.parse(Buffer.from(p ?? '', 'base64url').toString());
+      } catch {
+        return;
+      }
+      edit(claims);
+      const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
+      const sig = createHmac('sha256', Buffer.from(key)).update(`${h}.${body}`).digest('base64url');
+      const expires = opts.syncExpiresAt && typeof res.json.expires_at === 'number' && claims.exp ? { expires_at: claims.exp } : {};
+      return proxyJson(res, { ...res.json, access_token: `${h}.${body}.${sig}`, ...expires });
+    },
   };
 }

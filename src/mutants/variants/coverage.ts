@@ -2,9 +2,9 @@
 // coverage by rule"), and every reference fault point is used. Fault points first; the proxy where
 // the request must be seen; response transforms last.
 
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { IDP_OPS } from '../ops.ts';
-import { has, onAliasWebhook, proxyError, proxyJson, refuseAliasOnly } from '../proxy-edits.ts';
+import { has, onAliasWebhook, proxyError, proxyJson, refuseAliasOnly, resignedToken } from '../proxy-edits.ts';
 import { isObject, JSON_TYPE, onRule, onOk, restatus } from '../transforms.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
 
@@ -60,18 +60,7 @@ export function coverageVariants(): VariantSpec[] {
     }),
 
     // ------------------------------------------------------------------------------- S2S, identity
-    faulty('s2s.claims.scope-read', 'AUTH-S2S-TOKEN-CLAIMS', 'S2S tokens carry scope "partner:read" instead of "partner:full" (validly signed)', {}, {
-      response(req, res, ctx) {
-        const secret = ctx.profile.s2s_signing_secret;
-        if (req.operationId !== 'createToken' || res.status !== 200 || typeof res.json?.access_token !== 'string' || !secret) return;
-        const jwt = decodeJwt(res.json.access_token);
-        if (!jwt) return;
-        const head = Buffer.from(JSON.stringify(jwt.header)).toString('base64url');
-        const body = Buffer.from(JSON.stringify({ ...jwt.payload, scope: 'partner:read' })).toString('base64url');
-        const sig = createHmac('sha256', Buffer.from(secret)).update(`${head}.${body}`).digest('base64url');
-        return proxyJson(res, { ...res.json, access_token: `${head}.${body}.${sig}` });
-      },
-    }),
+    faulty('s2s.claims.scope-read', 'AUTH-S2S-TOKEN-CLAIMS', 'S2S tokens carry scope "partner:read" instead of "partner:full" (validly signed)', {}, resignedToken('createToken', 's2s_signing_secret', (c) => void (c.scope = 'partner:read'))),
     faulty('s2s.bearer.config-refused', 'AUTH-S2S-BEARER-ACCEPTED', 'GET /api/v1/config refuses a valid S2S Bearer token (401)', {}, {
       request(req) {
         if ((req.operationId === 'getConfig' || req.operationId === 'getValidationRules') && /^Bearer /.test(req.headers.authorization ?? '')) {

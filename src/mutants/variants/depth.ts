@@ -1,8 +1,7 @@
 // Issue 13 "faults that pass today": intermittent faults, terminal states, token lifetimes and
 // claims. Each was a fault no check caught before the suites' depth work (pending.ts has the rest).
 
-import { createHmac } from 'node:crypto';
-import { proxyJson } from '../proxy-edits.ts';
+import { resignedToken } from '../proxy-edits.ts';
 import { CATEGORY_OF, is2xx, isObject, rewrite } from '../transforms.ts';
 import { faulty, type VariantSpec } from '../variant.ts';
 
@@ -16,22 +15,6 @@ export function everyNth(n: number) {
   };
 }
 
-/** Re-signs the S2S token of a token response after `edit` changed its claims (validly signed, wrong claims). */
-function resignToken(edit: (claims: Record<string, any>) => void) {
-  return {
-    response(req: { operationId?: string }, res: { status: number; json?: any; headers: Record<string, string>; body: string }, ctx: { profile: { s2s_signing_secret?: string } }) {
-      const secret = ctx.profile.s2s_signing_secret;
-      if (req.operationId !== 'createToken' || !is2xx(res.status) || typeof res.json?.access_token !== 'string' || !secret) return;
-      const [h, p] = res.json.access_token.split('.');
-      const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
-      edit(claims);
-      const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
-      const sig = createHmac('sha256', Buffer.from(secret)).update(`${h}.${body}`).digest('base64url');
-      return proxyJson(res, { ...res.json, access_token: `${h}.${body}.${sig}`, ...(typeof res.json.expires_at === 'number' && claims.exp ? { expires_at: claims.exp } : {}) });
-    },
-  };
-}
-
 export function depthVariants(): VariantSpec[] {
   const wrongCategory = everyNth(5);
   return [
@@ -40,8 +23,8 @@ export function depthVariants(): VariantSpec[] {
         b.error_category = { ...b.error_category, category: res.status === 401 ? CATEGORY_OF[400] : CATEGORY_OF[401] };
       }),
     }),
-    faulty('s2s.claims.iss-not-url', 'AUTH-S2S-TOKEN-CLAIMS', 'the S2S token iss is "baas" instead of the issuer URL (validly signed)', {}, resignToken((c) => void (c.iss = 'baas'))),
-    faulty('s2s.claims.sub-not-client', 'AUTH-S2S-TOKEN-CLAIMS', 'the S2S token sub is a fresh UUID, not the client id (validly signed)', {}, resignToken((c) => void (c.sub = '00000000-0000-4000-8000-000000000000'))),
+    faulty('s2s.claims.iss-not-url', 'AUTH-S2S-TOKEN-CLAIMS', 'the S2S token iss is "baas" instead of the issuer URL (validly signed)', {}, resignedToken('createToken', 's2s_signing_secret', (c) => void (c.iss = 'baas'), { syncExpiresAt: true })),
+    faulty('s2s.claims.sub-not-client', 'AUTH-S2S-TOKEN-CLAIMS', 'the S2S token sub is a fresh UUID, not the client id (validly signed)', {}, resignedToken('createToken', 's2s_signing_secret', (c) => void (c.sub = '00000000-0000-4000-8000-000000000000'), { syncExpiresAt: true })),
     faulty('user-token.expires-at-ms', 'AUTH-USER-TOKEN-ISSUANCE', 'the user-token expires_at is in milliseconds', {
       transform: rewrite((req, res, b) => req.operationId === 'authorizeUser' && is2xx(res.status) && typeof b?.expires_at === 'number', (b) => void (b.expires_at *= 1000)),
     }),

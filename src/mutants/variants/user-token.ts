@@ -1,9 +1,8 @@
 // User tokens: issuance (section 5) and the section 7 rows for requests using a user token.
 
-import { createHmac } from 'node:crypto';
 import { USER_READS } from '../ops.ts';
-import { proxyJson } from '../proxy-edits.ts';
-import { acceptInsteadOf, is2xx, onOk, onRule, restatus, rewrite } from '../transforms.ts';
+import { resignedToken } from '../proxy-edits.ts';
+import { acceptInsteadOf, onOk, onRule, restatus, rewrite } from '../transforms.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** A Bearer JWT whose claims carry no azp: a user token (S2S tokens name their client in azp). */
@@ -15,26 +14,6 @@ function isUserToken(auth: string | string[] | undefined): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * Re-signs the user token of an authorizeUser answer without the claim `name` (the reference's own claim
- * name: the spec does not show it). With user-token.skip-claims the server then issues and accepts tokens
- * lacking the claim, so no token it issues can ever draw the section 7 row.
- */
-function issueWithoutClaim(name: string) {
-  return {
-    response(req: { operationId?: string }, res: { status: number; json?: any; headers: Record<string, string>; body: string }, ctx: { profile: { user_token_signing_secret?: string } }) {
-      const secret = ctx.profile.user_token_signing_secret;
-      if (req.operationId !== 'authorizeUser' || !is2xx(res.status) || typeof res.json?.access_token !== 'string' || !secret) return;
-      const [h, p] = res.json.access_token.split('.');
-      const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
-      delete claims[name];
-      const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
-      const sig = createHmac('sha256', Buffer.from(secret)).update(`${h}.${body}`).digest('base64url');
-      return proxyJson(res, { ...res.json, access_token: `${h}.${body}.${sig}` });
-    },
-  };
 }
 
 /** Builds the user-token variants (stateful transforms get fresh state on every call). */
@@ -58,7 +37,7 @@ export function userTokenVariants(): VariantSpec[] {
       transform: onRule('ERR-USER-TOKEN-USER-ID-MISSING', (b) => void (b.error_reason = 'ErrorPermissionDenied'), USER_READS),
     }),
     // Issue 13 "skips that hide failures": the claim rows used to skip when no claim carried the value.
-    faulty('user-token.issued-without-email-claim', 'ERR-USER-TOKEN-EMAIL-MISSING', 'user tokens are issued without the email claim and accepted without it', faults('user-token.skip-claims'), issueWithoutClaim('email')),
+    faulty('user-token.issued-without-email-claim', 'ERR-USER-TOKEN-EMAIL-MISSING', 'user tokens are issued without the email claim and accepted without it', faults('user-token.skip-claims'), resignedToken('authorizeUser', 'user_token_signing_secret', (c) => void delete c.email)),
     faulty('user-token.issuance.no-expires-at', 'AUTH-USER-TOKEN-ISSUANCE', 'POST /api/v1/user/authorize returns no expires_at', {
       transform: onOk(['authorizeUser'], (b) => void delete b.expires_at),
     }),
