@@ -1,0 +1,26 @@
+// Benign variants for the readings of issue 18: answers a sentence of the spec allows that a check
+// used to refuse. Each must stay clean; where the answer may hide a fault the check warns instead
+// (the rule's `readings` in spec/rules, --strict fails it), and a warning is not a false positive.
+
+import { is2xx, isObject, onOk, rewrite } from '../transforms.ts';
+import { benign, faults, type VariantSpec } from '../variant.ts';
+
+export function readingsVariants(): VariantSpec[] {
+  return [
+    // Section 5: X-Chain-Id is required and carries a numeric chain id; refusing another value is not said.
+    benign('benign.chain.non-numeric-accepted', 'a present X-Chain-Id is accepted whatever its value, numeric or not (warns under AUTH-CHAIN-ID-REQUIRED non-numeric-value)', faults('chain.any-value')),
+    // Section 4 lists id, user_id, user_address, wallet_address on user reads (spec/openapi.yaml
+    // x-checked-when-present: email, country).
+    benign('benign.user-read.no-email', 'user reads (GET /api/v1/user, /api/v2/user, retail validate) carry neither email nor country', {
+      transform: onOk(['getUserV1', 'getUserV2', 'validateRetailUser'], (b) => {
+        if (!isObject(b)) return;
+        delete b.email;
+        delete b.country;
+      }),
+    }),
+  ];
+}
+
+// Kept for the helpers the later variants of this file use.
+void is2xx;
+void rewrite;
