@@ -77,6 +77,8 @@ export const FAULT_POINTS = [
   'identity.multiple-on-card-create', // several identity headers accepted (first wins) on POST /api/v1/cards/virtual only
   'idp.retail-id-expiry-ignored', // POST /api/v1/user/retail accepts an expired provider identity token
   'idp.retail-email-optional', // POST /api/v1/user/retail accepts an identity token that links no email
+  // --- Issue 18 readings: NOT faults, the switches of benign variants (variants/readings.ts) ---
+  'idp.user-address-eoa', // NOT a fault: the provider identity's wallet is the linked EOA (type wallet), not the smart_wallet
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];

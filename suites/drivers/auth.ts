@@ -192,11 +192,13 @@ export const drivers: Drivers = {
       // Email on a user read is checked only when present (spec/openapi.yaml x-checked-when-present).
       const email = userFieldMismatch(ctx, 'getUserV1', me.json, 'email', who.email);
       check(email === undefined, `after the exchange GET /api/v1/user answered ${email}: the identity token linked that email`, { response: me });
-      // Section 5: "Email and wallet come from the tokens": the user's address is the smart_wallet the
-      // identity token links. Only the engine's own identity is known to link exactly one wallet.
+      // Section 5: "Email and wallet come from the tokens": the user's address is a wallet the identity
+      // token links, the EOA (section 2: user_address is the EOA) or the smart_wallet (section 5's
+      // example type); the rule's reading user-address. The engine's identity links exactly those two.
       if (ctx.services.idp && who.wallet) {
         const got = me.json?.user_address;
-        check(typeof got === 'string' && got.toLowerCase() === who.wallet.toLowerCase(), `after the exchange GET /api/v1/user answered user_address ${JSON.stringify(got)}, but the identity token linked the smart_wallet ${who.wallet}`, { rules: ['AUTH-IDP-EXCHANGE'], response: me });
+        const linked = [who.eoa, who.wallet].filter((a) => a !== '');
+        check(typeof got === 'string' && linked.some((a) => a.toLowerCase() === got.toLowerCase()), `after the exchange GET /api/v1/user answered user_address ${JSON.stringify(got)}, but the identity token linked the wallets ${linked.join(' (EOA), ')} (smart_wallet)`, { rules: ['AUTH-IDP-EXCHANGE'], response: me });
       }
     },
   },

@@ -18,6 +18,13 @@ export function readingsVariants(): VariantSpec[] {
         delete b.country;
       }),
     }),
+    // Section 2: user_address is the EOA; section 5: "Email and wallet come from the tokens".
+    benign('benign.idp.user-address-eoa', 'retail registration takes the EOA the identity token links (type wallet) as user_address, not the smart_wallet', faults('idp.user-address-eoa')),
+    // Sections 1 and 2: a user has Smart Wallets; no provisioning time is shown (ENDPOINT-WALLETS reading
+    // provisioning-time). Every check that needs a listed wallet skips; none fails.
+    benign('benign.wallets.never-listed', 'GET /api/v1/wallets lists no wallet (provisioning takes longer than any check waits)', {
+      transform: onOk(['listWallets'], (b) => (Array.isArray(b) ? [] : isObject(b) && Array.isArray(b.data) ? { ...b, data: [] } : b)),
+    }),
   ];
 }
 
