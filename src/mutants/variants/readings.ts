@@ -25,6 +25,10 @@ export function readingsVariants(): VariantSpec[] {
     benign('benign.wallets.never-listed', 'GET /api/v1/wallets lists no wallet (provisioning takes longer than any check waits)', {
       transform: onOk(['listWallets'], (b) => (Array.isArray(b) ? [] : isObject(b) && Array.isArray(b.data) ? { ...b, data: [] } : b)),
     }),
+    // Section 4: "the client library also sends an optional audience string" (no value shown).
+    benign('benign.token.audience-validated', 'POST /api/v1/token refuses an audience other than the one its profile documents (request_templates.createToken.audience)', faults('token.audience-validated')),
+    // Section 3: Active, "details are retrieved"; section 2: details_id is the order result.
+    benign('benign.sepa.active.new-details-id', 'every POST /api/v1/bank/accounts {Sepa} when Active answers a new details_id (warns under STATE-SEPA-ACTIVE-RETRIEVE same-details-id)', faults('sepa.active-new-details-id')),
   ];
 }
 
