@@ -6,6 +6,7 @@ import { CheckFailure, checkStep, expectError, expectErrorShape, expectStep } fr
 import { decodeJwt } from 'jose';
 import { IDP_DEFAULTS } from '../../src/idp/index.ts';
 import { clockSkewAllowance } from './control.ts';
+import { warnReading } from './readings.ts';
 import { bearer, chainHeader, headers } from './http.ts';
 import { rnd } from './random.ts';
 import { userIdFrom } from './users.ts';
@@ -146,7 +147,7 @@ export function expectAudienceRefused(ctx: CheckContext, res: HttpResponse, rule
   if (res.status >= 200 && res.status < 300) throw new CheckFailure(`an access token whose aud is not the configured app id was accepted (HTTP ${res.status}); section 5: "The access token's aud must match it"`, { rules, response: res });
   if (res.status === 401) {
     expectErrorShape(ctx, res, rules);
-    ctx.log('aud mismatch answered 401 (section 7 shows no row for it; accepted beside the 500 "Client application not registered")');
+    warnReading(ctx, 'ERR-IDP-APP-NOT-REGISTERED', 'refused-401', `a provider access token whose aud is not the configured app id answered 401 ${String((res.json as { error_reason?: unknown })?.error_reason ?? '')}`.trimEnd());
     return;
   }
   expectError(ctx, res, 'ERR-IDP-APP-NOT-REGISTERED');
