@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { proxyError } from '../proxy-edits.ts';
-import { isObject, JSON_TYPE, onOk } from '../transforms.ts';
+import { is2xx, isObject, JSON_TYPE, onOk } from '../transforms.ts';
 import { benign, faults, type VariantSpec } from '../variant.ts';
 
 export function readingsVariants(): VariantSpec[] {
@@ -32,17 +32,20 @@ export function readingsVariants(): VariantSpec[] {
     // Section 3: Active, "details are retrieved"; section 2: details_id is the order result.
     benign('benign.sepa.active.new-details-id', 'every POST /api/v1/bank/accounts {Sepa} when Active answers a new details_id (warns under STATE-SEPA-ACTIVE-RETRIEVE same-details-id)', faults('sepa.active-new-details-id')),
     // Section 4 lists the four account types; who may order Ach, FasterPayment or Spei is not shown.
+    // Eligibility depends on the user, so it is judged once the request would otherwise succeed.
     benign('benign.bank.types-refused', 'POST /api/v1/bank/accounts refuses Ach, FasterPayment and Spei with 400 ErrorNotSupported (warns under ENDPOINT-BANK-ACCOUNT-TYPES eligibility-refusal)', {}, {
-      request(req) {
-        if (req.operationId === 'createBankAccount' && ['Ach', 'FasterPayment', 'Spei'].includes(String(req.json?.account_type))) {
+      response(req, res) {
+        if (req.operationId === 'createBankAccount' && is2xx(res.status) && ['Ach', 'FasterPayment', 'Spei'].includes(String(req.json?.account_type))) {
           return proxyError(400, 'ErrorNotSupported', 'This account type is not available for the user', 'account_type');
         }
       },
     }),
     // Section 4 shows no answer to an account_type outside the four.
+    // Only where the reference refused the value itself (its error names account_type), not another fault of the request.
     benign('benign.bank.other-type-accepted', 'POST /api/v1/bank/accounts accepts an account_type outside the four and answers { details_id } (warns under ENDPOINT-BANK-ACCOUNT-TYPES other-type)', {}, {
-      request(req) {
-        if (req.operationId === 'createBankAccount' && typeof req.json?.account_type === 'string' && !['Sepa', 'Ach', 'FasterPayment', 'Spei'].includes(req.json.account_type)) {
+      response(req, res) {
+        const namesType = JSON.stringify(res.json?.error_details ?? []).includes('account_type');
+        if (req.operationId === 'createBankAccount' && res.status === 400 && namesType && typeof req.json?.account_type === 'string' && !['Sepa', 'Ach', 'FasterPayment', 'Spei'].includes(req.json.account_type)) {
           const body = { details_id: randomUUID() };
           return { status: 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(body), json: body };
         }
