@@ -35,9 +35,11 @@ export interface BehindProxyOptions extends Omit<HostileProxyOptions, 'upstream'
   onWebhookBase?: (url: string) => void;
   /** Called with the engine's JWKS URL when the run registers its test identity provider through the control API. */
   onJwksUrl?: (url: string) => void;
+  /** The client's bound on waiting out 429s per request (default: the client's own). */
+  rateLimitWaitMs?: number;
 }
 
-export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, ...opts }: BehindProxyOptions): Promise<HostileRun> {
+export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, rateLimitWaitMs, ...opts }: BehindProxyOptions): Promise<HostileRun> {
   const model = await loadModel();
   const tokenPath = model.operation('createToken').path;
   const reference = await startReference();
@@ -75,6 +77,7 @@ export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, .
       concurrency: 4,
       numRuns: 3,
       checkTimeoutMs: 30_000,
+      ...(rateLimitWaitMs !== undefined ? { rateLimitWaitMs } : {}),
       onEvent: (e) => void (e.type === 'exchange' && exchanges.push(e.exchange)),
     });
   } catch (err) {
