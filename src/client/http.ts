@@ -14,7 +14,7 @@ import type { Model } from '../model/types.ts';
 import { maskSecrets } from '../profile/mask.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { toCurl } from './curl.ts';
-import { ACCEPT_ENCODING, decodeBody, parseJsonBounded } from './decode.ts';
+import { ACCEPT_ENCODING, decodeBody, parseJsonBounded, tooLarge } from './decode.ts';
 import { TransportError, toTransportError } from './errors.ts';
 import { backoffDelay, RETRY_DEFAULTS, type RetryOptions } from './retry.ts';
 
@@ -211,12 +211,12 @@ export class HttpSession {
     try {
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > max) {
-        throw new TransportError('BODY_TOO_LARGE', `${href}: Content-Length ${declared} exceeds the ${max}-byte limit`, href);
+        throw tooLarge(`${href}: Content-Length ${declared} exceeds the ${max}-byte limit (refused before reading)`, href, 0);
       }
       for await (const chunk of res.body) {
         size += (chunk as Buffer).length;
         // Stop reading as soon as the limit is passed: memory stays bounded whatever the server sends.
-        if (size > max) throw new TransportError('BODY_TOO_LARGE', `${href}: response body exceeds the ${max}-byte limit`, href);
+        if (size > max) throw tooLarge(`${href}: response body exceeds the ${max}-byte limit (refused after reading ${size} bytes)`, href, size);
         chunks.push(chunk as Buffer);
       }
     } catch (err) {
