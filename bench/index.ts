@@ -1,5 +1,6 @@
 // `npm run bench`: benchmarks of the toolkit, as ratios against baselines measured in the same run.
-// Exit 1 when a benchmark misses its target. BENCH_ONLY=load|reference|startup runs one of them.
+// Exit 1 when a benchmark misses its target. BENCH_ONLY=load|reference|startup|hostile-body runs one of them.
+import { benchHostileBody, formatHostileBody, hostileBodyMissed } from './hostile-body.bench.ts';
 import { benchLoad, JUDGING } from './load.bench.ts';
 import { benchReference } from './reference.bench.ts';
 import { benchStartup, formatStartup, startupMissed } from './startup.bench.ts';
@@ -45,4 +46,11 @@ if (only === undefined || only === 'startup') {
   const startup = await benchStartup({ rounds: Number(process.env.BENCH_STARTUP_ROUNDS ?? 5) });
   process.stdout.write(formatStartup(startup));
   if (startupMissed(startup)) process.exitCode = 1;
+}
+
+// Peak memory of the client refusing hostile bodies, as ratios to an accepted answer (bench/hostile-body.bench.ts).
+if (only === undefined || only === 'hostile-body') {
+  const hostile = await benchHostileBody({ rounds: Number(process.env.BENCH_HOSTILE_ROUNDS ?? 3) });
+  process.stdout.write(formatHostileBody(hostile));
+  if (hostileBodyMissed(hostile)) process.exitCode = 1;
 }
