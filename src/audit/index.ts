@@ -23,7 +23,8 @@ import { judge } from './verdict.ts';
 
 export type { AuditPlan } from './plan.ts';
 export { DEFAULT_PLAN, readAuditPlan, resolvePlan } from './plan.ts';
-export { writeAuditReports, type AuditReportPaths } from './report.ts';
+export { writeAuditReports, AUDIT_FILES, type AuditReportPaths } from './report.ts';
+export { formatVerdict } from './console.ts';
 export type { AuditProfile, AuditVerdict, Delivery, Exchange, RuleOutcome } from './types.ts';
 
 export interface AuditOptions {

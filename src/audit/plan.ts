@@ -23,12 +23,13 @@ export interface AuditPlan {
 
 /**
  * The default plan. Token calls: #1 and #2 meet a burst of five 429s (four waits each: enough to see
- * growth with full jitter), #3 a 429 with Retry-After. Tokens live 4 s, so a client with the 1.5 s
- * buffer refreshes every ~2.5 s and both the cache and the refresh rules are observable in ~8 s.
+ * growth with full jitter), #3 a 429 with Retry-After. Tokens live 5 s (4-5 s: expires_at is whole
+ * seconds), so a client with the 1 s buffer refreshes every ~3.5 s, and a token call while a cached
+ * token has more than twice the buffer left (2 s) is premature: both token rules show in ~8 s.
  */
 export const DEFAULT_PLAN: AuditPlan = {
   seed: 1,
-  scale: { token_lifetime_seconds: 4, refresh_buffer_seconds: 1.5, request_timeout_seconds: 1.5 },
+  scale: { token_lifetime_seconds: 5, refresh_buffer_seconds: 1, request_timeout_seconds: 1.5 },
   token_bursts: [{ at_token_call: 1, length: 5 }, { at_token_call: 2, length: 5 }],
   retry_after: [{ on: 'token', at_call: 3, seconds: 1 }, { on: 'other', at_call: 2, seconds: 1 }],
   other_burst: { length: 2, within_first: 4 },

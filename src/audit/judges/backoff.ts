@@ -3,7 +3,7 @@
 // One wait says nothing (full jitter makes a near-zero wait legitimate); the longest of the last two
 // waits of the bursts must outgrow the longest first wait by the plan's factor and margin.
 
-import type { Exchange, Judgement } from '../types.ts';
+import type { Exchange } from '../types.ts';
 import { cite, ms, notExercised, type Judge, type JudgeContext } from './context.ts';
 
 /** The attempt that followed `ex`: the next call of the same operation (or, unrouted, the same path). */

@@ -33,7 +33,7 @@ function freshTokenCalls(ctx: JudgeContext): Exchange[] {
 
 export const tokenCache: Judge = (ctx) => {
   const using = ctx.exchanges.filter((e) => e.token?.kind === 's2s');
-  const calls = ctx.exchanges.filter(isTokenCall);
+  const calls = freshTokenCalls(ctx);
   if (using.length < 2) return notExercised(`the client made ${using.length} call(s) with an S2S token; caching shows over several`);
   const buffer = ctx.plan.scale.refresh_buffer_seconds * 1000;
   const tokens = issued(ctx);
@@ -42,7 +42,7 @@ export const tokenCache: Judge = (ctx) => {
   const premature = freshTokenCalls(ctx).filter((call) => tokens.some((t) => t.seq < call.seq && t.clientId === call.clientId
     && t.expiresAtMs - call.startMs > 2 * buffer && !(t.n !== undefined && refused.has(t.n))));
   const limit = Math.max(1, Math.floor(using.length / 10));
-  const counts = `${calls.length} token call(s) for ${using.length} call(s) that used an S2S token`;
+  const counts = `${calls.length} token call(s) (retries after a 429 not counted) for ${using.length} call(s) that used an S2S token`;
   if (premature.length <= limit) return { status: 'pass', message: `${counts}; ${premature.length} came while a cached token had more than twice the ${ctx.plan.scale.refresh_buffer_seconds} s buffer to live`, exchanges: seqs(calls) };
   return {
     status: 'fail',
