@@ -145,6 +145,7 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
   } catch (e) {
     problems.push(`flow stopped: ${(e as Error).message}`);
   } finally {
+    await tokens.settle();
     await http.close();
   }
   return { calls: http.calls, problems };

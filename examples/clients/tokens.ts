@@ -44,8 +44,17 @@ export class TokenManager {
     if (t && this.mode === 'no-refresh') return t.value;
     if (t && now < t.expiresAtMs - this.src.bufferMs) return t.value;
     const refresh = this.fetch();
-    if (t && now < t.expiresAtMs - SAFETY_MS) return t.value;
+    if (t && now < t.expiresAtMs - SAFETY_MS) {
+      // The refresh goes on in the background; a failure shows on the next get().
+      refresh.catch(() => {});
+      return t.value;
+    }
     return refresh;
+  }
+
+  /** Waits for a refresh under way (before the HTTP agent closes). */
+  async settle(): Promise<void> {
+    await this.pending?.catch(() => {});
   }
 
   /** After a 401: forget the token (the no-refresh client learns of expiry this way only). */

@@ -141,3 +141,4 @@ async function setWebhookBase(model: Awaited<ReturnType<typeof loadModel>>, cont
   await res.body.dump();
   if (res.statusCode >= 300) throw new Error(`the reference refused the webhook base URL (HTTP ${res.statusCode})`);
 }
+export { clientRuleCatalogue, type ClientCatalogueEntry } from './catalogue.ts';
