@@ -34,14 +34,18 @@ function session(baseUrl: string, extra: Partial<ConstructorParameters<typeof Ht
   return s;
 }
 
-async function transportCode(p: Promise<unknown>): Promise<string> {
+async function transportError(p: Promise<unknown>): Promise<TransportError> {
   try {
     await p;
   } catch (err) {
     expect(err).toBeInstanceOf(TransportError);
-    return (err as TransportError).code;
+    return err as TransportError;
   }
   throw new Error('expected TransportError');
+}
+
+async function transportCode(p: Promise<unknown>): Promise<string> {
+  return (await transportError(p)).code;
 }
 
 describe('HttpSession client', () => {
@@ -50,9 +54,10 @@ describe('HttpSession client', () => {
       /* never answers */
     });
     const s = session(url, { timeoutBudgetMs: 300 });
-    const started = Date.now();
-    expect(await transportCode(s.client('t').send({ path: '/x' }))).toBe('TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // The client's own decision: a TIMEOUT naming the budget it armed (a hang is the test timeout's).
+    const err = await transportError(s.client('t').send({ path: '/x' }));
+    expect(err.code).toBe('TIMEOUT');
+    expect(err.message).toContain('within 300 ms');
   });
 
   it('times out when the body stalls after headers', async () => {
@@ -87,7 +92,7 @@ describe('HttpSession client', () => {
     expect(c.count).toBe(2);
   });
 
-  it('does not retry with noRetry, and gives up after maxRetries', async () => {
+  it('does not retry with noRetry; a 429 that never ends is RATE_LIMITED after maxRetries, never the answer', async () => {
     let hits = 0;
     const url = await serve((_req, res) => {
       hits++;
@@ -97,14 +102,57 @@ describe('HttpSession client', () => {
     const s = session(url, { retry: { baseMs: 1, capMs: 2 } });
     expect((await s.client('a').send({ path: '/', noRetry: true })).status).toBe(429);
     expect(hits).toBe(1);
-    expect((await s.client('b').send({ path: '/' })).status).toBe(429);
+    const c = s.client('b');
+    const p = c.send({ path: '/' });
+    expect(await transportCode(p)).toBe('RATE_LIMITED');
     expect(hits).toBe(1 + 1 + RETRY_DEFAULTS.maxRetries);
   });
 
-  it('aborts a 20 MB streaming body with BODY_TOO_LARGE and bounded memory', async () => {
+  it('ends a 429 storm at the wait bound (counted in Retry-After sleeps, not attempts), naming the rate limit', async () => {
+    let hits = 0;
+    const url = await serve((_req, res) => {
+      hits++;
+      res.writeHead(429, { 'retry-after': '1' });
+      res.end();
+    });
+    // 2.5 s of waiting: two 1 s sleeps fit, the third would pass the bound.
+    const c = session(url, { retry: { maxWaitMs: 2500 } }).client('storm');
+    let err: unknown;
+    try {
+      await c.send({ path: '/x' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).code).toBe('RATE_LIMITED');
+    expect((err as TransportError).message).toMatch(/answered 429 \(rate limiting\) to all 3 attempts/);
+    expect(hits).toBe(3);
+    // The sleeps were slow waiting: the check's time limit follows them.
+    expect(c.slowMs).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('waits a 429 out past one request budget: each attempt gets the whole budget, the sleep is not charged to it', async () => {
+    let hits = 0;
+    const url = await serve((_req, res) => {
+      hits++;
+      // Three 429s with Retry-After 1 (3 s of waiting, six budgets of 500 ms), then a real answer.
+      if (hits <= 3) {
+        res.writeHead(429, { 'retry-after': '1' });
+        res.end();
+      } else res.end('{"ok":true}');
+    });
+    const res = await session(url, { timeoutBudgetMs: 500 }).client('patient').send({ path: '/x' });
+    expect(res.status).toBe(200);
+    expect(hits).toBe(4);
+  });
+
+  it('aborts a 20 MB streaming body with BODY_TOO_LARGE, holding at most the limit plus one chunk', async () => {
     const chunk = Buffer.alloc(64 * 1024, 'a');
     let written = 0;
+    let closed!: () => void;
+    const serverSawClose = new Promise<void>((r) => (closed = r));
     const url = await serve(async (_req, res) => {
+      res.on('close', () => closed());
       res.writeHead(200, { 'content-type': 'application/json' });
       while (written < 20 * 1024 * 1024 && !res.destroyed) {
         written += chunk.length;
@@ -122,11 +170,17 @@ describe('HttpSession client', () => {
       }
       res.end();
     });
-    const before = process.memoryUsage().heapUsed;
-    expect(await transportCode(session(url).client('big').send({ path: '/' }))).toBe('BODY_TOO_LARGE');
-    const grown = process.memoryUsage().heapUsed - before;
-    expect(grown).toBeLessThan(12 * 1024 * 1024);
-    await new Promise((r) => setTimeout(r, 50));
+    const s = session(url);
+    const err = await transportError(s.client('big').send({ path: '/' }));
+    expect(err.code).toBe('BODY_TOO_LARGE');
+    // What the client held when it refused (not the process heap, which counts everything else the
+    // process does): past the limit by at most one socket read (64 KiB).
+    expect(err.bytes).toBeGreaterThan(s.maxBodyBytes);
+    expect(err.bytes).toBeLessThanOrEqual(s.maxBodyBytes + 64 * 1024);
+    // And it hung up: the server sees the connection close (a client that drained or kept the socket
+    // would leave it writing until the test timeout) having sent far less than the 20 MB (the limit
+    // plus what loopback socket buffers hold).
+    await serverSawClose;
     expect(written).toBeLessThan(20 * 1024 * 1024);
   });
 
@@ -135,7 +189,9 @@ describe('HttpSession client', () => {
       res.writeHead(200, { 'content-length': String(50 * 1024 * 1024) });
       res.write('x');
     });
-    expect(await transportCode(session(url).client('cl').send({ path: '/' }))).toBe('BODY_TOO_LARGE');
+    const err = await transportError(session(url).client('cl').send({ path: '/' }));
+    expect(err.code).toBe('BODY_TOO_LARGE');
+    expect(err.bytes, 'refused on the header, no body byte read').toBe(0);
   });
 
   it('returns invalid JSON as text with jsonError, not an exception', async () => {

@@ -15,8 +15,11 @@ export const MAX_JSON_DEPTH = 256;
 /** The rule a body the client cannot read as JSON breaks ("All bodies are JSON", section 4). */
 export const JSON_BODY_RULE = 'GENERAL-TRANSPORT-JSON';
 
+/** The decoder's output cap for a `max`-byte body limit: one byte past it, so "over the limit" shows. */
+const outputCap = (max: number) => max + 1;
+
 function decodeOne(buf: Buffer, coding: string, max: number): Buffer {
-  const opts = { maxOutputLength: max + 1 };
+  const opts = { maxOutputLength: outputCap(max) };
   if (coding === 'gzip' || coding === 'x-gzip') return zlib.gunzipSync(buf, opts);
   if (coding === 'br') return zlib.brotliDecompressSync(buf, opts);
   if (coding === 'deflate') {
@@ -31,6 +34,13 @@ function decodeOne(buf: Buffer, coding: string, max: number): Buffer {
   throw Object.assign(new Error(`unsupported Content-Encoding ${JSON.stringify(coding)} (the client asked for ${ACCEPT_ENCODING})`), { code: 'UNSUPPORTED_CODING' });
 }
 
+/** BODY_TOO_LARGE carrying the bytes held when the client refused (what tests bound memory on). */
+export function tooLarge(message: string, href: string, bytes: number): TransportError {
+  const err = new TransportError('BODY_TOO_LARGE', message, href);
+  err.bytes = bytes;
+  return err;
+}
+
 /** Decodes `raw` by its Content-Encoding (codings applied in order, so undone in reverse), at most `max` bytes out. */
 export function decodeBody(raw: Buffer, contentEncoding: string | undefined, max: number, href: string): Buffer {
   const codings = (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
@@ -41,11 +51,13 @@ export function decodeBody(raw: Buffer, contentEncoding: string | undefined, max
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === 'ERR_BUFFER_TOO_LARGE' || (err instanceof RangeError && /too large|maxOutputLength/i.test(err.message))) {
-        throw new TransportError('BODY_TOO_LARGE', `${href}: the ${coding}-encoded body decodes to more than the ${max}-byte limit (a compression bomb is refused)`, href);
+        // zlib stops as soon as its output passes maxOutputLength, in the middle of the stream: it
+        // held at most that plus the output chunk it was filling.
+        throw tooLarge(`${href}: the ${coding}-encoded body decodes to more than the ${max}-byte limit (decoding stopped at the limit: a compression bomb is refused)`, href, outputCap(max) + zlib.constants.Z_DEFAULT_CHUNK);
       }
       throw new TransportError('DECODE', `${href}: Content-Encoding ${coding} could not be decoded: ${(err as Error).message}`, href, JSON_BODY_RULE);
     }
-    if (out.length > max) throw new TransportError('BODY_TOO_LARGE', `${href}: the ${coding}-encoded body decodes to more than the ${max}-byte limit`, href);
+    if (out.length > max) throw tooLarge(`${href}: the ${coding}-encoded body decodes to more than the ${max}-byte limit (decoded ${out.length} bytes)`, href, out.length);
   }
   return out;
 }

@@ -11,6 +11,8 @@ export type TransportErrorCode =
   | 'TLS'
   | 'BODY_TOO_LARGE'
   | 'BODY_TOO_DEEP'
+  /** The target kept answering 429 past the client's wait bound (RETRY_DEFAULTS.maxWaitMs). */
+  | 'RATE_LIMITED'
   | 'DECODE'
   | 'ABORTED'
   | 'PROTOCOL'
@@ -23,6 +25,12 @@ export class TransportError extends BaasConformError {
   readonly ruleId?: string;
   /** operationId of the request, when the check named one (set by the check client). */
   operation?: string;
+  /**
+   * For BODY_TOO_LARGE: the body bytes the client held when it refused (raw bytes read, or bytes the
+   * decoder produced). Tests assert memory on this, not on the process heap, which also counts
+   * whatever else the process does.
+   */
+  bytes?: number;
   constructor(code: TransportErrorCode, message: string, url: string, ruleId?: string) {
     super(code, message, 3);
     this.url = url;

@@ -14,6 +14,8 @@ import addFormatsModule from 'ajv-formats';
 import { parseDocument, LineCounter } from 'yaml';
 import { ModelError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
+import { checkReadings } from './readings.ts';
+import { checkWhenPresent, whenPresentOf } from './when-present.ts';
 import type {
   AliasRule, Category, ClientRule, ErrorRule, GenericRule, LimitRule, Model, Operation, OperationId, Rule, RuleId, StateMachine, StateRule, Webhook,
 } from './types.ts';
@@ -88,6 +90,7 @@ function pickCommon(raw: any, file: string, pointer: string, defaults: { section
     testable: raw.testable ?? true,
     ...(raw.untestable_reason ? { untestable_reason: raw.untestable_reason } : {}),
     ...(raw.unspecified ? { unspecified: raw.unspecified } : {}),
+    ...(raw.readings ? { readings: raw.readings } : {}),
     source: { file, pointer },
   };
 }
@@ -177,6 +180,7 @@ async function loadClientRules(dir: string, ajv: Ajv2020, operations: Map<string
 export async function loadModelFrom(dir: string): Promise<Model> {
   const ajv = newAjv();
   const openapi = await dereference(dir, 'openapi.yaml');
+  checkWhenPresent(openapi, 'openapi.yaml');
   const control = await dereference(dir, 'control.yaml');
   const operations = collectOperations(openapi, 'openapi.yaml');
 
@@ -285,6 +289,7 @@ export async function loadModelFrom(dir: string): Promise<Model> {
         throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/operations/${i}`, `rule ${r.id} points at operation "${opId}", which does not exist in spec/openapi.yaml`);
       }
     });
+    checkReadings(r);
     if (!r.testable && !r.untestable_reason) {
       throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/untestable_reason`, `rule ${r.id} is marked testable: false without an untestable_reason`);
     }
@@ -327,6 +332,7 @@ export async function loadModelFrom(dir: string): Promise<Model> {
       if (!op) throw new Error(`unknown operation ${id}: it is not in spec/openapi.yaml`);
       return op;
     },
+    whenPresent: (id) => whenPresentOf(operations.get(id)?.responseSchemas['2XX']),
     isOperationId: (id: string): id is OperationId => operations.has(id as OperationId),
     isRuleId: (id: string): id is RuleId => byId.has(id),
     rules,

@@ -33,8 +33,27 @@ export interface RuleBase {
   untestable_reason?: string;
   /** Parts of the rule the spec marks "not shown": recorded, never invented. */
   unspecified?: string[];
+  /**
+   * Readings the checks apply where a sentence leaves a choice open: the sentence, the reading, and
+   * what a check reports as a warning under it (--strict fails it). Read by src/model/readings.ts.
+   */
+  readings?: Reading[];
   /** Source file (relative to spec/) and JSON pointer, for error messages and reports. */
   source: { file: string; pointer: string };
+}
+
+/** How a check reads one spec sentence (spec/rules `readings`). */
+export interface Reading {
+  /** Unique within its rule, e.g. `non-numeric-value`. */
+  id: string;
+  /** Section of the sentence, when it is not the rule's own. */
+  section?: string;
+  /** The spec's own words the reading rests on. */
+  sentence: string;
+  /** What every answer the check accepts has in common: the readings the spec allows. */
+  reading: string;
+  /** The accepted answer that may hide a fault: reported as a warning, a failure under --strict. */
+  warns?: string;
 }
 
 export type Category =
@@ -195,6 +214,11 @@ export interface Model {
   operations: ReadonlyMap<OperationId, Operation>;
   /** The operation `id`; throws naming the id when the spec has none (e.g. a model from another --spec). */
   operation(id: OperationId): Operation;
+  /**
+   * Fields of the operation's success answer that are checked only when present (spec/openapi.yaml
+   * `x-checked-when-present`): a check must not require them. Empty when there are none.
+   */
+  whenPresent(id: OperationId): readonly string[];
   /** Narrows a string from outside the code (a plan file, a profile, a CLI flag) to an operationId of this model. */
   isOperationId(id: string): id is OperationId;
   /** Narrows a string from outside the code to a rule id of this model. */

@@ -1,13 +1,15 @@
 // The engine against hostile targets (src/mutants/hostile.ts): servers that hang, reset, send broken
 // JSON, a 20 MB body, the wrong content type, or scripts in their error texts. The engine must finish
-// within a bound, fail the affected checks with the cause, never crash, keep memory bounded, and
-// render the hostile text inert in the HTML report.
+// (a hang is the test timeout's), fail the affected checks with the cause, never crash, stop reading
+// a huge body at the limit, and render the hostile text inert in the HTML report. No wall-time or heap
+// bound: both depend on the machine and the rest of the process (issue 18).
 
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Check } from '../checks/types.ts';
+import { CLIENT_DEFAULTS } from '../client/index.ts';
 import type { CheckResult } from '../events/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
@@ -18,9 +20,8 @@ import { loadChecks } from '../../suites/index.ts';
 import { HOSTILE_KINDS, startHostileTarget, type HostileKind } from './hostile.ts';
 
 const BUDGET_MS = 1500;
-/** Wall-clock bound for one run against a hostile target. */
-const RUN_BOUND_MS = 45_000;
-const HEAP_BOUND_BYTES = 100 * 1024 * 1024;
+/** One socket read: how far past the body limit the client may have read when it refuses. */
+const READ_CHUNK = 64 * 1024;
 
 /** Safe checks that read config / validation rules and the token endpoint (rule ids are stable; check ids may be renamed). */
 const RULES = ['ENDPOINT-CONFIG-READS', 'AUTH-S2S-BEARER-ACCEPTED', 'ERR-S2S-AUTH-HEADER-MISSING', 'AUTH-S2S-TOKEN-RESPONSE'];
@@ -85,11 +86,9 @@ describe('engine against hostile targets', () => {
 
   for (const kind of HOSTILE_KINDS) {
     it(`survives ${kind}`, async () => {
-      const heapBefore = process.memoryUsage().heapUsed;
       const html = kind === 'script-in-errors' ? join(dir, 'report.html') : undefined;
       const { outcome, error, ms } = await runAgainst(kind, html);
       if (process.env.HOSTILE_DEBUG) console.log(kind, Math.round(ms), error ? String(error) : outcome!.results.map((r) => `${r.checkId}:${r.verdict}:${r.failure?.cause ?? ""}:${(r.failure?.message ?? "").slice(0, 80)}`));
-      expect(ms).toBeLessThan(RUN_BOUND_MS);
       // Every hostile target answers the preflight token request (or answers it with a 400 the checks
       // then report), so the run must reach the checks: an error here is a failure, never a pass.
       expect(error, String(error)).toBeUndefined();
@@ -103,8 +102,12 @@ describe('engine against hostile targets', () => {
       // Every failure shows the hostility as its cause.
       for (const r of failed) expect(EXPECTED[kind](r), `${r.checkId} failed without the ${kind} cause: ${r.failure?.cause} ${r.failure?.message}`).toBe(true);
       if (kind === 'huge-body') {
-        const grown = process.memoryUsage().heapUsed - heapBefore;
-        expect(grown, `heap grew ${Math.round(grown / 1048576)} MB`).toBeLessThan(HEAP_BOUND_BYTES);
+        // Memory, measured on what the client held: each refusal came within one read past the limit.
+        for (const r of failed) {
+          const read = Number(/refused after reading (\d+) bytes/.exec(r.blocked?.message ?? '')?.[1]);
+          expect(read, `${r.checkId}: ${r.blocked?.message}`).toBeGreaterThan(CLIENT_DEFAULTS.maxBodyBytes);
+          expect(read, `${r.checkId}: ${r.blocked?.message}`).toBeLessThanOrEqual(CLIENT_DEFAULTS.maxBodyBytes + READ_CHUNK);
+        }
       }
       if (html) {
         const text = await readFile(html, 'utf8');

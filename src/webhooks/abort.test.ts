@@ -10,10 +10,9 @@ afterAll(() => rx.close());
 
 it('ends a 10-minute wait when the check signal aborts, and on an already-aborted signal', async () => {
   const controller = new AbortController();
-  const started = Date.now();
+  // No wall-time bound: a wait that ignored the signal would outlast the test timeout (the hang detector).
   const wait = rx.waitFor('/never', () => true, 600_000, controller.signal);
   setTimeout(() => controller.abort(), 100);
   expect(await wait).toBeUndefined();
-  expect(Date.now() - started).toBeLessThan(5000);
   expect(await rx.waitFor('/never', () => true, 600_000, AbortSignal.abort())).toBeUndefined();
 });

@@ -1,6 +1,8 @@
 // Runs the whole packaged suite (runConformance, every check) against the embedded reference behind a
-// hostile proxy, with a small budget, and gathers what the hostile tests assert on: wall time, heap
-// growth, unhandled rejections, and every result that did not pass.
+// hostile proxy, with a small budget, and gathers what the hostile tests assert on: unhandled
+// rejections, every result that did not pass and every recorded exchange. No wall-time or heap bound:
+// both measure the machine and the rest of the suite as much as the run (issue 18); a hang is the test
+// timeout's, and what the client decided (its refusals, budgets, attempts) is in the exchanges.
 
 import { runConformance, type ConformanceResult } from '../../src/api/index.ts';
 import type { CheckResult, Exchange } from '../../src/events/index.ts';
@@ -10,14 +12,12 @@ import { startHostileProxy, type HostileProxy, type HostileProxyOptions } from '
 
 /** Per-request budget: small so a hostile answer costs ~1.5 s, not 30 s. */
 export const BUDGET_MS = 1500;
-/** Wall-clock bound for one full-suite run behind the proxy (~10 s clean on this 2-core machine). */
-export const RUN_BOUND_MS = 90_000;
 
 export interface HostileRun {
   result?: ConformanceResult;
   error?: unknown;
+  /** Wall time of the run, for HOSTILE_DEBUG only (never asserted: it depends on machine load). */
   ms: number;
-  heapGrowth: number;
   unhandled: unknown[];
   proxy: HostileProxy;
   /** Every result that is not a plain pass (fail, blocked, skip). */
@@ -35,9 +35,11 @@ export interface BehindProxyOptions extends Omit<HostileProxyOptions, 'upstream'
   onWebhookBase?: (url: string) => void;
   /** Called with the engine's JWKS URL when the run registers its test identity provider through the control API. */
   onJwksUrl?: (url: string) => void;
+  /** The client's bound on waiting out 429s per request (default: the client's own). */
+  rateLimitWaitMs?: number;
 }
 
-export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, ...opts }: BehindProxyOptions): Promise<HostileRun> {
+export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, rateLimitWaitMs, ...opts }: BehindProxyOptions): Promise<HostileRun> {
   const model = await loadModel();
   const tokenPath = model.operation('createToken').path;
   const reference = await startReference();
@@ -58,10 +60,6 @@ export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, .
   const unhandled: unknown[] = [];
   const onUnhandled = (e: unknown) => void unhandled.push(e);
   process.on('unhandledRejection', onUnhandled);
-  global.gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
-  let peak = heapBefore;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 50);
   const began = performance.now();
   let result: ConformanceResult | undefined;
   let error: unknown;
@@ -75,12 +73,12 @@ export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, .
       concurrency: 4,
       numRuns: 3,
       checkTimeoutMs: 30_000,
+      ...(rateLimitWaitMs !== undefined ? { rateLimitWaitMs } : {}),
       onEvent: (e) => void (e.type === 'exchange' && exchanges.push(e.exchange)),
     });
   } catch (err) {
     error = err;
   } finally {
-    clearInterval(sampler);
     await proxy.close();
     await reference.close();
     // Let a late rejection from a destroyed socket surface before we stop listening for it.
@@ -89,7 +87,7 @@ export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, .
   }
   const ms = performance.now() - began;
   const bad = result?.results.filter((r) => r.verdict !== 'pass') ?? [];
-  return { result, error, ms, heapGrowth: peak - heapBefore, unhandled, proxy, bad, exchanges, secrets };
+  return { result, error, ms, unhandled, proxy, bad, exchanges, secrets };
 }
 
 /** URL paths a result's failure or block mentions (message text and recorded exchanges). */

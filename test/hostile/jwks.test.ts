@@ -1,17 +1,19 @@
 // The whole suite while a hostile target abuses the JWKS endpoint the engine serves for its test
 // identity provider (the target fetches it to check provider tokens): slowloris sockets that drip
-// header bytes for longer than the run, a flood of GETs, and POSTs with large bodies. The run must
-// stay bounded (closing the provider must not wait for the slowloris sockets), nothing may crash,
+// header bytes until the test ends, a flood of GETs, and POSTs with large bodies. The run must end
+// (closing the provider must not wait for the slowloris sockets: if it did, the run would outlast the
+// test timeout, which is the hang detector; no wall-time bound), nothing may crash,
 // and the identity-provider checks must still pass: the abuse changes no answer of the target.
 
 import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { describeBad, RUN_BOUND_MS, runBehindProxy } from './harness.ts';
+import { describeBad, runBehindProxy } from './harness.ts';
 
 const SLOWLORIS = 40;
-/** Each slowloris socket would drip for this long: past RUN_BOUND_MS, so a close that waited would show. */
-const DRIP_MS = RUN_BOUND_MS + 30_000;
+/** Test timeout; each slowloris socket drips (one header line a second) for longer, so a close that waited for them would hang the run past it. */
+const TEST_TIMEOUT_MS = 180_000;
+const DRIP_TICKS = TEST_TIMEOUT_MS / 1000 + 60;
 
 interface Abuse {
   sockets: net.Socket[];
@@ -25,8 +27,8 @@ function abuse(jwksUrl: string, a: Abuse): void {
   for (let i = 0; i < SLOWLORIS; i++) {
     const s = net.connect(Number(url.port), url.hostname, () => s.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n`));
     s.on('error', () => undefined);
-    const started = Date.now();
-    const t = setInterval(() => (s.destroyed || Date.now() - started > DRIP_MS ? (clearInterval(t), s.destroy()) : s.write(`X-Drip-${Date.now()}: 1\r\n`)), 1000);
+    let ticks = 0;
+    const t = setInterval(() => (s.destroyed || ++ticks > DRIP_TICKS ? (clearInterval(t), s.destroy()) : s.write(`X-Drip-${ticks}: 1\r\n`)), 1000);
     a.sockets.push(s);
     a.timers.push(t);
   }
@@ -62,7 +64,6 @@ describe('hostile traffic to the engine\'s JWKS endpoint during a full run', () 
       if (process.env.HOSTILE_DEBUG) console.log(`jwks: ${Math.round(run.ms)} ms, ${jwks}, answers ${JSON.stringify(a.gets)}, ${run.result?.summary.passed}/${run.result?.summary.total}\n${describeBad(run)}`);
       expect(jwks, 'the run never registered its identity provider through the control API').toBeDefined();
       expect(run.error, String(run.error)).toBeUndefined();
-      expect(run.ms).toBeLessThan(RUN_BOUND_MS);
       expect(run.unhandled.map(String)).toEqual([]);
       // The flood reached the JWKS server and was answered.
       expect(a.gets['200']).toBeGreaterThan(100);
@@ -75,5 +76,5 @@ describe('hostile traffic to the engine\'s JWKS endpoint during a full run', () 
       for (const t of a.timers) clearInterval(t);
       for (const s of a.sockets) s.destroy();
     }
-  }, 180_000);
+  }, TEST_TIMEOUT_MS);
 });

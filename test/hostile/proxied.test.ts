@@ -1,31 +1,31 @@
 // The whole suite against the embedded reference behind a hostile proxy (test/hostile/proxy.ts): a
 // bounded number of answers are replaced by a slow drip, a gzip bomb, a 1e6-deep JSON array, a storm
-// of 429s or a redirect to another host. Each run must end within its bound with no unhandled
-// rejection and no check crash (CHECK_ERROR credited to every rule), the heap must stay bounded, and
-// every check that did not pass must name the target's fault: the transport cause and the rule the
-// hostile answer broke. Checks the proxy left alone must pass (no collateral damage).
+// of 429s or a redirect to another host (429 storms: rate-limit.test.ts). Each run must end (a hang is the test timeout's) with no
+// unhandled rejection and no check crash (CHECK_ERROR credited to every rule), and every check that
+// did not pass must name the target's fault: the transport cause and the rule the hostile answer
+// broke. Checks the proxy left alone must pass (no collateral damage). Memory is bounded by what the
+// client decided, not by the process heap (which counts the rest of the suite and GC timing): the
+// client unit tests measure the bytes read and decoded before a refusal (src/client/hostile.test.ts),
+// and the peak memory of a bomb is a benchmark figure (bench/).
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../src/events/index.ts';
-import { BUDGET_MS, describeBad, pathsOf, RUN_BOUND_MS, runBehindProxy, type HostileRun } from './harness.ts';
+import { BUDGET_MS, describeBad, pathsOf, runBehindProxy, type HostileRun } from './harness.ts';
 
-const HEAP_BOUND = 200 * 1024 * 1024;
 const JSON_RULE = 'GENERAL-TRANSPORT-JSON';
 const TIMEOUT_RULE = 'LIMIT-REQUEST-TIMEOUT';
 
 function debug(name: string, run: HostileRun): void {
   if (!process.env.HOSTILE_DEBUG) return;
-  console.log(`${name}: ${Math.round(run.ms)} ms, heap +${Math.round(run.heapGrowth / 1048576)} MB, hits ${run.proxy.hits.length}/${run.proxy.eligible}, ${run.result?.summary.passed}/${run.result?.summary.total} passed, error ${String(run.error ?? '')}\n${describeBad(run)}`);
+  console.log(`${name}: ${Math.round(run.ms)} ms, hits ${run.proxy.hits.length}/${run.proxy.eligible}, ${run.result?.summary.passed}/${run.result?.summary.total} passed, error ${String(run.error ?? '')}\n${describeBad(run)}`);
 }
 
 /** What every hostile run must show, whatever the hostility. */
 function expectBounded(run: HostileRun): void {
   expect(run.error, String(run.error)).toBeUndefined();
-  expect(run.ms).toBeLessThan(RUN_BOUND_MS);
   expect(run.unhandled.map(String)).toEqual([]);
-  expect(run.heapGrowth, `heap grew ${Math.round(run.heapGrowth / 1048576)} MB`).toBeLessThan(HEAP_BOUND);
   // No secret reaches the results or the recorded exchanges (what reports are made of).
   const recorded = JSON.stringify([run.result!.results, run.exchanges]);
   expect(run.secrets.length).toBeGreaterThan(2);
@@ -55,13 +55,16 @@ describe('the full suite behind a hostile proxy', () => {
     debug('drip', run);
     expectBounded(run);
     for (const r of run.bad) expect(namesFault(r, 'TIMEOUT', TIMEOUT_RULE), `${r.checkId}\n${describeBad(run)}`).toBe(true);
-    // Each drip is cut at one budget (the socket keeps receiving bytes, so an idle timer alone would never fire).
+    // Each drip is cut by the budget the client armed (the socket keeps receiving bytes, so an idle
+    // timer alone would never fire: the drip would end at the proxy's close, as a reset, not a
+    // TIMEOUT). Asserted on what the client decided (the cause and the budget it names), not on wall
+    // time, which a busy machine stretches.
     const cut = run.exchanges.filter((x) => x.error?.code === 'TIMEOUT');
-    expect(cut.length).toBeGreaterThan(0);
-    expect(Math.max(...cut.map((x) => x.durationMs))).toBeLessThan(BUDGET_MS + 1000);
+    expect(cut.length).toBeGreaterThanOrEqual(run.proxy.hits.length);
+    for (const x of cut) expect(x.error?.message).toContain(`within ${BUDGET_MS} ms`);
   }, 120_000);
 
-  it('gzip bomb: 1.5 GiB behind Content-Encoding gzip is refused as BODY_TOO_LARGE, heap bounded', async () => {
+  it('gzip bomb: 1.5 GiB behind Content-Encoding gzip is refused as BODY_TOO_LARGE', async () => {
     const run = await runBehindProxy({ misbehaviour: 'gzip-bomb', every: 7, maxHits: 10 });
     debug('gzip-bomb', run);
     expectBounded(run);
@@ -71,6 +74,8 @@ describe('the full suite behind a hostile proxy', () => {
       expect(r.verdict, `${r.checkId}\n${describeBad(run)}`).toBe('blocked');
       expect(r.blocked?.message ?? '', r.checkId).toContain('BODY_TOO_LARGE');
       expect(r.blocked?.message ?? '', r.checkId).toMatch(/decodes to more than the \d+-byte limit/);
+      // The decoder stopped at the limit, not after the 1.5 GiB (src/client/hostile.test.ts measures the bytes).
+      expect(r.blocked?.message ?? '', r.checkId).toContain('decoding stopped at the limit');
       expect(r.blocked?.rules, r.checkId).toEqual([]);
     }
   }, 120_000);
@@ -81,22 +86,6 @@ describe('the full suite behind a hostile proxy', () => {
     expectBounded(run);
     for (const r of run.bad) expect(namesFault(r, 'BODY_TOO_DEEP', JSON_RULE), `${r.checkId}\n${describeBad(run)}`).toBe(true);
     expect(JSON.stringify(run.result!.results)).not.toMatch(/RangeError|Maximum call stack/);
-  }, 120_000);
-
-  it('429 storm with Retry-After: every retry sequence ends within the budget, the 429 is what fails', async () => {
-    const run = await runBehindProxy({ misbehaviour: 'storm-429', every: 9, maxHits: 40 });
-    debug('storm-429', run);
-    expectBounded(run);
-    // Retry-After 1 s in a 1.5 s budget leaves room for one retry at most per send (the client's
-    // own cap is 5): no recorded attempt beyond the second, and none waited past the budget.
-    const stormed = run.exchanges.filter((x) => x.response?.status === 429);
-    expect(stormed.length).toBeGreaterThan(0);
-    expect(Math.max(...stormed.map((x) => x.attempt))).toBeLessThanOrEqual(2);
-    expect(Math.max(...run.exchanges.map((x) => x.durationMs))).toBeLessThan(BUDGET_MS + 1000);
-    for (const r of run.bad) {
-      const text = `${r.failure?.message ?? ''} ${r.blocked?.message ?? ''} ${r.failure?.exchange?.response?.status ?? ''} ${r.blocked?.exchange?.response?.status ?? ''}`;
-      expect(text, `${r.checkId}\n${describeBad(run)}`).toMatch(/429/);
-    }
   }, 120_000);
 });
 
