@@ -46,6 +46,8 @@ describe('auditResponses', () => {
       [res(200, { name: 'no id' }), 'ENDPOINT-RESPONSE-SCHEMA'],
       [res(200, { id: 'a' }, 'text/plain'), 'ENDPOINT-RESPONSE-SCHEMA'],
       [{ ...res(200, undefined), text: '<html>' }, 'GENERAL-TRANSPORT-JSON'],
+      // A 200 with no body where the schema shows fields (204, or a schema that shows nothing, stays clean).
+      [res(200, undefined), 'ENDPOINT-RESPONSE-SCHEMA'],
     ];
     for (const [bad, rule] of cases) {
       const f = auditResponses(model, [good, good, { op: 'getThing', res: bad }, good]);
