@@ -17,7 +17,7 @@ import { packagePath } from '../package/index.ts';
 import { checkReadings } from './readings.ts';
 import { checkWhenPresent, whenPresentOf } from './when-present.ts';
 import type {
-  AliasRule, Category, ErrorRule, GenericRule, LimitRule, Model, Operation, OperationId, Rule, RuleId, StateMachine, StateRule, Webhook,
+  AliasRule, Category, ClientRule, ErrorRule, GenericRule, LimitRule, Model, Operation, OperationId, Rule, RuleId, StateMachine, StateRule, Webhook,
 } from './types.ts';
 
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
@@ -150,6 +150,33 @@ function collectOperations(openapi: any, rel: string): Map<string, Operation> {
   return ops;
 }
 
+/** spec/rules/client.yaml: client rules, their operations and facts checked against the rest of the model. */
+async function loadClientRules(dir: string, ajv: Ajv2020, operations: Map<string, Operation>, auth: any): Promise<ClientRule[]> {
+  const rel = 'rules/client.yaml';
+  const raw: any = await readYaml(dir, rel);
+  validateAgainst(ajv, await readJson(dir, 'schemas/client.schema.json'), raw, rel);
+  const seen = new Set<string>();
+  const headers = new Set<string>([auth.chain_header, ...auth.identity_headers]);
+  return raw.rules.map((r: any, i: number): ClientRule => {
+    const pointer = `/rules/${i}`;
+    if (seen.has(r.id)) throw new ModelError(`spec/${rel}`, `${pointer}/id`, `duplicate client rule id "${r.id}"`);
+    seen.add(r.id);
+    (r.operations as string[]).forEach((op, j) => {
+      if (!operations.has(op)) throw new ModelError(`spec/${rel}`, `${pointer}/operations/${j}`, `operation "${op}" does not exist in spec/openapi.yaml`);
+    });
+    if (r.testable === false && !r.untestable_reason) throw new ModelError(`spec/${rel}`, `${pointer}/untestable_reason`, `rule ${r.id} is marked testable: false without an untestable_reason`);
+    if (r.facts?.header !== undefined && !headers.has(r.facts.header)) {
+      throw new ModelError(`spec/${rel}`, `${pointer}/facts/header`, `header "${r.facts.header}" is not a section 5 header of spec/rules/auth.yaml`);
+    }
+    return {
+      id: r.id, side: 'client', section: r.section, level: r.level, quote: r.quote, ...(r.cites ? { cites: r.cites } : {}),
+      summary: r.summary, operations: r.operations, testable: r.testable ?? true,
+      ...(r.untestable_reason ? { untestable_reason: r.untestable_reason } : {}),
+      facts: r.facts ?? {}, source: { file: rel, pointer },
+    };
+  });
+}
+
 export async function loadModelFrom(dir: string): Promise<Model> {
   const ajv = newAjv();
   const openapi = await dereference(dir, 'openapi.yaml');
@@ -247,6 +274,8 @@ export async function loadModelFrom(dir: string): Promise<Model> {
     rules.push({ ...pickCommon(r, gf, `/rules/${i}`), kind: r.kind, ...(r.facts ? { facts: r.facts } : {}) } as GenericRule);
   });
 
+  const clientRules = await loadClientRules(dir, ajv, operations, raw.auth);
+
   // Cross-checks: unique ids, existing operations, untestable rules say why.
   const byId = new Map<string, Rule>();
   for (const r of rules) {
@@ -307,6 +336,12 @@ export async function loadModelFrom(dir: string): Promise<Model> {
     isOperationId: (id: string): id is OperationId => operations.has(id as OperationId),
     isRuleId: (id: string): id is RuleId => byId.has(id),
     rules,
+    clientRules,
+    clientRule(id) {
+      const r = clientRules.find((c) => c.id === id);
+      if (!r) throw new Error(`unknown client rule id ${id}: it is not in spec/rules/client.yaml`);
+      return r;
+    },
     rule(id) {
       const r = byId.get(id);
       if (!r) throw new Error(`unknown rule id ${id}: it is not in spec/rules`);

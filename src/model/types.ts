@@ -3,7 +3,7 @@
 
 import type { ValidateFunction } from 'ajv';
 import type {
-  AliasRuleId, ControlOperationId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, SepaAccountState, StateName, StateRuleId,
+  AliasRuleId, ClientRuleId, ControlOperationId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, SepaAccountState, StateName, StateRuleId,
   UnspecifiedWebhookId, WebhookId,
 } from '../generated/ids.ts';
 
@@ -11,7 +11,7 @@ import type {
 // operation, webhook or state name fails `tsc`. A model loaded from another spec directory (`--spec`)
 // may carry other values at run time; lookups then fail with a clear error, never silently.
 export type {
-  AliasRuleId, ControlOperationId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, SepaAccountState, StateName, StateRuleId,
+  AliasRuleId, ClientRuleId, ControlOperationId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, SepaAccountState, StateName, StateRuleId,
   UnspecifiedWebhookId, WebhookId,
 };
 
@@ -142,6 +142,29 @@ export interface GenericRule extends RuleBase {
 
 export type Rule = ErrorRule | StateRule | AliasRule | LimitRule | GenericRule;
 
+/**
+ * A rule the spec gives clients (spec/rules/client.yaml), judged by `baas-conform audit` from the
+ * exchanges a client makes. Kept apart from `rules` (server rules): no server check covers them.
+ */
+export interface ClientRule {
+  id: ClientRuleId;
+  side: 'client';
+  section: Section;
+  /** required: a verdict; recommended: a warning (a failure under --strict). */
+  level: 'required' | 'recommended';
+  /** The spec sentence the rule rests on. */
+  quote: string;
+  /** A source outside the spec the rule rests on (Retry-After: RFC 9110). */
+  cites?: string;
+  summary: string;
+  operations: OperationId[];
+  testable: boolean;
+  untestable_reason?: string;
+  /** Spec facts the judge needs that no other model file holds (a header name, a field name). */
+  facts: Record<string, string>;
+  source: { file: string; pointer: string };
+}
+
 export interface Operation {
   operationId: OperationId;
   method: string;
@@ -202,6 +225,9 @@ export interface Model {
   isRuleId(id: string): id is RuleId;
   rules: Rule[];
   rule(id: RuleId): Rule;
+  /** Client rules (spec/rules/client.yaml), in file order. */
+  clientRules: ClientRule[];
+  clientRule(id: ClientRuleId): ClientRule;
   errorRule(id: ErrorRuleId): ErrorRule;
   aliasRule(id: AliasRuleId): AliasRule;
   /** Section 6 webhooks, those with a path (`webhooks`) and those without (`x-unspecified-webhooks`). */
