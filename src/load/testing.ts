@@ -1,5 +1,6 @@
 // Test helper (not exported from index.ts): a loopback target that answers setup calls at once and
-// GETs in ~0 ms, but stalls some of them. Misbehaving on purpose, so verdicts are shown to fail.
+// GETs in ~0 ms with bodies that conform to each operation's schema, but stalls some of them, or
+// answers some with a fault. Misbehaving on purpose, so verdicts are shown to fail.
 
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,15 +19,49 @@ export interface StallOptions {
   delayFor(n: number, req: IncomingMessage): number;
   /** Seconds until tokens expire (expires_at); default 48 h. */
   tokenTtlSec?: number;
+  /** Answer request n (1-based, every request) with this instead of the conforming body: a fault. */
+  fault?: (n: number, req: IncomingMessage) => { status: number; body: string; contentType?: string } | undefined;
+}
+
+const UID = '00000000-0000-4000-8000-000000000001';
+/** Bodies that conform to each operation's schema (spec/openapi.yaml), by METHOD path. */
+function conforming(method: string, path: string, token: string, expiresAt: number): unknown {
+  const user = { id: UID, user_id: UID, user_address: '0xabc', wallet_address: '0xabc' };
+  switch (`${method} ${path.split('?')[0]}`) {
+    case 'POST /api/v1/token':
+      return { access_token: token, token_type: 'Bearer', expires_at: expiresAt };
+    case 'POST /api/v1/user/authorize':
+      return { access_token: token, expires_at: expiresAt };
+    case 'GET /api/v1/user':
+      return user;
+    case 'GET /api/v2/user':
+      return { ...user, capabilities: [] };
+    case 'GET /api/v1/cards':
+    case 'GET /api/v1/wallets':
+      return { data: [] };
+    case 'POST /api/v1/cards/virtual':
+      return { id: 'card-1', status: 'Active', card_data: { card_name: 'x', format: 'virtual' } };
+    case 'POST /api/v2/recipients':
+      return { id: 'r-1', payment_details: { id: 'pd-1', type: 'Sepa', sepa: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' } } };
+    default:
+      return { id: UID, user_id: UID };
+  }
 }
 
 export async function stallTarget(o: StallOptions): Promise<StallTarget> {
   let gets = 0;
   let tokens = 0;
+  let all = 0;
   const server: Server = createServer((req, res) => {
+    const n = ++all;
     const reply = () => {
       if (res.destroyed) return;
-      const body = { access_token: `t0ken-${++tokens}`, expires_at: Math.floor(Date.now() / 1000) + (o.tokenTtlSec ?? 172_800), user_id: 'u-1', id: 'x-1' };
+      const f = o.fault?.(n, req);
+      if (f) {
+        res.writeHead(f.status, { 'content-type': f.contentType ?? 'application/json' }).end(f.body);
+        return;
+      }
+      const body = conforming(req.method ?? 'GET', req.url ?? '/', `eyJ0.t0ken${++tokens}.sig`, Math.floor(Date.now() / 1000) + (o.tokenTtlSec ?? 172_800));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     req.resume();

@@ -108,9 +108,29 @@ describe('a malformed model file', () => {
     const dir = await specCopy(async (d) => {
       const f = path.join(d, 'rules/auth.yaml');
       const text = await readFile(f, 'utf8');
-      await writeFile(f, text.replace('operations: [createToken], summary: "POST /api/v1/token returns', 'operations: [createTokens], summary: "POST /api/v1/token returns'));
+      await writeFile(f, text.replace('    operations: [createToken]\n    summary: "POST /api/v1/token returns', '    operations: [createTokens]\n    summary: "POST /api/v1/token returns'));
     });
     await expectModelError(dir, 'spec/rules/auth.yaml', '/rules/0/operations/0', /"createTokens", which does not exist/);
+  });
+
+  it('with two readings of one rule under the same id names the second', async () => {
+    const dir = await specCopy(async (d) => {
+      const f = path.join(d, 'rules/auth.yaml');
+      const text = await readFile(f, 'utf8');
+      // The last email-when-present is AUTH-IDP-EXCHANGE's, whose first reading is user-address.
+      const at = text.lastIndexOf('      - id: email-when-present\n');
+      await writeFile(f, `${text.slice(0, at)}      - id: user-address\n${text.slice(at + '      - id: email-when-present\n'.length)}`);
+    });
+    await expectModelError(dir, 'spec/rules/auth.yaml', /readings\/1\/id$/, /two readings with id "user-address"/);
+  });
+
+  it('with a field both checked only when present and required is refused (a note and the audit cannot disagree)', async () => {
+    const dir = await specCopy(async (d) => {
+      const f = path.join(d, 'openapi.yaml');
+      const text = await readFile(f, 'utf8');
+      await writeFile(f, text.replace('      required: [id, user_id, user_address, wallet_address]\n', '      required: [id, user_id, user_address, wallet_address, email]\n'));
+    });
+    await expectModelError(dir, 'spec/openapi.yaml', '/components/schemas/User/x-checked-when-present', /names "email", which User also lists as required/);
   });
 
   it('with a category that disagrees with the section 7 table is refused', async () => {

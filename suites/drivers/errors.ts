@@ -386,7 +386,7 @@ export const drivers: Drivers = {
       await rowOnOperations(ctx, ops, fc.constantFrom(...omits), () => omits, async (o, v) => {
         const res = await ctx.http.send({ op: o.op as never, headers: await idpHeaders(ctx, who, v), body: o.body });
         if (v.identity.omitEmail) expectError(ctx, res, 'ERR-IDP-IDENTIFIERS-INCOMPLETE');
-        // No smart_wallet entry fits two section 7 causes: "email or wallet absent" and "no wallet linked".
+        // No wallet entry (neither the EOA nor the smart_wallet) fits two section 7 causes: "email or wallet absent" and "no wallet linked".
         else expectOneOfErrors(ctx, res, ['ERR-IDP-IDENTIFIERS-INCOMPLETE', 'ERR-IDP-LINKED-ACCOUNTS-MISSING'], ['ERR-IDP-IDENTIFIERS-INCOMPLETE']);
       }, ops.length * omits.length + 4);
     },

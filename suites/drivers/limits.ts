@@ -8,7 +8,7 @@ import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { clockDrivers } from './limits-clock.ts';
 import { RATE_PROBE_DEFAULTS } from './limits-rate.ts';
-import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders } from '../kit/index.ts';
+import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders, warnReading } from '../kit/index.ts';
 
 export { RATE_PROBE_DEFAULTS };
 const PROBE_CONCURRENCY = 20;
@@ -101,8 +101,10 @@ export const drivers: Drivers = {
       }
       // Section 8 says the endpoint is limited but gives no numbers ("Numeric rate-limit values and other
       // quotas: not shown"): a limit above the probe's bounds is not reached, which is not a failure.
+      // The rule's reading not-reached: a warning (--strict fails it), with the bound to raise.
       if (!limited) {
-        ctx.skip(`rate limit not reached: no 429 after ${sent} token requests in ${Math.round((Date.now() - start) / 1000)} s, the probe bound (profile.rate_limit.max_probe_requests = ${max}, max_probe_seconds = ${windowS}); raise those bounds in the profile if the target's limit is higher`);
+        warnReading(ctx, 'LIMIT-TOKEN-RATE-LIMIT', 'not-reached', `rate limit not reached: no 429 after ${sent} token requests in ${Math.round((Date.now() - start) / 1000)} s, the probe bound (profile.rate_limit.max_probe_requests = ${max}, max_probe_seconds = ${windowS}); raise those bounds in the profile if the target's limit is higher`);
+        return;
       }
       // Not required (the spec does not show Retry-After; callers back off exponentially), but it tells them how long to wait.
       if (limited && !limited.headers['retry-after']) ctx.warn('the 429 from the token endpoint carries no Retry-After header: not required (section 8 has callers back off exponentially), but recommended so clients know how long to wait');
