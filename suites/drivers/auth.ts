@@ -20,12 +20,17 @@ function isUrl(value: string): boolean {
   }
 }
 
-/** A user token's expires_at: Unix seconds (section 2 Token), not milliseconds, and not already past. */
+/**
+ * A user token's expires_at: Unix seconds (section 2 Token), not milliseconds, and not already past. The
+ * unit is told by the magnitude the model's UnixSeconds schema uses (below its maximum, 10^11 - 1: any
+ * future time is accepted, user-token validity is not shown; the schema's x-unspecified note).
+ */
 function expectUnixSeconds(ctx: CheckContext, res: HttpResponse, rules: string[]): void {
   const at = (res.json as { expires_at?: unknown })?.expires_at;
   check(Number.isInteger(at), `expires_at ${JSON.stringify(at)} is not an integer (Unix seconds)`, { rules, response: res });
   const now = Date.now() / 1000;
-  check(Math.abs((at as number) - now) < 100 * 365 * 86400, `expires_at ${at} is not Unix time in seconds (milliseconds?)`, { rules, response: res });
+  const max = Number(ctx.model.openapi?.components?.schemas?.UnixSeconds?.maximum ?? 99_999_999_999);
+  check((at as number) <= max, `expires_at ${at} is not Unix time in seconds (milliseconds?): seconds stay below ${max + 1}`, { rules, response: res });
   check((at as number) > now - 5 - clockSkewAllowance(ctx), `expires_at ${at} is already in the past (now ${Math.floor(now)})`, { rules, response: res });
 }
 
