@@ -80,6 +80,7 @@ export function buildLoadHtml(r: LoadResult): string {
     },
     ops,
     thresholds: (r.verdict.thresholds ?? []).map((t) => ({ ...t, actual: t.actual === null ? 'n/a' : num(t.actual) })),
+    consistency: r.consistency ? { rows: Object.entries(r.consistency.by_operation).map(([op, c]) => ({ op, ...c, bad: c.missing + c.differs > 0 })), problems: r.consistency.problems, notes: r.consistency.notes } : undefined,
     conformance: r.conformance
       ? {
           line: conformanceLine(r.conformance),

@@ -8,6 +8,7 @@ import { ConfigError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
 import type { Histogram } from 'hdr-histogram-js';
 import { correctedSummary, decodeHistogram, encodeHistogram, newHistogram, summarise, HISTOGRAM_ENCODING, HISTOGRAM_UNIT } from './histogram.ts';
+import { mergeConsistency } from './consistency.ts';
 import { mergeConformance } from './judge.ts';
 import { round2 } from './result.ts';
 import type { TimelinePoint } from './timeline.ts';
@@ -181,6 +182,7 @@ export function mergeResults(inputs: LoadResult[], thresholds: Thresholds = {}):
         }
       : {}),
     ...(inputs.some((r) => r.conformance) ? { conformance: mergeConformance(inputs.flatMap((r) => (r.conformance ? [r.conformance] : [])))! } : {}),
+    ...(inputs.some((r) => r.consistency) ? { consistency: mergeConsistency(inputs.flatMap((r) => (r.consistency ? [r.consistency] : [])))! } : {}),
     ...(inputs.some((r) => r.aborted) ? { aborted: inputs.map((r) => r.aborted).filter((a) => a !== undefined).sort((a, b) => a.at_s - b.at_s)[0] } : {}),
     ...(inputs.some((r) => r.recovery) ? { recovery: inputs.flatMap((r) => r.recovery ?? []) } : {}),
     ...(inputs.some((r) => r.token_refreshes !== undefined) ? { token_refreshes: sum((r) => r.token_refreshes ?? 0) } : {}),

@@ -38,6 +38,11 @@ export function renderResult(r: LoadResult): string {
   if (r.token_refreshes !== undefined) rows.push(['tokens', `${n(r.token_refreshes)} refresh(es) during the run (section 8 refresh buffer)`]);
   if (r.conformance) rows.push(['conformance', conformanceLine(r.conformance)]);
   else rows.push(['conformance', 'not judged (--judge-sample 0)']);
+  if (r.consistency) {
+    for (const [op, c] of Object.entries(r.consistency.by_operation)) rows.push(['consistency', `${op}: ${n(c.acknowledged)} acknowledged, ${n(c.verified)} read back as sent, ${n(c.missing)} lost, ${n(c.differs)} different, ${n(c.unchecked)} not read back`]);
+    for (const p of r.consistency.problems.slice(0, 5)) rows.push(['  lost/diff', `${p.op} ${p.id}: ${p.problem}`]);
+    for (const note of r.consistency.notes) rows.push(['consistency', note]);
+  }
   if (r.aborted) rows.push(['aborted', `sending stopped at ${n(r.aborted.at_s)} s: ${r.aborted.reason}`]);
   for (const t of r.verdict.thresholds ?? []) {
     const scope = [t.rule, t.operation].filter(Boolean).join(' on ');

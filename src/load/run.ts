@@ -9,11 +9,12 @@ import { answerHooks } from './answers.ts';
 import { category429, recoveryProbe } from './contract.ts';
 import { LoadJudge } from './judge.ts';
 import { abortWatch } from './abort.ts';
+import { mergeConsistency } from './consistency.ts';
 import type { LoadMetrics } from './metrics.ts';
 import { runEngine, type EngineRequest, type Progress } from './engine.ts';
 import { buildResult } from './result.ts';
 import { assertTargetAllowed, LOAD_LIMITS } from './safety.ts';
-import { SCENARIOS, scenarioById, weightedPicker, type MixEntry, type Scenario } from './scenarios.ts';
+import { SCENARIOS, scenarioById, weightedPicker, type MixEntry, type PreparedScenario, type Scenario } from './scenarios.ts';
 import { constantShape, shapeDurationMs, shapeMax, shardShiftMs, type Shape, type Stage } from './schedule.ts';
 import { targetPath, type SetupHttp } from './setup.ts';
 import type { ContractResult, LoadModel, LoadResult, Thresholds } from './types.ts';
@@ -68,6 +69,18 @@ export interface LoadOptions {
 export function timeoutBudgetMs(model: Model): number {
   const v = model.limits.request_timeout?.value;
   return typeof v === 'number' ? v * 1000 : 30_000;
+}
+
+/** The scenarios that record their writes (consistency): which operations' 2xx bodies they read. */
+function observing(preps: PreparedScenario[]): { observeOps?: Set<string>; observe?: (req: EngineRequest, status: number, body: string) => void } {
+  const watchers = preps.filter((p) => p.observe && p.observeOps?.length);
+  if (!watchers.length) return {};
+  return {
+    observeOps: new Set(watchers.flatMap((p) => p.observeOps!)),
+    observe: (req, status, body) => {
+      for (const p of watchers) if (p.observeOps!.includes(req.op)) p.observe!(req, status, body);
+    },
+  };
 }
 
 export function resolveScenario(id: string): Scenario {
@@ -186,12 +199,15 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     ...(metrics ? { onSettled: metrics.settled, live: metrics.live } : {}),
     next,
     isError: (s) => !(s >= 200 && s < 300) && !expected.includes(s),
-    ...answerHooks({ ...(check429Contract ? { contract } : {}), ...(judge ? { judge } : {}) }),
+    ...answerHooks({ ...(check429Contract ? { contract } : {}), ...(judge ? { judge } : {}), ...observing(prepared.map((p) => p.prep)) }),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.onSample ? { onSample: opts.onSample } : {}),
   });
 
   const recovery = scenarios.some((s) => s.scenario.recoveryProbe) ? [await recoveryProbe(http, opts.recovery)] : undefined;
+  const verified = [];
+  for (const p of prepared) if (p.prep.verify) verified.push(await p.prep.verify());
+  const consistency = mergeConsistency(verified);
   const keepers = prepared.map((p) => p.prep.tokens).filter((t) => t !== undefined);
   for (const k of keepers) await k.settle();
   const notes = [modelKind === 'open' ? OPEN_MODEL_NOTE : CLOSED_LOOP_NOTE];
@@ -218,6 +234,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     expectedNon2xx: expected,
     ...(check429Contract ? { contract } : {}),
     ...(judge ? { conformance: judge.result() } : {}),
+    ...(consistency ? { consistency } : {}),
     ...(recovery ? { recovery } : {}),
     ...(keepers.length ? { tokenRefreshes: keepers.reduce((n, k) => n + k.refreshes, 0) } : {}),
     notes,

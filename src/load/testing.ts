@@ -3,6 +3,7 @@
 // answers some with a fault. Misbehaving on purpose, so verdicts are shown to fail.
 
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { resolveProfile, type ResolvedProfile } from '../profile/index.ts';
 
@@ -87,3 +88,72 @@ export async function stallTarget(o: StallOptions): Promise<StallTarget> {
 
 /** Every `every`-th GET stalls `ms` milliseconds. */
 export const everyNth = (every: number, ms: number) => (n: number) => (n % every === 0 ? ms : 0);
+
+export interface LossyProxy {
+  base_url: string;
+  /** Creations acknowledged without being forwarded (lost). */
+  lost(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback proxy in front of `upstream` that loses writes: every `every`-th creation of a user or a
+ * card (POST /api/v2/user, POST /api/v1/cards/virtual), counted across concurrent requests, is answered
+ * 200 with a conforming body and a fresh id but never forwarded. Everything else is passed through.
+ */
+export async function lossyProxy(upstream: string, every: number, o: { alterCardEvery?: number } = {}): Promise<LossyProxy> {
+  let writes = 0;
+  let lost = 0;
+  let cards = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let body = Buffer.concat(chunks);
+      const path = (req.url ?? '/').split('?')[0];
+      const creation = req.method === 'POST' && (path === '/api/v2/user' || path === '/api/v1/cards/virtual');
+      if (creation && ++writes % every === 0) {
+        lost++;
+        const id = randomUUID();
+        let sent: { card_name?: string } = {};
+        try {
+          sent = JSON.parse(body.toString('utf8'));
+        } catch {
+          /* not JSON: the fake answer still carries an id */
+        }
+        const fake = path === '/api/v2/user' ? { id, user_id: id } : { id, status: 'Active', card_data: { card_name: sent.card_name ?? 'x', format: 'virtual' } };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(fake));
+        return;
+      }
+      // Optionally store another card name than the one sent (the answer is the upstream's, as stored).
+      if (o.alterCardEvery && req.method === 'POST' && path === '/api/v1/cards/virtual' && ++cards % o.alterCardEvery === 0) {
+        const b = JSON.parse(body.toString('utf8')) as { card_name?: string };
+        body = Buffer.from(JSON.stringify({ ...b, card_name: `${b.card_name ?? ''} (altered)` }));
+      }
+      const headers = { ...req.headers };
+      delete headers.host;
+      delete headers['content-length'];
+      fetch(new URL(req.url ?? '/', upstream), { method: req.method, headers: headers as Record<string, string>, ...(body.length ? { body } : {}) }).then(
+        async (r) => {
+          const text = Buffer.from(await r.arrayBuffer());
+          const out: Record<string, string> = {};
+          r.headers.forEach((v, k) => {
+            if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive' && k !== 'content-encoding') out[k] = v;
+          });
+          res.writeHead(r.status, out).end(text);
+        },
+        () => res.writeHead(502).end(),
+      );
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    base_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    lost: () => lost,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}

@@ -125,6 +125,28 @@ export interface ConformanceResult {
   exchanges: Record<string, ConformanceExchange[]>;
 }
 
+/** Per creating operation: acknowledged writes and what reading them back found. */
+export interface ConsistencyCounts {
+  /** 2xx creations recorded during the load. */
+  acknowledged: number;
+  /** Read back with the values the caller set. */
+  verified: number;
+  /** Acknowledged, then not readable (not found, any non-2xx, or absent from the list). */
+  missing: number;
+  /** Read back with a field the caller set holding another value. */
+  differs: number;
+  /** Not read back: no way to read it (a path the spec does not show and the profile does not give), or no id in the answer. */
+  unchecked: number;
+}
+
+/** The consistency scenario: every acknowledged write read back after the load phase. */
+export interface ConsistencyResult {
+  by_operation: Record<string, ConsistencyCounts>;
+  /** The first problems (bounded): operation, resource id, what was wrong. */
+  problems: { op: string; id: string; problem: string }[];
+  notes: string[];
+}
+
 export interface RecoveryAttempt {
   at_ms: number;
   status: number | 'error';
@@ -208,6 +230,8 @@ export interface LoadResult {
   contract?: ContractResult;
   /** Absent when judging was off (--judge-sample 0). */
   conformance?: ConformanceResult;
+  /** consistency scenario: acknowledged writes read back after the load. */
+  consistency?: ConsistencyResult;
   /** Sending stopped early: an abort_on_fail threshold failed. */
   aborted?: { at_s: number; reason: string };
   recovery?: RecoveryResult[];

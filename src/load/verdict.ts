@@ -4,6 +4,7 @@
 import { decodeHistogram } from './histogram.ts';
 import type { LatencySummary } from './histogram.ts';
 import type { Counts, EncodedHistogram, LoadResult, ThresholdOutcome, ThresholdRule, Thresholds, Verdict } from './types.ts';
+import { consistencyReasons } from './consistency.ts';
 import { findingLines } from './judge.ts';
 import { scenarioById } from './scenarios.ts';
 import { worstWindow } from './windows.ts';
@@ -86,6 +87,7 @@ export function evaluate(r: Omit<LoadResult, 'verdict' | 'thresholds'>, t: Thres
       `conformance_errors ${conf.findings} > ${t.conformanceErrorsMax ?? 0} (${conf.judged} of ${conf.answers} answers judged, sections 4 and 7: the rules \`run\` holds every answer to): ${findingLines(conf).slice(0, 5).join('; ')}${first ? `; first: ${first.op} HTTP ${first.status}: ${first.detail}` : ''}`,
     );
   }
+  if (r.consistency) reasons.push(...consistencyReasons(r.consistency));
   if (r.aborted) reasons.push(`aborted at ${fmt(r.aborted.at_s)} s: ${r.aborted.reason}`);
   const c = r.counts;
   if (c.responses === 0) reasons.push(`no response at all in ${fmt(r.duration_s)} s (${c.transport_errors} transport errors, ${c.timeouts} timeouts)`);
