@@ -33,7 +33,7 @@ export async function auditMode(mode: ClientMode, durationMs = BANK_DURATION_MS)
     const verdict = await audit.verdict();
     const caught = verdict.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'warn').map((r) => r.id);
     const expected = mode in FAULTY ? FAULTY[mode as keyof typeof FAULTY] : undefined;
-    const strictExitCode = verdict.exitCode === 1 || caught.length > 0 ? 1 : 0;
+    const strictExitCode = (await audit.verdict({ strict: true })).exitCode;
     const ok = expected ? caught.length === 1 && caught[0] === expected && strictExitCode === 1 : caught.length === 0 && verdict.exitCode === 0;
     return { mode, ...(expected ? { expected } : {}), caught, exitCode: verdict.exitCode, strictExitCode, ok, ms: Date.now() - started, verdict };
   } finally {

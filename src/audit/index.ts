@@ -43,8 +43,8 @@ export interface AuditOptions {
 export interface Audit {
   profile: AuditProfile;
   plan: AuditPlan;
-  /** Judges what was recorded so far (waits up to 2 s for webhook deliveries under way). */
-  verdict(): Promise<AuditVerdict>;
+  /** Judges what was recorded so far (waits up to 2 s for webhook deliveries under way); `strict` overrides the option. */
+  verdict(opts?: { strict?: boolean }): Promise<AuditVerdict>;
   close(): Promise<void>;
 }
 
@@ -110,9 +110,9 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
     return {
       profile,
       plan,
-      async verdict() {
+      async verdict(o = {}) {
         await relay?.drain(2000);
-        return judge({ model, plan, exchanges, deliveries: relay?.deliveries ?? [], webhooks: !!relay, strict: !!opts.strict });
+        return judge({ model, plan, exchanges, deliveries: relay?.deliveries ?? [], webhooks: !!relay, strict: o.strict ?? !!opts.strict });
       },
       close() {
         closed ??= (async () => {

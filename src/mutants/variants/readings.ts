@@ -51,5 +51,18 @@ export function readingsVariants(): VariantSpec[] {
         }
       },
     }),
+    // Section 3: "Close is terminal"; card states and list contents are not shown.
+    benign('benign.cards.closed-delisted-later', 'GET /api/v1/cards lists a closed card once, then leaves it out', { transform: closedDelistedLater() }),
   ];
+}
+
+/** A card listed as Closed is dropped from every later GET /api/v1/cards answer. */
+function closedDelistedLater() {
+  const seenClosed = new Set<string>();
+  return onOk(['listCards'], (b) => {
+    if (!isObject(b) || !Array.isArray(b.data)) return;
+    const data = b.data.filter((c: unknown) => !(isObject(c) && seenClosed.has(String(c.id))));
+    for (const c of b.data) if (isObject(c) && c.status === 'Closed') seenClosed.add(String(c.id));
+    return { ...b, data };
+  });
 }
