@@ -11,7 +11,9 @@ export const FAULTY = {
   'token-per-call': 'CLIENT-TOKEN-CACHE', // a new S2S token before every call
   'no-refresh': 'CLIENT-TOKEN-REFRESH-BUFFER', // keeps the token until a 401, then renews it
   'no-timeout': 'CLIENT-REQUEST-TIMEOUT', // waits for an answer however long it takes
+  'short-timeout': 'CLIENT-REQUEST-TIMEOUT', // gives up after a fifth of the timeout
   'no-chain-header': 'CLIENT-CHAIN-HEADER', // never sends the chain header
+  'chain-header-name': 'CLIENT-CHAIN-HEADER', // a chain name instead of the numeric id
   'two-identity-headers': 'CLIENT-ONE-IDENTITY-HEADER', // wallet and email headers on S2S user calls
   'smart-wallet-header': 'CLIENT-WALLET-HEADER-EOA', // the Smart Wallet address in the wallet header
   'deprecated-names': 'CLIENT-PREFERRED-NAMES', // only the deprecated request names

@@ -31,7 +31,7 @@ const casing = (h: string, mode: ClientMode) => (mode === 'header-case' ? (h.len
 export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = {}): Promise<FlowResult> {
   const mode = opts.mode ?? 'none';
   const model: Model = await loadModel();
-  const http = new Http(mode, profile.request_timeout_seconds * 1000);
+  const http = new Http(mode, profile.request_timeout_seconds * 1000 * (mode === 'short-timeout' ? 0.2 : 1));
   const problems: string[] = [];
   const chainHeader = casing(model.auth.chain_header, mode);
   const walletHeader = model.clientRule('CLIENT-WALLET-HEADER-EOA').facts.header;
@@ -42,7 +42,7 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
     return `${op.server === 'pci' ? profile.pci_url : profile.base_url}${fillPath(op.path, params)}`;
   };
   const tokens = new TokenManager(http, { url: url('createToken'), clientId: profile.credentials.client_id, clientSecret: profile.credentials.client_secret, bufferMs: profile.token_refresh_buffer_seconds * 1000 }, mode, mode === 'extra-fields' ? { audience: 'partner-api' } : {});
-  const chain = (): Record<string, string> => (mode === 'no-chain-header' ? {} : { [chainHeader]: profile.chain_id });
+  const chain = (): Record<string, string> => (mode === 'no-chain-header' ? {} : { [chainHeader]: mode === 'chain-header-name' ? 'base-sepolia' : profile.chain_id });
 
   /** An S2S call; `user` adds the identity header (the EOA, or what the faulty mode sends). */
   const s2s = async (id: OperationId, o: { body?: unknown; params?: Record<string, string>; wallet?: string; email?: string } = {}): Promise<Answer> => {

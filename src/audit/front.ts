@@ -14,8 +14,10 @@ import type { FaultSchedule } from './schedule.ts';
 import type { TokenBook } from './tokens.ts';
 import type { Exchange } from './types.ts';
 
-/** Body bytes kept per request; a longer body is forwarded but recorded cut. */
+/** Body bytes kept per request in the record; a longer body is forwarded but recorded cut. */
 const KEEP_BYTES = 256 * 1024;
+/** Past this a request body is not read on: the audit answers 400 naming `body` and closes (the reference refuses far less). */
+const MAX_BODY_BYTES = 1024 * 1024;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade', 'proxy-connection', 'te', 'trailer']);
 
 export interface FrontOptions {
@@ -43,12 +45,25 @@ function routers(o: FrontOptions): Record<'api' | 'pci', Router> {
   return out;
 }
 
-function readAll(req: IncomingMessage): Promise<Buffer> {
+function readAll(req: IncomingMessage): Promise<{ raw: Buffer; tooLarge: boolean }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', () => resolve(Buffer.concat(chunks)));
+    let size = 0;
+    let done = false;
+    const finish = (tooLarge: boolean) => {
+      if (done) return;
+      done = true;
+      resolve({ raw: Buffer.concat(chunks), tooLarge });
+    };
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        req.pause();
+        finish(true);
+      } else chunks.push(c);
+    });
+    req.on('end', () => finish(false));
+    req.on('error', () => finish(false));
   });
 }
 
@@ -105,15 +120,20 @@ export function createFront(o: FrontOptions): Front {
     return { status: e.status, headers, body: Buffer.from(JSON.stringify(e.body)) };
   };
 
+  const bodyTooLarge = () => {
+    const e = errors.invalid('body');
+    return { status: e.status, headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' } as Record<string, string | string[]>, body: Buffer.from(JSON.stringify(e.body)) };
+  };
+
   const handle = async (server: 'api' | 'pci', req: IncomingMessage, res: ServerResponse) => {
     const startMs = Date.now();
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const method = req.method ?? 'GET';
-    const raw = await readAll(req);
+    const { raw, tooLarge } = await readAll(req);
     if (server === 'api' && o.controlPrefix && (path === o.controlPrefix || path.startsWith(`${o.controlPrefix}/`))) {
-      const r = await forward(server, req, raw);
+      const r = tooLarge ? bodyTooLarge() : await forward(server, req, raw);
       send(res, r.status, r.headers, r.body);
       return;
     }
@@ -137,8 +157,10 @@ export function createFront(o: FrontOptions): Front {
       if (!res.writableFinished && ex.abandonedMs === undefined) ex.abandonedMs = Date.now();
     });
     let reply: { status: number; headers: Record<string, string | string[]>; body: Buffer };
-    const decision = operationId ? o.schedule.decide({ isToken, method, path }) : undefined;
-    if (token?.kind === 's2s' && token.expiresAtSec !== undefined && Date.now() >= token.expiresAtSec * 1000) {
+    const decision = operationId && !tooLarge ? o.schedule.decide({ isToken, method, path }) : undefined;
+    if (tooLarge) {
+      reply = bodyTooLarge();
+    } else if (token?.kind === 's2s' && token.expiresAtSec !== undefined && Date.now() >= token.expiresAtSec * 1000) {
       ex.injected = { kind: 'expired' };
       reply = rowReply('ERR-S2S-TOKEN-EXPIRED');
     } else if (decision?.kind === 'rate-limit') {

@@ -34,7 +34,7 @@ export const DEFAULT_PLAN: AuditPlan = {
   retry_after: [{ on: 'token', at_call: 3, seconds: 1 }, { on: 'other', at_call: 2, seconds: 1 }],
   other_burst: { length: 2, within_first: 4 },
   stall: { seconds: 4, within_first: 3 },
-  backoff: { factor: 2, min_growth_ms: 25 },
+  backoff: { factor: 2, min_growth_ms: 50 },
   webhooks: { duplicate: true, late_ms: 300, extra_field: 'x_audit_unknown_field' },
 };
 

@@ -91,6 +91,30 @@ describe('a malformed model file', () => {
     await expectModelError(dir, 'spec/rules/errors.yaml', '/rules/0/status', /must be integer/);
   });
 
+  it('holds the client rules with their level and quote, apart from the server rules', async () => {
+    const model = await loadModelFrom(DEFAULT_SPEC_DIR);
+    const r = model.clientRule('CLIENT-TOKEN-BACKOFF');
+    expect(r).toMatchObject({ side: 'client', section: '8', level: 'required', testable: true });
+    expect(r.quote).toMatch(/exponential backoff/);
+    expect(model.rules.some((x) => (x.id as string) === r.id)).toBe(false);
+  });
+
+  it('with a client rule naming a header section 5 does not have names the pointer', async () => {
+    const dir = await specCopy(async (d) => {
+      const f = path.join(d, 'rules/client.yaml');
+      await writeFile(f, (await readFile(f, 'utf8')).replace('facts: { header: X-Chain-Id }', 'facts: { header: X-Chain }'));
+    });
+    await expectModelError(dir, 'spec/rules/client.yaml', /^\/rules\/\d+\/facts\/header$/, /header "X-Chain" is not a section 5 header/);
+  });
+
+  it('with a client rule of another level is refused by the schema', async () => {
+    const dir = await specCopy(async (d) => {
+      const f = path.join(d, 'rules/client.yaml');
+      await writeFile(f, (await readFile(f, 'utf8')).replace('    level: required', '    level: optional'));
+    });
+    await expectModelError(dir, 'spec/rules/client.yaml', '/rules/0/level', /must be equal to one of the allowed values/);
+  });
+
   it('with a duplicate rule id names both places', async () => {
     const dir = await specCopy(async (d) => {
       const f = path.join(d, 'rules/limits.yaml');

@@ -14,10 +14,11 @@ import addFormatsModule from 'ajv-formats';
 import { parseDocument, LineCounter } from 'yaml';
 import { ModelError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
+import { clientRulesOf } from './client-rules.ts';
 import { checkReadings } from './readings.ts';
 import { checkWhenPresent, whenPresentOf } from './when-present.ts';
 import type {
-  AliasRule, Category, ClientRule, ErrorRule, GenericRule, LimitRule, Model, Operation, OperationId, Rule, RuleId, StateMachine, StateRule, Webhook,
+  AliasRule, Category, ErrorRule, GenericRule, LimitRule, Model, Operation, OperationId, Rule, RuleId, StateMachine, StateRule, Webhook,
 } from './types.ts';
 
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
@@ -150,33 +151,6 @@ function collectOperations(openapi: any, rel: string): Map<string, Operation> {
   return ops;
 }
 
-/** spec/rules/client.yaml: client rules, their operations and facts checked against the rest of the model. */
-async function loadClientRules(dir: string, ajv: Ajv2020, operations: Map<string, Operation>, auth: any): Promise<ClientRule[]> {
-  const rel = 'rules/client.yaml';
-  const raw: any = await readYaml(dir, rel);
-  validateAgainst(ajv, await readJson(dir, 'schemas/client.schema.json'), raw, rel);
-  const seen = new Set<string>();
-  const headers = new Set<string>([auth.chain_header, ...auth.identity_headers]);
-  return raw.rules.map((r: any, i: number): ClientRule => {
-    const pointer = `/rules/${i}`;
-    if (seen.has(r.id)) throw new ModelError(`spec/${rel}`, `${pointer}/id`, `duplicate client rule id "${r.id}"`);
-    seen.add(r.id);
-    (r.operations as string[]).forEach((op, j) => {
-      if (!operations.has(op)) throw new ModelError(`spec/${rel}`, `${pointer}/operations/${j}`, `operation "${op}" does not exist in spec/openapi.yaml`);
-    });
-    if (r.testable === false && !r.untestable_reason) throw new ModelError(`spec/${rel}`, `${pointer}/untestable_reason`, `rule ${r.id} is marked testable: false without an untestable_reason`);
-    if (r.facts?.header !== undefined && !headers.has(r.facts.header)) {
-      throw new ModelError(`spec/${rel}`, `${pointer}/facts/header`, `header "${r.facts.header}" is not a section 5 header of spec/rules/auth.yaml`);
-    }
-    return {
-      id: r.id, side: 'client', section: r.section, level: r.level, quote: r.quote, ...(r.cites ? { cites: r.cites } : {}),
-      summary: r.summary, operations: r.operations, testable: r.testable ?? true,
-      ...(r.untestable_reason ? { untestable_reason: r.untestable_reason } : {}),
-      facts: r.facts ?? {}, source: { file: rel, pointer },
-    };
-  });
-}
-
 export async function loadModelFrom(dir: string): Promise<Model> {
   const ajv = newAjv();
   const openapi = await dereference(dir, 'openapi.yaml');
@@ -274,7 +248,10 @@ export async function loadModelFrom(dir: string): Promise<Model> {
     rules.push({ ...pickCommon(r, gf, `/rules/${i}`), kind: r.kind, ...(r.facts ? { facts: r.facts } : {}) } as GenericRule);
   });
 
-  const clientRules = await loadClientRules(dir, ajv, operations, raw.auth);
+  const clientRel = 'rules/client.yaml';
+  const rawClient = await readYaml(dir, clientRel);
+  validateAgainst(ajv, await readJson(dir, 'schemas/client.schema.json'), rawClient, clientRel);
+  const clientRules = clientRulesOf(rawClient, clientRel, operations, raw.auth);
 
   // Cross-checks: unique ids, existing operations, untestable rules say why.
   const byId = new Map<string, Rule>();

@@ -67,7 +67,7 @@ export const drivers: Drivers = {
   },
 
   'ENDPOINT-WALLETS': {
-    title: 'GET /api/v1/wallets lists wallets with wallet_address; GET /api/v1/wallet reads the default wallet and a wallet by id, with balances',
+    title: 'GET /api/v1/wallets lists wallets with wallet_address (skipped while none is listed: no provisioning time is shown); GET /api/v1/wallet reads the default wallet and a wallet by id, with balances',
     safe: false,
     async run(ctx: CheckContext) {
       const rules = ['ENDPOINT-WALLETS'];
