@@ -49,6 +49,8 @@ export interface Scenario {
   require429: boolean;
   /** After the load, a client backing off (exponential, full jitter, Retry-After) must get through. */
   recoveryProbe: boolean;
+  /** Runs the partner flow per virtual user (journey.ts) instead of a request mix. */
+  journey?: boolean;
   /** Default cap on requests when --amount is not given. */
   defaultMaxRequests?: number;
   /** Default arrival rate (req/s): the scenario runs in the open model unless told otherwise. */

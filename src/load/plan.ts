@@ -30,6 +30,8 @@ export interface LoadPlan {
   seed?: number;
   /** Share of answers judged (default 1; 0: off). */
   judge_sample?: number;
+  /** journey: think time between steps (ms). */
+  think_time_ms?: number;
 }
 
 /** A threshold: the expression, or with k6's abortOnFail and delayAbortEval (grace, s). */
@@ -159,6 +161,7 @@ export function planOptions(plan: LoadPlan, model: Model, file: string): Omit<Lo
     ...(plan.arrivals !== undefined ? { arrivals: plan.arrivals } : {}),
     ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
     ...(plan.judge_sample !== undefined ? { judgeSample: plan.judge_sample } : {}),
+    ...(plan.think_time_ms !== undefined ? { thinkTimeMs: plan.think_time_ms } : {}),
     thresholds,
     model,
   };

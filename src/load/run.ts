@@ -10,6 +10,7 @@ import { category429, recoveryProbe } from './contract.ts';
 import { LoadJudge } from './judge.ts';
 import { abortWatch } from './abort.ts';
 import { mergeConsistency } from './consistency.ts';
+import { journeyScenarioRun } from './journey.ts';
 import type { LoadMetrics } from './metrics.ts';
 import { runEngine, type EngineRequest, type Progress } from './engine.ts';
 import { buildResult } from './result.ts';
@@ -56,6 +57,8 @@ export interface LoadOptions {
   seed?: number;
   /** Live Prometheus metrics (--metrics-port): fed per request. */
   metrics?: LoadMetrics;
+  /** journey: pause between steps (and between a virtual user's journeys), ms (default 0). */
+  thinkTimeMs?: number;
   /** Share of answers judged by the rules of every answer (default 1: all; 0: off). */
   judgeSample?: number;
   /** Recovery probe bounds (token-burst). */
@@ -185,7 +188,12 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     return out;
   };
 
-  const run = await runEngine({
+  const journeyMode = scenarios.some((x) => x.scenario.journey);
+  if (journeyMode) check(scenarios.length === 1, 'the journey scenario runs alone, not in a mix');
+  const journeyNotes: string[] = [];
+  const run = journeyMode
+    ? await journeyScenarioRun({ http, kind: modelKind, shape, maxRequests, thinkTimeMs: opts.thinkTimeMs ?? 0, drainMs, ...(judge ? { judge } : {}), ...(modelKind === 'open' ? { arrivals } : {}), ...(metrics ? { onSettled: metrics.settled } : {}) }, journeyNotes)
+    : await runEngine({
     origin: new URL(profile.base_url).origin,
     model: modelKind,
     shape,
@@ -202,7 +210,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     ...answerHooks({ ...(check429Contract ? { contract } : {}), ...(judge ? { judge } : {}), ...observing(prepared.map((p) => p.prep)) }),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.onSample ? { onSample: opts.onSample } : {}),
-  });
+      });
 
   const recovery = scenarios.some((s) => s.scenario.recoveryProbe) ? [await recoveryProbe(http, opts.recovery)] : undefined;
   const verified = [];
@@ -212,6 +220,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   for (const k of keepers) await k.settle();
   const notes = [modelKind === 'open' ? OPEN_MODEL_NOTE : CLOSED_LOOP_NOTE];
   notes.push(`Latency percentiles come from an HDR histogram of every request (us resolution); requests past the ${timeoutMs} ms budget are aborted and recorded at their age (>= the budget); throughput is responses over the wall time of the load phase including the drain.`);
+  notes.push(...journeyNotes);
   if (recovery?.[0] && recovery[0].recovered && !recovery[0].limited_at_start) notes.push('recovery: the first probe already got 200 (the limit window had reset); recovery time 0 says little.');
   const base = buildResult({
     run,

@@ -3,7 +3,9 @@
 // errors, and which contract checks run on the responses. `setup` (undici) gets tokens and a user.
 
 import type { OperationId } from '../model/index.ts';
+import { ConfigError } from '../errors/index.ts';
 import { consistencyScenario } from './consistency.ts';
+import { JOURNEY_STEPS } from './journey.ts';
 import { fixed, live, userHeaders, type MixEntry, type Scenario } from './mix.ts';
 import { createUser, newUserBody, operation, s2sToken, tokenBody } from './setup.ts';
 import { TokenKeeper, refreshBufferSec } from './tokens.ts';
@@ -101,6 +103,19 @@ export const SCENARIOS: readonly Scenario[] = [
     },
   },
   consistencyScenario,
+  {
+    id: 'journey',
+    describe: 'The partner flow per virtual user with think times: token, user, user token, card, card tokenization and Card recipient, Push to Card estimate and execute, the activity webhook; percentiles per step',
+    expectedNon2xx: [],
+    check429Contract: false,
+    require429: false,
+    recoveryProbe: false,
+    journey: true,
+    async setup(s) {
+      if (!s.profile.pci_url) throw new ConfigError('load journey: the flow tokenizes a card in the card-tokenization environment (section 4 rule 3): give profile.pci_url');
+      return { mix: [], secrets: [], sends: `journeys of ${JOURNEY_STEPS.join(' -> ')}` };
+    },
+  },
 ];
 
 export function scenarioById(id: string): Scenario | undefined {

@@ -101,7 +101,7 @@ export interface LossyProxy {
  * card (POST /api/v2/user, POST /api/v1/cards/virtual), counted across concurrent requests, is answered
  * 200 with a conforming body and a fresh id but never forwarded. Everything else is passed through.
  */
-export async function lossyProxy(upstream: string, every: number, o: { alterCardEvery?: number } = {}): Promise<LossyProxy> {
+export async function lossyProxy(upstream: string, every: number, o: { alterCardEvery?: number; fault?: (method: string, path: string) => { status: number; body: string } | undefined } = {}): Promise<LossyProxy> {
   let writes = 0;
   let lost = 0;
   let cards = 0;
@@ -111,6 +111,11 @@ export async function lossyProxy(upstream: string, every: number, o: { alterCard
     req.on('end', () => {
       let body = Buffer.concat(chunks);
       const path = (req.url ?? '/').split('?')[0];
+      const f = o.fault?.(req.method ?? 'GET', path);
+      if (f) {
+        res.writeHead(f.status, { 'content-type': 'application/json' }).end(f.body);
+        return;
+      }
       const creation = req.method === 'POST' && (path === '/api/v2/user' || path === '/api/v1/cards/virtual');
       if (creation && ++writes % every === 0) {
         lost++;

@@ -79,17 +79,18 @@ function flagOptions(scenario: string, args: Record<string, any>, model: Model):
 }
 
 /** Options a plan may also set: the flag wins over nothing, the plan over nothing; both given is refused. */
-function sharedOptions(args: Record<string, any>): Pick<LoadOptions, 'judgeSample' | 'arrivals' | 'seed'> {
+function sharedOptions(args: Record<string, any>): Pick<LoadOptions, 'judgeSample' | 'arrivals' | 'seed' | 'thinkTimeMs'> {
   if (args.arrivals !== undefined && args.arrivals !== 'uniform' && args.arrivals !== 'poisson') throw new ConfigError('load: --arrivals must be uniform or poisson');
   return {
     ...(args.judgeSample !== undefined ? { judgeSample: boundedNumber('judge-sample', args.judgeSample, 0, 1) } : {}),
     ...(args.arrivals !== undefined ? { arrivals: args.arrivals as 'uniform' | 'poisson' } : {}),
     ...(args.seed !== undefined ? { seed: boundedInt('seed', args.seed, 1, 0, 0xffffffff) } : {}),
+    ...(args.thinkTime !== undefined ? { thinkTimeMs: boundedInt('think-time', args.thinkTime, 0, 0, 60_000) } : {}),
   };
 }
 
 async function planOptionsOf(file: string, args: Record<string, any>, io: CliIo): Promise<Omit<LoadOptions, 'profile'>> {
-  for (const flag of ['duration', 'connections', 'arrivalRate', 'amount', 'model', 'timeoutBudget', 'drain', 'arrivals', 'seed', 'judgeSample']) {
+  for (const flag of ['duration', 'connections', 'arrivalRate', 'amount', 'model', 'timeoutBudget', 'drain', 'arrivals', 'seed', 'judgeSample', 'thinkTime']) {
     if (args[flag] !== undefined) throw new ConfigError(`load --plan: --${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} conflicts with the plan; set it in ${file}`);
   }
   const model = await loadModel();
@@ -179,6 +180,7 @@ export const loadCommand: CliCommand = {
       .option('judge-sample', { type: 'number', describe: 'Share of answers judged against the operation schema and the section 7 body (default 1: every answer; 0: off)' })
       .option('arrivals', { type: 'string', choices: ['uniform', 'poisson'], describe: 'Open model: evenly spaced arrivals (default) or a seeded Poisson process' })
       .option('seed', { type: 'number', describe: 'Seed of a poisson schedule (default 1): the same seed gives the same schedule' })
+      .option('think-time', { type: 'number', describe: 'journey: pause in ms between steps and between a virtual user\'s journeys (default 0)' })
       .option('metrics-port', { type: 'number', describe: 'Serve Prometheus metrics on this port during the run (GET /metrics; 0: any free port)' })
       .option('metrics-host', { type: 'string', describe: 'Address the metrics endpoint listens on (default 127.0.0.1; 0.0.0.0 in a pod)' })
       .option('rps-min', { type: 'number', describe: 'Fail when throughput (req/s) is below this' })
