@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { proxyError } from '../proxy-edits.ts';
-import { is2xx, isObject, JSON_TYPE, onOk } from '../transforms.ts';
+import { is2xx, isObject, JSON_TYPE, onNonRowTokenError, onOk, restatus } from '../transforms.ts';
 import { benign, faults, type VariantSpec } from '../variant.ts';
 
 export function readingsVariants(): VariantSpec[] {
@@ -53,6 +53,13 @@ export function readingsVariants(): VariantSpec[] {
     }),
     // Section 3: "Close is terminal"; card states and list contents are not shown.
     benign('benign.cards.closed-delisted-later', 'GET /api/v1/cards lists a closed card once, then leaves it out', { transform: closedDelistedLater() }),
+    // Section 7: no row shows the answer to a wrongly-typed token field.
+    benign('benign.token.wrong-type-500', 'POST /api/v1/token answers a non-string client_id or client_secret with 500 ErrorInternal (CategoryInternalFailure; warns under ERR-BODY-SHAPE wrong-type-status)', {
+      transform: onNonRowTokenError((b, res) => {
+        restatus(b, res, 500);
+        b.error_reason = 'ErrorInternal';
+      }),
+    }),
   ];
 }
 
