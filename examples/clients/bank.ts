@@ -9,6 +9,12 @@ import { startReceiver } from './receiver.ts';
 
 /** Long enough for two token refreshes and the third token call (Retry-After) of the default plan. */
 export const BANK_DURATION_MS = 8000;
+/** Modes whose rule shows within the flow itself (about 5 s) run no steady traffic after it. */
+const SHORT_DURATION_MS = 0;
+const LONG_MODES: readonly ClientMode[] = ['none', 'no-refresh', 'token-per-call', ...BENIGN];
+
+/** How long the bank runs `mode`: the conforming and benign clients and the token modes the whole plan. */
+export const bankDuration = (mode: ClientMode): number => (LONG_MODES.includes(mode) ? BANK_DURATION_MS : SHORT_DURATION_MS);
 
 export interface BankResult {
   mode: ClientMode;
@@ -24,7 +30,7 @@ export interface BankResult {
   verdict: AuditVerdict;
 }
 
-export async function auditMode(mode: ClientMode, durationMs = BANK_DURATION_MS): Promise<BankResult> {
+export async function auditMode(mode: ClientMode, durationMs = bankDuration(mode)): Promise<BankResult> {
   const started = Date.now();
   const receiver = await startReceiver({ strict: mode === 'webhook-strict' });
   const audit = await startAudit({ webhookUrl: receiver.url });

@@ -26,7 +26,7 @@ export const FAULTY = {
 export const BENIGN = [
   'header-case', // header names in other letter cases
   'no-keepalive', // a new connection per request
-  'equal-jitter', // another exponential backoff (half fixed, half random)
+  'equal-jitter', // another exponential backoff (half fixed, half random; the other modes use it too, see http.ts)
   'extra-fields', // optional and unknown extra request fields, the optional audience on the token call
   'both-names', // preferred and deprecated names together, same values
 ] as const;

@@ -12,8 +12,8 @@ export interface TokenSource {
   bufferMs: number;
 }
 
-/** Past this close to expires_at a cached token is not presented any more (it could arrive late). */
-const SAFETY_MS = 300;
+/** Past this close to expires_at a cached token is not presented any more (a loaded host may deliver it late). */
+const SAFETY_MS = 600;
 
 export class TokenManager {
   private token?: { value: string; expiresAtMs: number };

@@ -12,7 +12,7 @@ import type { WebhookReceiver } from '../checks/types.ts';
 import { HttpSession } from '../client/http.ts';
 import { startServices } from '../runner/services.ts';
 import type { Model, OperationId } from '../model/index.ts';
-import type { EngineRun, OpStats } from './engine-types.ts';
+import type { EngineOptions, EngineRun, OpStats } from './engine-types.ts';
 import { newOpStats } from './engine-types.ts';
 import { newHistogram, toMicros } from './histogram.ts';
 import type { LoadJudge } from './judge.ts';
@@ -39,6 +39,8 @@ export interface JourneyOptions {
   webhookTimeoutMs: number;
   arrivals?: { kind: 'uniform' | 'poisson'; seed: number };
   onSettled?: (op: string, status: number, us: number, kind: 'status' | 'timeout' | 'transport' | 'incomplete') => void;
+  live?: EngineOptions['live'];
+  stopWhen?: EngineOptions['stopWhen'];
 }
 
 export interface JourneyRun extends EngineRun {
@@ -119,6 +121,7 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
     const mine = { op, start };
     pending.add(mine);
     inFlight++;
+    if (o.live) o.live.inFlight = inFlight;
     if (inFlight > maxInFlight) maxInFlight = inFlight;
     try {
       const res = await request(new URL(path, origin!), {
@@ -145,6 +148,7 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
       throw new StepFailed(op);
     } finally {
       inFlight--;
+      if (o.live) o.live.inFlight = inFlight;
       pending.delete(mine);
     }
   };
@@ -254,7 +258,21 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
     };
     tick();
   }
-  await sleep(sendMs);
+  let stopped: { at_s: number; reason: string } | undefined;
+  let watch: NodeJS.Timeout | undefined;
+  await new Promise<void>((resolve) => {
+    const end = setTimeout(resolve, sendMs);
+    if (o.stopWhen)
+      watch = setInterval(() => {
+        const elapsed = performance.now() - t0;
+        const reason = o.stopWhen!(timeline, elapsed);
+        if (!reason) return;
+        stopped = { at_s: Math.round(elapsed) / 1000, reason };
+        clearTimeout(end);
+        resolve();
+      }, 250);
+  });
+  clearInterval(watch);
   sending = false;
   clearInterval(timer);
   clearTimeout(timer);
@@ -276,7 +294,7 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
   return {
     started_at: startedAt,
     wall_ms: end - t0,
-    send_ms: sendMs,
+    send_ms: stopped ? stopped.at_s * 1000 : sendMs,
     overall: overall as Histogram,
     ops,
     timeline,
@@ -285,6 +303,7 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
     incomplete,
     max_in_flight: maxInFlight,
     journeys,
+    ...(stopped ? { stopped } : {}),
   };
 }
 

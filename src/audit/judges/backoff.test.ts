@@ -32,14 +32,14 @@ async function judgeOf(bursts: number[][]) {
 }
 
 describe('CLIENT-TOKEN-BACKOFF judge', () => {
-  it('passes full jitter (base 50 ms, two bursts of five) in at least 99% of 2000 seeded runs', async () => {
+  it.each([[100, 10], [50, 20]])('passes full jitter (base %i ms, two bursts of five) in all but %i of 2000 seeded runs', async (base, allowed) => {
     const rnd = seeded(42);
     let failed = 0;
     for (let i = 0; i < 2000; i++) {
-      const burst = () => [0, 1, 2, 3, 4].map((k) => rnd() * 50 * 2 ** k);
+      const burst = () => [0, 1, 2, 3, 4].map((k) => rnd() * base * 2 ** k);
       if ((await judgeOf([burst(), burst()])).status !== 'pass') failed++;
     }
-    expect(failed).toBeLessThan(20);
+    expect(failed).toBeLessThan(allowed);
   });
 
   it('passes exponential backoff without jitter and with equal jitter', async () => {
