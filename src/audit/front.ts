@@ -1,6 +1,7 @@
 // The audit's front door: the base_url and pci_url a client is given. Every request is recorded, the
-// fault plan may answer it (429, a stall) or an expired S2S token is answered with its section 7 row;
-// otherwise it is forwarded to the embedded reference and the answer recorded on the way back.
+// fault plan may answer it (429, a stall) or an expired S2S token is answered with its section 7 row
+// (the reference mints S2S tokens with the plan's lifetime, so exp and expires_at agree); otherwise it
+// is forwarded to the embedded reference and the answer recorded on the way back.
 // Calls to the test-control API pass through unrecorded: they are not the client's traffic.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -92,7 +93,6 @@ export function createFront(o: FrontOptions): Front {
   const match = routers(o);
   const errors = new ErrorFactory(o.model);
   const agent = new Agent({ keepAliveTimeout: 5_000, connections: 32 });
-  const lifetime = o.plan.scale.token_lifetime_seconds;
 
   const forward = async (server: 'api' | 'pci', req: IncomingMessage, raw: Buffer) => {
     const headers: Record<string, string | string[]> = {};
@@ -191,7 +191,7 @@ export function createFront(o: FrontOptions): Front {
     ex.endMs = Date.now();
   };
 
-  /** Token answers: S2S tokens get the plan's expires_at; both kinds enter the book. */
+  /** Token answers enter the book: kind, and for S2S tokens the expires_at the client was given. */
   const learn = (ex: Exchange, status: number, body: Buffer): Buffer => {
     if (status < 200 || status > 299) return body;
     if (ex.operationId !== 'createToken' && ex.operationId !== 'authorizeUser') return body;
@@ -203,11 +203,8 @@ export function createFront(o: FrontOptions): Front {
     }
     if (!v || typeof v.access_token !== 'string') return body;
     if (ex.operationId === 'createToken') {
-      v.expires_at = Math.floor(Date.now() / 1000) + lifetime;
-      o.book.issue(v.access_token, { kind: 's2s', ...(ex.clientId ? { clientId: ex.clientId } : {}), expiresAtSec: v.expires_at, issuedSeq: ex.seq });
-      return Buffer.from(JSON.stringify(v));
-    }
-    o.book.issue(v.access_token, { kind: 'user', issuedSeq: ex.seq });
+      o.book.issue(v.access_token, { kind: 's2s', ...(ex.clientId ? { clientId: ex.clientId } : {}), ...(typeof v.expires_at === 'number' ? { expiresAtSec: v.expires_at } : {}), issuedSeq: ex.seq });
+    } else o.book.issue(v.access_token, { kind: 'user', issuedSeq: ex.seq });
     return body;
   };
 

@@ -69,7 +69,8 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
   const model = await loadModel();
   const plan = opts.plan === undefined ? DEFAULT_PLAN : await resolvePlan(opts.plan);
   const host = opts.host ?? '127.0.0.1';
-  const ref = await startReference({ port: 0, pciPort: 0, host: '127.0.0.1', control: true, name: 'audit' });
+  // Tokens live as long as the plan says, in the JWT's exp as in expires_at.
+  const ref = await startReference({ port: 0, pciPort: 0, host: '127.0.0.1', control: true, name: 'audit', s2sValiditySeconds: plan.scale.token_lifetime_seconds });
   const exchanges: Exchange[] = [];
   const book = new TokenBook();
   const controlPath = ref.profile.control_url ? new URL(ref.profile.control_url).pathname : undefined;

@@ -58,7 +58,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
   const model = await referenceModel();
   const chainId = model.auth.sandbox_chain_id;
   if (!chainId) throw new Error('spec/rules/auth.yaml: sandbox_chain_id is missing; the reference publishes it as profile.chain_id');
-  const st = new RefState({ model, faults: opts.faults, rateLimit: opts.rateLimit, rateLimitWindowMs: opts.rateLimitWindowMs, settleMs: opts.settleMs });
+  const st = new RefState({ model, faults: opts.faults, rateLimit: opts.rateLimit, rateLimitWindowMs: opts.rateLimitWindowMs, settleMs: opts.settleMs, s2sValiditySeconds: opts.s2sValiditySeconds });
 
   // Seed: two partner companies (isolation needs two), plus the special clients of the token table.
   const s = st.store;
