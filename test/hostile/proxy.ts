@@ -23,8 +23,11 @@ export interface HostileProxyOptions {
   maxHits: number;
   /** For 'redirect': where the Location header points (another host). */
   redirectTo?: string;
-  /** Relayed PUT requests to `path` have their JSON body shown to onPut (webhook / IdP registration). */
-  tapPut?: { path: string; onPut: (body: unknown) => void }[];
+  /**
+   * Relayed PUT requests to `path` have their JSON body shown to onPut (webhook / IdP registration);
+   * when onPut returns a promise, the PUT is relayed once it settles (the run waits for the tap).
+   */
+  tapPut?: { path: string; onPut: (body: unknown) => void | Promise<unknown> }[];
 }
 
 export interface HostileProxy {
@@ -127,12 +130,13 @@ export async function startHostileProxy(opts: HostileProxyOptions): Promise<Host
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const raw = Buffer.concat(chunks);
+        let held: unknown;
         try {
-          tap.onPut(JSON.parse(raw.toString('utf8')));
+          held = tap.onPut(JSON.parse(raw.toString('utf8')));
         } catch {
           // not JSON: nothing to learn; the upstream answers it
         }
-        relay(req, res, url, raw);
+        void Promise.resolve(held).catch(() => undefined).then(() => relay(req, res, url, raw));
       });
       return;
     }
