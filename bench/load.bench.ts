@@ -13,9 +13,10 @@ import { runLoad } from '../src/load/index.ts';
 export const LOAD_BENCH_TARGET = 0.9;
 const CONNECTIONS = 10;
 
-// A JSON body that also satisfies the scenario's setup (a token, a user id).
+// A JSON body that also satisfies the scenario's setup (a token, a user id) and the getUserV1 schema, so
+// a judged run finds nothing and the judging figure is the cost of judging a conforming answer.
 const SERVER = `
-const body = JSON.stringify({ access_token: 'bench-token', token_type: 'Bearer', expires_at: 4102444800, user_id: '00000000-0000-4000-8000-000000000000', id: '00000000-0000-4000-8000-000000000000' });
+const body = JSON.stringify({ access_token: 'bench.token.sig', token_type: 'Bearer', expires_at: 4102444800, user_id: '00000000-0000-4000-8000-000000000000', id: '00000000-0000-4000-8000-000000000000', user_address: '0xabc', wallet_address: '0xabc' });
 const s = require('node:http').createServer((req, res) => { req.resume(); res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }); res.end(body); });
 s.keepAliveTimeout = 60000;
 s.listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port) + '\\n'));
@@ -65,11 +66,15 @@ async function wrkRps(url: string, duration: number): Promise<Measured | undefin
   }
 }
 
-async function ours(url: string, duration: number, arrivalRate?: number): Promise<Measured> {
+/** Tool names of our rows: judging off is the generator figure (the target); judging on is its cost. */
+export const JUDGING = ' judging every answer';
+
+async function ours(url: string, duration: number, arrivalRate?: number, judge = false): Promise<Measured> {
   const profile = resolveProfile({ base_url: url, clients: [{ client_id: 'bench', client_secret: 'bench-secret' }] }, { env: {} });
   return cpuOf(async () => {
-    const r = await runLoad({ scenario: 'user-read', profile, durationSec: duration, connections: CONNECTIONS, ...(arrivalRate ? { arrivalRate } : {}) });
+    const r = await runLoad({ scenario: 'user-read', profile, durationSec: duration, connections: CONNECTIONS, judgeSample: judge ? 1 : 0, ...(arrivalRate ? { arrivalRate } : {}) });
     if (r.counts.errors) throw new Error(`bench: the generator saw ${r.counts.errors} errors`);
+    if (r.conformance?.findings) throw new Error(`bench: the judge found ${r.conformance.findings} problems in the bench server's answers`);
     // Responses over the sending window plus the drain (r.duration_s): the honest figure.
     return { rps: r.rps, total: r.counts.responses };
   });
@@ -104,6 +109,8 @@ export async function benchLoad(opts: { durationSec?: number; rounds?: number } 
       // Open model: ask for 1.5x the best closed figure so far, so the generator is the limit, not the schedule.
       openRate ||= Math.round(1.5 * Math.max(...[...best.values()].map((r) => r.rps)));
       keep('baas-conform load --arrival-rate (open)', 'open', await ours(url, d, openRate));
+      keep(`baas-conform load (undici)${JUDGING}`, 'closed', await ours(url, d, undefined, true));
+      keep(`baas-conform load --arrival-rate (open)${JUDGING}`, 'open', await ours(url, d, openRate, true));
     }
     const rows = [...best.values()];
     const top = Math.max(...rows.map((r) => r.rps));

@@ -43,6 +43,7 @@ export async function renderIds(specDir: string): Promise<string> {
     { constName: 'ERROR_RULE_IDS', typeName: 'ErrorRuleId', doc: 'Section 7 error rows (spec/rules/errors.yaml `rules`).', values: byKind('error') },
     { constName: 'ALIAS_RULE_IDS', typeName: 'AliasRuleId', doc: 'Deprecated-alias rules (spec/rules/aliases.yaml `aliases`).', values: byKind('alias') },
     { constName: 'STATE_RULE_IDS', typeName: 'StateRuleId', doc: 'Section 3 state rules (spec/rules/states.yaml).', values: byKind('state') },
+    { constName: 'CLIENT_RULE_IDS', typeName: 'ClientRuleId', doc: 'Client rules (spec/rules/client.yaml), judged by `baas-conform audit`.', values: model.clientRules.map((r) => r.id) },
     { constName: 'LIMIT_RULE_IDS', typeName: 'LimitRuleId', doc: 'Section 8 limits (spec/rules/limits.yaml).', values: byKind('limit') },
     { constName: 'LIMIT_KEYS', typeName: 'LimitKey', doc: 'Keys of model.limits.', values: Object.keys(model.limits) },
     { constName: 'OPERATION_IDS', typeName: 'OperationId', doc: 'operationIds of spec/openapi.yaml paths.', values: [...model.operations.keys()] },

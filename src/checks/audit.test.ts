@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import { auditResponses } from './audit.ts';
 import type { HttpResponse } from './types.ts';
@@ -45,11 +46,24 @@ describe('auditResponses', () => {
       [res(200, { name: 'no id' }), 'ENDPOINT-RESPONSE-SCHEMA'],
       [res(200, { id: 'a' }, 'text/plain'), 'ENDPOINT-RESPONSE-SCHEMA'],
       [{ ...res(200, undefined), text: '<html>' }, 'GENERAL-TRANSPORT-JSON'],
+      // A 200 with no body where the schema shows fields (204, or a schema that shows nothing, stays clean).
+      [res(200, undefined), 'ENDPOINT-RESPONSE-SCHEMA'],
     ];
     for (const [bad, rule] of cases) {
       const f = auditResponses(model, [good, good, { op: 'getThing', res: bad }, good]);
       expect(f?.rules, rule).toEqual([rule]);
       expect(f?.message).toContain('getThing (GET /thing)');
+    }
+  });
+
+  it('reads the model\'s x-checked-when-present: a user read without them passes, without a listed field it fails', async () => {
+    const real = await loadModel();
+    const user = { id: '0b6b3c8e-5d7e-4a53-9d0e-5f4f3b1f1a11', user_id: '0b6b3c8e-5d7e-4a53-9d0e-5f4f3b1f1a11', user_address: '0xabc', wallet_address: '0xabc' };
+    for (const op of ['getUserV1', 'validateRetailUser'] as const) {
+      expect(real.whenPresent(op)).toEqual(expect.arrayContaining(['email', 'country']));
+      expect(auditResponses(real, [{ op, res: res(200, user) }])).toBeUndefined();
+      const { user_address: _a, ...without } = user;
+      expect(auditResponses(real, [{ op, res: res(200, without) }])?.rules).toEqual(['ENDPOINT-RESPONSE-SCHEMA']);
     }
   });
 });

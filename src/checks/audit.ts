@@ -28,46 +28,70 @@ export interface ObservedResponse {
 const SHAPED = new Set([400, 401, 429, 500]);
 
 const SHOW = 200;
-const snippet = (res: HttpResponse) => (res.text.length > SHOW ? `${res.text.slice(0, SHOW)}…` : res.text);
+const snippet = (res: { text: string }) => (res.text.length > SHOW ? `${res.text.slice(0, SHOW)}…` : res.text);
 
 function isJson(ct: string | undefined): boolean {
   return typeof ct === 'string' && ct.split(';')[0].trim().toLowerCase() === 'application/json';
 }
 
+/** What the audit found wrong with one answer: the rule it breaks and what was seen (no location prefix). */
+export interface AnswerFinding {
+  rule: 'ERR-BODY-SHAPE' | 'ERR-CATEGORY-STATUS' | 'GENERAL-TRANSPORT-JSON' | 'ENDPOINT-RESPONSE-SCHEMA';
+  /** `op (METHOD path)`, for messages. */
+  where: string;
+  detail: string;
+}
+
+/** The answer as the audit reads it: what `run`'s client records, and what the load judge rebuilds at speed. */
+export type AuditedAnswer = Pick<HttpResponse, 'status' | 'headers' | 'text' | 'json'>;
+
+/**
+ * The rules every answer of an operation is held to (one vocabulary for `run` and for the load
+ * judge, src/load/judge.ts): the section 7 body and category for the statuses section 7 shapes, the
+ * operation's documented schema and JSON for success answers. Undefined when the answer holds.
+ */
+export function auditAnswer(model: Model, op: string, res: AuditedAnswer): AnswerFinding | undefined {
+  const operation = model.operations.get(op as OperationId);
+  if (!operation || operation.server !== 'api') return undefined;
+  const where = `${op} (${operation.method.toUpperCase()} ${operation.pathUnspecified ? 'profile path' : operation.path})`;
+  if (SHAPED.has(res.status)) {
+    if (!model.errorBodyValidator(res.json)) {
+      const problems = (model.errorBodyValidator.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+      return { rule: 'ERR-BODY-SHAPE', where, detail: `HTTP ${res.status} error body does not have the section 7 shape (${problems}): ${snippet(res)}` };
+    }
+    const cat = (res.json as { error_category: { category: unknown; http_status_code: unknown } }).error_category;
+    const want = model.categoryFor(res.status);
+    if (cat.http_status_code !== res.status || (want !== null && cat.category !== want)) {
+      return { rule: 'ERR-CATEGORY-STATUS', where, detail: `HTTP ${res.status} carries error_category ${JSON.stringify(cat)}; section 7 gives ${want} with http_status_code ${res.status}` };
+    }
+    return undefined;
+  }
+  if (!(res.status >= 200 && res.status < 300)) return undefined;
+  const key = [`${op}:${res.status}`, `${op}:2XX`].find((k) => model.validator(k));
+  if (!key) return undefined;
+  const validate = model.validator(key)!;
+  if (res.text.length === 0) {
+    // No body: 204 has none by definition, and a schema that shows nothing (an action whose answer is
+    // not shown) accepts its absence; a schema that shows fields does not.
+    if (res.status === 204 || validate(undefined)) return undefined;
+    return { rule: 'ENDPOINT-RESPONSE-SCHEMA', where, detail: `HTTP ${res.status} has an empty body; the ${key} schema shows fields (section 4: all bodies are JSON)` };
+  }
+  if (res.json === undefined) return { rule: 'GENERAL-TRANSPORT-JSON', where, detail: `HTTP ${res.status} body is not JSON: ${snippet(res)}` };
+  if (!isJson(res.headers['content-type'])) {
+    return { rule: 'ENDPOINT-RESPONSE-SCHEMA', where, detail: `HTTP ${res.status} has Content-Type ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json` };
+  }
+  if (!validate(res.json)) {
+    const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
+    return { rule: 'ENDPOINT-RESPONSE-SCHEMA', where, detail: `HTTP ${res.status} does not match the ${key} schema: ${problems}` };
+  }
+  return undefined;
+}
+
 /** The first problem among `observed`, as the CheckFailure naming the rule it breaks; undefined when all hold. */
 export function auditResponses(model: Model, observed: readonly ObservedResponse[]): AuditFailure | undefined {
   for (const { op, res } of observed) {
-    const operation = model.operations.get(op as OperationId);
-    if (!operation || operation.server !== 'api') continue;
-    const where = `${op} (${operation.method.toUpperCase()} ${operation.pathUnspecified ? 'profile path' : operation.path})`;
-    if (SHAPED.has(res.status)) {
-      if (!model.errorBodyValidator(res.json)) {
-        const problems = (model.errorBodyValidator.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
-        return new AuditFailure(`an answer this check received from ${where}: HTTP ${res.status} error body does not have the section 7 shape (${problems}): ${snippet(res)}`, { rules: ['ERR-BODY-SHAPE'], response: res });
-      }
-      const cat = (res.json as { error_category: { category: unknown; http_status_code: unknown } }).error_category;
-      const want = model.categoryFor(res.status);
-      if (cat.http_status_code !== res.status || (want !== null && cat.category !== want)) {
-        return new AuditFailure(`an answer this check received from ${where}: HTTP ${res.status} carries error_category ${JSON.stringify(cat)}; section 7 gives ${want} with http_status_code ${res.status}`, { rules: ['ERR-CATEGORY-STATUS'], response: res });
-      }
-      continue;
-    }
-    // Success answers with a body: the operation's documented schema (an empty body, e.g. 204 for an action, is not shown either way).
-    if (res.status >= 200 && res.status < 300 && res.text.length > 0) {
-      const key = [`${op}:${res.status}`, `${op}:2XX`].find((k) => model.validator(k));
-      if (!key) continue;
-      if (res.json === undefined) {
-        return new AuditFailure(`an answer this check received from ${where}: HTTP ${res.status} body is not JSON: ${snippet(res)}`, { rules: ['GENERAL-TRANSPORT-JSON'], response: res });
-      }
-      if (!isJson(res.headers['content-type'])) {
-        return new AuditFailure(`an answer this check received from ${where}: HTTP ${res.status} has Content-Type ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json`, { rules: ['ENDPOINT-RESPONSE-SCHEMA'], response: res });
-      }
-      const validate = model.validator(key)!;
-      if (!validate(res.json)) {
-        const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
-        return new AuditFailure(`an answer this check received from ${where}: HTTP ${res.status} does not match the ${key} schema: ${problems}`, { rules: ['ENDPOINT-RESPONSE-SCHEMA'], response: res });
-      }
-    }
+    const f = auditAnswer(model, op, res);
+    if (f) return new AuditFailure(`an answer this check received from ${f.where}: ${f.detail}`, { rules: [f.rule], response: res });
   }
   return undefined;
 }

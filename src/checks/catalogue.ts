@@ -1,5 +1,5 @@
 // The rule catalogue: which checks cover which rules. Shared by `baas-conform rules` and the reports.
-import type { Model } from '../model/types.ts';
+import type { Model, Reading } from '../model/types.ts';
 import type { Check } from './types.ts';
 
 export interface CatalogueEntry {
@@ -10,6 +10,8 @@ export interface CatalogueEntry {
   testable: boolean;
   untestable_reason?: string;
   unspecified?: string[];
+  /** How the checks read the rule's sentences where they leave a choice (spec/rules readings). */
+  readings?: Reading[];
   source: string;
   checks: string[];
 }
@@ -29,6 +31,7 @@ export function ruleCatalogue(model: Model, checks: readonly Check[]): Catalogue
     testable: r.testable,
     ...(r.untestable_reason ? { untestable_reason: r.untestable_reason } : {}),
     ...(r.unspecified ? { unspecified: r.unspecified } : {}),
+    ...(r.readings ? { readings: r.readings } : {}),
     source: `spec/${r.source.file}#${r.source.pointer}`,
     checks: (byRule.get(r.id) ?? []).sort(),
   }));

@@ -50,6 +50,9 @@ export async function sendStep(http: HttpClient, req: HttpRequest & { op: string
   try {
     res = await http.send(req);
   } catch (err) {
+    // A target still rate limiting after the client's wait bound breaks no rule: the runner blocks the
+    // check naming none (src/runner/causes.ts), even when the step is the check's own operation.
+    if (isTransportError(err) && err.code === 'RATE_LIMITED') throw err;
     // A body over the client's cap breaks no rule (the spec sets no size): blocked, naming none.
     if (isTransportError(err) && err.code !== 'ABORTED') throw new PrerequisiteFailed(req.op, `${what}: ${err.code}: ${err.message}`, { rules: err.code === 'BODY_TOO_LARGE' ? [] : rules });
     throw err;

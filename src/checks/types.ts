@@ -123,10 +123,13 @@ export interface IdpTokenOptions {
   /** Seconds from now; negative for an expired token. */
   expiresIn?: number;
   email?: string;
+  /** The linked smart wallet (linked_accounts entry of type smart_wallet). */
   wallet?: string;
+  /** The linked EOA (linked_accounts entry of type wallet), as a real provider links the embedded wallet beside the smart wallet. */
+  eoa?: string;
   /** Omit the linked_accounts claim entirely. */
   omitLinkedAccounts?: boolean;
-  /** Omit the email / wallet entry from linked_accounts. */
+  /** Omit the email entry / every wallet entry (EOA and smart wallet) from linked_accounts. */
   omitEmail?: boolean;
   omitWallet?: boolean;
   /** Sign with a key that is not in the JWKS. */

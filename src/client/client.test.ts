@@ -92,7 +92,7 @@ describe('HttpSession client', () => {
     expect(c.count).toBe(2);
   });
 
-  it('does not retry with noRetry, and gives up after maxRetries', async () => {
+  it('does not retry with noRetry; a 429 that never ends is RATE_LIMITED after maxRetries, never the answer', async () => {
     let hits = 0;
     const url = await serve((_req, res) => {
       hits++;
@@ -102,8 +102,48 @@ describe('HttpSession client', () => {
     const s = session(url, { retry: { baseMs: 1, capMs: 2 } });
     expect((await s.client('a').send({ path: '/', noRetry: true })).status).toBe(429);
     expect(hits).toBe(1);
-    expect((await s.client('b').send({ path: '/' })).status).toBe(429);
+    const c = s.client('b');
+    const p = c.send({ path: '/' });
+    expect(await transportCode(p)).toBe('RATE_LIMITED');
     expect(hits).toBe(1 + 1 + RETRY_DEFAULTS.maxRetries);
+  });
+
+  it('ends a 429 storm at the wait bound (counted in Retry-After sleeps, not attempts), naming the rate limit', async () => {
+    let hits = 0;
+    const url = await serve((_req, res) => {
+      hits++;
+      res.writeHead(429, { 'retry-after': '1' });
+      res.end();
+    });
+    // 2.5 s of waiting: two 1 s sleeps fit, the third would pass the bound.
+    const c = session(url, { retry: { maxWaitMs: 2500 } }).client('storm');
+    let err: unknown;
+    try {
+      await c.send({ path: '/x' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).code).toBe('RATE_LIMITED');
+    expect((err as TransportError).message).toMatch(/answered 429 \(rate limiting\) to all 3 attempts/);
+    expect(hits).toBe(3);
+    // The sleeps were slow waiting: the check's time limit follows them.
+    expect(c.slowMs).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('waits a 429 out past one request budget: each attempt gets the whole budget, the sleep is not charged to it', async () => {
+    let hits = 0;
+    const url = await serve((_req, res) => {
+      hits++;
+      // Three 429s with Retry-After 1 (3 s of waiting, six budgets of 500 ms), then a real answer.
+      if (hits <= 3) {
+        res.writeHead(429, { 'retry-after': '1' });
+        res.end();
+      } else res.end('{"ok":true}');
+    });
+    const res = await session(url, { timeoutBudgetMs: 500 }).client('patient').send({ path: '/x' });
+    expect(res.status).toBe(200);
+    expect(hits).toBe(4);
   });
 
   it('aborts a 20 MB streaming body with BODY_TOO_LARGE, holding at most the limit plus one chunk', async () => {

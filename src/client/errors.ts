@@ -11,6 +11,8 @@ export type TransportErrorCode =
   | 'TLS'
   | 'BODY_TOO_LARGE'
   | 'BODY_TOO_DEEP'
+  /** The target kept answering 429 past the client's wait bound (RETRY_DEFAULTS.maxWaitMs). */
+  | 'RATE_LIMITED'
   | 'DECODE'
   | 'ABORTED'
   | 'PROTOCOL'

@@ -21,9 +21,6 @@ import { backoffDelay, RETRY_DEFAULTS, type RetryOptions } from './retry.ts';
 /** Responses kept per check for the audit of every answer (memory stays bounded). */
 const OBSERVED_MAX = 5000;
 
-/** A retry is only worth it with at least this much of the request budget left. */
-const RETRY_MIN_ATTEMPT_MS = 250;
-
 export const CLIENT_DEFAULTS = {
   /** Section 8: recommended client request timeout. */
   timeoutBudgetMs: 30_000,
@@ -257,6 +254,8 @@ class CheckClient implements CheckHttpClient {
   private readonly seen: ObservedResponse[] = [];
   private readonly exchanges = new WeakMap<HttpResponse, Exchange>();
   private last?: Exchange;
+  /** Set once the target rate limited this check past the wait bound: later sends end at once. */
+  private rateLimited?: TransportError;
 
   constructor(
     private readonly session: HttpSession,
@@ -297,12 +296,20 @@ class CheckClient implements CheckHttpClient {
     if (req.rawBody !== undefined) body = req.rawBody;
     else if (req.body !== undefined) body = JSON.stringify(req.body);
     if (body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
-    // The 429 retry sequence is bounded: no retry starts (sleep included) past one request budget
-    // from the first attempt, so a storm of 429s ends with the last 429 answer, not with minutes of
-    // waiting. Each attempt is a request of its own and gets the whole budget (section 8's timeout is
-    // per request): a retry answered within it is on time, never a TIMEOUT blamed on the target for
-    // the time its 429 made us wait. So one send() lasts at most about two budgets.
-    const deadline = performance.now() + s.timeoutBudgetMs;
+    // A 429 is waited out (Retry-After, else exponential backoff with full jitter), attempt after
+    // attempt, unless the request is about the 429 (noRetry). Each attempt is a request of its own and
+    // gets the whole budget (section 8's timeout is per request), so a retry answered within it is on
+    // time: the time a 429 made us sleep is never a TIMEOUT blamed on the target. The sleep is slow
+    // waiting, so the check's time limit follows it. Bounded in sleep (retry.maxWaitMs) and in count
+    // (retry.maxRetries); a target still answering 429 after that ends the request as RATE_LIMITED.
+    // Once past the bound, the check is blocked anyway: do not wait the bound out again for every
+    // value fast-check tries while shrinking.
+    if (this.rateLimited && !req.noRetry) {
+      const again = new TransportError('RATE_LIMITED', this.rateLimited.message, this.rateLimited.url);
+      if (req.op) again.operation = req.op;
+      throw again;
+    }
+    let rateWaitedMs = 0;
     for (let attempt = 1; ; attempt++) {
       this.opts.signal?.throwIfAborted();
       this.sent++;
@@ -321,14 +328,25 @@ class CheckClient implements CheckHttpClient {
       if (req.op && this.seen.length < OBSERVED_MAX) this.seen.push({ op: req.op, res });
       s.learn(res);
       this.exchanges.set(res, this.record(target, headers, body, res, undefined, res.durationMs, attempt));
-      if (res.status !== 429 || req.noRetry || attempt > s.retry.maxRetries) return res;
+      if (res.status !== 429 || req.noRetry) return res;
       const delay = s.backoff(attempt, res.headers['retry-after']);
-      // Not enough budget left to sleep and try again with a fair chance: the 429 is the answer.
-      if (performance.now() + delay + RETRY_MIN_ATTEMPT_MS > deadline) return res;
+      if (attempt > s.retry.maxRetries || rateWaitedMs + delay > s.retry.maxWaitMs) {
+        const err = new TransportError(
+          'RATE_LIMITED',
+          `${s.mask(target.url.href)} answered 429 (rate limiting) to all ${attempt} attempts over ${(rateWaitedMs / 1000).toFixed(1)} s of waiting (Retry-After honoured, else exponential backoff); the check could not get an answer to judge. Run fewer checks at once (--concurrency), or raise the wait bound (--rate-limit-wait) if the target's window is longer`,
+          target.url.href,
+        );
+        if (req.op) err.operation = req.op;
+        this.rateLimited = err;
+        throw err;
+      }
+      // The bound counts the planned waits, so where it ends does not depend on how late timers fire.
+      rateWaitedMs += delay;
       const slept = performance.now();
       await s.sleep(delay, this.opts.signal);
-      this.waited += performance.now() - slept;
-      this.slow += performance.now() - slept;
+      const ms = performance.now() - slept;
+      this.waited += ms;
+      this.slow += ms;
     }
   }
 

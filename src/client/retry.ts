@@ -1,15 +1,28 @@
 // 429 handling: exponential backoff with full jitter (section 8: "callers use exponential
-// backoff"), honouring Retry-After when the target sends one.
+// backoff"), honouring Retry-After when the target sends one (RFC 9110 10.2.3).
+//
+// A 429 is never an answer to a check that does not test rate limiting (those send with noRetry): it
+// is waited out, attempt after attempt, until the target answers or the wait bound is spent. Section 8
+// shows no numeric limits, so a sandbox whose one limit is shared by every endpoint is conforming; its
+// 429s must not change a verdict. Only a target still answering 429 after maxWaitMs of waiting (or
+// maxRetries attempts) blocks the check, naming the rate limit, never a rule of the check's.
 
 export const RETRY_DEFAULTS = {
   baseMs: 200,
   capMs: 5_000,
-  maxRetries: 5,
+  /** Retries of one request; with maxWaitMs, whichever is spent first ends the wait. */
+  maxRetries: 20,
   /** A hostile or misconfigured Retry-After must not stall a run. */
   retryAfterCapMs: 10_000,
+  /**
+   * Sleep spent waiting out 429s for one request. A rate-limit window of a minute (a common sandbox
+   * setting) is waited out; a target that never stops answering 429 ends the check after this.
+   * Not charged to the request's budget or the check's time limit (the limit follows the waiting).
+   */
+  maxWaitMs: 60_000,
 } as const;
 
-export type RetryOptions = { baseMs: number; capMs: number; maxRetries: number; retryAfterCapMs: number };
+export type RetryOptions = { baseMs: number; capMs: number; maxRetries: number; retryAfterCapMs: number; maxWaitMs: number };
 
 /** Retry-After as seconds or an HTTP date -> ms (>= 0), or undefined when absent/unparseable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {

@@ -205,6 +205,25 @@ export const STATE_RULE_IDS = [
 ] as const;
 export type StateRuleId = (typeof STATE_RULE_IDS)[number];
 
+/** Client rules (spec/rules/client.yaml), judged by `baas-conform audit`. */
+export const CLIENT_RULE_IDS = [
+  "CLIENT-TOKEN-BACKOFF",
+  "CLIENT-RETRY-AFTER",
+  "CLIENT-TOKEN-CACHE",
+  "CLIENT-TOKEN-REFRESH-BUFFER",
+  "CLIENT-REQUEST-TIMEOUT",
+  "CLIENT-CHAIN-HEADER",
+  "CLIENT-ONE-IDENTITY-HEADER",
+  "CLIENT-WALLET-HEADER-EOA",
+  "CLIENT-PREFERRED-NAMES",
+  "CLIENT-ALIAS-PAIR-MATCH",
+  "CLIENT-PAN-PCI-ONLY",
+  "CLIENT-CHAIN-STRING",
+  "CLIENT-WEBHOOK-ACCEPT",
+  "CLIENT-TRANSPORT-TLS",
+] as const;
+export type ClientRuleId = (typeof CLIENT_RULE_IDS)[number];
+
 /** Section 8 limits (spec/rules/limits.yaml). */
 export const LIMIT_RULE_IDS = [
   "LIMIT-S2S-TOKEN-VALIDITY",

@@ -20,6 +20,7 @@ describe('test identity provider', () => {
     const claims = (await jwtVerify(identity, jwks)).payload;
     expect(claims.linked_accounts).toEqual([
       { type: 'email', address: id.email },
+      { type: 'wallet', address: id.eoa, chain_type: 'ethereum' },
       { type: 'smart_wallet', address: id.wallet, chain_type: 'ethereum' },
     ]);
   });
@@ -32,6 +33,7 @@ describe('test identity provider', () => {
     });
     expect(decodeJwt(await idp.identityToken({ omitLinkedAccounts: true })).linked_accounts).toBeUndefined();
     expect(decodeJwt(await idp.identityToken({ omitEmail: true })).linked_accounts).toEqual([
+      expect.objectContaining({ type: 'wallet' }),
       expect.objectContaining({ type: 'smart_wallet' }),
     ]);
     expect(decodeJwt(await idp.identityToken({ omitWallet: true, email: 'a@b.c' })).linked_accounts).toEqual([{ type: 'email', address: 'a@b.c' }]);

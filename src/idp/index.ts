@@ -16,8 +16,8 @@ export const IDP_DEFAULTS = {
 } as const;
 
 export interface TestIdp extends TestIdentityProvider {
-  /** A fresh provider user: sub plus the email and wallet its identity token links. */
-  newIdentity(): { sub: string; email: string; wallet: string };
+  /** A fresh provider user: sub plus the email, smart wallet and EOA its identity token links. */
+  newIdentity(): { sub: string; email: string; wallet: string; eoa: string };
   close(): Promise<void>;
 }
 
@@ -31,6 +31,9 @@ function emailFor(sub: string): string {
 }
 function walletFor(sub: string): string {
   return `0x${createHash('sha256').update(`wallet:${sub}`).digest('hex').slice(0, 40)}`;
+}
+function eoaFor(sub: string): string {
+  return `0x${createHash('sha256').update(`eoa:${sub}`).digest('hex').slice(0, 40)}`;
 }
 
 export interface TestIdpOptions {
@@ -115,7 +118,7 @@ export async function startTestIdp(opts: TestIdpOptions = {}): Promise<TestIdp> 
     appId,
     newIdentity() {
       const sub = randomId('user');
-      return { sub, email: emailFor(sub), wallet: walletFor(sub) };
+      return { sub, email: emailFor(sub), wallet: walletFor(sub), eoa: eoaFor(sub) };
     },
     accessToken(o: IdpTokenOptions = {}) {
       return sign({}, o);
@@ -126,7 +129,13 @@ export async function startTestIdp(opts: TestIdpOptions = {}): Promise<TestIdp> 
       if (!o.omitLinkedAccounts) {
         const linked: Record<string, string>[] = [];
         if (!o.omitEmail) linked.push({ type: 'email', address: o.email ?? emailFor(sub) });
-        if (!o.omitWallet) linked.push({ type: 'smart_wallet', address: o.wallet ?? walletFor(sub), chain_type: 'ethereum' });
+        // As a wallet provider links them: the embedded EOA (type wallet) and the smart wallet it owns.
+        // Section 5 names smart_wallet as an example type and section 2 makes user_address the EOA, so
+        // a server may take either as the user's address (AUTH-IDP-EXCHANGE reading user-address).
+        if (!o.omitWallet) {
+          linked.push({ type: 'wallet', address: o.eoa ?? eoaFor(sub), chain_type: 'ethereum' });
+          linked.push({ type: 'smart_wallet', address: o.wallet ?? walletFor(sub), chain_type: 'ethereum' });
+        }
         claims.linked_accounts = linked;
       }
       return sign(claims, { ...o, sub });

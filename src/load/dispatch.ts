@@ -3,6 +3,8 @@
 
 export interface InFlight {
   op: string;
+  /** The request sent (the judge and the consistency scenario read its body). */
+  req?: { op: string; method: string; path: string; body?: string };
   start: number;
   done: boolean;
   abort?: (err?: Error) => void;
@@ -11,7 +13,8 @@ export interface InFlight {
 export class TimeoutAbort extends Error {}
 
 export interface Hooks {
-  bodyFor: ((status: number) => boolean) | undefined;
+  /** Flags (non-zero: keep the body) for an answer's status and operation; passed back to complete. */
+  bodyFor: ((status: number, op: string) => number) | undefined;
   complete(h: Handler, status: number): void;
   error(h: Handler, err: Error & { code?: string }): void;
 }
@@ -21,6 +24,7 @@ export class Handler {
   status = 0;
   rawHeaders: Buffer[] = [];
   chunks: Buffer[] | undefined;
+  flags = 0;
   constructor(
     readonly r: InFlight,
     private readonly hooks: Hooks,
@@ -31,7 +35,7 @@ export class Handler {
   }
   onHeaders(code: number, raw: Buffer[]) {
     this.status = code;
-    if (this.hooks.bodyFor?.(code)) {
+    if (this.hooks.bodyFor && (this.flags = this.hooks.bodyFor(code, this.r.op))) {
       this.chunks = [];
       this.rawHeaders = raw;
     }

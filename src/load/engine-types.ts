@@ -47,11 +47,19 @@ export interface EngineOptions {
   drainMs?: number;
   next: () => EngineRequest;
   isError: (status: number) => boolean;
-  /** Called with the body of responses whose status it accepts (token-burst: 429). */
-  bodyFor?: (status: number) => boolean;
-  onBody?: (op: string, status: number, headers: Record<string, string>, body: string) => void;
+  /** Which answers' bodies to keep: non-zero flags (token-burst: 429; the judge: every sampled answer), handed to onBody. */
+  bodyFor?: (status: number, op: string) => number;
+  onBody?: (req: EngineRequest, status: number, headers: Record<string, string>, body: string, flags: number) => void;
+  /** Every settled request: its operation, status (0: timeout, transport error or incomplete) and latency (us). Live metrics. */
+  onSettled?: (op: string, status: number, us: number, kind: 'status' | 'timeout' | 'transport' | 'incomplete') => void;
+  /** Live figures the engine keeps current (in flight, late sends): read by the metrics endpoint. */
+  live?: { inFlight: number; late: number };
+  /** Polled every 250 ms during the load phase: a reason stops sending early (abort_on_fail). */
+  stopWhen?: (timeline: Timeline, elapsedMs: number) => string | undefined;
   onProgress?: (p: Progress) => void;
   progressEveryMs?: number;
+  /** Open model: arrival pattern (default uniform) and the seed of a randomised one. */
+  arrivals?: { kind: 'uniform' | 'poisson'; seed: number };
   /** Open model: move every arrival this many ms (a shard's place in the whole schedule; <= 0). */
   arrivalShiftMs?: number;
   /** Every value recorded in the overall histogram (us), for checking merges against raw data. */
@@ -77,6 +85,8 @@ export interface EngineRun {
   late: { count: number; max_ms: number; total_ms: number; waited_for_connection: number };
   incomplete: Incomplete[];
   max_in_flight: number;
+  /** Why sending stopped before the schedule ended (stopWhen), with the elapsed time. */
+  stopped?: { at_s: number; reason: string };
 }
 
 export function newOpStats(): OpStats {

@@ -39,6 +39,8 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   let maxInFlight = 0;
   let sending = true;
   let activeWorkers = 0;
+  const live = o.live;
+  let stopped: { at_s: number; reason: string } | undefined;
   const startedAt = new Date();
   const t0 = performance.now();
   const stat = (op: string) => {
@@ -52,6 +54,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const record = (r: InFlight, now: number, kind: 'status' | 'timeout' | 'transport', status = 0, errKind = '') => {
     const us = toMicros(now - r.start);
     const s = stat(r.op);
+    o.onSettled?.(r.op, status, us, kind);
     overall.recordValue(us);
     o.onSample?.(us);
     s.hist.recordValue(us);
@@ -82,6 +85,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
 
   const settled = (r: InFlight) => {
     inflight.delete(r);
+    if (live) live.inFlight = inflight.size;
     if (openModel) pump();
     else if (sending && workerWanted()) issue(o.next(), performance.now());
     else activeWorkers--;
@@ -95,7 +99,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
       if (r.done) return;
       r.done = true;
       record(r, performance.now(), 'status', status);
-      if (h.chunks) o.onBody!(r.op, status, headerMap(h.rawHeaders), Buffer.concat(h.chunks).toString('utf8'));
+      if (h.chunks) o.onBody!(r.req as EngineRequest, status, headerMap(h.rawHeaders), Buffer.concat(h.chunks).toString('utf8'), h.flags);
       settled(r);
     },
     error(h, err) {
@@ -110,8 +114,9 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const issue = (req: EngineRequest, start: number) => {
     sent++;
     if (!openModel) timeline.at((start - t0) / 1000).sent++;
-    const r: InFlight = { op: req.op, start, done: false };
+    const r: InFlight = { op: req.op, req, start, done: false };
     inflight.add(r);
+    if (live) live.inFlight = inflight.size;
     if (inflight.size > maxInFlight) maxInFlight = inflight.size;
     // The request itself is the dispatch options (undici ignores `op`): no copy per send.
     pool.dispatch(req as never, new Handler(r, hooks) as never);
@@ -125,6 +130,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
       const lateMs = now - q.at;
       if (lateMs > 1) {
         late.count++;
+        if (live) live.late = late.count;
         late.total_ms += lateMs;
         if (lateMs > late.max_ms) late.max_ms = lateMs;
         if (q.seq <= blockedUpTo) late.waited_for_connection++;
@@ -171,12 +177,13 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const shifted = function* (g: Generator<number>) {
     for (const v of g) yield Math.max(0, v + shift);
   };
-  const arrivals = openModel ? (shift ? shifted(arrivalTimes(o.shape, o.maxRequests)) : arrivalTimes(o.shape, o.maxRequests)) : undefined;
+  const times = openModel ? arrivalTimes(o.shape, o.maxRequests, o.arrivals) : undefined;
+  const arrivals = times && shift ? shifted(times) : times;
   let nextAt = arrivals?.next();
   let scheduler: NodeJS.Timeout | undefined;
   const tick = () => {
     const now = performance.now() - t0;
-    while (nextAt && !nextAt.done && (nextAt.value <= now || !sending)) {
+    while (nextAt && !nextAt.done && (nextAt.value <= now || (!sending && !stopped))) {
       timeline.at(nextAt.value / 1000).sent++;
       queue.push({ req: o.next(), at: t0 + nextAt.value, seq: ++seq });
       nextAt = arrivals!.next();
@@ -200,13 +207,26 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   if (openModel) tick();
   else control();
 
-  await new Promise<void>((r) => setTimeout(r, sendMs));
+  let stopWatch: NodeJS.Timeout | undefined;
+  await new Promise<void>((r) => {
+    const end = setTimeout(r, sendMs);
+    if (o.stopWhen)
+      stopWatch = setInterval(() => {
+        const elapsed = performance.now() - t0;
+        const reason = o.stopWhen!(timeline, elapsed);
+        if (!reason) return;
+        stopped = { at_s: Math.round(elapsed) / 1000, reason };
+        clearTimeout(end);
+        r();
+      }, 250);
+  });
+  clearInterval(stopWatch);
   // Timers may fire a little early against performance.now(): the schedule's last arrival is at sendMs.
-  while (performance.now() - t0 < sendMs) await new Promise<void>((r) => setTimeout(r, 1));
+  while (!stopped && performance.now() - t0 < sendMs) await new Promise<void>((r) => setTimeout(r, 1));
   sending = false;
   clearTimeout(scheduler);
   clearInterval(controller);
-  if (openModel) tick(); // arrivals due by the end are still sent (late), never dropped
+  if (openModel) tick(); // arrivals due by the end are still sent (late), never dropped; after a stop, none beyond it
   if (inflight.size === 0 && queue.length === 0) settleDrain();
   let drainTimer: NodeJS.Timeout | undefined;
   await Promise.race([drained, new Promise<void>((r) => (drainTimer = setTimeout(r, drainMs + 2 * sweepEvery)))]);
@@ -225,8 +245,10 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     // Unanswered: its latency is at least its age; record that lower bound rather than nothing.
     overall.recordValue(toMicros(end - r.start));
     o.onSample?.(toMicros(end - r.start));
+    o.onSettled?.(r.op, 0, toMicros(end - r.start), 'incomplete');
     stat(r.op).hist.recordValue(toMicros(end - r.start));
   }
   await pool.destroy().catch(() => {});
-  return { started_at: startedAt, wall_ms: end - t0, send_ms: sendMs, overall, ops, timeline, sent, late, incomplete, max_in_flight: maxInFlight };
+  if (live) live.inFlight = 0;
+  return { started_at: startedAt, wall_ms: end - t0, send_ms: stopped ? stopped.at_s * 1000 : sendMs, overall, ops, timeline, sent, late, incomplete, max_in_flight: maxInFlight, ...(stopped ? { stopped } : {}) };
 }

@@ -10,7 +10,7 @@ import { ConfigError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
 import { maskSecrets, type TargetProfile } from '../profile/index.ts';
 import { GEOMETRY, fmt, latencyHistogram, percentileCurve, perSecond } from './charts.ts';
-import { modeLine } from './report.ts';
+import { conformanceLine, modeLine } from './report.ts';
 import type { LoadResult } from './types.ts';
 import { errorRate } from './verdict.ts';
 
@@ -80,6 +80,15 @@ export function buildLoadHtml(r: LoadResult): string {
     },
     ops,
     thresholds: (r.verdict.thresholds ?? []).map((t) => ({ ...t, actual: t.actual === null ? 'n/a' : num(t.actual) })),
+    consistency: r.consistency ? { rows: Object.entries(r.consistency.by_operation).map(([op, c]) => ({ op, ...c, bad: c.missing + c.differs > 0 })), problems: r.consistency.problems, notes: r.consistency.notes } : undefined,
+    conformance: r.conformance
+      ? {
+          line: conformanceLine(r.conformance),
+          sampled: r.conformance.sample < 1,
+          rows: Object.entries(r.conformance.by_operation).flatMap(([op, rules]) => Object.entries(rules).map(([rule, count]) => ({ op, rule, count }))),
+          exchanges: Object.entries(r.conformance.exchanges).map(([rule, list]) => ({ rule, list })),
+        }
+      : undefined,
     incomplete: r.incomplete.slice(0, 20),
     recovery: (r.recovery ?? []).map(recoveryChart),
     late: r.late_sends,

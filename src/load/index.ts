@@ -9,3 +9,5 @@ export { evaluate, errorRate } from './verdict.ts';
 export { assertTargetAllowed, isLoopbackHost, LOAD_LIMITS } from './safety.ts';
 export { decodeHistogram, encodeHistogram, newHistogram, summarise } from './histogram.ts';
 export * from './types.ts';
+export { LoadJudge } from './judge.ts';
+export { loadMetrics, serveMetrics, type LoadMetrics, type MetricsServer } from './metrics.ts';

@@ -8,6 +8,8 @@ import { ConfigError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
 import type { Histogram } from 'hdr-histogram-js';
 import { correctedSummary, decodeHistogram, encodeHistogram, newHistogram, summarise, HISTOGRAM_ENCODING, HISTOGRAM_UNIT } from './histogram.ts';
+import { mergeConsistency } from './consistency.ts';
+import { mergeConformance } from './judge.ts';
 import { round2 } from './result.ts';
 import type { TimelinePoint } from './timeline.ts';
 import { LOAD_RESULT_KIND, LOAD_RESULT_VERSION, type Counts, type LoadResult, type OperationResult, type Thresholds } from './types.ts';
@@ -79,10 +81,15 @@ function mergeOperations(inputs: LoadResult[]): Record<string, OperationResult> 
   return out;
 }
 
-/** Second by second, aligned on each source's start second; p99 per second is the highest of the sources (an upper bound). */
+/**
+ * Second by second, aligned on each source's start second. Seconds whose sources carry their histogram
+ * are added exactly (p99 recomputed: windowed thresholds of the merge equal those of one run on the
+ * same samples); otherwise p99 per second is the highest of the sources (an upper bound).
+ */
 function mergeTimelines(inputs: LoadResult[]): TimelinePoint[] {
   const t0 = Math.min(...inputs.map((r) => Date.parse(r.started_at)));
   const out: TimelinePoint[] = [];
+  const hists = new Map<number, Histogram>();
   for (const r of inputs) {
     const shift = Math.round((Date.parse(r.started_at) - t0) / 1000);
     for (const p of r.timeline) {
@@ -96,7 +103,16 @@ function mergeTimelines(inputs: LoadResult[]): TimelinePoint[] {
       o.errors += p.errors;
       o.timeouts += p.timeouts;
       o.p99_ms = Math.max(o.p99_ms, p.p99_ms);
+      if (p.hist) {
+        const h = hists.get(t);
+        if (h) h.add(decodeHistogram(p.hist));
+        else hists.set(t, decodeHistogram(p.hist));
+      }
     }
+  }
+  for (const [t, h] of hists) {
+    out[t].hist = encodeHistogram(h);
+    out[t].p99_ms = Math.round(h.getValueAtPercentile(99)) / 1000;
   }
   return out;
 }
@@ -165,6 +181,9 @@ export function mergeResults(inputs: LoadResult[], thresholds: Thresholds = {}):
           },
         }
       : {}),
+    ...(inputs.some((r) => r.conformance) ? { conformance: mergeConformance(inputs.flatMap((r) => (r.conformance ? [r.conformance] : [])))! } : {}),
+    ...(inputs.some((r) => r.consistency) ? { consistency: mergeConsistency(inputs.flatMap((r) => (r.consistency ? [r.consistency] : [])))! } : {}),
+    ...(inputs.some((r) => r.aborted) ? { aborted: inputs.map((r) => r.aborted).filter((a) => a !== undefined).sort((a, b) => a.at_s - b.at_s)[0] } : {}),
     ...(inputs.some((r) => r.recovery) ? { recovery: inputs.flatMap((r) => r.recovery ?? []) } : {}),
     ...(inputs.some((r) => r.token_refreshes !== undefined) ? { token_refreshes: sum((r) => r.token_refreshes ?? 0) } : {}),
     notes,

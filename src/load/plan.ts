@@ -10,6 +10,7 @@ import { DEFAULT_SPEC_DIR, type Model } from '../model/index.ts';
 import type { LoadOptions } from './run.ts';
 import { scenarioById, SCENARIOS } from './scenarios.ts';
 import type { ThresholdRule, Thresholds } from './types.ts';
+import { WINDOW_METRICS } from './windows.ts';
 
 export interface LoadPlan {
   name?: string;
@@ -23,8 +24,18 @@ export interface LoadPlan {
   max_requests?: number;
   timeout_ms?: number;
   drain_ms?: number;
-  thresholds?: { run?: string[]; operations?: Record<string, string[]> };
+  thresholds?: { run?: PlanRule[]; operations?: Record<string, PlanRule[]>; rules?: Record<string, PlanRule[]> };
+  /** Open model: arrival pattern (default uniform) and seed. */
+  arrivals?: 'uniform' | 'poisson';
+  seed?: number;
+  /** Share of answers judged (default 1; 0: off). */
+  judge_sample?: number;
+  /** journey: think time between steps (ms). */
+  think_time_ms?: number;
 }
+
+/** A threshold: the expression, or with k6's abortOnFail and delayAbortEval (grace, s). */
+export type PlanRule = string | { threshold: string; abort_on_fail?: boolean; grace?: number };
 
 /** A plan the schema or the model refuses: file, JSON pointer, problem. */
 export class PlanError extends ConfigError {
@@ -50,15 +61,45 @@ function describe(e: ErrorObject): string {
   if (e.keyword === 'additionalProperties') return `unknown property "${(e.params as any).additionalProperty}"`;
   if (e.keyword === 'required') return `missing required property "${(e.params as any).missingProperty}"`;
   if (e.keyword === 'enum') return `${e.message}: ${JSON.stringify((e.params as any).allowedValues)}`;
-  if (e.keyword === 'pattern' && /thresholds/.test(e.instancePath)) return 'not a threshold: write `metric op value`, e.g. "p99 < 500" or "error_rate < 0.01" (metrics: pNN, max, mean, error_rate, rps, timeouts)';
+  if (e.keyword === 'pattern' && /thresholds/.test(e.instancePath)) return 'not a threshold: write `metric op value [over Ns]`, e.g. "p99 < 500", "p99 < 500 over 10s" or "conformance_errors < 1" (metrics: pNN, max, mean, error_rate, rps, timeouts, conformance_errors)';
   if (e.keyword === 'not') return 'give either stages or duration, not both';
   return e.message ?? e.keyword;
 }
 
-export function parseRule(expr: string, operation?: string): ThresholdRule {
-  const m = /^\s*([a-z_0-9.]+)\s*(<=|>=|<|>)\s*([0-9.]+)\s*$/.exec(expr);
-  if (!m) throw new ConfigError(`load: threshold ${JSON.stringify(expr)} is not "metric op value"`);
-  return { expr: expr.trim(), metric: m[1], op: m[2] as ThresholdRule['op'], value: Number(m[3]), ...(operation ? { operation } : {}) };
+/** `metric op value [over Ns]`, in a scope: the run, an operation, a rule id (conformance_errors), or both. */
+export function parseRule(expr: string, operation?: string, rule?: string): ThresholdRule {
+  const m = /^\s*([a-z_0-9.]+)\s*(<=|>=|<|>)\s*([0-9.]+)\s*(?:over\s+([0-9.]+)\s*s)?\s*$/.exec(expr);
+  if (!m) throw new ConfigError(`load: threshold ${JSON.stringify(expr)} is not "metric op value" or "metric op value over Ns"`);
+  const window = m[4] !== undefined ? Number(m[4]) : undefined;
+  if (window !== undefined) {
+    if (!(window >= 1 && window <= 300)) throw new ConfigError(`load: threshold ${JSON.stringify(expr)}: the window must be 1..300 s`);
+    if (!WINDOW_METRICS.test(m[1])) throw new ConfigError(`load: threshold ${JSON.stringify(expr)}: ${m[1]} has no window (windows measure pNN, max, mean, error_rate, rps, timeouts)`);
+    if (operation || rule) throw new ConfigError(`load: threshold ${JSON.stringify(expr)}: windowed thresholds apply to the whole run, not to one operation or rule`);
+  }
+  if (rule && m[1] !== 'conformance_errors') throw new ConfigError(`load: threshold ${JSON.stringify(expr)} for rule ${rule}: a rule scope measures conformance_errors only`);
+  return { expr: expr.trim(), metric: m[1], op: m[2] as ThresholdRule['op'], value: Number(m[3]), ...(operation ? { operation } : {}), ...(rule ? { rule } : {}), ...(window !== undefined ? { window_s: window } : {}) };
+}
+
+function planRule(r: PlanRule, operation?: string, rule?: string): ThresholdRule {
+  if (typeof r === 'string') return parseRule(r, operation, rule);
+  return { ...parseRule(r.threshold, operation, rule), ...(r.abort_on_fail ? { abort_on_fail: true, grace_s: r.grace ?? 0 } : {}) };
+}
+
+/**
+ * `--threshold "[scope:] expr"`: scope is an operationId, a rule id of the model (upper case), or
+ * both separated by a space, e.g. `getUserV1 ENDPOINT-RESPONSE-SCHEMA: conformance_errors < 1`.
+ */
+export function parseThresholdFlag(text: string, model: Model): ThresholdRule {
+  const m = /^\s*([A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z][A-Za-z0-9-]*)?)\s*:(.*)$/.exec(text);
+  if (!m) return parseRule(text);
+  let operation: string | undefined;
+  let rule: string | undefined;
+  for (const word of m[1].split(/\s+/)) {
+    if (model.isRuleId(word)) rule = word;
+    else if (model.isOperationId(word)) operation = word;
+    else throw new ConfigError(`load: --threshold ${JSON.stringify(text)}: "${word}" is neither an operationId of spec/openapi.yaml nor a rule id of spec/rules`);
+  }
+  return parseRule(m[2], operation, rule);
 }
 
 export async function readPlan(file: string, displayName = file): Promise<LoadPlan> {
@@ -85,10 +126,21 @@ export function planOptions(plan: LoadPlan, model: Model, file: string): Omit<Lo
   plan.scenarios.forEach((s, i) => {
     if (!scenarioById(s.name)) throw new PlanError(file, `/scenarios/${i}/name`, `unknown scenario "${s.name}"; one of ${SCENARIOS.map((x) => x.id).join(', ')}`);
   });
-  const rules: ThresholdRule[] = (plan.thresholds?.run ?? []).map((x) => parseRule(x));
+  const at = <T>(pointer: string, f: () => T): T => {
+    try {
+      return f();
+    } catch (err) {
+      throw err instanceof PlanError || !(err instanceof ConfigError) ? err : new PlanError(file, pointer, err.message.replace(/^load: /, ''));
+    }
+  };
+  const rules: ThresholdRule[] = (plan.thresholds?.run ?? []).map((x, i) => at(`/thresholds/run/${i}`, () => planRule(x)));
   for (const [op, list] of Object.entries(plan.thresholds?.operations ?? {})) {
     if (!model.isOperationId(op)) throw new PlanError(file, `/thresholds/operations/${op}`, `"${op}" is not an operationId of spec/openapi.yaml`);
-    rules.push(...list.map((x) => parseRule(x, op)));
+    rules.push(...list.map((x, i) => at(`/thresholds/operations/${op}/${i}`, () => planRule(x, op))));
+  }
+  for (const [id, list] of Object.entries(plan.thresholds?.rules ?? {})) {
+    if (!model.isRuleId(id)) throw new PlanError(file, `/thresholds/rules/${id}`, `"${id}" is not a rule id of spec/rules`);
+    rules.push(...list.map((x, i) => at(`/thresholds/rules/${id}/${i}`, () => planRule(x, undefined, id))));
   }
   const stages = plan.stages?.map((s) => ({ duration_s: s.duration, target: s.target }));
   const model_ = plan.model ?? (plan.arrival_rate !== undefined ? 'open' : plan.connections !== undefined && !stages ? 'closed' : stages ? 'open' : undefined);
@@ -106,6 +158,10 @@ export function planOptions(plan: LoadPlan, model: Model, file: string): Omit<Lo
     ...(plan.max_requests !== undefined ? { maxRequests: plan.max_requests } : {}),
     ...(plan.timeout_ms !== undefined ? { timeoutMs: plan.timeout_ms } : {}),
     ...(plan.drain_ms !== undefined ? { drainMs: plan.drain_ms } : {}),
+    ...(plan.arrivals !== undefined ? { arrivals: plan.arrivals } : {}),
+    ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
+    ...(plan.judge_sample !== undefined ? { judgeSample: plan.judge_sample } : {}),
+    ...(plan.think_time_ms !== undefined ? { thinkTimeMs: plan.think_time_ms } : {}),
     thresholds,
     model,
   };

@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { ConfigError } from '../errors/index.ts';
 import { maskSecrets, type TargetProfile } from '../profile/index.ts';
 import type { LoadResult } from './types.ts';
+import { findingLines } from './judge.ts';
 import { errorRate } from './verdict.ts';
 
 const n = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 3 });
@@ -35,7 +36,18 @@ export function renderResult(r: LoadResult): string {
     }
   }
   if (r.token_refreshes !== undefined) rows.push(['tokens', `${n(r.token_refreshes)} refresh(es) during the run (section 8 refresh buffer)`]);
-  for (const t of r.verdict.thresholds ?? []) rows.push(['threshold', `${t.pass ? 'pass' : 'FAIL'}  ${t.operation ? `${t.operation}: ` : ''}${t.expr} (actual ${t.actual === null ? 'n/a' : n(t.actual)})`]);
+  if (r.conformance) rows.push(['conformance', conformanceLine(r.conformance)]);
+  else rows.push(['conformance', 'not judged (--judge-sample 0)']);
+  if (r.consistency) {
+    for (const [op, c] of Object.entries(r.consistency.by_operation)) rows.push(['consistency', `${op}: ${n(c.acknowledged)} acknowledged, ${n(c.verified)} read back as sent, ${n(c.missing)} lost, ${n(c.differs)} different, ${n(c.unchecked)} not read back`]);
+    for (const p of r.consistency.problems.slice(0, 5)) rows.push(['  lost/diff', `${p.op} ${p.id}: ${p.problem}`]);
+    for (const note of r.consistency.notes) rows.push(['consistency', note]);
+  }
+  if (r.aborted) rows.push(['aborted', `sending stopped at ${n(r.aborted.at_s)} s: ${r.aborted.reason}`]);
+  for (const t of r.verdict.thresholds ?? []) {
+    const scope = [t.rule, t.operation].filter(Boolean).join(' on ');
+    rows.push(['threshold', `${t.pass ? 'pass' : 'FAIL'}  ${scope ? `${scope}: ` : ''}${t.expr} (actual ${t.actual === null ? 'n/a' : n(t.actual)}${t.window ? `, worst window ${t.window.from_s}-${t.window.to_s} s` : ''})`]);
+  }
   if (r.contract) {
     rows.push(['429 contract', `${n(r.contract.checked)} checked, ${n(r.contract.violations)} violations (error_category ${r.contract.expected_category}/429); Retry-After on ${n(r.contract.retry_after_present)}`]);
   }
@@ -46,6 +58,12 @@ export function renderResult(r: LoadResult): string {
   for (const note of r.notes) rows.push(['note', note]);
   rows.push(['verdict', r.verdict.pass ? 'PASS' : `FAIL\n${r.verdict.reasons.map((x) => `${' '.repeat(15)}- ${x}`).join('\n')}`]);
   return `${rows.map(([k, v]) => `${k.padEnd(13)}  ${v}`).join('\n')}\n`;
+}
+
+export function conformanceLine(c: NonNullable<LoadResult['conformance']>): string {
+  const sampled = c.sample < 1 ? ` (sampled: --judge-sample ${c.sample})` : '';
+  const lines = findingLines(c);
+  return `${n(c.judged)} of ${n(c.answers)} answers judged${sampled}: ${n(c.findings)} finding(s)${lines.length ? `: ${lines.slice(0, 6).join('; ')}` : ''}`;
 }
 
 export function modeLine(r: LoadResult): string {

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
 import type { EngineRun, OpStats } from './engine.ts';
 import { correctedSummary, encodeHistogram, summarise, HISTOGRAM_ENCODING, HISTOGRAM_UNIT } from './histogram.ts';
-import { LOAD_RESULT_KIND, LOAD_RESULT_VERSION, type ContractResult, type Counts, type LoadConfig, type LoadResult, type OperationResult, type RecoveryResult } from './types.ts';
+import { LOAD_RESULT_KIND, LOAD_RESULT_VERSION, type ConformanceResult, type ConsistencyResult, type ContractResult, type Counts, type LoadConfig, type LoadResult, type OperationResult, type RecoveryResult } from './types.ts';
 
 export function round2(n: number): number {
   return Math.round(n * 100) / 100;
@@ -40,6 +40,8 @@ export interface ResultInputs {
   config: LoadConfig;
   expectedNon2xx: number[];
   contract?: ContractResult;
+  conformance?: ConformanceResult;
+  consistency?: ConsistencyResult;
   recovery?: RecoveryResult[];
   tokenRefreshes?: number;
   notes: string[];
@@ -82,6 +84,9 @@ export function buildResult(i: ResultInputs): Omit<LoadResult, 'verdict' | 'thre
     late_sends: { count: run.late.count, max_ms: round2(run.late.max_ms), mean_ms: run.late.count ? round2(run.late.total_ms / run.late.count) : 0, waited_for_connection: run.late.waited_for_connection },
     incomplete: run.incomplete.slice(0, 100),
     ...(i.contract ? { contract: i.contract } : {}),
+    ...(i.conformance ? { conformance: i.conformance } : {}),
+    ...(i.consistency ? { consistency: i.consistency } : {}),
+    ...(run.stopped ? { aborted: run.stopped } : {}),
     ...(i.recovery ? { recovery: i.recovery } : {}),
     ...(i.tokenRefreshes !== undefined ? { token_refreshes: i.tokenRefreshes } : {}),
     notes: i.notes,

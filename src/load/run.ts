@@ -5,11 +5,17 @@
 import { ConfigError } from '../errors/index.ts';
 import { loadModel, type Model } from '../model/index.ts';
 import type { ResolvedProfile } from '../profile/index.ts';
-import { category429, check429, recoveryProbe } from './contract.ts';
+import { answerHooks } from './answers.ts';
+import { category429, recoveryProbe } from './contract.ts';
+import { LoadJudge } from './judge.ts';
+import { abortWatch } from './abort.ts';
+import { mergeConsistency } from './consistency.ts';
+import { journeyScenarioRun } from './journey.ts';
+import type { LoadMetrics } from './metrics.ts';
 import { runEngine, type EngineRequest, type Progress } from './engine.ts';
 import { buildResult } from './result.ts';
 import { assertTargetAllowed, LOAD_LIMITS } from './safety.ts';
-import { SCENARIOS, scenarioById, weightedPicker, type MixEntry, type Scenario } from './scenarios.ts';
+import { SCENARIOS, scenarioById, weightedPicker, type MixEntry, type PreparedScenario, type Scenario } from './scenarios.ts';
 import { constantShape, shapeDurationMs, shapeMax, shardShiftMs, type Shape, type Stage } from './schedule.ts';
 import { targetPath, type SetupHttp } from './setup.ts';
 import type { ContractResult, LoadModel, LoadResult, Thresholds } from './types.ts';
@@ -46,6 +52,15 @@ export interface LoadOptions {
   allowRemote?: boolean;
   /** This worker is shard index/count (1-based): it takes 1/count of the rate, connections and requests. */
   shard?: { index: number; count: number };
+  /** Open model: arrival pattern (default uniform) and the seed of a poisson one (default 1). */
+  arrivals?: 'uniform' | 'poisson';
+  seed?: number;
+  /** Live Prometheus metrics (--metrics-port): fed per request. */
+  metrics?: LoadMetrics;
+  /** journey: pause between steps (and between a virtual user's journeys), ms (default 0). */
+  thinkTimeMs?: number;
+  /** Share of answers judged by the rules of every answer (default 1: all; 0: off). */
+  judgeSample?: number;
   /** Recovery probe bounds (token-burst). */
   recovery?: { maxAttempts?: number; maxMs?: number };
   onProgress?: (p: Progress) => void;
@@ -57,6 +72,18 @@ export interface LoadOptions {
 export function timeoutBudgetMs(model: Model): number {
   const v = model.limits.request_timeout?.value;
   return typeof v === 'number' ? v * 1000 : 30_000;
+}
+
+/** The scenarios that record their writes (consistency): which operations' 2xx bodies they read. */
+function observing(preps: PreparedScenario[]): { observeOps?: Set<string>; observe?: (req: EngineRequest, status: number, body: string) => void } {
+  const watchers = preps.filter((p) => p.observe && p.observeOps?.length);
+  if (!watchers.length) return {};
+  return {
+    observeOps: new Set(watchers.flatMap((p) => p.observeOps!)),
+    observe: (req, status, body) => {
+      for (const p of watchers) if (p.observeOps!.includes(req.op)) p.observe!(req, status, body);
+    },
+  };
 }
 
 export function resolveScenario(id: string): Scenario {
@@ -109,8 +136,14 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   let maxRequests = opts.maxRequests ?? first.defaultMaxRequests ?? LOAD_LIMITS.defaultMaxRequests;
   check(Number.isInteger(maxRequests) && maxRequests >= 1 && maxRequests <= LOAD_LIMITS.maxMaxRequests, `--amount must be an integer between 1 and ${LOAD_LIMITS.maxMaxRequests}`);
   if (modelKind === 'open') check(shapeMax(shape) <= LOAD_LIMITS.maxRate, `arrival rate must be <= ${LOAD_LIMITS.maxRate}`);
+  const arrivalKind = opts.arrivals ?? 'uniform';
+  check(arrivalKind === 'uniform' || arrivalKind === 'poisson', '--arrivals must be uniform or poisson');
+  const seed = opts.seed ?? 1;
+  check(Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff, '--seed must be an integer 0..4294967295');
+  // Shards of a poisson schedule draw independent streams (the union of independent Poisson processes is one of the summed rate).
+  const arrivals = { kind: arrivalKind, seed: shard && arrivalKind === 'poisson' ? (seed + 7919 * shard.index) >>> 0 : seed };
   let arrivalShiftMs = 0;
-  if (shard && shard.count > 1 && modelKind === 'open' && shape.stages.length === 1 && shape.start === shape.stages[0].target) {
+  if (arrivalKind === 'uniform' && shard && shard.count > 1 && modelKind === 'open' && shape.stages.length === 1 && shape.start === shape.stages[0].target) {
     arrivalShiftMs = shardShiftMs(shape.start, shard.index, shard.count);
   }
   if (shard && shard.count > 1) {
@@ -133,6 +166,13 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const expectedCategory = category429(model);
   const contract: ContractResult = { checked: 0, violations: 0, expected_category: expectedCategory, retry_after_present: 0, samples: [] };
 
+  const judgeSample = opts.judgeSample ?? 1;
+  check(judgeSample >= 0 && judgeSample <= 1, '--judge-sample must be between 0 (off) and 1 (every answer)');
+  const metrics = opts.metrics;
+  const judge = judgeSample > 0 ? new LoadJudge(model, judgeSample, metrics?.finding) : undefined;
+  const thresholds = opts.thresholds ?? {};
+  const stopWhen = abortWatch(thresholds.rules ?? [], () => judge?.result());
+
   const pick = weightedPicker(mix);
   const prefix = new URL(profile.base_url).pathname.replace(/\/+$/, '');
   const cache = new Map<object, EngineRequest>();
@@ -148,7 +188,12 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     return out;
   };
 
-  const run = await runEngine({
+  const journeyMode = scenarios.some((x) => x.scenario.journey);
+  if (journeyMode) check(scenarios.length === 1, 'the journey scenario runs alone, not in a mix');
+  const journeyNotes: string[] = [];
+  const run = journeyMode
+    ? await journeyScenarioRun({ http, kind: modelKind, shape, maxRequests, thinkTimeMs: opts.thinkTimeMs ?? 0, drainMs, ...(judge ? { judge } : {}), ...(modelKind === 'open' ? { arrivals } : {}), ...(metrics ? { onSettled: metrics.settled, live: metrics.live } : {}), ...(stopWhen ? { stopWhen } : {}) }, journeyNotes)
+    : await runEngine({
     origin: new URL(profile.base_url).origin,
     model: modelKind,
     shape,
@@ -157,31 +202,25 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     timeoutMs,
     drainMs,
     ...(arrivalShiftMs ? { arrivalShiftMs } : {}),
+    ...(modelKind === 'open' ? { arrivals } : {}),
+    ...(stopWhen ? { stopWhen } : {}),
+    ...(metrics ? { onSettled: metrics.settled, live: metrics.live } : {}),
     next,
     isError: (s) => !(s >= 200 && s < 300) && !expected.includes(s),
-    ...(check429Contract
-      ? {
-          bodyFor: (s: number) => s === 429,
-          onBody: (_op: string, _s: number, headers: Record<string, string>, body: string) => {
-            contract.checked++;
-            if (headers['retry-after'] !== undefined) contract.retry_after_present++;
-            const problem = check429(body, expectedCategory);
-            if (problem) {
-              contract.violations++;
-              if (contract.samples.length < 5) contract.samples.push(problem);
-            }
-          },
-        }
-      : {}),
+    ...answerHooks({ ...(check429Contract ? { contract } : {}), ...(judge ? { judge } : {}), ...observing(prepared.map((p) => p.prep)) }),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.onSample ? { onSample: opts.onSample } : {}),
-  });
+      });
 
   const recovery = scenarios.some((s) => s.scenario.recoveryProbe) ? [await recoveryProbe(http, opts.recovery)] : undefined;
+  const verified = [];
+  for (const p of prepared) if (p.prep.verify) verified.push(await p.prep.verify());
+  const consistency = mergeConsistency(verified);
   const keepers = prepared.map((p) => p.prep.tokens).filter((t) => t !== undefined);
   for (const k of keepers) await k.settle();
   const notes = [modelKind === 'open' ? OPEN_MODEL_NOTE : CLOSED_LOOP_NOTE];
   notes.push(`Latency percentiles come from an HDR histogram of every request (us resolution); requests past the ${timeoutMs} ms budget are aborted and recorded at their age (>= the budget); throughput is responses over the wall time of the load phase including the drain.`);
+  notes.push(...journeyNotes);
   if (recovery?.[0] && recovery[0].recovered && !recovery[0].limited_at_start) notes.push('recovery: the first probe already got 200 (the limit window had reset); recovery time 0 says little.');
   const base = buildResult({
     run,
@@ -199,13 +238,15 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       timeout_ms: timeoutMs,
       drain_ms: drainMs,
       shard: shard ?? null,
+      ...(modelKind === 'open' ? { arrivals } : {}),
     },
     expectedNon2xx: expected,
     ...(check429Contract ? { contract } : {}),
+    ...(judge ? { conformance: judge.result() } : {}),
+    ...(consistency ? { consistency } : {}),
     ...(recovery ? { recovery } : {}),
     ...(keepers.length ? { tokenRefreshes: keepers.reduce((n, k) => n + k.refreshes, 0) } : {}),
     notes,
   });
-  const thresholds = opts.thresholds ?? {};
   return { ...base, thresholds, verdict: evaluate(base, thresholds) };
 }

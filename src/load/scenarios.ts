@@ -2,94 +2,15 @@
 // headers and request facts come from the model), which statuses are the expected outcome rather than
 // errors, and which contract checks run on the responses. `setup` (undici) gets tokens and a user.
 
-import { s2sUserHeaders } from '../client/credentials.ts';
-import type { Model, OperationId } from '../model/index.ts';
-import { createUser, newUserBody, operation, s2sToken, tokenBody, type SetupHttp } from './setup.ts';
+import type { OperationId } from '../model/index.ts';
+import { ConfigError } from '../errors/index.ts';
+import { consistencyScenario } from './consistency.ts';
+import { JOURNEY_STEPS } from './journey.ts';
+import { fixed, live, userHeaders, type MixEntry, type Scenario } from './mix.ts';
+import { createUser, newUserBody, operation, s2sToken, tokenBody } from './setup.ts';
 import { TokenKeeper, refreshBufferSec } from './tokens.ts';
 
-export interface LoadRequest {
-  /** operationId from spec/openapi.yaml. */
-  op: string;
-  method: string;
-  /** Operation path (from the model); the runner prefixes the base_url path. */
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-export interface MixEntry {
-  op: string;
-  weight: number;
-  /** A request for this operation; called once per send (writes get fresh bodies). */
-  build(): LoadRequest;
-}
-
-export interface PreparedScenario {
-  mix: MixEntry[];
-  /** Run-time secrets (tokens minted in setup), masked in every output. */
-  secrets: string[];
-  /** What the scenario sends, for the report (no secrets). */
-  sends: string;
-  tokens?: TokenKeeper;
-}
-
-export interface Scenario {
-  id: string;
-  describe: string;
-  /** Statuses that are the scenario's expected outcome, not errors (token-burst: 429). */
-  expectedNon2xx: number[];
-  /** Check every 429 against the section 7/8 contract (category, http_status_code). */
-  check429Contract: boolean;
-  /** The scenario must drive the target to 429 at least once. */
-  require429: boolean;
-  /** After the load, a client backing off (exponential, full jitter, Retry-After) must get through. */
-  recoveryProbe: boolean;
-  /** Default cap on requests when --amount is not given. */
-  defaultMaxRequests?: number;
-  /** Default arrival rate (req/s): the scenario runs in the open model unless told otherwise. */
-  defaultArrivalRate?: number;
-  setup(s: SetupHttp): Promise<PreparedScenario>;
-}
-
-const JSON_CT = { 'content-type': 'application/json' };
-
-/** A fixed request (built once): reads with a long-lived token. */
-function fixed(s: SetupHttp, op: OperationId, headers: Record<string, string>, weight = 1, body?: unknown): MixEntry {
-  const { method, path } = operation(s, op);
-  const req: LoadRequest = { op, method, path, headers: body === undefined ? headers : { ...JSON_CT, ...headers }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
-  return { op, weight, build: () => req };
-}
-
-/** The user-identity header carrying a user id, and the chain header (section 5, from the model). */
-export function userHeaders(model: Model, token: string, userId: string, chainId: string): Record<string, string> {
-  return s2sUserHeaders(model, token, userId, chainId);
-}
-
-/** A request whose headers follow the token keeper (cached per token version) and whose body is fresh. */
-function live(s: SetupHttp, tokens: TokenKeeper, op: OperationId, weight: number, headersFor: (token: string) => Record<string, string>, body?: () => Record<string, unknown>): MixEntry {
-  const { method, path } = operation(s, op);
-  const tpl = s.profile.request_templates?.[op] ?? {};
-  let version = -1;
-  let headers: Record<string, string> = {};
-  return {
-    op,
-    weight,
-    build() {
-      const token = tokens.token();
-      if (version !== tokens.version) {
-        headers = body ? { ...JSON_CT, ...headersFor(token) } : headersFor(token);
-        version = tokens.version;
-      }
-      if (!body) return { op, method, path, headers };
-      const b: Record<string, unknown> = { ...body() };
-      for (const [k, v] of Object.entries(tpl)) {
-        if (v === null) delete b[k];
-        else b[k] = v;
-      }
-      return { op, method, path, headers, body: JSON.stringify(b) };
-    },
-  };
-}
+export { fixed, live, userHeaders, type LoadRequest, type MixEntry, type PreparedScenario, type Scenario } from './mix.ts';
 
 let seq = 0;
 
@@ -179,6 +100,20 @@ export const SCENARIOS: readonly Scenario[] = [
         tokens,
         sends: `${mix.map((m) => `${m.op} ${Math.round((100 * m.weight) / total)}%`).join(', ')}; S2S token refreshed ${refreshBufferSec(s.model)} s before expires_at (section 8)`,
       };
+    },
+  },
+  consistencyScenario,
+  {
+    id: 'journey',
+    describe: 'The partner flow per virtual user with think times: token, user, user token, card, card tokenization and Card recipient, Push to Card estimate and execute, the activity webhook; percentiles per step',
+    expectedNon2xx: [],
+    check429Contract: false,
+    require429: false,
+    recoveryProbe: false,
+    journey: true,
+    async setup(s) {
+      if (!s.profile.pci_url) throw new ConfigError('load journey: the flow tokenizes a card in the card-tokenization environment (section 4 rule 3): give profile.pci_url');
+      return { mix: [], secrets: [], sends: `journeys of ${JOURNEY_STEPS.join(' -> ')}` };
     },
   },
 ];

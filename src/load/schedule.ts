@@ -40,25 +40,45 @@ export function valueAt(s: Shape, tMs: number): number {
   return from;
 }
 
+/** Arrival pattern of the open model: evenly spaced (wrk2, k6), or a Poisson process (Gatling's randomised injection). */
+export type ArrivalKind = 'uniform' | 'poisson';
+
+/** mulberry32: a small seeded PRNG, so a randomised schedule is the same on every run with the same seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /**
  * Intended send times (ms from the start) of an arrival-rate shape, computed up front from the rate
- * alone and never from responses: the k-th arrival is where the integral of the rate reaches k
- * (wrk2's constant throughput generalised to linear ramps, like k6's ramping-arrival-rate).
- * Bounded by `max` arrivals.
+ * alone and never from responses. The k-th arrival is where the integral of the rate reaches the
+ * k-th target: k itself (uniform: wrk2's constant throughput generalised to linear ramps, like k6's
+ * ramping-arrival-rate), or the k-th sum of seeded exponential(1) draws (poisson: a Poisson process
+ * whose intensity follows the shape, by time change). Bounded by `max` arrivals.
  */
-export function* arrivalTimes(s: Shape, max: number): Generator<number> {
+export function* arrivalTimes(s: Shape, max: number, pattern: { kind: ArrivalKind; seed: number } = { kind: 'uniform', seed: 1 }): Generator<number> {
+  const rnd = pattern.kind === 'poisson' ? seededRandom(pattern.seed) : undefined;
+  let k = 0;
+  let target = 0;
+  const nextTarget = () => (rnd ? target - Math.log(1 - rnd()) : k + 1);
   let from = s.start;
   let at = 0;
-  let k = 0;
   let carried = 0; // arrivals' worth of rate integral carried in from earlier stages
+  target = nextTarget();
   for (const st of s.stages) {
     const T = st.duration_s; // seconds
     const r0 = from;
     const r1 = st.target;
     const a = (r1 - r0) / (2 * T);
     const total = r0 * T + a * T * T;
-    // Solve a t^2 + r0 t = n for each arrival n within this stage.
-    for (let n = k + 1 - carried; n <= total + 1e-9; n = k + 1 - carried) {
+    // Solve a t^2 + r0 t = n for each arrival's target n within this stage.
+    for (let n = target - carried; n <= total + 1e-9; n = target - carried) {
       let t: number;
       if (Math.abs(a) < 1e-12) t = n / r0;
       else t = (-r0 + Math.sqrt(r0 * r0 + 4 * a * n)) / (2 * a);
@@ -66,6 +86,7 @@ export function* arrivalTimes(s: Shape, max: number): Generator<number> {
       k++;
       if (k > max) return;
       yield at + t * 1000;
+      target = nextTarget();
     }
     carried += total;
     at += T * 1000;

@@ -1,7 +1,9 @@
 // Test helper (not exported from index.ts): a loopback target that answers setup calls at once and
-// GETs in ~0 ms, but stalls some of them. Misbehaving on purpose, so verdicts are shown to fail.
+// GETs in ~0 ms with bodies that conform to each operation's schema, but stalls some of them, or
+// answers some with a fault. Misbehaving on purpose, so verdicts are shown to fail.
 
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { resolveProfile, type ResolvedProfile } from '../profile/index.ts';
 
@@ -18,15 +20,49 @@ export interface StallOptions {
   delayFor(n: number, req: IncomingMessage): number;
   /** Seconds until tokens expire (expires_at); default 48 h. */
   tokenTtlSec?: number;
+  /** Answer request n (1-based, every request) with this instead of the conforming body: a fault. */
+  fault?: (n: number, req: IncomingMessage) => { status: number; body: string; contentType?: string } | undefined;
+}
+
+const UID = '00000000-0000-4000-8000-000000000001';
+/** Bodies that conform to each operation's schema (spec/openapi.yaml), by METHOD path. */
+function conforming(method: string, path: string, token: string, expiresAt: number): unknown {
+  const user = { id: UID, user_id: UID, user_address: '0xabc', wallet_address: '0xabc' };
+  switch (`${method} ${path.split('?')[0]}`) {
+    case 'POST /api/v1/token':
+      return { access_token: token, token_type: 'Bearer', expires_at: expiresAt };
+    case 'POST /api/v1/user/authorize':
+      return { access_token: token, expires_at: expiresAt };
+    case 'GET /api/v1/user':
+      return user;
+    case 'GET /api/v2/user':
+      return { ...user, capabilities: [] };
+    case 'GET /api/v1/cards':
+    case 'GET /api/v1/wallets':
+      return { data: [] };
+    case 'POST /api/v1/cards/virtual':
+      return { id: 'card-1', status: 'Active', card_data: { card_name: 'x', format: 'virtual' } };
+    case 'POST /api/v2/recipients':
+      return { id: 'r-1', payment_details: { id: 'pd-1', type: 'Sepa', sepa: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' } } };
+    default:
+      return { id: UID, user_id: UID };
+  }
 }
 
 export async function stallTarget(o: StallOptions): Promise<StallTarget> {
   let gets = 0;
   let tokens = 0;
+  let all = 0;
   const server: Server = createServer((req, res) => {
+    const n = ++all;
     const reply = () => {
       if (res.destroyed) return;
-      const body = { access_token: `t0ken-${++tokens}`, expires_at: Math.floor(Date.now() / 1000) + (o.tokenTtlSec ?? 172_800), user_id: 'u-1', id: 'x-1' };
+      const f = o.fault?.(n, req);
+      if (f) {
+        res.writeHead(f.status, { 'content-type': f.contentType ?? 'application/json' }).end(f.body);
+        return;
+      }
+      const body = conforming(req.method ?? 'GET', req.url ?? '/', `eyJ0.t0ken${++tokens}.sig`, Math.floor(Date.now() / 1000) + (o.tokenTtlSec ?? 172_800));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     req.resume();
@@ -52,3 +88,77 @@ export async function stallTarget(o: StallOptions): Promise<StallTarget> {
 
 /** Every `every`-th GET stalls `ms` milliseconds. */
 export const everyNth = (every: number, ms: number) => (n: number) => (n % every === 0 ? ms : 0);
+
+export interface LossyProxy {
+  base_url: string;
+  /** Creations acknowledged without being forwarded (lost). */
+  lost(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback proxy in front of `upstream` that loses writes: every `every`-th creation of a user or a
+ * card (POST /api/v2/user, POST /api/v1/cards/virtual), counted across concurrent requests, is answered
+ * 200 with a conforming body and a fresh id but never forwarded. Everything else is passed through.
+ */
+export async function lossyProxy(upstream: string, every: number, o: { alterCardEvery?: number; fault?: (method: string, path: string) => { status: number; body: string } | undefined } = {}): Promise<LossyProxy> {
+  let writes = 0;
+  let lost = 0;
+  let cards = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let body = Buffer.concat(chunks);
+      const path = (req.url ?? '/').split('?')[0];
+      const f = o.fault?.(req.method ?? 'GET', path);
+      if (f) {
+        res.writeHead(f.status, { 'content-type': 'application/json' }).end(f.body);
+        return;
+      }
+      const creation = req.method === 'POST' && (path === '/api/v2/user' || path === '/api/v1/cards/virtual');
+      if (creation && ++writes % every === 0) {
+        lost++;
+        const id = randomUUID();
+        let sent: { card_name?: string } = {};
+        try {
+          sent = JSON.parse(body.toString('utf8'));
+        } catch {
+          /* not JSON: the fake answer still carries an id */
+        }
+        const fake = path === '/api/v2/user' ? { id, user_id: id } : { id, status: 'Active', card_data: { card_name: sent.card_name ?? 'x', format: 'virtual' } };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(fake));
+        return;
+      }
+      // Optionally store another card name than the one sent (the answer is the upstream's, as stored).
+      if (o.alterCardEvery && req.method === 'POST' && path === '/api/v1/cards/virtual' && ++cards % o.alterCardEvery === 0) {
+        const b = JSON.parse(body.toString('utf8')) as { card_name?: string };
+        body = Buffer.from(JSON.stringify({ ...b, card_name: `${b.card_name ?? ''} (altered)` }));
+      }
+      const headers = { ...req.headers };
+      delete headers.host;
+      delete headers['content-length'];
+      fetch(new URL(req.url ?? '/', upstream), { method: req.method, headers: headers as Record<string, string>, ...(body.length ? { body } : {}) }).then(
+        async (r) => {
+          const text = Buffer.from(await r.arrayBuffer());
+          const out: Record<string, string> = {};
+          r.headers.forEach((v, k) => {
+            if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive' && k !== 'content-encoding') out[k] = v;
+          });
+          res.writeHead(r.status, out).end(text);
+        },
+        () => res.writeHead(502).end(),
+      );
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    base_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    lost: () => lost,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}

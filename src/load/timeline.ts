@@ -2,7 +2,7 @@
 // per-second HDR histogram for p99. Feeds the progress line and the HTML report.
 
 import type { Histogram } from 'hdr-histogram-js';
-import { newHistogram } from './histogram.ts';
+import { encodeHistogram, newHistogram } from './histogram.ts';
 
 export interface SecondBucket {
   /** Intended sends scheduled in this second (open model) or requests sent (closed model). */
@@ -24,6 +24,8 @@ export interface TimelinePoint {
   errors: number;
   timeouts: number;
   p99_ms: number;
+  /** This second's latencies (HDR, compressed base64, us): windowed thresholds, exact in a merge. */
+  hist?: string;
 }
 
 export class Timeline {
@@ -50,6 +52,7 @@ export class Timeline {
       errors: b.errors,
       timeouts: b.timeouts,
       p99_ms: b.hist.totalCount ? Math.round(b.hist.getValueAtPercentile(99)) / 1000 : 0,
+      ...(b.hist.totalCount ? { hist: encodeHistogram(b.hist) } : {}),
     }));
   }
 }

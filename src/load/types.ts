@@ -3,7 +3,7 @@ import type { LatencySummary } from './histogram.ts';
 import type { TimelinePoint } from './timeline.ts';
 
 export const LOAD_RESULT_KIND = 'baas-conform.load-result';
-export const LOAD_RESULT_VERSION = 2;
+export const LOAD_RESULT_VERSION = 3;
 
 /** closed: N connections, each sends after the previous response; open: a fixed arrival schedule. */
 export type LoadModel = 'closed' | 'open';
@@ -15,24 +15,37 @@ export interface Thresholds {
   errorRateMax?: number;
   /** Fail when throughput (req/s) is below this. */
   rpsMin?: number;
-  /** Threshold expressions (`p99 < 500`, `error_rate < 0.01`), overall or per operation. */
+  /** Fail when the conformance findings exceed this (default 0: any finding fails), unless a `conformance_errors` rule for the run is given. */
+  conformanceErrorsMax?: number;
+  /** Threshold expressions (`p99 < 500`, `error_rate < 0.01`, `p99 < 500 over 10s`), overall, per operation or per rule. */
   rules?: ThresholdRule[];
 }
 
 export interface ThresholdRule {
   /** As written, e.g. `p99 < 500`. */
   expr: string;
-  /** `p<N>` (ms), `max`, `mean`, `error_rate`, `rps`, `timeouts`, `count`. */
+  /** `p<N>` (ms), `max`, `mean`, `error_rate`, `rps`, `timeouts`, `conformance_errors`. */
   metric: string;
   op: '<' | '<=' | '>' | '>=';
   value: number;
   /** operationId; absent for the whole run. */
   operation?: string;
+  /** Rule id of the model (conformance_errors only): findings under that rule. */
+  rule?: string;
+  /** `over Ns`: the metric in every window of this many seconds (sliding by 1 s); the worst window decides. */
+  window_s?: number;
+  /** Stop sending as soon as the rule fails (after `grace_s`), k6's abortOnFail. */
+  abort_on_fail?: boolean;
+  /** Seconds from the start before an abort_on_fail rule is evaluated (k6's delayAbortEval). */
+  grace_s?: number;
 }
 
 export interface ThresholdOutcome {
   expr: string;
   operation?: string;
+  rule?: string;
+  /** Windowed rules: the worst window, [from, to) seconds from the start. */
+  window?: { from_s: number; to_s: number };
   actual: number | null;
   pass: boolean;
 }
@@ -81,6 +94,59 @@ export interface ContractResult {
   samples: string[];
 }
 
+/** One offending exchange kept for the report (bodies cut and their secret fields masked). */
+export interface ConformanceExchange {
+  op: string;
+  /** ms from the start of the run. */
+  at_ms: number;
+  /** METHOD path as sent. */
+  request: string;
+  request_body?: string;
+  status: number;
+  content_type: string | null;
+  response_body: string;
+  /** What the rule found. */
+  detail: string;
+}
+
+/** Every answer (or the sampled share) judged by the rules `run` holds every answer to (src/checks/audit.ts). */
+export interface ConformanceResult {
+  /** Share of answers judged (1: all; --judge-sample F). */
+  sample: number;
+  /** Answers received; judged: those judged. */
+  answers: number;
+  judged: number;
+  findings: number;
+  /** Findings per rule id. */
+  by_rule: Record<string, number>;
+  /** operationId -> rule id -> findings. */
+  by_operation: Record<string, Record<string, number>>;
+  /** rule id -> the first few offending exchanges. */
+  exchanges: Record<string, ConformanceExchange[]>;
+}
+
+/** Per creating operation: acknowledged writes and what reading them back found. */
+export interface ConsistencyCounts {
+  /** 2xx creations recorded during the load. */
+  acknowledged: number;
+  /** Read back with the values the caller set. */
+  verified: number;
+  /** Acknowledged, then not readable (not found, any non-2xx, or absent from the list). */
+  missing: number;
+  /** Read back with a field the caller set holding another value. */
+  differs: number;
+  /** Not read back: no way to read it (a path the spec does not show and the profile does not give), or no id in the answer. */
+  unchecked: number;
+}
+
+/** The consistency scenario: every acknowledged write read back after the load phase. */
+export interface ConsistencyResult {
+  by_operation: Record<string, ConsistencyCounts>;
+  /** The first problems (bounded): operation, resource id, what was wrong. */
+  problems: { op: string; id: string; problem: string }[];
+  notes: string[];
+}
+
 export interface RecoveryAttempt {
   at_ms: number;
   status: number | 'error';
@@ -125,6 +191,8 @@ export interface LoadConfig {
   /** How long in-flight requests were waited for after the load phase. */
   drain_ms: number;
   shard: { index: number; count: number } | null;
+  /** Open model: arrival pattern and its seed (a poisson schedule is the same for the same seed). */
+  arrivals?: { kind: 'uniform' | 'poisson'; seed: number };
 }
 
 export interface LoadResult {
@@ -160,6 +228,12 @@ export interface LoadResult {
   /** Requests unanswered at the end of the drain, with their age (first 100). */
   incomplete: { op: string; age_ms: number }[];
   contract?: ContractResult;
+  /** Absent when judging was off (--judge-sample 0). */
+  conformance?: ConformanceResult;
+  /** consistency scenario: acknowledged writes read back after the load. */
+  consistency?: ConsistencyResult;
+  /** Sending stopped early: an abort_on_fail threshold failed. */
+  aborted?: { at_s: number; reason: string };
   recovery?: RecoveryResult[];
   /** Token refreshes made during the run (section 8 refresh buffer). */
   token_refreshes?: number;

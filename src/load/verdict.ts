@@ -4,7 +4,10 @@
 import { decodeHistogram } from './histogram.ts';
 import type { LatencySummary } from './histogram.ts';
 import type { Counts, EncodedHistogram, LoadResult, ThresholdOutcome, ThresholdRule, Thresholds, Verdict } from './types.ts';
+import { consistencyReasons } from './consistency.ts';
+import { findingLines } from './judge.ts';
 import { scenarioById } from './scenarios.ts';
+import { worstWindow } from './windows.ts';
 
 export function errorRate(r: Pick<LoadResult, 'counts'>): number {
   return r.counts.attempts === 0 ? 0 : r.counts.errors / r.counts.attempts;
@@ -37,11 +40,31 @@ export function measure(m: Measured, metric: string, durationS: number): number 
 
 const holds = (a: number, op: ThresholdRule['op'], b: number) => (op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b);
 
+/** Conformance findings in a rule's scope (run, operation, rule id, or both); null when judging was off. */
+export function conformanceErrors(r: Pick<LoadResult, 'conformance'>, rule: Pick<ThresholdRule, 'operation' | 'rule'>): number | null {
+  const c = r.conformance;
+  if (!c) return null;
+  if (rule.operation) {
+    const byRule = c.by_operation[rule.operation] ?? {};
+    return rule.rule ? (byRule[rule.rule] ?? 0) : Object.values(byRule).reduce((n, v) => n + v, 0);
+  }
+  return rule.rule ? (c.by_rule[rule.rule] ?? 0) : c.findings;
+}
+
 export function evaluateRules(r: Omit<LoadResult, 'verdict' | 'thresholds'>, rules: ThresholdRule[]): ThresholdOutcome[] {
   return rules.map((rule) => {
-    const target = rule.operation ? r.operations[rule.operation] : r;
-    const actual = target ? measure(target, rule.metric, r.duration_s) : null;
-    return { expr: rule.expr, ...(rule.operation ? { operation: rule.operation } : {}), actual, pass: actual !== null && holds(actual, rule.op, rule.value) };
+    const scope = { ...(rule.operation ? { operation: rule.operation } : {}), ...(rule.rule ? { rule: rule.rule } : {}) };
+    if (rule.window_s !== undefined) {
+      const w = worstWindow(r, rule);
+      return { expr: rule.expr, ...scope, actual: w.actual, ...(w.window ? { window: w.window } : {}), pass: w.actual !== null && holds(w.actual, rule.op, rule.value) };
+    }
+    let actual: number | null;
+    if (rule.metric === 'conformance_errors') actual = conformanceErrors(r, rule);
+    else {
+      const target = rule.operation ? r.operations[rule.operation] : r;
+      actual = target ? measure(target, rule.metric, r.duration_s) : null;
+    }
+    return { expr: rule.expr, ...scope, actual, pass: actual !== null && holds(actual, rule.op, rule.value) };
   });
 }
 
@@ -49,8 +72,23 @@ export function evaluate(r: Omit<LoadResult, 'verdict' | 'thresholds'>, t: Thres
   const reasons: string[] = [];
   const outcomes = evaluateRules(r, t.rules ?? []);
   for (const o of outcomes) {
-    if (!o.pass) reasons.push(`threshold ${o.operation ? `${o.operation}: ` : ''}${o.expr} breached (actual ${o.actual === null ? 'n/a: no requests' : fmt(o.actual)})`);
+    if (o.pass) continue;
+    const scope = [o.rule, o.operation].filter(Boolean).join(' on ');
+    const na = /conformance_errors/.test(o.expr) ? 'n/a: judging was off' : 'n/a: no requests';
+    const where = o.window ? ` in the window ${o.window.from_s}-${o.window.to_s} s` : '';
+    const named = /conformance_errors/.test(o.expr) && r.conformance?.findings ? `: ${findingLines(r.conformance).slice(0, 3).join('; ')}` : '';
+    reasons.push(`threshold ${scope ? `${scope}: ` : ''}${o.expr} breached (actual ${o.actual === null ? na : fmt(o.actual)}${where})${named}`);
   }
+  const runConformanceRule = (t.rules ?? []).some((x) => x.metric === 'conformance_errors' && !x.operation && !x.rule);
+  const conf = r.conformance;
+  if (conf && !runConformanceRule && conf.findings > (t.conformanceErrorsMax ?? 0)) {
+    const first = Object.values(conf.exchanges)[0]?.[0];
+    reasons.push(
+      `conformance_errors ${conf.findings} > ${t.conformanceErrorsMax ?? 0} (${conf.judged} of ${conf.answers} answers judged, sections 4 and 7: the rules \`run\` holds every answer to): ${findingLines(conf).slice(0, 5).join('; ')}${first ? `; first: ${first.op} HTTP ${first.status}: ${first.detail}` : ''}`,
+    );
+  }
+  if (r.consistency) reasons.push(...consistencyReasons(r.consistency));
+  if (r.aborted) reasons.push(`aborted at ${fmt(r.aborted.at_s)} s: ${r.aborted.reason}`);
   const c = r.counts;
   if (c.responses === 0) reasons.push(`no response at all in ${fmt(r.duration_s)} s (${c.transport_errors} transport errors, ${c.timeouts} timeouts)`);
   if (c.timeouts > 0) reasons.push(`${c.timeouts} request(s) exceeded the ${r.config.timeout_ms} ms timeout budget (section 8 recommended client timeout); max latency ${fmt(r.latency_ms.max)} ms`);

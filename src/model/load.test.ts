@@ -91,6 +91,30 @@ describe('a malformed model file', () => {
     await expectModelError(dir, 'spec/rules/errors.yaml', '/rules/0/status', /must be integer/);
   });
 
+  it('holds the client rules with their level and quote, apart from the server rules', async () => {
+    const model = await loadModelFrom(DEFAULT_SPEC_DIR);
+    const r = model.clientRule('CLIENT-TOKEN-BACKOFF');
+    expect(r).toMatchObject({ side: 'client', section: '8', level: 'required', testable: true });
+    expect(r.quote).toMatch(/exponential backoff/);
+    expect(model.rules.some((x) => (x.id as string) === r.id)).toBe(false);
+  });
+
+  it('with a client rule naming a header section 5 does not have names the pointer', async () => {
+    const dir = await specCopy(async (d) => {
+      const f = path.join(d, 'rules/client.yaml');
+      await writeFile(f, (await readFile(f, 'utf8')).replace('facts: { header: X-Chain-Id }', 'facts: { header: X-Chain }'));
+    });
+    await expectModelError(dir, 'spec/rules/client.yaml', /^\/rules\/\d+\/facts\/header$/, /header "X-Chain" is not a section 5 header/);
+  });
+
+  it('with a client rule of another level is refused by the schema', async () => {
+    const dir = await specCopy(async (d) => {
+      const f = path.join(d, 'rules/client.yaml');
+      await writeFile(f, (await readFile(f, 'utf8')).replace('    level: required', '    level: optional'));
+    });
+    await expectModelError(dir, 'spec/rules/client.yaml', '/rules/0/level', /must be equal to one of the allowed values/);
+  });
+
   it('with a duplicate rule id names both places', async () => {
     const dir = await specCopy(async (d) => {
       const f = path.join(d, 'rules/limits.yaml');
@@ -108,9 +132,29 @@ describe('a malformed model file', () => {
     const dir = await specCopy(async (d) => {
       const f = path.join(d, 'rules/auth.yaml');
       const text = await readFile(f, 'utf8');
-      await writeFile(f, text.replace('operations: [createToken], summary: "POST /api/v1/token returns', 'operations: [createTokens], summary: "POST /api/v1/token returns'));
+      await writeFile(f, text.replace('    operations: [createToken]\n    summary: "POST /api/v1/token returns', '    operations: [createTokens]\n    summary: "POST /api/v1/token returns'));
     });
     await expectModelError(dir, 'spec/rules/auth.yaml', '/rules/0/operations/0', /"createTokens", which does not exist/);
+  });
+
+  it('with two readings of one rule under the same id names the second', async () => {
+    const dir = await specCopy(async (d) => {
+      const f = path.join(d, 'rules/auth.yaml');
+      const text = await readFile(f, 'utf8');
+      // The last email-when-present is AUTH-IDP-EXCHANGE's, whose first reading is user-address.
+      const at = text.lastIndexOf('      - id: email-when-present\n');
+      await writeFile(f, `${text.slice(0, at)}      - id: user-address\n${text.slice(at + '      - id: email-when-present\n'.length)}`);
+    });
+    await expectModelError(dir, 'spec/rules/auth.yaml', /readings\/1\/id$/, /two readings with id "user-address"/);
+  });
+
+  it('with a field both checked only when present and required is refused (a note and the audit cannot disagree)', async () => {
+    const dir = await specCopy(async (d) => {
+      const f = path.join(d, 'openapi.yaml');
+      const text = await readFile(f, 'utf8');
+      await writeFile(f, text.replace('      required: [id, user_id, user_address, wallet_address]\n', '      required: [id, user_id, user_address, wallet_address, email]\n'));
+    });
+    await expectModelError(dir, 'spec/openapi.yaml', '/components/schemas/User/x-checked-when-present', /names "email", which User also lists as required/);
   });
 
   it('with a category that disagrees with the section 7 table is refused', async () => {

@@ -14,6 +14,9 @@ import addFormatsModule from 'ajv-formats';
 import { parseDocument, LineCounter } from 'yaml';
 import { ModelError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
+import { clientRulesOf } from './client-rules.ts';
+import { checkReadings } from './readings.ts';
+import { checkWhenPresent, whenPresentOf } from './when-present.ts';
 import type {
   AliasRule, Category, ErrorRule, GenericRule, LimitRule, Model, Operation, OperationId, Rule, RuleId, StateMachine, StateRule, Webhook,
 } from './types.ts';
@@ -88,6 +91,7 @@ function pickCommon(raw: any, file: string, pointer: string, defaults: { section
     testable: raw.testable ?? true,
     ...(raw.untestable_reason ? { untestable_reason: raw.untestable_reason } : {}),
     ...(raw.unspecified ? { unspecified: raw.unspecified } : {}),
+    ...(raw.readings ? { readings: raw.readings } : {}),
     source: { file, pointer },
   };
 }
@@ -150,6 +154,7 @@ function collectOperations(openapi: any, rel: string): Map<string, Operation> {
 export async function loadModelFrom(dir: string): Promise<Model> {
   const ajv = newAjv();
   const openapi = await dereference(dir, 'openapi.yaml');
+  checkWhenPresent(openapi, 'openapi.yaml');
   const control = await dereference(dir, 'control.yaml');
   const operations = collectOperations(openapi, 'openapi.yaml');
 
@@ -243,6 +248,11 @@ export async function loadModelFrom(dir: string): Promise<Model> {
     rules.push({ ...pickCommon(r, gf, `/rules/${i}`), kind: r.kind, ...(r.facts ? { facts: r.facts } : {}) } as GenericRule);
   });
 
+  const clientRel = 'rules/client.yaml';
+  const rawClient = await readYaml(dir, clientRel);
+  validateAgainst(ajv, await readJson(dir, 'schemas/client.schema.json'), rawClient, clientRel);
+  const clientRules = clientRulesOf(rawClient, clientRel, operations, raw.auth);
+
   // Cross-checks: unique ids, existing operations, untestable rules say why.
   const byId = new Map<string, Rule>();
   for (const r of rules) {
@@ -256,6 +266,7 @@ export async function loadModelFrom(dir: string): Promise<Model> {
         throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/operations/${i}`, `rule ${r.id} points at operation "${opId}", which does not exist in spec/openapi.yaml`);
       }
     });
+    checkReadings(r);
     if (!r.testable && !r.untestable_reason) {
       throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/untestable_reason`, `rule ${r.id} is marked testable: false without an untestable_reason`);
     }
@@ -298,9 +309,16 @@ export async function loadModelFrom(dir: string): Promise<Model> {
       if (!op) throw new Error(`unknown operation ${id}: it is not in spec/openapi.yaml`);
       return op;
     },
+    whenPresent: (id) => whenPresentOf(operations.get(id)?.responseSchemas['2XX']),
     isOperationId: (id: string): id is OperationId => operations.has(id as OperationId),
     isRuleId: (id: string): id is RuleId => byId.has(id),
     rules,
+    clientRules,
+    clientRule(id) {
+      const r = clientRules.find((c) => c.id === id);
+      if (!r) throw new Error(`unknown client rule id ${id}: it is not in spec/rules/client.yaml`);
+      return r;
+    },
     rule(id) {
       const r = byId.get(id);
       if (!r) throw new Error(`unknown rule id ${id}: it is not in spec/rules`);

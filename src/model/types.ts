@@ -3,7 +3,7 @@
 
 import type { ValidateFunction } from 'ajv';
 import type {
-  AliasRuleId, ControlOperationId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, SepaAccountState, StateName, StateRuleId,
+  AliasRuleId, ClientRuleId, ControlOperationId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, SepaAccountState, StateName, StateRuleId,
   UnspecifiedWebhookId, WebhookId,
 } from '../generated/ids.ts';
 
@@ -11,7 +11,7 @@ import type {
 // operation, webhook or state name fails `tsc`. A model loaded from another spec directory (`--spec`)
 // may carry other values at run time; lookups then fail with a clear error, never silently.
 export type {
-  AliasRuleId, ControlOperationId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, SepaAccountState, StateName, StateRuleId,
+  AliasRuleId, ClientRuleId, ControlOperationId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, SepaAccountState, StateName, StateRuleId,
   UnspecifiedWebhookId, WebhookId,
 };
 
@@ -33,8 +33,27 @@ export interface RuleBase {
   untestable_reason?: string;
   /** Parts of the rule the spec marks "not shown": recorded, never invented. */
   unspecified?: string[];
+  /**
+   * Readings the checks apply where a sentence leaves a choice open: the sentence, the reading, and
+   * what a check reports as a warning under it (--strict fails it). Read by src/model/readings.ts.
+   */
+  readings?: Reading[];
   /** Source file (relative to spec/) and JSON pointer, for error messages and reports. */
   source: { file: string; pointer: string };
+}
+
+/** How a check reads one spec sentence (spec/rules `readings`). */
+export interface Reading {
+  /** Unique within its rule, e.g. `non-numeric-value`. */
+  id: string;
+  /** Section of the sentence, when it is not the rule's own. */
+  section?: string;
+  /** The spec's own words the reading rests on. */
+  sentence: string;
+  /** What every answer the check accepts has in common: the readings the spec allows. */
+  reading: string;
+  /** The accepted answer that may hide a fault: reported as a warning, a failure under --strict. */
+  warns?: string;
 }
 
 export type Category =
@@ -123,6 +142,29 @@ export interface GenericRule extends RuleBase {
 
 export type Rule = ErrorRule | StateRule | AliasRule | LimitRule | GenericRule;
 
+/**
+ * A rule the spec gives clients (spec/rules/client.yaml), judged by `baas-conform audit` from the
+ * exchanges a client makes. Kept apart from `rules` (server rules): no server check covers them.
+ */
+export interface ClientRule {
+  id: ClientRuleId;
+  side: 'client';
+  section: Section;
+  /** required: a verdict; recommended: a warning (a failure under --strict). */
+  level: 'required' | 'recommended';
+  /** The spec sentence the rule rests on. */
+  quote: string;
+  /** A source outside the spec the rule rests on (Retry-After: RFC 9110). */
+  cites?: string;
+  summary: string;
+  operations: OperationId[];
+  testable: boolean;
+  untestable_reason?: string;
+  /** Spec facts the judge needs that no other model file holds (a header name, a field name). */
+  facts: Record<string, string>;
+  source: { file: string; pointer: string };
+}
+
 export interface Operation {
   operationId: OperationId;
   method: string;
@@ -172,12 +214,20 @@ export interface Model {
   operations: ReadonlyMap<OperationId, Operation>;
   /** The operation `id`; throws naming the id when the spec has none (e.g. a model from another --spec). */
   operation(id: OperationId): Operation;
+  /**
+   * Fields of the operation's success answer that are checked only when present (spec/openapi.yaml
+   * `x-checked-when-present`): a check must not require them. Empty when there are none.
+   */
+  whenPresent(id: OperationId): readonly string[];
   /** Narrows a string from outside the code (a plan file, a profile, a CLI flag) to an operationId of this model. */
   isOperationId(id: string): id is OperationId;
   /** Narrows a string from outside the code to a rule id of this model. */
   isRuleId(id: string): id is RuleId;
   rules: Rule[];
   rule(id: RuleId): Rule;
+  /** Client rules (spec/rules/client.yaml), in file order. */
+  clientRules: ClientRule[];
+  clientRule(id: ClientRuleId): ClientRule;
   errorRule(id: ErrorRuleId): ErrorRule;
   aliasRule(id: AliasRuleId): AliasRule;
   /** Section 6 webhooks, those with a path (`webhooks`) and those without (`x-unspecified-webhooks`). */

@@ -43,9 +43,9 @@ describe('mutation coverage by rule', () => {
 
   it('lists pending variants apart from the default bank', async () => {
     // A bank variant handed in as pending (the real pending area changes as its checks land).
-    const moved = MUTANT_BANK.find((v) => v.id === 'sepa.active.new-details-id')!;
+    const moved = MUTANT_BANK.find((v) => v.id === 'sepa.active.retrieve-refused')!;
     const cov = mutationCoverage(await loadModel(), MUTANT_BANK.filter((v) => v !== moved), [moved]);
-    expect(cov.get('STATE-SEPA-ACTIVE-RETRIEVE')!.pending).toEqual(['sepa.active.new-details-id']);
-    expect(cov.get('STATE-SEPA-ACTIVE-RETRIEVE')!.variants).not.toContain('sepa.active.new-details-id');
+    expect(cov.get('STATE-SEPA-ACTIVE-RETRIEVE')!.pending).toEqual(['sepa.active.retrieve-refused']);
+    expect(cov.get('STATE-SEPA-ACTIVE-RETRIEVE')!.variants).not.toContain('sepa.active.retrieve-refused');
   });
 });

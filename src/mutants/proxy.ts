@@ -55,6 +55,8 @@ export interface ProxyHooks {
   webhookDeliveries?(path: string, body: any, ctx: ProxyContext): any[];
   /** Delay before each relayed webhook delivery (ms); needs `webhook`. */
   webhookDelayMs?: number;
+  /** Milliseconds to hold each API answer (relayed or answered by `request`) before sending it. */
+  delayMs?(req: ProxyRequest, ctx: ProxyContext): number;
   /** Send every response body gzip-compressed (Content-Encoding: gzip). */
   gzip?: boolean;
   /** Send every response with chunked transfer encoding (no content-length). */
@@ -225,13 +227,19 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
         preq.json = { ...preq.json, base_url: `${selfOrigin}${RELAY_PREFIX}` };
         preq.body = Buffer.from(JSON.stringify(preq.json));
       }
+      const hold = hooks.delayMs?.(preq, ctx) ?? 0;
+      const held = hold > 0 ? new Promise((r) => setTimeout(r, hold).unref()) : undefined;
       if (hooks.request) {
         const r = hooks.request(preq, ctx);
-        if (r && 'status' in r) return send(res, r, !!hooks.chunked, !!hooks.gzip);
+        if (r && 'status' in r) {
+          await held;
+          return send(res, r, !!hooks.chunked, !!hooks.gzip);
+        }
         if (r) preq = r;
       }
       let out = await forward(agent, origin, preq.method, preq.query ? `${preq.path}?${preq.query}` : preq.path, preq.headers, preq.body, false, /^127\./.test(origin.hostname) ? loopbackSource(req) : undefined);
       if (hooks.response) out = hooks.response(preq, out, ctx) ?? out;
+      await held;
       send(res, out, !!hooks.chunked, !!hooks.gzip);
     })().catch((err) => {
       if (!res.headersSent) {

@@ -16,6 +16,7 @@ import { idpVariants } from './variants/idp.ts';
 import { isolationVariants } from './variants/isolation.ts';
 import { pendingVariants } from './variants/pending.ts';
 import { ratelimitVariants } from './variants/ratelimit.ts';
+import { readingsVariants } from './variants/readings.ts';
 import { s2sVariants } from './variants/s2s.ts';
 import { schemaVariants } from './variants/schema.ts';
 import { slowVariants } from './variants/slow.ts';
@@ -50,6 +51,7 @@ export const VARIANT_AREAS = {
   isolation: isolationVariants,
   benign: benignVariants,
   freedoms: freedomsVariants,
+  readings: readingsVariants,
 } as const satisfies Record<string, () => VariantSpec[]>;
 
 /**

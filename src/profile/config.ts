@@ -23,6 +23,7 @@ export interface RunConfig {
   report_dir?: string;
   fail_fast?: boolean;
   check_timeout?: number;
+  rate_limit_wait?: number;
   /** --min-coverage: share (0..1) of testable rules that must be exercised. */
   min_coverage?: number;
   /** --control-adapter; relative paths are resolved against the config file's directory. */
@@ -48,6 +49,7 @@ const CONFIG_SCHEMA = {
     report_dir: { type: 'string', minLength: 1 },
     fail_fast: { type: 'boolean' },
     check_timeout: { type: 'integer', minimum: 1 },
+    rate_limit_wait: { type: 'integer', minimum: 1 },
     min_coverage: { type: 'number', minimum: 0, maximum: 1 },
     control_adapter: { type: 'string', minLength: 1 },
     webhook_listen: { type: 'string', pattern: '^[^\\s:]*:[0-9]{1,5}$' },

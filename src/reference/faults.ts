@@ -19,7 +19,7 @@ export const FAULT_POINTS = [
   's2s.expired-as-400', // expired token answers 400 instead of 401
   'chain.optional', // X-Chain-Id not required on user calls
   'chain.optional-token-forms', // X-Chain-Id not required with a user token or on the identity-provider form (still on S2S calls)
-  'chain.any-value', // X-Chain-Id need not be numeric
+  'chain.any-value', // NOT a fault since issue 18: a present X-Chain-Id is accepted whatever its value (benign.chain.non-numeric-accepted; the check warns)
   'identity.allow-multiple', // several identity headers accepted (first wins)
   'identity.wallet-matches-smart-wallet', // X-User-Wallet also matches the Smart Wallet address
   'identity.cross-company', // lookups ignore company_id (isolation broken)
@@ -77,6 +77,11 @@ export const FAULT_POINTS = [
   'identity.multiple-on-card-create', // several identity headers accepted (first wins) on POST /api/v1/cards/virtual only
   'idp.retail-id-expiry-ignored', // POST /api/v1/user/retail accepts an expired provider identity token
   'idp.retail-email-optional', // POST /api/v1/user/retail accepts an identity token that links no email
+  // --- Issue 18 readings: NOT faults, the switches of benign variants (variants/readings.ts) ---
+  'token.audience-validated', // NOT a fault: a token request's audience, when sent, must be the value the profile publishes (REFERENCE_TOKEN_AUDIENCE)
+  'sepa.active-refused', // direct activation when Active answers the wrong-path 400 instead of retrieving the details
+  'sepa.active-new-details-id', // NOT a fault: every direct activation when Active answers a new details_id
+  'idp.user-address-eoa', // NOT a fault: the provider identity's wallet is the linked EOA (type wallet), not the smart_wallet
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { TargetProfile } from '../profile/types.ts';
 import { BANK_ACCOUNT_WEBHOOK_PATH, CONTROL_PREFIX } from './handlers/control.ts';
 import { BALANCES_WEBHOOK_PATH, WALLETS_WEBHOOK_PATH } from './handlers/users.ts';
+import { REFERENCE_TOKEN_AUDIENCE } from './handlers/token.ts';
 import { DEFAULT_OPERATION_PATHS } from './handlers/index.ts';
 import { Router } from './http.ts';
 import { referenceModel } from './model.ts';
@@ -57,7 +58,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
   const model = await referenceModel();
   const chainId = model.auth.sandbox_chain_id;
   if (!chainId) throw new Error('spec/rules/auth.yaml: sandbox_chain_id is missing; the reference publishes it as profile.chain_id');
-  const st = new RefState({ model, faults: opts.faults, rateLimit: opts.rateLimit, rateLimitWindowMs: opts.rateLimitWindowMs, settleMs: opts.settleMs });
+  const st = new RefState({ model, faults: opts.faults, rateLimit: opts.rateLimit, rateLimitWindowMs: opts.rateLimitWindowMs, settleMs: opts.settleMs, s2sValiditySeconds: opts.s2sValiditySeconds });
 
   // Seed: two partner companies (isolation needs two), plus the special clients of the token table.
   const s = st.store;
@@ -108,6 +109,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     idp: { enabled: control },
     operations: Object.fromEntries(Object.entries(DEFAULT_OPERATION_PATHS).map(([k, v]) => [k, { ...v }])),
     webhook_paths: { bank_account: BANK_ACCOUNT_WEBHOOK_PATH, wallets: WALLETS_WEBHOOK_PATH, balances: BALANCES_WEBHOOK_PATH },
+    // The optional audience of token requests (section 4 shows no value), as a vendor documents it.
+    request_templates: { createToken: { audience: REFERENCE_TOKEN_AUDIENCE } },
     // GET /api/v1/wallet?wallet_id= (the spec says "optional wallet ID" without naming it).
     wallet_id_param: 'wallet_id',
     // The reference documents its token limits as a vendor would (section 8 shows no numbers); a

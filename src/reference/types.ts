@@ -59,6 +59,8 @@ export interface ReferenceOptions {
   latencyEvery?: number;
   /** Delay before a card transfer settles on its own (ms, default 50). */
   settleMs?: number;
+  /** S2S token validity (exp and expires_at) in seconds; default the model's 48 h. The client audit scales it. */
+  s2sValiditySeconds?: number;
   /** Profile name (default "reference"). */
   name?: string;
 }

@@ -95,6 +95,8 @@ export function ruleQuote(model: Model | undefined, id: string) {
     summary: rule.summary,
     source: `spec/${rule.source.file}${rule.source.pointer ? `#${rule.source.pointer}` : ''}`,
     unspecified: rule.unspecified ?? [],
+    // spec/rules readings: the sentence, the reading the checks apply, what it warns about.
+    readings: (rule.readings ?? []).map((r) => ({ id: r.id, section: r.section ?? rule.section, sentence: r.sentence, reading: r.reading, warns: r.warns ?? '' })),
     row:
       rule.kind === 'error'
         ? { table: rule.table, status: rule.status, reason: rule.reason ?? notShown, message: rule.message ?? notShown, category: rule.category ?? notShown, cause: rule.cause }

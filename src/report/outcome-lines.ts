@@ -25,7 +25,7 @@ export function rootCauseLines(e: Finished, clean: (s: string) => string): strin
 export function warningLines(results: CheckResult[], clean: (s: string) => string): string[] {
   const warned = results.filter((r) => r.warnings?.length);
   if (!warned.length) return [];
-  const lines = [`Warnings (recommended by the spec, not required; they fail the run only with --strict): ${warned.length} check${warned.length === 1 ? '' : 's'}`];
+  const lines = [`Warnings (recommended by the spec but not required, or accepted only under a reading the rule records; they fail the run only with --strict): ${warned.length} check${warned.length === 1 ? '' : 's'}`];
   for (const r of warned) for (const w of r.warnings!) lines.push(`  ${r.checkId}: ${clean(w)}`);
   return lines;
 }

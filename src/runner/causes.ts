@@ -51,17 +51,24 @@ export function blockedOrOwn(err: unknown, check: Check, model: Model, http: Che
 }
 
 /**
- * An answer the client could not read because its body is over the client's size cap (BODY_TOO_LARGE,
- * a gzip bomb included). The spec sets no body-size limit (section 8 lists none), so no rule of the
- * target is broken and none can be judged from an unread answer: the check is blocked by the
- * operation that answered, naming no rule, with the cause. Not a pass either: the run still fails.
+ * An answer the check could not judge, through no rule of the target's:
+ * - BODY_TOO_LARGE: a body over the client's size cap (a gzip bomb included). The spec sets no
+ *   body-size limit (section 8 lists none), and nothing can be judged from an unread answer.
+ * - RATE_LIMITED: the target kept answering 429 after the client waited it out to its bound. Section 8
+ *   shows no numeric limits, so a 429 is the target's right; it is never taken as the answer of a
+ *   check that does not test rate limiting, and never fails an unrelated rule.
+ * The check is blocked by the operation that answered, naming no rule, with the cause. Not a pass
+ * either: the run still fails.
  */
 export function unreadableAnswer(err: unknown, http: CheckHttpClient, mask: (s: string) => string): { blocked: BlockedInfo } | undefined {
-  if (!isTransportError(err) || err.code !== 'BODY_TOO_LARGE') return undefined;
+  if (!isTransportError(err) || (err.code !== 'BODY_TOO_LARGE' && err.code !== 'RATE_LIMITED')) return undefined;
+  const why = err.code === 'BODY_TOO_LARGE'
+    ? 'the spec sets no body-size limit, so the check cannot judge an answer the client does not read (raise maxBodyBytes to read it)'
+    : 'section 8 shows no numeric rate limits, so a target may answer 429; the check observed nothing about its own rules';
   const blocked: BlockedInfo = {
-    operation: err.operation ?? 'response-body',
+    operation: err.operation ?? (err.code === 'RATE_LIMITED' ? 'rate-limit' : 'response-body'),
     rules: [],
-    message: mask(`BODY_TOO_LARGE: ${err.message}; the spec sets no body-size limit, so the check cannot judge an answer the client does not read (raise maxBodyBytes to read it)`),
+    message: mask(`${err.code}: ${err.message}; ${why}`),
   };
   if (http.lastExchange) blocked.exchange = http.lastExchange;
   return { blocked };

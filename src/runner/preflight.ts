@@ -35,6 +35,10 @@ export async function preflight(session: HttpSession): Promise<PreflightResult> 
   try {
     res = await http.send({ method: req.method, path: req.path, server: 'api', body: req.body });
   } catch (err) {
+    if (err instanceof TransportError && err.code === 'RATE_LIMITED') {
+      // Reachable, but refusing: say so rather than "cannot reach".
+      throw new TargetUnreachableError(`${profile.base_url} is rate limiting the token endpoint: ${session.mask(err.message)}`);
+    }
     if (err instanceof TransportError) {
       throw new TargetUnreachableError(`cannot reach ${profile.base_url}: ${HINTS[err.code] ?? session.mask(err.message)}`);
     }

@@ -64,6 +64,8 @@ export interface RunOptions {
   onLog?: (checkId: string, message: string) => void;
   /** Max response body size per request (bytes). */
   maxBodyBytes?: number;
+  /** Sleep a request may spend waiting out 429s before its check is blocked as RATE_LIMITED (RETRY_DEFAULTS.maxWaitMs). */
+  rateLimitWaitMs?: number;
   /** --control-adapter FILE (overrides profile.control_adapter). */
   controlAdapterFile?: string;
   /** --webhook-listen host:port (overrides profile.webhooks.listen). */
@@ -193,7 +195,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
   }
   const notSelected = new Map(checks.filter((c) => !selected.includes(c)).map((c) => [c.id, notSelectedReason(c, selection)]));
 
-  const session = new HttpSession({ profile, model, timeoutBudgetMs: options.timeoutBudgetMs ?? RUN_DEFAULTS.timeoutBudgetMs, maxBodyBytes: options.maxBodyBytes });
+  const session = new HttpSession({ profile, model, timeoutBudgetMs: options.timeoutBudgetMs ?? RUN_DEFAULTS.timeoutBudgetMs, maxBodyBytes: options.maxBodyBytes, ...(options.rateLimitWaitMs !== undefined ? { retry: { maxWaitMs: options.rateLimitWaitMs } } : {}) });
   const bus = new EventBus(reporters);
   let servicesHandle: { close(): Promise<void> } | undefined;
   let receiver: { stats(): NonNullable<RunSummary['webhooks']> } | undefined;

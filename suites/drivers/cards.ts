@@ -77,7 +77,12 @@ export const drivers: Drivers = {
         }
         const now = await statusNow();
         if (closed.listed) {
-          check(now.listed, `after ${op} on the closed card it is no longer listed (it was listed as ${JSON.stringify(closed.status)} after close)`, { rules: RULES, response: now.list });
+          // Dropping a closed card from the list later is not a move out of the closed state (card
+          // states and list contents are not shown; STATE-CARD-CLOSE-TERMINAL reading delisted-later).
+          if (!now.listed) {
+            ctx.log(`after ${op} the closed card is no longer listed by GET /api/v1/cards (it was listed as ${JSON.stringify(closed.status)} after close)`);
+            continue;
+          }
           check(now.status === closed.status, `after ${op} on the closed card its status moved from ${JSON.stringify(closed.status)} to ${JSON.stringify(now.status)}${is2xx(res) ? ` (${op} answered HTTP ${res.status})` : ''}`, { rules: RULES, response: now.list });
           if (is2xx(res)) ctx.log(`${op} on the closed card answered HTTP ${res.status} and changed nothing (a no-op)`);
         } else if (now.listed) {

@@ -41,7 +41,13 @@ export const WITHDRAWAL_DELAY_MIN_DEFAULT = 2;
 const BEFORE_EXP_S = 60;
 const AFTER_EXP_S = 5;
 /** Withdrawal timing attempts: a request/answer spanning `minDelay` s or more of server time cannot tell "now" from "now + delay". */
-const DELAY_ATTEMPTS = 3;
+/**
+ * Tries at a tight enough round trip. The server clock is whole seconds, so even a fast round trip can
+ * span a second; under seconds of latency per answer (0-2 s on each of the three calls) about one try
+ * in four is tight, so a few tries would skip one run in five: twenty leave about one in a thousand.
+ * The bound is in tries; an early tight one ends the check.
+ */
+const DELAY_ATTEMPTS = 20;
 
 /**
  * The server side of LIMIT-S2S-TOKEN-VALIDITY (the generated limits.s2s.token-validity reads the claims):

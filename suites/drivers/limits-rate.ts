@@ -26,6 +26,8 @@ const MAX_ADDRESSES = 50;
 const RECOVERY_POLL_MS = 500;
 /** A slow burst is retried after one window only when the window is this short. */
 const MAX_RETRY_WAIT_S = 30;
+/** A fresh address refused this many times in a row is refused for the client, not by chance. */
+const FRESH_ADDRESS_TRIES = 3;
 const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
 /** One part's verdict when it did not fail: nothing (the limit held) or why it cannot tell. */
@@ -45,14 +47,22 @@ interface Burst {
   stalled?: string;
 }
 
-/** Token requests for client `i`, from the given source addresses in turn, in batches, until the first 429. */
-async function burst(ctx: CheckContext, i: number, from: string[], n: number): Promise<Burst> {
+/**
+ * Token requests for client `i`, from the given source addresses in turn, in batches, until the first
+ * 429. The burst must fit in one window whatever the target's latency (seconds per answer would make
+ * 25 batches of 20 take a minute): after each batch, the next is sized so the rest fits in half a
+ * window at the latency just seen.
+ */
+async function burst(ctx: CheckContext, i: number, from: string[], n: number, windowS: number): Promise<Burst> {
   const body = tokenBody(ctx, i);
   const started = performance.now();
   let sent = 0;
+  let batchS = 0;
   while (sent < n) {
     ctx.signal.throwIfAborted();
-    const k = Math.min(CONCURRENCY, n - sent);
+    const rounds = batchS > 0 ? Math.max(1, Math.floor(windowS / 2 / batchS)) : Infinity;
+    const k = Math.min(n - sent, Math.max(CONCURRENCY, Math.ceil((n - sent) / rounds)));
+    const batchStarted = performance.now();
     const settled = await Promise.allSettled(
       Array.from({ length: k }, (_, j) => {
         const src = from[(sent + j) % from.length];
@@ -60,6 +70,7 @@ async function burst(ctx: CheckContext, i: number, from: string[], n: number): P
       }),
     );
     sent += k;
+    batchS = (performance.now() - batchStarted) / 1000;
     // A request the flood left unanswered (overloaded machine or target) says nothing about which limit
     // applies; limits.request.timeout judges response times on ordinary calls.
     const lost = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -151,18 +162,22 @@ async function splitProbe(ctx: CheckContext): Promise<void> {
   const nIp = 2 * perIp + 1;
   const perIpPart = async (): Promise<Outcome> => {
     const [a, b] = fresh(2);
-    const r = await burst(ctx, i, [a], nIp);
+    const r = await burst(ctx, i, [a], nIp, windowS);
     if (r.stalled) return { unclear: `per-IP limit: a token request of the burst got no answer (${r.stalled})`, slow: true };
     if (r.limited) {
-      // Refused by the address or by the client? The same client from another fresh address tells.
-      let other: HttpResponse;
-      try {
-        other = await send(b);
-      } catch (err) {
-        if (err instanceof TransportError) return { unclear: `per-IP limit: the follow-up from ${b} got no answer (${err.message})`, slow: true };
-        throw err;
+      // Refused by the address or by the client? The same client from another fresh address tells. A
+      // target may also refuse a random request now and then (a limiter shared with other traffic):
+      // only refusals in a row from the fresh address say the client itself is refused.
+      for (let tries = 0; tries < FRESH_ADDRESS_TRIES; tries++) {
+        let other: HttpResponse;
+        try {
+          other = await send(b);
+        } catch (err) {
+          if (err instanceof TransportError) return { unclear: `per-IP limit: the follow-up from ${b} got no answer (${err.message})`, slow: true };
+          throw err;
+        }
+        if (other.status !== 429) return {};
       }
-      if (other.status !== 429) return {};
       return { apart: false, unclear: `per-IP limit: the client was refused from ${a} after ${r.sent} requests and from a fresh address too: the client had used its own limit in this window before, or the target does not see the source addresses apart (a proxy in front of it)` };
     }
     if (r.elapsedS >= windowS) return { unclear: `per-IP limit: the burst of ${r.sent} took ${round(r.elapsedS)} s, not under the ${windowS} s window`, slow: true };
@@ -174,7 +189,7 @@ async function splitProbe(ctx: CheckContext): Promise<void> {
   const addresses = Math.ceil(nClient / perIp);
   const perClientPart = async (): Promise<Outcome> => {
     const from = fresh(addresses);
-    const r = await burst(ctx, i, from, nClient);
+    const r = await burst(ctx, i, from, nClient, windowS);
     if (r.stalled) return { unclear: `per-client limit: a token request of the burst got no answer (${r.stalled})`, slow: true };
     if (r.limited) return {};
     if (r.elapsedS >= windowS) return { unclear: `per-client limit: the burst of ${r.sent} took ${round(r.elapsedS)} s, not under the ${windowS} s window`, slow: true };

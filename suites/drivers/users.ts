@@ -2,7 +2,7 @@
 // wallets read by default and by id; the section 2 activity feed and activity by id.
 
 import {
-  expectSchema, type TestUser, asUser, check, createUser, expect2xx, expectStep, readUser, s2sHeaders, userHeaders, walletItems, requireSmartWallets, isSkipSignal, fail,
+  expectSchema, type TestUser, asUser, check, createUser, expect2xx, expectStep, readUser, s2sHeaders, userHeaders, walletItems, userFieldMismatch, WALLET_PROVISION_WAIT_MS,
 } from '../kit/index.ts';
 import { estimateTransfer, executeTransfer, pushToCardRecipient } from './transfers.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
@@ -10,19 +10,34 @@ import type { Drivers } from './driver.ts';
 
 const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 
-export function expectUserFields(res: HttpResponse, user: TestUser, what: string, rules?: string[]): void {
+/** The fields of a user read against the registered ones; those checked only when present (model) may be absent. */
+export function expectUserFields(ctx: CheckContext, op: 'getUserV1' | 'getUserV2', res: HttpResponse, user: TestUser, what: string, rules?: string[]): void {
   const u = res.json ?? {};
   const fails: string[] = [];
   if (u.user_id !== user.id) fails.push(`user_id ${JSON.stringify(u.user_id)} (expected ${user.id})`);
-  if (!same(u.email, user.email)) fails.push(`email ${JSON.stringify(u.email)} (registered ${user.email})`);
-  if (!same(u.user_address, user.address)) fails.push(`user_address ${JSON.stringify(u.user_address)} (registered ${user.address})`);
-  if (u.country !== undefined && !same(u.country, user.country)) fails.push(`country ${JSON.stringify(u.country)} (registered ${user.country})`);
+  for (const [field, want] of [['email', user.email], ['user_address', user.address], ['country', user.country]] as const) {
+    const bad = userFieldMismatch(ctx, op, u, field, want);
+    if (bad) fails.push(bad);
+  }
   check(fails.length === 0, `${what}: ${fails.join('; ')}`, { rules, response: res });
 }
 
 async function walletIdOf(item: any): Promise<string | undefined> {
   const v = item?.wallet_id ?? item?.id;
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+}
+
+/** GET /api/v1/wallets polled (bounded) until it lists an item; skipped past the bound (no provisioning time is shown). */
+async function listedWallets(ctx: CheckContext, user: TestUser): Promise<HttpResponse> {
+  const end = Date.now() + WALLET_PROVISION_WAIT_MS;
+  for (;;) {
+    const list = await asUser(ctx, user, { op: 'listWallets' });
+    expect2xx(list, 'GET /api/v1/wallets', ['ENDPOINT-WALLETS']);
+    if (walletItems(list.json).length > 0) return list;
+    if (Date.now() >= end) ctx.skip(`GET /api/v1/wallets listed no wallet for a new user within ${WALLET_PROVISION_WAIT_MS / 1000} s of registration; the spec does not say when a Smart Wallet is provisioned, so ENDPOINT-WALLETS is checked only once one is listed`);
+    await new Promise((r) => setTimeout(r, 500));
+    ctx.signal.throwIfAborted();
+  }
 }
 
 export const drivers: Drivers = {
@@ -34,7 +49,7 @@ export const drivers: Drivers = {
         const user = await createUser(ctx, { version, country: version === 'v1' ? 'DE' : 'ES' });
         const res = await readUser(ctx, 'v1', await userHeaders(ctx, user, 'id'));
         expect2xx(res, `GET /api/v1/user for the user created with POST /api/${version}/user`);
-        expectUserFields(res, user, `user created with POST /api/${version}/user`);
+        expectUserFields(ctx, 'getUserV1', res, user, `user created with POST /api/${version}/user`);
       }
     },
   },
@@ -52,25 +67,19 @@ export const drivers: Drivers = {
   },
 
   'ENDPOINT-WALLETS': {
-    title: 'GET /api/v1/wallets lists wallets with wallet_address; GET /api/v1/wallet reads the default wallet and a wallet by id, with balances',
+    title: 'GET /api/v1/wallets lists wallets with wallet_address (skipped while none is listed: no provisioning time is shown); GET /api/v1/wallet reads the default wallet and a wallet by id, with balances',
     safe: false,
     async run(ctx: CheckContext) {
+      const rules = ['ENDPOINT-WALLETS'];
       const user = await createUser(ctx);
-      // The spec does not say when the Smart Wallet is provisioned: poll (bounded) before judging the list.
-      // Other checks skip when none comes; this one is the rule itself ("one or more Smart Wallets"), so
-      // none within the bound is its failure, not a skip that would hide a server that never lists one.
-      try {
-        await requireSmartWallets(ctx, user);
-      } catch (err) {
-        if (!isSkipSignal(err)) throw err;
-        fail(`${(err as Error).message}; section 1: a user has one or more Smart Wallets`);
-      }
-      const list = await asUser(ctx, user, { op: 'listWallets' });
-      expect2xx(list, 'GET /api/v1/wallets');
-      expectSchema(list, 'listWallets');
+      // The spec gives no provisioning time for a user's Smart Wallet (sections 1, 2): like every other
+      // check, this one skips when none is listed within the bound (the rule's reading provisioning-time),
+      // and judges the shape of what is listed. Any listed item counts, so a wallet listed with a wrong
+      // shape is judged, not waited out.
+      const list = await listedWallets(ctx, user);
+      expectSchema(list, 'listWallets', undefined, rules);
       const items = walletItems(list.json);
-      check(items.length > 0, 'GET /api/v1/wallets lists no wallet; a user has one or more Smart Wallets (section 1)', { response: list });
-      for (const w of items) check(typeof w?.wallet_address === 'string', `wallet without wallet_address: ${JSON.stringify(w)}`, { response: list });
+      for (const w of items) check(typeof w?.wallet_address === 'string', `GET /api/v1/wallets lists a wallet without wallet_address (section 2 Wallet, section 9.5): ${JSON.stringify(w)}`, { rules, response: list });
       const def = await asUser(ctx, user, { op: 'getWallet' });
       expect2xx(def, 'GET /api/v1/wallet (default wallet)');
       expectSchema(def, 'getWallet');

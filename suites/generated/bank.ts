@@ -18,7 +18,7 @@ export const checks: Check[] = [
   },
   {
     id: "bank.accounts.types",
-    title: "POST /api/v1/bank/accounts: Sepa from ActivationNotStarted answers { details_id } (section 3); Ach, FasterPayment and Spei answer { details_id } or a section 7 400 refusal (eligibility not shown); a type outside the list is refused",
+    title: "POST /api/v1/bank/accounts: Sepa from ActivationNotStarted answers { details_id } (section 3); Ach, FasterPayment and Spei answer { details_id } or a section 7 400 refusal (eligibility not shown: a warning); a type outside the list is refused with the section 7 body or accepted with a warning",
     area: "bank",
     section: "4",
     rules: ["ENDPOINT-BANK-ACCOUNT-TYPES"],

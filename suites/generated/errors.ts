@@ -8,7 +8,7 @@ import { drivers } from '../drivers/errors.ts';
 export const checks: Check[] = [
   {
     id: "errors.body.shape",
-    title: "Token endpoint with missing and wrong-typed fields: every answer is a 4xx with the section 7 body, its category matching the status, never 5xx; malformed JSON: an error of any status with that body",
+    title: "Token endpoint with missing and wrong-typed fields: every answer is an error with the section 7 body, its category matching the status (a 5xx where no row applies is a warning); malformed JSON: an error of any status with that body",
     area: "errors",
     section: "7",
     rules: ["ERR-BODY-SHAPE", "ERR-CATEGORY-STATUS"],

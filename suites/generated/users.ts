@@ -38,7 +38,7 @@ export const checks: Check[] = [
   },
   {
     id: "users.wallets.read",
-    title: "GET /api/v1/wallets lists wallets with wallet_address; GET /api/v1/wallet reads the default wallet and a wallet by id, with balances",
+    title: "GET /api/v1/wallets lists wallets with wallet_address (skipped while none is listed: no provisioning time is shown); GET /api/v1/wallet reads the default wallet and a wallet by id, with balances",
     area: "users",
     section: "2",
     rules: ["ENDPOINT-WALLETS"],

@@ -6,14 +6,22 @@ import { CheckFailure, checkStep, expectError, expectErrorShape, expectStep } fr
 import { decodeJwt } from 'jose';
 import { IDP_DEFAULTS } from '../../src/idp/index.ts';
 import { clockSkewAllowance } from './control.ts';
+import { warnReading } from './readings.ts';
 import { bearer, chainHeader, headers } from './http.ts';
 import { rnd } from './random.ts';
 import { userIdFrom } from './users.ts';
 
-export interface IdpUser {
+/** A provider user: sub, and the email, smart wallet and EOA (when linked) its identity token links. */
+export interface ProviderIdentity {
   sub: string;
   email: string;
+  /** The linked smart_wallet. */
   wallet: string;
+  /** The linked EOA (entry of type wallet); '' when the supplied tokens link none. */
+  eoa: string;
+}
+
+export interface IdpUser extends ProviderIdentity {
   id: string;
   /** The POST /api/v1/user/retail answer, when this run registered the user (ENDPOINT-RETAIL-REGISTER reads it). */
   registration?: HttpResponse;
@@ -38,17 +46,17 @@ function supplied(ctx: CheckContext): { access_token: string; identity_token: st
 }
 
 /** The provider identity: a fresh one for the engine's provider, or the one the supplied tokens carry. */
-export function providerIdentity(ctx: CheckContext): { sub: string; email: string; wallet: string } {
+export function providerIdentity(ctx: CheckContext): ProviderIdentity {
   const t = supplied(ctx);
   if (!t) return newIdpIdentity();
   const access = decodeJwt(t.access_token);
   const linked = (decodeJwt(t.identity_token).linked_accounts ?? []) as { type?: string; address?: string }[];
   const find = (re: RegExp) => String(linked.find((a) => re.test(String(a?.type)))?.address ?? '');
-  return { sub: String(access.sub ?? ''), email: find(/email/i), wallet: find(/wallet/i) };
+  return { sub: String(access.sub ?? ''), email: find(/email/i), wallet: find(/^smart_wallet$/i) || find(/wallet/i), eoa: find(/^wallet$/i) };
 }
 
 /** Authorization + Identity + X-Chain-Id for the provider identity (sub, email, wallet), one thing varied. */
-export async function idpHeaders(ctx: CheckContext, who: { sub: string; email: string; wallet: string }, o: IdpHeaderOptions = {}): Promise<Record<string, string>> {
+export async function idpHeaders(ctx: CheckContext, who: ProviderIdentity, o: IdpHeaderOptions = {}): Promise<Record<string, string>> {
   const t = supplied(ctx);
   if (t) {
     // Real tokens can only be sent as they are or left out; varied tokens need the engine's key trusted.
@@ -57,7 +65,7 @@ export async function idpHeaders(ctx: CheckContext, who: { sub: string; email: s
   }
   const p = idp(ctx);
   const access = await p.accessToken(onTargetClock(ctx, { sub: who.sub, ...o.access }));
-  const identity = await p.identityToken(onTargetClock(ctx, { sub: who.sub, email: who.email, wallet: who.wallet, ...o.identity }));
+  const identity = await p.identityToken(onTargetClock(ctx, { sub: who.sub, email: who.email, wallet: who.wallet, ...(who.eoa ? { eoa: who.eoa } : {}), ...o.identity }));
   return headers(
     o.omitAuthorization ? {} : bearer(access),
     o.omitIdentity ? {} : { Identity: `Bearer ${identity}` },
@@ -75,8 +83,8 @@ function onTargetClock(ctx: CheckContext, o: IdpTokenOptions): IdpTokenOptions {
   return skew > 0 ? { ...o, expiresIn: (o.expiresIn ?? IDP_DEFAULTS.expiresIn) + skew } : o;
 }
 
-export function newIdpIdentity(): { sub: string; email: string; wallet: string } {
-  return { sub: `conform-${rnd.hex(8)}`, email: rnd.email(), wallet: rnd.address() };
+export function newIdpIdentity(): ProviderIdentity {
+  return { sub: `conform-${rnd.hex(8)}`, email: rnd.email(), wallet: rnd.address(), eoa: rnd.address() };
 }
 
 /** POST /api/v1/user/retail for a fresh provider identity; returns it with the new user id. */
@@ -123,7 +131,7 @@ export function sharedIdpUser(ctx: CheckContext): Promise<IdpUser> {
   return p;
 }
 
-export async function idpAuthorize(ctx: CheckContext, who: { sub: string; email: string; wallet: string }, o: IdpHeaderOptions = {}) {
+export async function idpAuthorize(ctx: CheckContext, who: ProviderIdentity, o: IdpHeaderOptions = {}) {
   return ctx.http.send({ op: 'authorizeUser', headers: await idpHeaders(ctx, who, o) });
 }
 
@@ -139,7 +147,7 @@ export function expectAudienceRefused(ctx: CheckContext, res: HttpResponse, rule
   if (res.status >= 200 && res.status < 300) throw new CheckFailure(`an access token whose aud is not the configured app id was accepted (HTTP ${res.status}); section 5: "The access token's aud must match it"`, { rules, response: res });
   if (res.status === 401) {
     expectErrorShape(ctx, res, rules);
-    ctx.log('aud mismatch answered 401 (section 7 shows no row for it; accepted beside the 500 "Client application not registered")');
+    warnReading(ctx, 'ERR-IDP-APP-NOT-REGISTERED', 'refused-401', `a provider access token whose aud is not the configured app id answered 401 ${String((res.json as { error_reason?: unknown })?.error_reason ?? '')}`.trimEnd());
     return;
   }
   expectError(ctx, res, 'ERR-IDP-APP-NOT-REGISTERED');

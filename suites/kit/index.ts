@@ -12,6 +12,7 @@
 //   templates  request bodies the spec does not show (profile.request_templates)
 //   random     fresh values and fast-check arbitraries
 //   fixtures   existing users the profile names for states no control operation can create
+//   readings   warnings for answers accepted only under a recorded reading (spec/rules readings)
 
 export {
   CheckFailure, check, checkStep, expect2xx, expectError, expectErrorRule, expectRefusedBy, expectErrorShape, expectNot2xx, expectSchema, expectStatus, expectStep,
@@ -31,3 +32,4 @@ export * from './random.ts';
 export * from './fixtures.ts';
 export * from './wallet-webhooks.ts';
 export * from './rows.ts';
+export * from './readings.ts';

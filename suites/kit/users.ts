@@ -3,6 +3,7 @@
 
 import { checkStep, expectStep } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
+import type { OperationId } from '../../src/model/types.ts';
 import { headers, walletItems } from './http.ts';
 import { identityHeader, userHeaders } from './identity.ts';
 import { rnd } from './random.ts';
@@ -26,6 +27,19 @@ export interface NewUser {
   version?: 'v1' | 'v2';
   /** Request body override (alias checks); default { email, country, user_address }. */
   body?: Record<string, unknown>;
+}
+
+/**
+ * Where a user read's `field` disagrees with `want` (case-insensitive: addresses, emails and country
+ * codes), as one line; undefined when it agrees, or when the answer leaves out a field spec/openapi.yaml
+ * marks `x-checked-when-present` on that operation (model.whenPresent: e.g. email on user reads,
+ * which section 4 does not list).
+ */
+export function userFieldMismatch(ctx: CheckContext, op: OperationId, json: unknown, field: string, want: string): string | undefined {
+  const got = (json as Record<string, unknown> | null | undefined)?.[field];
+  if (got === undefined && ctx.model.whenPresent(op).includes(field)) return undefined;
+  if (typeof got === 'string' && got.toLowerCase() === want.toLowerCase()) return undefined;
+  return `${field} ${JSON.stringify(got)} (expected ${want})`;
 }
 
 /**

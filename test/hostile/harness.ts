@@ -40,9 +40,11 @@ export interface BehindProxyOptions extends Omit<HostileProxyOptions, 'upstream'
   budgetMs?: number;
   /** Called with the engine's JWKS URL when the run registers its test identity provider through the control API. */
   onJwksUrl?: (url: string) => void;
+  /** The client's bound on waiting out 429s per request (default: the client's own). */
+  rateLimitWaitMs?: number;
 }
 
-export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, budgetMs = BUDGET_MS, ...opts }: BehindProxyOptions): Promise<HostileRun> {
+export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, budgetMs = BUDGET_MS, rateLimitWaitMs, ...opts }: BehindProxyOptions): Promise<HostileRun> {
   const model = await loadModel();
   const tokenPath = model.operation('createToken').path;
   const reference = await startReference();
@@ -76,6 +78,7 @@ export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, b
       concurrency: 4,
       numRuns: 3,
       checkTimeoutMs: 30_000,
+      ...(rateLimitWaitMs !== undefined ? { rateLimitWaitMs } : {}),
       onEvent: (e) => void (e.type === 'exchange' && exchanges.push(e.exchange)),
     });
   } catch (err) {

@@ -17,10 +17,14 @@ export interface HostileProxyOptions {
   misbehaviour: Misbehaviour;
   /** Paths never touched (token endpoint, control prefix). */
   exempt: (path: string) => boolean;
+  /** When given, only request lines (`GET /api/...`) it accepts are eligible. */
+  only?: (line: string) => boolean;
   /** Misbehave on every `every`-th eligible request (1 = all) ... */
   every: number;
   /** ... at most this many times in all (bounds the run: each hostile answer may cost a budget). */
   maxHits: number;
+  /** For 'storm-429': how many follow-up requests on a stormed request line get a 429 too (default STORM; Infinity: it never recovers). */
+  stormFollowUps?: number;
   /** For 'redirect': where the Location header points (another host). */
   redirectTo?: string;
   /**
@@ -94,7 +98,7 @@ function misbehave(kind: Misbehaviour, req: http.IncomingMessage, res: http.Serv
   }
 }
 
-/** Follow-up 429s after the first one on a request line (more than the client's 5 retries). */
+/** Follow-up 429s after the first one on a request line: 9 s of Retry-After, past several budgets. */
 const STORM = 8;
 
 export async function startHostileProxy(opts: HostileProxyOptions): Promise<HostileProxy> {
@@ -113,14 +117,14 @@ export async function startHostileProxy(opts: HostileProxyOptions): Promise<Host
     const url = req.url ?? '/';
     const path = url.split('?')[0];
     const line = `${req.method} ${path}`;
-    if (!opts.exempt(path)) {
+    if (!opts.exempt(path) && (!opts.only || opts.only(line))) {
       state.eligible++;
       const left = storming.get(line) ?? 0;
       const again = opts.misbehaviour === 'storm-429' && left > 0;
       if (again) storming.set(line, left - 1);
       if (again || (state.hits.length < opts.maxHits && state.eligible % opts.every === 0)) {
         state.hits.push(line);
-        if (opts.misbehaviour === 'storm-429' && !again) storming.set(line, STORM);
+        if (opts.misbehaviour === 'storm-429' && !again) storming.set(line, opts.stormFollowUps ?? STORM);
         req.resume();
         return misbehave(opts.misbehaviour, req, res, opts.redirectTo);
       }

@@ -9,5 +9,6 @@ import { selftestCommand } from './selftest.ts';
 import { diffCommand } from './diff.ts';
 import { certifyCommand } from './certify.ts';
 import { verifyCommand } from './verify.ts';
+import { auditCommand } from './audit.ts';
 
-export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand, diffCommand, certifyCommand, verifyCommand];
+export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand, diffCommand, certifyCommand, verifyCommand, auditCommand];

@@ -10,19 +10,23 @@ import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { LOAD_LIMITS, SCENARIOS, mergeResults, readResultFile, renderResult, runLoad, writeResult, type LoadOptions, type LoadResult, type Thresholds } from '../../load/index.ts';
 import { writeLoadReport } from '../../load/html.ts';
-import { planOptions, readPlan } from '../../load/plan.ts';
+import { parseThresholdFlag, planOptions, readPlan } from '../../load/plan.ts';
+import { loadMetrics, serveMetrics, type MetricsServer } from '../../load/metrics.ts';
 import { progressPrinter } from '../../load/progress.ts';
-import { loadModel } from '../../model/index.ts';
+import { loadModel, type Model } from '../../model/index.ts';
 import { boundedInt, boundedNumber } from '../../load/safety.ts';
 import { loadProfile, maskSecrets, resolveProfile, type ResolvedProfile } from '../../profile/index.ts';
 import { startReference } from '../../reference/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 
-function thresholdsOf(args: Record<string, any>): Thresholds {
+function thresholdsOf(args: Record<string, any>, model: Model): Thresholds {
+  const rules = ([] as unknown[]).concat(args.threshold ?? []).map((t) => parseThresholdFlag(String(t), model));
   return {
     ...(args.p99Max !== undefined ? { p99MaxMs: boundedNumber('p99-max', args.p99Max, 0, 3_600_000) } : {}),
     ...(args.errorRateMax !== undefined ? { errorRateMax: boundedNumber('error-rate-max', args.errorRateMax, 0, 1) } : {}),
     ...(args.rpsMin !== undefined ? { rpsMin: boundedNumber('rps-min', args.rpsMin, 0, 1e12) } : {}),
+    ...(args.conformanceErrorsMax !== undefined ? { conformanceErrorsMax: boundedInt('conformance-errors-max', args.conformanceErrorsMax, 0, 0, 1e9) } : {}),
+    ...(rules.length ? { rules } : {}),
   };
 }
 
@@ -60,10 +64,10 @@ async function mergeHandler(args: Record<string, any>, io: CliIo): Promise<numbe
   const files: string[] = (args.files ?? []).map(String);
   if (files.length < 2) throw new ConfigError('load merge: give at least two result files (load merge a.json b.json ...)');
   const inputs = await Promise.all(files.map((f) => readResultFile(resolve(io.cwd, f))));
-  return emit(mergeResults(inputs, thresholdsOf(args)), args, io);
+  return emit(mergeResults(inputs, thresholdsOf(args, await loadModel())), args, io);
 }
 
-function flagOptions(scenario: string, args: Record<string, any>): Omit<LoadOptions, 'profile'> {
+function flagOptions(scenario: string, args: Record<string, any>, model: Model): Omit<LoadOptions, 'profile'> {
   const durationSec = boundedNumber('duration', args.duration, 0.1, LOAD_LIMITS.maxDurationSec) ?? LOAD_LIMITS.defaultDurationSec;
   const connections = args.connections === undefined ? undefined : boundedInt('connections', args.connections, LOAD_LIMITS.defaultConnections, 1, LOAD_LIMITS.maxConnections);
   const maxRequests = args.amount === undefined ? undefined : boundedInt('amount', args.amount, 0, 1, LOAD_LIMITS.maxMaxRequests);
@@ -71,17 +75,28 @@ function flagOptions(scenario: string, args: Record<string, any>): Omit<LoadOpti
   const timeoutMs = args.timeoutBudget === undefined ? undefined : boundedInt('timeout-budget', args.timeoutBudget, 0, 100, 300_000);
   const drainMs = args.drain === undefined ? undefined : boundedInt('drain', args.drain, 0, 0, 300_000);
   if (args.model !== undefined && args.model !== 'open' && args.model !== 'closed') throw new ConfigError('load: --model must be open or closed');
-  return { scenario, durationSec, connections, maxRequests, arrivalRate, timeoutMs, drainMs, ...(args.model ? { loadModel: args.model as 'open' | 'closed' } : {}), thresholds: thresholdsOf(args) };
+  return { scenario, durationSec, connections, maxRequests, arrivalRate, timeoutMs, drainMs, ...(args.model ? { loadModel: args.model as 'open' | 'closed' } : {}), ...sharedOptions(args), thresholds: thresholdsOf(args, model), model };
+}
+
+/** Options a plan may also set: the flag wins over nothing, the plan over nothing; both given is refused. */
+function sharedOptions(args: Record<string, any>): Pick<LoadOptions, 'judgeSample' | 'arrivals' | 'seed' | 'thinkTimeMs'> {
+  if (args.arrivals !== undefined && args.arrivals !== 'uniform' && args.arrivals !== 'poisson') throw new ConfigError('load: --arrivals must be uniform or poisson');
+  return {
+    ...(args.judgeSample !== undefined ? { judgeSample: boundedNumber('judge-sample', args.judgeSample, 0, 1) } : {}),
+    ...(args.arrivals !== undefined ? { arrivals: args.arrivals as 'uniform' | 'poisson' } : {}),
+    ...(args.seed !== undefined ? { seed: boundedInt('seed', args.seed, 1, 0, 0xffffffff) } : {}),
+    ...(args.thinkTime !== undefined ? { thinkTimeMs: boundedInt('think-time', args.thinkTime, 0, 0, 60_000) } : {}),
+  };
 }
 
 async function planOptionsOf(file: string, args: Record<string, any>, io: CliIo): Promise<Omit<LoadOptions, 'profile'>> {
-  for (const flag of ['duration', 'connections', 'arrivalRate', 'amount', 'model', 'timeoutBudget', 'drain']) {
+  for (const flag of ['duration', 'connections', 'arrivalRate', 'amount', 'model', 'timeoutBudget', 'drain', 'arrivals', 'seed', 'judgeSample', 'thinkTime']) {
     if (args[flag] !== undefined) throw new ConfigError(`load --plan: --${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} conflicts with the plan; set it in ${file}`);
   }
   const model = await loadModel();
   const opts = planOptions(await readPlan(resolve(io.cwd, file), file), model, file);
-  const extra = thresholdsOf(args);
-  return { ...opts, thresholds: { ...extra, ...opts.thresholds } };
+  const extra = thresholdsOf(args, model);
+  return { ...opts, thresholds: { ...extra, ...opts.thresholds, ...(extra.rules || opts.thresholds?.rules ? { rules: [...(opts.thresholds?.rules ?? []), ...(extra.rules ?? [])] } : {}) } };
 }
 
 async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number> {
@@ -90,13 +105,19 @@ async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number
   if (args.plan !== undefined && scenario) throw new ConfigError('load: give a scenario or --plan, not both');
   if (!scenario && args.plan === undefined) throw new ConfigError(`load: give a scenario: ${SCENARIOS.map((s) => s.id).join(', ')}, or --plan plan.yaml (or: load merge a.json b.json ...)`);
   if ((args.files ?? []).length) throw new ConfigError(`load ${scenario}: unexpected arguments ${(args.files as string[]).join(' ')}`);
-  const base = args.plan !== undefined ? await planOptionsOf(String(args.plan), args, io) : flagOptions(scenario, args);
+  const base = args.plan !== undefined ? await planOptionsOf(String(args.plan), args, io) : flagOptions(scenario, args, await loadModel());
   const shard = parseShard(args.shard);
   const label = typeof base.scenario === 'string' ? base.scenario : String(args.plan);
 
   let reference: Awaited<ReturnType<typeof startReference>> | undefined;
   let profile: ResolvedProfile | undefined;
+  let metricsServer: MetricsServer | undefined;
+  const metrics = args.metricsPort !== undefined ? loadMetrics() : undefined;
   try {
+    if (metrics) {
+      metricsServer = await serveMetrics(metrics, boundedInt('metrics-port', args.metricsPort, 0, 0, 65535), args.metricsHost ?? '127.0.0.1');
+      io.stderr.write(`metrics: ${metricsServer.url} (Prometheus exposition while the run lasts)\n`);
+    }
     if (args.profile !== undefined) profile = await loadProfile(resolve(io.cwd, args.profile), { target: args.target, env: io.env });
     else if (args.target !== undefined) profile = resolveProfile(undefined, { target: args.target, env: io.env }, '--target');
     else {
@@ -112,6 +133,7 @@ async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number
         ...base,
         profile,
         ...(shard ? { shard } : {}),
+        ...(metrics ? { metrics } : {}),
         ...(samples ? { onSample: (us: number) => void samples.push(us) } : {}),
         allowRemote: args.allowRemote === true,
         ...(progress ? { onProgress: progress.onProgress } : {}),
@@ -126,6 +148,7 @@ async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number
     if (err instanceof Error && profile) err.message = maskSecrets(err.message, profile);
     throw err;
   } finally {
+    await metricsServer?.close();
     await reference?.close();
   }
 }
@@ -152,6 +175,14 @@ export const loadCommand: CliCommand = {
       .option('timeout-budget', { type: 'number', describe: 'Per-request budget in ms (default: the spec\'s 30 s); slower requests count as failures' })
       .option('p99-max', { type: 'number', describe: 'Fail when p99 latency (ms) exceeds this' })
       .option('error-rate-max', { type: 'number', describe: 'Fail when the error fraction exceeds this (default 0). Errors: unexpected non-2xx (429 is expected on token-burst), transport errors, timeouts' })
+      .option('threshold', { type: 'string', array: true, describe: 'Threshold "[scope:] metric op value [over Ns]", repeatable: "p99 < 500 over 10s", "conformance_errors < 5", "getUserV1: conformance_errors < 1", "ENDPOINT-RESPONSE-SCHEMA: conformance_errors < 1"' })
+      .option('conformance-errors-max', { type: 'number', describe: 'Fail when more answers than this break a rule every answer is held to (default 0)' })
+      .option('judge-sample', { type: 'number', describe: 'Share of answers judged against the operation schema and the section 7 body (default 1: every answer; 0: off)' })
+      .option('arrivals', { type: 'string', choices: ['uniform', 'poisson'], describe: 'Open model: evenly spaced arrivals (default) or a seeded Poisson process' })
+      .option('seed', { type: 'number', describe: 'Seed of a poisson schedule (default 1): the same seed gives the same schedule' })
+      .option('think-time', { type: 'number', describe: 'journey: pause in ms between steps and between a virtual user\'s journeys (default 0)' })
+      .option('metrics-port', { type: 'number', describe: 'Serve Prometheus metrics on this port during the run (GET /metrics; 0: any free port)' })
+      .option('metrics-host', { type: 'string', describe: 'Address the metrics endpoint listens on (default 127.0.0.1; 0.0.0.0 in a pod)' })
       .option('rps-min', { type: 'number', describe: 'Fail when throughput (req/s) is below this' })
       .option('out', { type: 'string', describe: 'Write the result JSON here (secrets masked); input for load merge' })
       .option('raw-out', { type: 'string', describe: 'Also write every latency sample (us, one per line) here: to check merged percentiles against raw data' })

@@ -7,6 +7,7 @@ import type { CliCommand, CliIo } from '../types.ts';
 import { mutationCoverage } from '../../mutants/index.ts';
 import type { RuleId } from '../../model/types.ts';
 import { needsTable } from '../../runner/needs-table.ts';
+import { clientRuleCatalogue } from '../../audit/index.ts';
 
 async function rulesHandler(args: Record<string, any>, io: CliIo): Promise<number> {
   // --needs: which profile field (or control operation) unlocks which checks (the README sandbox table).
@@ -17,20 +18,29 @@ async function rulesHandler(args: Record<string, any>, io: CliIo): Promise<numbe
   const model = await loadModel(args.spec);
   const entries = ruleCatalogue(model, await loadChecks());
   const shown = args.uncovered ? uncoveredRules(entries) : entries;
+  // Client rules (spec/rules/client.yaml) are judged by `baas-conform audit`, not by checks.
+  const client = clientRuleCatalogue(model);
+  const clientShown = args.uncovered ? client.filter((c) => c.testable && !c.judged) : client;
   if (args.json) {
     // mutants: the faulty variants that prove the rule's checks (selftest), pending ones, or why none can exist.
     const mutants = mutationCoverage(model);
     const rules = shown.map((e) => ({ ...e, mutants: mutants.get(e.id as RuleId) ?? { variants: [], pending: [] } }));
-    io.stdout.write(`${JSON.stringify({ rules, total: entries.length, uncovered: uncoveredRules(entries).length }, null, 2)}\n`);
+    const serverSide = rules.map((r) => ({ ...r, side: 'server' as const }));
+    io.stdout.write(`${JSON.stringify({ rules: serverSide, total: entries.length, uncovered: uncoveredRules(entries).length, client_rules: clientShown }, null, 2)}\n`);
   } else {
     for (const e of shown) {
       const cover = !e.testable ? `untestable: ${e.untestable_reason}` : e.checks.length ? e.checks.join(', ') : 'UNCOVERED';
       io.stdout.write(`${e.id.padEnd(42)} §${e.section.padEnd(9)} ${cover}\n`);
     }
     io.stdout.write(`${entries.length} rules, ${uncoveredRules(entries).length} testable rules uncovered, ${entries.filter((e) => !e.testable).length} untestable\n`);
+    for (const c of clientShown) {
+      const cover = !c.testable ? `untestable: ${c.untestable_reason}` : c.judged ? 'judged by baas-conform audit' : 'UNCOVERED';
+      io.stdout.write(`${c.id.padEnd(42)} §${c.section.padEnd(9)} side: client, ${c.level}; ${cover}\n`);
+    }
+    io.stdout.write(`${client.length} client rules (side: client), ${client.filter((c) => c.testable && !c.judged).length} uncovered, ${client.filter((c) => !c.testable).length} untestable\n`);
   }
   // --uncovered is a gate for CI: non-zero when any testable rule lacks a check.
-  return args.uncovered && shown.length > 0 ? 1 : 0;
+  return args.uncovered && shown.length + clientShown.length > 0 ? 1 : 0;
 }
 
 export const rulesCommand: CliCommand = {

@@ -8,6 +8,7 @@ import { runConformance } from '../../api/index.ts';
 import { loadConfig } from '../../profile/index.ts';
 import { createReporters } from '../../report/index.ts';
 import { parseShard, RUN_DEFAULTS } from '../../runner/index.ts';
+import { RETRY_DEFAULTS } from '../../client/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 import { parseSeed, parseShare, positiveInt } from '../options.ts';
 import { ciOptions, resolveCiOptions } from '../ci-options.ts';
@@ -33,6 +34,7 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
   const numRuns = positiveInt('runs', args.runs ?? config.runs);
   const timeoutBudgetMs = positiveInt('timeout-budget', args.timeoutBudget ?? config.timeout_budget);
   const checkTimeoutMs = positiveInt('check-timeout', args.checkTimeout ?? config.check_timeout);
+  const rateLimitWaitMs = positiveInt('rate-limit-wait', args.rateLimitWait ?? config.rate_limit_wait);
   const checkIds: string[] = [...(args.check ?? config.check ?? [])].map(String);
   const reportDir = resolve(io.cwd, args.reportDir ?? config.report_dir ?? RUN_CLI_DEFAULTS.reportDir);
   const safe = !!(args.safe ?? config.safe);
@@ -70,6 +72,7 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
       numRuns,
       timeoutBudgetMs,
       checkTimeoutMs,
+      rateLimitWaitMs,
       failFast,
       minCoverage,
       controlAdapterFile: controlAdapter,
@@ -105,6 +108,7 @@ export const runCommand: CliCommand = {
       .option('concurrency', { type: 'number', describe: `Checks run at once (default ${RUN_DEFAULTS.concurrency})` })
       .option('runs', { type: 'number', describe: `fast-check runs per property (default ${RUN_DEFAULTS.numRuns})` })
       .option('timeout-budget', { type: 'number', describe: `Per-request time budget in ms (default ${RUN_DEFAULTS.timeoutBudgetMs})` })
+      .option('rate-limit-wait', { type: 'number', describe: `How long (ms) one request waits out 429s (Retry-After, else backoff) before its check is blocked as RATE_LIMITED (default ${RETRY_DEFAULTS.maxWaitMs})` })
       .option('check-timeout', { type: 'number', describe: `Per-check time limit in ms (default ${RUN_DEFAULTS.checkTimeoutMs})` })
       .option('report-dir', { type: 'string', describe: `Directory for results.json, junit.xml, report.html (default ./${RUN_CLI_DEFAULTS.reportDir})` })
       .option('json', { type: 'string', describe: 'Path of the JSON results file' })

@@ -15,6 +15,14 @@ describe('baas-conform selftest', () => {
     expect(c.out()).toMatch(/^benign\.chunked\s+benign\s+-/m);
   });
 
+  it('lists the client bank with --area clients (no server variant)', async () => {
+    const c = capture();
+    expect(await main(['selftest', '--area', 'clients', '--list'], c.io)).toBe(0);
+    expect(c.out()).toMatch(/^client:none$/m);
+    expect(c.out()).toMatch(/^client:no-backoff$/m);
+    expect(c.out()).not.toMatch(/faulty/);
+  });
+
   it('exits 2 on an unknown variant', async () => {
     const c = capture();
     expect(await main(['selftest', '--variant', 'no.such.variant'], c.io)).toBe(2);

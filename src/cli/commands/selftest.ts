@@ -12,6 +12,7 @@ import { loadModel } from '../../model/index.ts';
 import { writeSelftestReport } from '../../report/html-selftest.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 import { parseSeed, positiveInt } from '../options.ts';
+import { CLIENT_AREA, clientModes, formatClientBank, runClientBank } from './selftest-clients.ts';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -96,11 +97,19 @@ async function selftestHandler(args: Record<string, any>, io: CliIo): Promise<nu
   const seed = parseSeed(args.seed) ?? SELFTEST_DEFAULTS.seed;
   const profile: SelftestProfile = args.profile === undefined ? SELFTEST_DEFAULTS.profile : args.profile;
   if (profile !== 'full' && profile !== 'minimal') throw new ConfigError(`--profile must be full or minimal, got ${JSON.stringify(args.profile)}`);
-  const variants = chooseVariants([...(args.variant ?? [])].map(String), [...(args.area ?? [])].map(String));
+  const ids = [...(args.variant ?? [])].map(String);
+  const areas = [...(args.area ?? [])].map(String);
+  // The clients area (the client bank) runs with the default bank, or alone with --area clients.
+  const serverAreas = areas.filter((a) => a !== CLIENT_AREA);
+  const withClients = areas.includes(CLIENT_AREA) || (areas.length === 0 && ids.length === 0);
+  const withServer = !(areas.length > 0 && serverAreas.length === 0) || ids.length > 0;
+  const variants = withServer ? chooseVariants(ids, serverAreas) : [];
   if (args.list) {
     for (const v of variants) io.stdout.write(`${v.id.padEnd(48)} ${v.kind.padEnd(7)} ${(brokenRules(v).join(',') || '-').padEnd(36)} ${v.description}\n`);
+    if (withClients && areas.includes(CLIENT_AREA)) for (const m of await clientModes()) io.stdout.write(`client:${m}\n`);
     return 0;
   }
+  if (!withServer) return runClients(io, concurrency);
   io.stdout.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once on ${workers} worker threads, profile ${profile}, timeout budget ${timeoutBudgetMs} ms, seed ${seed}\n`);
   const result = await runSelftest({
     variants,
@@ -128,7 +137,16 @@ async function selftestHandler(args: Record<string, any>, io: CliIo): Promise<nu
     const paths = await writeSelftestReport(resolve(io.cwd, String(args.reportDir)), result, await loadModel());
     io.stdout.write(`Report: ${paths.html}, ${paths.json}\n`);
   }
-  return result.exitCode;
+  const clients = withClients ? await runClients(io, concurrency) : 0;
+  return result.exitCode || clients;
+}
+
+/** The client bank and its kill matrix; exit 1 unless every client was judged as it should be. */
+async function runClients(io: CliIo, concurrency: number): Promise<number> {
+  io.stdout.write(`\nselftest clients: the sample client in every mode, each against its own audit, ${Math.min(concurrency, 5)} at once\n`);
+  const rows = await runClientBank(Math.min(concurrency, 5));
+  io.stdout.write(formatClientBank(rows));
+  return rows.every((r) => r.ok) ? 0 : 1;
 }
 
 export const selftestCommand: CliCommand = {
@@ -137,7 +155,7 @@ export const selftestCommand: CliCommand = {
   builder: (y: Argv) =>
     y
       .option('variant', { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs' })
-      .option('area', { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): ${ALL_AREA_NAMES.join(', ')} (pending: faults no check catches yet; slow: minutes-long twins of default-bank variants; neither is in the default bank)` })
+      .option('area', { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): ${ALL_AREA_NAMES.join(', ')} (pending: faults no check catches yet; slow: minutes-long twins of default-bank variants; neither is in the default bank), ${CLIENT_AREA} (the client bank of examples/clients, judged by the client audit; in the default run)` })
       .option('workers', { type: 'number', describe: `Worker threads (default ${SELFTEST_DEFAULTS.workers}; 0 runs in this thread)` })
       .option('profile', { type: 'string', describe: 'full (control API, secrets, IdP: the default) or minimal (none of them: shows what only they catch)' })
       .option('concurrency', { type: 'number', describe: `Variants run at once (default ${SELFTEST_DEFAULTS.concurrency})` })

@@ -99,8 +99,17 @@ export function coverageVariants(): VariantSpec[] {
         if (req.operationId === 'getConfig') return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{}', json: {} };
       },
     }),
-    faulty('users.wallets.empty', 'ENDPOINT-WALLETS', 'GET /api/v1/wallets lists no wallet', {
-      transform: onOk(['listWallets'], (b) => (Array.isArray(b) ? [] : isObject(b) && Array.isArray(b.data) ? { ...b, data: [] } : b)),
+    // Issue 18: a list with no wallet is a skip (no provisioning time is shown); a listed wallet of the
+    // wrong shape is the fault users.wallets.read judges.
+    faulty('users.wallets.no-wallet-address', 'ENDPOINT-WALLETS', 'GET /api/v1/wallets lists wallets under `address` instead of wallet_address', {
+      transform: onOk(['listWallets'], (b) => {
+        const rename = (w: unknown) => {
+          if (!isObject(w) || !('wallet_address' in w)) return w;
+          const { wallet_address, ...rest } = w;
+          return { ...rest, address: wallet_address };
+        };
+        return Array.isArray(b) ? b.map(rename) : isObject(b) && Array.isArray(b.data) ? { ...b, data: b.data.map(rename) } : b;
+      }),
     }),
     faulty('version.v1-user.gone', 'VERSION-COEXIST', 'GET /api/v1/user is gone (404) now that v2 exists', {}, {
       request(req) {

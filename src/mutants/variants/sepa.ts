@@ -1,6 +1,5 @@
 // SEPA activation (section 3) and bank accounts (section 4).
 
-import { randomUUID } from 'node:crypto';
 import { proxyJson } from '../proxy-edits.ts';
 import { is2xx, onOk } from '../transforms.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
@@ -21,14 +20,9 @@ export function sepaVariants(): VariantSpec[] {
     faulty('sepa.init.wallet-not-primary', 'STATE-SEPA-INIT-RESULT', "init returns a wallet_address that is not one of the user's wallets", {
       transform: onOk(['initBankAccount'], (b) => void (b.wallet_address = `0x${'b'.repeat(40)}`)),
     }),
-    // Issue 13: an Active SEPA retrieval must retrieve the provisioned details (states.sepa.active-retrieve
-    // compares two retrievals), not mint a new details_id on every call.
-    faulty('sepa.active.new-details-id', 'STATE-SEPA-ACTIVE-RETRIEVE', 'every POST /api/v1/bank/accounts {Sepa} answers a new details_id, also when the account is Active (details are not retrieved)', {}, {
-      response(req, res) {
-        if (req.operationId !== 'createBankAccount' || req.json?.account_type !== 'Sepa' || !is2xx(res.status)) return;
-        return proxyJson(res, { ...res.json, details_id: randomUUID() });
-      },
-    }),
+    // Issue 18: a new details_id per Active retrieval is a reading (benign.sepa.active.new-details-id,
+    // readings.ts, warns); refusing the retrieval is the fault.
+    faulty('sepa.active.retrieve-refused', 'STATE-SEPA-ACTIVE-RETRIEVE', 'POST /api/v1/bank/accounts {Sepa} when the capability is Active answers the wrong-path 400 instead of retrieving the details', faults('sepa.active-refused')),
     faulty('bank.account-type.spei-no-details-id', 'ENDPOINT-BANK-ACCOUNT-TYPES', 'POST /api/v1/bank/accounts with account_type Spei answers 200 without details_id', {}, {
       response(req, res) {
         if (req.operationId !== 'createBankAccount' || req.json?.account_type !== 'Spei' || !is2xx(res.status)) return;

@@ -63,7 +63,9 @@ export async function idpCaller(ctx: Ctx, st: RefState): Promise<Caller> {
   const entry = (type: string) =>
     linked.find((a): a is { address: string } => !!a && typeof a === 'object' && (a as any).type === type && typeof (a as any).address === 'string' && (a as any).address !== '');
   const email = entry('email');
-  const wallet = entry('smart_wallet');
+  // Section 5 names smart_wallet as an example linked type; section 2 makes user_address the EOA. The
+  // reference takes the smart_wallet; the switch idp.user-address-eoa takes the linked EOA (type wallet).
+  const wallet = entry(st.fault('idp.user-address-eoa') ? 'wallet' : 'smart_wallet');
   // Fault idp.retail-email-optional: retail registration lets an identity without a linked email through.
   const emailOptional = st.fault('idp.retail-email-optional') && ctx.route.operationId === 'registerRetailUser';
   if ((!email && !emailOptional) || !wallet) throw E.rule('ERR-IDP-IDENTIFIERS-INCOMPLETE');

@@ -46,6 +46,10 @@ export function createBankAccount(ctx: Ctx, st: RefState): Reply {
   if (s === S.notStarted) {
     u.sepa.details_id ??= randomUUID();
     u.sepa.status = S.inProgress;
+  } else if (s === S.active && st.fault('sepa.active-refused')) {
+    throw wrongPath(st);
+  } else if (s === S.active && st.fault('sepa.active-new-details-id')) {
+    u.sepa.details_id = randomUUID();
   } else if (s === S.inProgress || s === S.active) {
     u.sepa.details_id ??= randomUUID();
   } else if (st.fault('sepa.allow-wrong-path')) {

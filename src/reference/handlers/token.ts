@@ -7,6 +7,14 @@ import { enumOf, ok } from './common.ts';
 
 const missing = (v: unknown) => v === undefined || v === null || v === '';
 
+/**
+ * The audience the reference documents for token requests (profile.request_templates.createToken):
+ * section 4 says the client library sends an optional audience string and shows no value. The
+ * reference accepts any; with the switch token.audience-validated only this one (a vendor that
+ * validates the audience it documents).
+ */
+export const REFERENCE_TOKEN_AUDIENCE = 'urn:baas-conform:reference-api';
+
 /** Token table rows in the reference's order: client_id, client_secret, grant_type, client, secret, company type. */
 export function createToken(ctx: Ctx, st: RefState): Reply {
   const E = st.errors;
@@ -18,6 +26,7 @@ export function createToken(ctx: Ctx, st: RefState): Reply {
   if (typeof b.client_secret !== 'string') throw E.invalid('client_secret');
   // Section 4: the client library also sends an optional audience string; the fault refuses it.
   if (b.audience !== undefined && st.fault('token.refuse-audience')) throw E.invalid('audience');
+  if (b.audience !== undefined && b.audience !== REFERENCE_TOKEN_AUDIENCE && st.fault('token.audience-validated')) throw E.invalid('audience');
   const grantOk = enumOf(st, 'createToken', 'grant_type').includes(b.grant_type as string) || st.fault('token.accept-any-grant-type');
   const wrongOrder = st.fault('token.wrong-error-order');
   if (!grantOk && !wrongOrder) throw E.rule('ERR-TOKEN-GRANT-TYPE-INVALID');

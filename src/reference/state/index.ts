@@ -33,6 +33,8 @@ export interface StateOptions {
   /** Overrides only the rate-limit window (ms), keeping the limits. */
   rateLimitWindowMs?: number;
   settleMs?: number;
+  /** S2S token validity in seconds instead of the model's 48 h (the client audit scales it). */
+  s2sValiditySeconds?: number;
 }
 
 function limitValue(model: Model, id: LimitRuleId): number {
@@ -79,7 +81,7 @@ export class RefState {
     const rl = o.rateLimit ?? DEFAULT_RATE_LIMIT;
     this.rateLimit = new TokenRateLimit({ ...rl, windowMs: o.rateLimitWindowMs ?? rl.windowMs });
     this.sepa = sepaRoles(o.model);
-    this.s2sValiditySeconds = limitValue(o.model, 'LIMIT-S2S-TOKEN-VALIDITY');
+    this.s2sValiditySeconds = o.s2sValiditySeconds ?? limitValue(o.model, 'LIMIT-S2S-TOKEN-VALIDITY');
     this.threeDsWindowSeconds = limitValue(o.model, 'LIMIT-3DS-WINDOW');
     this.withdrawalDelaySeconds = limitValue(o.model, 'LIMIT-WITHDRAWAL-DELAY');
     this.settleMs = o.settleMs ?? 50;

@@ -1,0 +1,152 @@
+// A realistic partner flow against the audit's profile: S2S token, create a user, a user token, cards,
+// Push to Card (tokenize at pci_url, recipient, estimate, execute), SEPA activation on both paths, then
+// steady traffic until the duration ends so token refresh is observed. Paths, header names and alias
+// names come from the model (a partner's client would hard-code them; this sample follows spec/).
+
+import { randomBytes } from 'node:crypto';
+import type { AuditProfile } from '../../src/audit/index.ts';
+import { controlOperations } from '../../src/control/index.ts';
+import { loadModel, type Model } from '../../src/index.ts';
+import type { OperationId, SepaAccountState } from '../../src/model/index.ts';
+import type { ClientMode } from './faults.ts';
+import { Http, type Answer } from './http.ts';
+import { TokenManager } from './tokens.ts';
+
+export interface FlowOptions {
+  mode?: ClientMode;
+  /** Keep calling until this long after the start (ms); the flow itself takes a few seconds. */
+  durationMs?: number;
+}
+
+export interface FlowResult {
+  calls: number;
+  /** Steps that did not get the answer they needed (a faulty client loses some). */
+  problems: string[];
+}
+
+const randomEoa = () => `0x${randomBytes(20).toString('hex')}`;
+const fillPath = (p: string, params: Record<string, string>) => p.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k] ?? ''));
+const casing = (h: string, mode: ClientMode) => (mode === 'header-case' ? (h.length % 2 ? h.toUpperCase() : h.toLowerCase()) : h);
+
+export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = {}): Promise<FlowResult> {
+  const mode = opts.mode ?? 'none';
+  const model: Model = await loadModel();
+  const http = new Http(mode, profile.request_timeout_seconds * 1000 * (mode === 'short-timeout' ? 0.2 : 1));
+  const problems: string[] = [];
+  const chainHeader = casing(model.auth.chain_header, mode);
+  const walletHeader = model.clientRule('CLIENT-WALLET-HEADER-EOA').facts.header;
+  const emailHeader = model.auth.identity_headers.find((h) => h !== walletHeader && /mail/i.test(h)) ?? model.auth.identity_headers[1];
+  const extra = mode === 'extra-fields' ? { client_reference: `ref-${randomBytes(4).toString('hex')}` } : {};
+  const url = (id: OperationId, params: Record<string, string> = {}) => {
+    const op = model.operation(id);
+    return `${op.server === 'pci' ? profile.pci_url : profile.base_url}${fillPath(op.path, params)}`;
+  };
+  const tokens = new TokenManager(http, { url: url('createToken'), clientId: profile.credentials.client_id, clientSecret: profile.credentials.client_secret, bufferMs: profile.token_refresh_buffer_seconds * 1000 }, mode, mode === 'extra-fields' ? { audience: 'partner-api' } : {});
+  const chain = (): Record<string, string> => (mode === 'no-chain-header' ? {} : { [chainHeader]: mode === 'chain-header-name' ? 'base-sepolia' : profile.chain_id });
+
+  /** An S2S call; `user` adds the identity header (the EOA, or what the faulty mode sends). */
+  const s2s = async (id: OperationId, o: { body?: unknown; params?: Record<string, string>; wallet?: string; email?: string } = {}): Promise<Answer> => {
+    const op = model.operation(id);
+    const ident: Record<string, string> = {};
+    if (o.wallet) ident[casing(walletHeader, mode)] = o.wallet;
+    if (o.email && mode === 'two-identity-headers') ident[emailHeader] = o.email;
+    const call = () => http.call({
+      method: op.method, url: url(id, o.params), headers: { ...chain(), ...ident }, body: o.body,
+      perAttempt: async () => ({ authorization: `Bearer ${await tokens.get()}` }),
+    });
+    let r = await call();
+    if (r.status === 401) {
+      tokens.invalidate();
+      r = await call();
+    }
+    return r;
+  };
+  const asUser = (userToken: string, id: OperationId, o: { body?: unknown; params?: Record<string, string> } = {}) => {
+    const op = model.operation(id);
+    return http.call({ method: op.method, url: url(id, o.params), headers: { ...chain(), authorization: `Bearer ${userToken}` }, body: o.body });
+  };
+  const control = async (id: string, params: Record<string, string>, body?: unknown): Promise<Answer> => {
+    const op = controlOperations(model).get(id);
+    if (!op || !profile.control_url) return { status: 0, body: undefined };
+    return http.call({ method: op.method, url: `${profile.control_url}${fillPath(op.path, params)}`, body });
+  };
+  const need = (what: string, r: Answer, ok = (a: Answer) => a.status >= 200 && a.status < 300) => {
+    if (!ok(r)) problems.push(`${what}: HTTP ${r.status} ${JSON.stringify(r.body)?.slice(0, 160)}`);
+    return ok(r);
+  };
+
+  const started = Date.now();
+  try {
+    // 1. A user, registered with the preferred name of the EOA field (deprecated alias: section 9).
+    const alias = model.aliasRule('ALIAS-USER-CREATE-WALLET-ADDRESS-V1');
+    const eoa = randomEoa();
+    const email = `partner+${randomBytes(4).toString('hex')}@example.com`;
+    const names: Record<string, string> = mode === 'deprecated-names' ? { [alias.old]: eoa }
+      : mode === 'mismatching-pair' ? { [alias.new]: eoa, [alias.old]: randomEoa() }
+        : mode === 'both-names' ? { [alias.new]: eoa, [alias.old]: eoa } : { [alias.new]: eoa };
+    const created = await s2s('createUserV1', { body: { email, country: 'DE', ...names, ...extra } });
+    need('create user', created);
+    const userId = String(created.body?.user_id ?? created.body?.id ?? '');
+    need('read user', await s2s('getUserV2', { wallet: eoa, email }));
+
+    // 2. A user token for the client application; the Smart Wallet from the wallet list.
+    const auth = await s2s('authorizeUser', { wallet: eoa, email });
+    need('user token', auth);
+    const userToken = String(auth.body?.access_token ?? '');
+    const wallets = await asUser(userToken, 'listWallets');
+    need('wallets', wallets);
+    const smart = String((wallets.body?.data ?? wallets.body ?? [])[0]?.wallet_address ?? '');
+    const walletForHeader = mode === 'smart-wallet-header' && smart ? smart : eoa;
+
+    // 3. Cards.
+    need('virtual card', await asUser(userToken, 'createVirtualCard', { body: { card_name: 'Travel', ...extra } }));
+    need('cards', await asUser(userToken, 'listCards'));
+
+    // 4. Push to Card: the card goes to pci_url only; the API sees its card_token.
+    const card = { ...profile.test_card, holder_name: 'Ada Lovelace' };
+    if (mode === 'pan-to-base') {
+      await http.call({ method: model.operation('tokenizeCard').method, url: `${profile.base_url}${model.operation('tokenizeCard').path}`, body: card });
+    }
+    const tok = await http.call({ method: 'POST', url: url('tokenizeCard'), body: card });
+    if (need('tokenize card', tok)) {
+      const rec = await asUser(userToken, 'createRecipientV2', { body: { type: 'Card', first_name: 'Ada', last_name: 'Lovelace', is_business: false, card_token: tok.body.card_token, ...extra } });
+      const pd = [rec.body?.payment_details].flat()[0];
+      if (need('recipient', rec) && pd?.id) {
+        const est = await asUser(userToken, 'estimateCardTransfer', { body: { recipient_id: rec.body.id, payment_details_id: pd.id, amount: '10.00', currency: 'EUR' } });
+        if (need('estimate', est)) need('execute', await asUser(userToken, 'executeCardTransfer', { body: { estimation_id: est.body.estimation_id } }));
+      }
+    }
+
+    // 5. SEPA, explicit activation (section 3): this user on the direct path, with the S2S token.
+    need('sepa account', await s2s('createBankAccount', { wallet: walletForHeader, email, body: { account_type: 'Sepa' } }));
+    if (userId) await control('completeSepaActivation', { user_id: userId });
+
+    // 6. The wallet-linking path: a second user whose status asks for provider verification.
+    const eoa2 = randomEoa();
+    const u2 = await s2s('createUserV1', { body: { email: `partner+${randomBytes(4).toString('hex')}@example.com`, country: 'FR', ...(mode === 'deprecated-names' ? { [alias.old]: eoa2 } : { [alias.new]: eoa2 }) } });
+    const u2id = String(u2.body?.user_id ?? u2.body?.id ?? '');
+    const verify: SepaAccountState = 'ExternalProviderVerificationRequired';
+    if (need('second user', u2) && (await control('setSepaCapabilityStatus', { user_id: u2id }, { status: verify })).status < 300) {
+      const chainValue = mode === 'chain-number' ? Number(profile.chain_id) : profile.chain_id;
+      const init = await s2s('initBankAccount', { wallet: eoa2, body: { chain: chainValue } });
+      if (need('init', init)) {
+        const signed = await control('signChallenge', { user_id: u2id }, { challenge: init.body.challenge });
+        need('complete', await s2s('completeBankAccount', { wallet: eoa2, body: { chain: chainValue, signed_challenge: signed.body?.signed_challenge } }));
+      }
+    }
+
+    // 7. Steady traffic until the duration ends (token refresh happens here).
+    const until = started + (opts.durationMs ?? 0);
+    for (let i = 0; Date.now() < until && i < 500; i++) {
+      await s2s('getUserV2', { wallet: walletForHeader, email });
+      await asUser(userToken, 'listCards');
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  } catch (e) {
+    problems.push(`flow stopped: ${(e as Error).message}`);
+  } finally {
+    await tokens.settle();
+    await http.close();
+  }
+  return { calls: http.calls, problems };
+}

@@ -1,0 +1,12 @@
+// The audit's console summary: one line per client rule, then the totals and the exit reason.
+
+import type { AuditVerdict } from './types.ts';
+
+const MARK: Record<string, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', 'not-exercised': 'n/a ', untestable: 'n/a ' };
+
+export function formatVerdict(v: AuditVerdict): string {
+  const lines = v.rules.map((r) => `${MARK[r.outcome]} ${r.id.padEnd(28)} §${r.section.padEnd(8)} ${r.outcome === 'untestable' ? `untestable: ${r.message}` : r.message}`);
+  const c = v.counts;
+  lines.push(`${c.pass} passed, ${c.fail} failed, ${c.warn} warnings${v.strict ? ' (failing: --strict)' : ''}, ${c['not-exercised']} not exercised, ${c.untestable} untestable; ${v.exchanges.length} exchanges recorded`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,35 @@
+// What every judge receives: the model, the plan, the rule it judges and the recorded traffic.
+
+import type { ClientRule, Model } from '../../model/types.ts';
+import type { AuditPlan } from '../plan.ts';
+import type { Delivery, Exchange, Judgement } from '../types.ts';
+
+export interface JudgeContext {
+  model: Model;
+  plan: AuditPlan;
+  rule: ClientRule;
+  exchanges: readonly Exchange[];
+  deliveries: readonly Delivery[];
+  /** Whether the audit delivered webhooks to a receiver (--webhook-url). */
+  webhooks: boolean;
+}
+
+export type Judge = (ctx: JudgeContext) => Judgement;
+
+export const notExercised = (message: string): Judgement => ({ status: 'not-exercised', message, exchanges: [] });
+
+/** A header of a recorded request (names are lower-cased on record); '' counts as absent. */
+export function headerOf(ex: Exchange, name: string): string | undefined {
+  const v = ex.headers[name.toLowerCase()];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+export const seqs = (list: readonly Exchange[]): number[] => list.map((e) => e.seq);
+
+/** "#3, #4, #9" (at most `max`, then "and N more"). */
+export function cite(list: readonly number[], max = 8): string {
+  const shown = list.slice(0, max).map((s) => `#${s}`).join(', ');
+  return list.length > max ? `${shown} and ${list.length - max} more` : shown;
+}
+
+export const ms = (v: number): string => `${Math.round(v)} ms`;

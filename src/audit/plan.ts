@@ -1,0 +1,114 @@
+// The fault plan of a client audit (`--faults plan.yaml`, spec/schemas/audit-plan.schema.json): which
+// adverse conditions the audit imposes, scaled so an audit takes seconds. The spec's 30 s timeout and
+// 5 minute refresh buffer become the plan's `scale`, published in the profile so a client can be
+// configured with them; the judges measure against the same numbers.
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { parse } from 'yaml';
+import { ConfigError } from '../errors/index.ts';
+import { DEFAULT_SPEC_DIR } from '../model/index.ts';
+
+export interface AuditPlan {
+  seed: number;
+  scale: { token_lifetime_seconds: number; refresh_buffer_seconds: number; request_timeout_seconds: number };
+  token_bursts: { at_token_call: number; length: number }[];
+  retry_after: { on: 'token' | 'other'; at_call: number; seconds: number }[];
+  other_burst?: { length: number; within_first: number };
+  stall?: { seconds: number; within_first: number };
+  backoff: { factor: number; min_growth_ms: number };
+  webhooks: { duplicate: boolean; late_ms: number; extra_field: string };
+}
+
+/**
+ * The default plan. Token calls: #1 and #2 meet a burst of five 429s (four waits each: enough to see
+ * growth with full jitter), #3 a 429 with Retry-After. Tokens live 5 s (4-5 s: expires_at is whole
+ * seconds), so a client with the 1 s buffer refreshes every ~3.5 s, and a token call while a cached
+ * token has more than twice the buffer left (2 s) is premature: both token rules show in ~8 s.
+ */
+export const DEFAULT_PLAN: AuditPlan = {
+  seed: 1,
+  scale: { token_lifetime_seconds: 5, refresh_buffer_seconds: 1, request_timeout_seconds: 1.5 },
+  token_bursts: [{ at_token_call: 1, length: 5 }, { at_token_call: 2, length: 5 }],
+  retry_after: [{ on: 'token', at_call: 3, seconds: 1 }, { on: 'other', at_call: 2, seconds: 1 }],
+  other_burst: { length: 2, within_first: 4 },
+  stall: { seconds: 4, within_first: 3 },
+  backoff: { factor: 2, min_growth_ms: 50 },
+  webhooks: { duplicate: true, late_ms: 300, extra_field: 'x_audit_unknown_field' },
+};
+
+export class AuditPlanError extends ConfigError {
+  constructor(file: string, pointer: string, problem: string) {
+    super(`audit plan ${file} at ${pointer || '/'}: ${problem}`);
+  }
+}
+
+let validator: ReturnType<Ajv2020['compile']> | undefined;
+async function firstError(plan: unknown): Promise<ErrorObject | undefined> {
+  if (!validator) {
+    const schema = JSON.parse(await readFile(path.join(DEFAULT_SPEC_DIR, 'schemas', 'audit-plan.schema.json'), 'utf8'));
+    validator = new Ajv2020({ allErrors: false, strict: false }).compile(schema);
+  }
+  return validator(plan) ? undefined : validator.errors![0];
+}
+
+function describe(e: ErrorObject): string {
+  if (e.keyword === 'additionalProperties') return `unknown property "${(e.params as any).additionalProperty}"`;
+  if (e.keyword === 'required') return `missing required property "${(e.params as any).missingProperty}"`;
+  if (e.keyword === 'enum') return `${e.message}: ${JSON.stringify((e.params as any).allowedValues)}`;
+  return e.message ?? e.keyword;
+}
+
+/** Validates a plan object (from a file or a caller) and fills the defaults. */
+export async function resolvePlan(raw: unknown, name = 'plan'): Promise<AuditPlan> {
+  if (raw === undefined || raw === null) return DEFAULT_PLAN;
+  const e = await firstError(raw);
+  if (e) throw new AuditPlanError(name, e.instancePath, describe(e));
+  const p = raw as Partial<AuditPlan>;
+  const d = DEFAULT_PLAN;
+  const plan: AuditPlan = {
+    seed: p.seed ?? d.seed,
+    scale: { ...d.scale, ...p.scale },
+    token_bursts: p.token_bursts ?? d.token_bursts,
+    retry_after: p.retry_after ?? d.retry_after,
+    other_burst: p.other_burst ? { length: p.other_burst.length, within_first: p.other_burst.within_first ?? 4 } : 'other_burst' in p ? undefined : d.other_burst,
+    stall: p.stall ? { seconds: p.stall.seconds, within_first: p.stall.within_first ?? 3 } : 'stall' in p ? undefined : d.stall,
+    backoff: { ...d.backoff, ...p.backoff },
+    webhooks: { ...d.webhooks, ...p.webhooks },
+  };
+  const tokenCalls = [...plan.token_bursts.map((b) => b.at_token_call), ...plan.retry_after.filter((r) => r.on === 'token').map((r) => r.at_call)];
+  if (new Set(tokenCalls).size !== tokenCalls.length) throw new AuditPlanError(name, '/token_bursts', 'two conditions start on the same token call');
+  if (plan.stall && plan.stall.seconds <= plan.scale.request_timeout_seconds) {
+    throw new AuditPlanError(name, '/stall/seconds', `the stall (${plan.stall.seconds} s) must outlast the timeout it judges against (scale.request_timeout_seconds ${plan.scale.request_timeout_seconds} s)`);
+  }
+  return plan;
+}
+
+export async function readAuditPlan(file: string): Promise<AuditPlan> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new AuditPlanError(file, '', `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  let raw: unknown;
+  try {
+    raw = parse(text);
+  } catch (err) {
+    throw new AuditPlanError(file, '', `invalid YAML: ${String((err as Error).message).split('\n')[0]}`);
+  }
+  return resolvePlan(raw ?? {}, file);
+}
+
+/** mulberry32: a small seeded generator, so a plan's choices repeat run after run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+import { runPartnerFlow } from '../../../examples/clients/flow.ts';
+import { main } from '../index.ts';
+
+const io = (out: string[], err: string[]) => ({ stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: {}, cwd: process.cwd() });
+
+describe('baas-conform audit', () => {
+  it.each([
+    [['--duration', '-1'], /--duration/],
+    [['--webhook-url', 'ftp://x'], /--webhook-url/],
+    [['--faults', 'no-such-plan.yaml'], /audit plan .*no-such-plan\.yaml at \/: cannot read the file \(ENOENT\)/],
+    [['--port', '70000'], /--port/],
+  ])('exits 2 on a usage error (%j)', async (args, message) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    expect(await main(['audit', ...args], io(out, err))).toBe(2);
+    expect(err.join('')).toMatch(message);
+  });
+
+  it('prints the profile first, judges the client until SIGTERM, writes the three reports and exits 1 on a broken rule', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'audit-'));
+    const child = spawn(process.execPath, ['bin/baas-conform.js', 'audit', '--report-dir', dir], { cwd: join(import.meta.dirname, '..', '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const first = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+    });
+    const profile = JSON.parse(first);
+    expect(profile).toMatchObject({ side: 'client', chain_id: expect.any(String), credentials: { client_id: expect.any(String) } });
+    await runPartnerFlow(profile, { mode: 'chain-number', durationMs: 0 });
+    const code = new Promise<number | null>((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    expect(await code).toBe(1);
+    const json = JSON.parse(await readFile(join(dir, 'audit.json'), 'utf8'));
+    expect(json.rules.filter((r: any) => r.outcome === 'fail').map((r: any) => r.id)).toEqual(['CLIENT-CHAIN-STRING']);
+    expect(await readFile(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="client-audit" name="CLIENT-CHAIN-STRING[^"]*"><failure/);
+    const html = await readFile(join(dir, 'audit.html'), 'utf8');
+    expect(html).toContain('CLIENT-CHAIN-STRING');
+    // The secret never reaches a report.
+    for (const f of ['audit.json', 'junit.xml', 'audit.html']) expect(await readFile(join(dir, f), 'utf8')).not.toContain(profile.credentials.client_secret);
+  }, 60_000);
+});

@@ -1,0 +1,89 @@
+// `baas-conform audit`: certify a partner's client. Starts the embedded reference in audit mode,
+// prints the client profile as the first stdout line, records and judges the client's calls until
+// SIGINT/SIGTERM or --duration, writes audit.json, junit.xml and audit.html, exits 0/1 like `run`.
+
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { readAuditPlan, startAudit, writeAuditReports, type Audit } from '../../audit/index.ts';
+import { formatVerdict } from '../../audit/console.ts';
+import { AUDIT_FILES } from '../../audit/report.ts';
+import { ConfigError } from '../../errors/index.ts';
+import type { CliCommand, CliIo } from '../types.ts';
+
+function port(name: string, v: unknown): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`--${name} must be a port number from 0 to 65535, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function httpUrl(v: string): string {
+  try {
+    const u = new URL(v);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return v;
+  } catch {
+    // reported below
+  }
+  throw new ConfigError(`--webhook-url must be an http(s) URL of your webhook receiver, got ${JSON.stringify(v)}`);
+}
+
+/** Resolves when the audit is to end: a signal, or --duration seconds. */
+function stopSignal(durationS: number | undefined): { stop: Promise<void>; dispose(): void } {
+  let onSignal: () => void = () => {};
+  let timer: NodeJS.Timeout | undefined;
+  const stop = new Promise<void>((r) => {
+    onSignal = () => r();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    if (durationS !== undefined) timer = setTimeout(r, durationS * 1000);
+  });
+  return { stop, dispose: () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal); clearTimeout(timer); } };
+}
+
+async function auditHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+  const duration = args.duration === undefined ? undefined : Number(args.duration);
+  if (duration !== undefined && !(Number.isFinite(duration) && duration > 0 && duration <= 86_400)) throw new ConfigError(`--duration must be a number of seconds from 1 to 86400, got ${JSON.stringify(args.duration)}`);
+  const plan = args.faults ? await readAuditPlan(resolve(io.cwd, args.faults)) : undefined;
+  const reportDir = resolve(io.cwd, args.reportDir ?? 'baas-conform-audit');
+  const webhookUrl = args.webhookUrl ? httpUrl(String(args.webhookUrl)) : undefined;
+  let audit: Audit;
+  try {
+    audit = await startAudit({ port: port('port', args.port ?? 0), pciPort: port('pci-port', args.pciPort ?? 0), host: args.host ?? '127.0.0.1', plan, webhookUrl, strict: !!args.strict });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new ConfigError(`cannot listen on ${args.host ?? '127.0.0.1'}: ${code}`);
+    throw e;
+  }
+  const { stop, dispose } = stopSignal(duration);
+  try {
+    const line = JSON.stringify(audit.profile);
+    io.stdout.write(`${line}\n`);
+    if (args.profileOut) await writeFile(resolve(io.cwd, args.profileOut), `${line}\n`, { mode: 0o600 });
+    await stop;
+    const v = await audit.verdict();
+    await writeAuditReports(v, audit.plan, { json: join(reportDir, AUDIT_FILES.json), junit: join(reportDir, AUDIT_FILES.junit), html: join(reportDir, AUDIT_FILES.html) });
+    io.stdout.write(formatVerdict(v));
+    io.stdout.write(`reports: ${join(reportDir, AUDIT_FILES.html)}\n`);
+    return v.exitCode;
+  } finally {
+    dispose();
+    await audit.close();
+  }
+}
+
+export const auditCommand: CliCommand = {
+  command: 'audit',
+  describe: 'Certify a client: serve the reference in audit mode (profile on the first stdout line), judge the calls your client makes',
+  builder: (y: Argv) =>
+    y
+      .option('port', { type: 'number', default: 0, describe: 'base_url port (0: any free port)' })
+      .option('pci-port', { type: 'number', default: 0, describe: 'pci_url port (0: any free port)' })
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
+      .option('duration', { type: 'number', describe: 'End after this many seconds (default: at SIGINT/SIGTERM)' })
+      .option('faults', { type: 'string', describe: 'Fault plan YAML (spec/schemas/audit-plan.schema.json; default: the built-in plan)' })
+      .option('webhook-url', { type: 'string', describe: "Your webhook receiver's base URL: webhooks are delivered to it (twice, late, with extra fields)" })
+      .option('report-dir', { type: 'string', default: 'baas-conform-audit', describe: 'Where audit.json, junit.xml and audit.html go' })
+      .option('strict', { type: 'boolean', describe: 'Recommended rules (warnings) fail the audit too' })
+      .option('profile-out', { type: 'string', describe: 'Also write the profile JSON to this file (mode 0600)' }),
+  run: auditHandler,
+};

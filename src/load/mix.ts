@@ -1,0 +1,100 @@
+// The parts a load scenario is made of: the requests it sends (a weighted mix of documented operations,
+// fixed or built per send with fresh bodies and the current token), what it expects, and what it checks.
+
+import { s2sUserHeaders } from '../client/credentials.ts';
+import type { Model, OperationId } from '../model/index.ts';
+import { operation, type SetupHttp } from './setup.ts';
+import type { TokenKeeper } from './tokens.ts';
+import type { ConsistencyResult } from './types.ts';
+
+export interface LoadRequest {
+  /** operationId from spec/openapi.yaml. */
+  op: string;
+  method: string;
+  /** Operation path (from the model); the runner prefixes the base_url path. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface MixEntry {
+  op: string;
+  weight: number;
+  /** A request for this operation; called once per send (writes get fresh bodies). */
+  build(): LoadRequest;
+}
+
+export interface PreparedScenario {
+  mix: MixEntry[];
+  /** Run-time secrets (tokens minted in setup), masked in every output. */
+  secrets: string[];
+  /** What the scenario sends, for the report (no secrets). */
+  sends: string;
+  tokens?: TokenKeeper;
+  /** 2xx answers of these operations are handed to `observe` with the request (a scenario that records its writes). */
+  observeOps?: string[];
+  observe?(req: LoadRequest, status: number, body: string): void;
+  /** After the load phase: read back what was recorded (consistency). */
+  verify?(): Promise<ConsistencyResult>;
+}
+
+export interface Scenario {
+  id: string;
+  describe: string;
+  /** Statuses that are the scenario's expected outcome, not errors (token-burst: 429). */
+  expectedNon2xx: number[];
+  /** Check every 429 against the section 7/8 contract (category, http_status_code). */
+  check429Contract: boolean;
+  /** The scenario must drive the target to 429 at least once. */
+  require429: boolean;
+  /** After the load, a client backing off (exponential, full jitter, Retry-After) must get through. */
+  recoveryProbe: boolean;
+  /** Runs the partner flow per virtual user (journey.ts) instead of a request mix. */
+  journey?: boolean;
+  /** Default cap on requests when --amount is not given. */
+  defaultMaxRequests?: number;
+  /** Default arrival rate (req/s): the scenario runs in the open model unless told otherwise. */
+  defaultArrivalRate?: number;
+  setup(s: SetupHttp): Promise<PreparedScenario>;
+}
+
+export const JSON_CT = { 'content-type': 'application/json' };
+
+/** A fixed request (built once): reads with a long-lived token. */
+export function fixed(s: SetupHttp, op: OperationId, headers: Record<string, string>, weight = 1, body?: unknown): MixEntry {
+  const { method, path } = operation(s, op);
+  const req: LoadRequest = { op, method, path, headers: body === undefined ? headers : { ...JSON_CT, ...headers }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
+  return { op, weight, build: () => req };
+}
+
+/** The user-identity header carrying a user id, and the chain header (section 5, from the model). */
+export function userHeaders(model: Model, token: string, userId: string, chainId: string): Record<string, string> {
+  return s2sUserHeaders(model, token, userId, chainId);
+}
+
+/** A request whose headers follow the token keeper (cached per token version) and whose body is fresh. */
+export function live(s: SetupHttp, tokens: TokenKeeper, op: OperationId, weight: number, headersFor: (token: string) => Record<string, string>, body?: () => Record<string, unknown>): MixEntry {
+  const { method, path } = operation(s, op);
+  const tpl = s.profile.request_templates?.[op] ?? {};
+  let version = -1;
+  let headers: Record<string, string> = {};
+  return {
+    op,
+    weight,
+    build() {
+      const token = tokens.token();
+      if (version !== tokens.version) {
+        headers = body ? { ...JSON_CT, ...headersFor(token) } : headersFor(token);
+        version = tokens.version;
+      }
+      if (!body) return { op, method, path, headers };
+      const b: Record<string, unknown> = { ...body() };
+      for (const [k, v] of Object.entries(tpl)) {
+        if (v === null) delete b[k];
+        else b[k] = v;
+      }
+      return { op, method, path, headers, body: JSON.stringify(b) };
+    },
+  };
+}
+

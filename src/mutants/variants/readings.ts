@@ -1,0 +1,75 @@
+// Benign variants for the readings of issue 18: answers a sentence of the spec allows that a check
+// used to refuse. Each must stay clean; where the answer may hide a fault the check warns instead
+// (the rule's `readings` in spec/rules, --strict fails it), and a warning is not a false positive.
+
+import { randomUUID } from 'node:crypto';
+import { proxyError } from '../proxy-edits.ts';
+import { is2xx, isObject, JSON_TYPE, onNonRowTokenError, onOk, restatus } from '../transforms.ts';
+import { benign, faults, type VariantSpec } from '../variant.ts';
+
+export function readingsVariants(): VariantSpec[] {
+  return [
+    // Section 5: X-Chain-Id is required and carries a numeric chain id; refusing another value is not said.
+    benign('benign.chain.non-numeric-accepted', 'a present X-Chain-Id is accepted whatever its value, numeric or not (warns under AUTH-CHAIN-ID-REQUIRED non-numeric-value)', faults('chain.any-value')),
+    // Section 4 lists id, user_id, user_address, wallet_address on user reads (spec/openapi.yaml
+    // x-checked-when-present: email, country).
+    benign('benign.user-read.no-email', 'user reads (GET /api/v1/user, /api/v2/user, retail validate) carry neither email nor country', {
+      transform: onOk(['getUserV1', 'getUserV2', 'validateRetailUser'], (b) => {
+        if (!isObject(b)) return;
+        delete b.email;
+        delete b.country;
+      }),
+    }),
+    // Section 2: user_address is the EOA; section 5: "Email and wallet come from the tokens".
+    benign('benign.idp.user-address-eoa', 'retail registration takes the EOA the identity token links (type wallet) as user_address, not the smart_wallet', faults('idp.user-address-eoa')),
+    // Sections 1 and 2: a user has Smart Wallets; no provisioning time is shown (ENDPOINT-WALLETS reading
+    // provisioning-time). Every check that needs a listed wallet skips; none fails.
+    benign('benign.wallets.never-listed', 'GET /api/v1/wallets lists no wallet (provisioning takes longer than any check waits)', {
+      transform: onOk(['listWallets'], (b) => (Array.isArray(b) ? [] : isObject(b) && Array.isArray(b.data) ? { ...b, data: [] } : b)),
+    }),
+    // Section 4: "the client library also sends an optional audience string" (no value shown).
+    benign('benign.token.audience-validated', 'POST /api/v1/token refuses an audience other than the one its profile documents (request_templates.createToken.audience)', faults('token.audience-validated')),
+    // Section 3: Active, "details are retrieved"; section 2: details_id is the order result.
+    benign('benign.sepa.active.new-details-id', 'every POST /api/v1/bank/accounts {Sepa} when Active answers a new details_id (warns under STATE-SEPA-ACTIVE-RETRIEVE same-details-id)', faults('sepa.active-new-details-id')),
+    // Section 4 lists the four account types; who may order Ach, FasterPayment or Spei is not shown.
+    // Eligibility depends on the user, so it is judged once the request would otherwise succeed.
+    benign('benign.bank.types-refused', 'POST /api/v1/bank/accounts refuses Ach, FasterPayment and Spei with 400 ErrorNotSupported (warns under ENDPOINT-BANK-ACCOUNT-TYPES eligibility-refusal)', {}, {
+      response(req, res) {
+        if (req.operationId === 'createBankAccount' && is2xx(res.status) && ['Ach', 'FasterPayment', 'Spei'].includes(String(req.json?.account_type))) {
+          return proxyError(400, 'ErrorNotSupported', 'This account type is not available for the user', 'account_type');
+        }
+      },
+    }),
+    // Section 4 shows no answer to an account_type outside the four.
+    // Only where the reference refused the value itself (its error names account_type), not another fault of the request.
+    benign('benign.bank.other-type-accepted', 'POST /api/v1/bank/accounts accepts an account_type outside the four and answers { details_id } (warns under ENDPOINT-BANK-ACCOUNT-TYPES other-type)', {}, {
+      response(req, res) {
+        const namesType = JSON.stringify(res.json?.error_details ?? []).includes('account_type');
+        if (req.operationId === 'createBankAccount' && res.status === 400 && namesType && typeof req.json?.account_type === 'string' && !['Sepa', 'Ach', 'FasterPayment', 'Spei'].includes(req.json.account_type)) {
+          const body = { details_id: randomUUID() };
+          return { status: 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(body), json: body };
+        }
+      },
+    }),
+    // Section 3: "Close is terminal"; card states and list contents are not shown.
+    benign('benign.cards.closed-delisted-later', 'GET /api/v1/cards lists a closed card once, then leaves it out', { transform: closedDelistedLater() }),
+    // Section 7: no row shows the answer to a wrongly-typed token field.
+    benign('benign.token.wrong-type-500', 'POST /api/v1/token answers a non-string client_id or client_secret with 500 ErrorInternal (CategoryInternalFailure; warns under ERR-BODY-SHAPE wrong-type-status)', {
+      transform: onNonRowTokenError((b, res) => {
+        restatus(b, res, 500);
+        b.error_reason = 'ErrorInternal';
+      }),
+    }),
+  ];
+}
+
+/** A card listed as Closed is dropped from every later GET /api/v1/cards answer. */
+function closedDelistedLater() {
+  const seenClosed = new Set<string>();
+  return onOk(['listCards'], (b) => {
+    if (!isObject(b) || !Array.isArray(b.data)) return;
+    const data = b.data.filter((c: unknown) => !(isObject(c) && seenClosed.has(String(c.id))));
+    for (const c of b.data) if (isObject(c) && c.status === 'Closed') seenClosed.add(String(c.id));
+    return { ...b, data };
+  });
+}

@@ -1,0 +1,34 @@
+// The invariance verdict itself, in npm test: the full default suite under seconds of latency on
+// every answer and a random tenth of all answers refused with 429 gets the quiet run's verdicts,
+// check by check (the busy-core conditions run in `npm run invariance`). And the comparison can
+// fail: a world where the rate limiter never lets a check through moves its verdict, and it is named.
+
+import { describe, expect, it } from 'vitest';
+import { CONDITIONS, type Condition } from './conditions.ts';
+import { changedVerdicts, runUnder } from './invariance.ts';
+
+describe('one target, one verdict', () => {
+  it('latency (0-2 s on every answer) and 429s (10% of all answers) change no verdict of the full suite', async () => {
+    const quiet = await runUnder(CONDITIONS.quiet);
+    const rough: Condition = { ...CONDITIONS.all, busyProcesses: 0, description: 'latency and 429s at once' };
+    const run = await runUnder(rough);
+    expect(run.tally.refused429, 'the condition refused nothing').toBeGreaterThan(50);
+    expect(run.tally.heldMs, 'the condition delayed nothing').toBeGreaterThan(60_000);
+    expect(quiet.verdicts.size).toBeGreaterThan(100);
+    expect(changedVerdicts(quiet, run)).toEqual([]);
+  }, 900_000);
+
+  it('names the checks whose verdict moved: a rate limiter that never lets a request through blocks them', async () => {
+    const checks = ['users.wallets.read', 'errors.user-token.*'];
+    const quiet = await runUnder(CONDITIONS.quiet, { checks });
+    const walled: Condition = { ...CONDITIONS['rate-limited'], share429: 1, operations429: ['listWallets'], description: 'every wallet list answer is a 429' };
+    const run = await runUnder(walled, { checks, rateLimitWaitMs: 2000 });
+    const changes = changedVerdicts(quiet, run);
+    expect(changes.map((c) => c.checkId)).toContain('users.wallets.read');
+    for (const c of changes) {
+      expect(c.expected).toBe('pass');
+      expect(c.actual).toBe('blocked');
+      expect(c.detail).toMatch(/^RATE_LIMITED: /);
+    }
+  }, 120_000);
+});
