@@ -7,6 +7,8 @@ import type { Http } from './http.ts';
 
 export interface TokenSource {
   url: string;
+  /** The grant type the token endpoint requires (the request schema's enum). */
+  grantType: string;
   clientId: string;
   clientSecret: string;
   bufferMs: number;
@@ -25,7 +27,7 @@ export class TokenManager {
       try {
         const r = await this.http.call({
           method: 'POST', url: this.src.url,
-          body: { client_id: this.src.clientId, client_secret: this.src.clientSecret, grant_type: 'client_credentials', ...this.extra },
+          body: { client_id: this.src.clientId, client_secret: this.src.clientSecret, grant_type: this.src.grantType, ...this.extra },
         });
         if (r.status !== 200 || typeof r.body?.access_token !== 'string') throw new Error(`token endpoint answered ${r.status}`);
         this.token = { value: r.body.access_token, expiresAtMs: Number(r.body.expires_at) * 1000 };

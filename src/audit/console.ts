@@ -7,6 +7,6 @@ const MARK: Record<string, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN',
 export function formatVerdict(v: AuditVerdict): string {
   const lines = v.rules.map((r) => `${MARK[r.outcome]} ${r.id.padEnd(28)} §${r.section.padEnd(8)} ${r.outcome === 'untestable' ? `untestable: ${r.message}` : r.message}`);
   const c = v.counts;
-  lines.push(`${c.pass} passed, ${c.fail} failed, ${c.warn} warnings${v.strict ? ' (failing: --strict)' : ''}, ${c['not-exercised']} not exercised, ${c.untestable} untestable; ${v.exchanges.length} exchanges recorded`);
+  lines.push(`${c.pass} passed, ${c.fail} failed, ${c.warn} warnings${v.strict ? ' (failing: --strict)' : ''}, ${c['not-exercised']} not exercised, ${c.untestable} untestable; ${v.exchanges.length} exchanges recorded${v.dropped ? ` (${v.dropped} more served past the recording cap, not judged)` : ''}`);
   return `${lines.join('\n')}\n`;
 }

@@ -170,6 +170,7 @@ export function createFront(o: FrontOptions): Front {
       if (decision?.kind === 'stall') {
         ex.injected = { kind: 'stall', ms: decision.ms };
         await new Promise<void>((resolve) => {
+          if (res.destroyed) return resolve();
           const t = setTimeout(resolve, decision.ms);
           res.once('close', () => {
             clearTimeout(t);

@@ -48,6 +48,9 @@ export interface Audit {
   close(): Promise<void>;
 }
 
+/** Exchanges kept per audit (each holds bounded bodies); more are served but not recorded. */
+export const MAX_EXCHANGES = 50_000;
+
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -72,6 +75,7 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
   // Tokens live as long as the plan says, in the JWT's exp as in expires_at.
   const ref = await startReference({ port: 0, pciPort: 0, host: '127.0.0.1', control: true, name: 'audit', s2sValiditySeconds: plan.scale.token_lifetime_seconds });
   const exchanges: Exchange[] = [];
+  let dropped = 0;
   const book = new TokenBook();
   const controlPath = ref.profile.control_url ? new URL(ref.profile.control_url).pathname : undefined;
   const front = createFront({
@@ -81,7 +85,9 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
     ...(controlPath ? { controlPrefix: controlPath } : {}),
     record(ex) {
       const full = { ...ex, seq: exchanges.length + 1 } as Exchange;
-      exchanges.push(full);
+      // Bounded: an audit is minutes of a client's traffic; past the cap calls are served, not kept.
+      if (exchanges.length < MAX_EXCHANGES) exchanges.push(full);
+      else dropped++;
       return full;
     },
   });
@@ -113,7 +119,7 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
       plan,
       async verdict(o = {}) {
         await relay?.drain(2000);
-        return judge({ model, plan, exchanges, deliveries: relay?.deliveries ?? [], webhooks: !!relay, strict: o.strict ?? !!opts.strict });
+        return { ...judge({ model, plan, exchanges, deliveries: relay?.deliveries ?? [], webhooks: !!relay, strict: o.strict ?? !!opts.strict }), dropped };
       },
       close() {
         closed ??= (async () => {

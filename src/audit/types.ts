@@ -75,6 +75,8 @@ export interface AuditVerdict {
   counts: Record<RuleStatus, number>;
   exchanges: Exchange[];
   deliveries: Delivery[];
+  /** Exchanges served past the recording cap (MAX_EXCHANGES), judged by none. */
+  dropped: number;
 }
 
 /** The first stdout line of `baas-conform audit`: everything a client needs to run against the audit. */

@@ -20,5 +20,5 @@ export function judge(input: { model: Model; plan: AuditPlan; exchanges: readonl
   const counts: Record<RuleStatus, number> = { pass: 0, fail: 0, warn: 0, 'not-exercised': 0, untestable: 0 };
   for (const r of rules) counts[r.outcome]++;
   const failed = counts.fail > 0 || (input.strict && counts.warn > 0);
-  return { exitCode: failed ? 1 : 0, strict: input.strict, rules, counts, exchanges: [...input.exchanges], deliveries: [...input.deliveries] };
+  return { exitCode: failed ? 1 : 0, strict: input.strict, rules, counts, exchanges: [...input.exchanges], deliveries: [...input.deliveries], dropped: 0 };
 }

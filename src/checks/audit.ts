@@ -53,36 +53,52 @@ export type AuditedAnswer = Pick<HttpResponse, 'status' | 'headers' | 'text' | '
 export function auditAnswer(model: Model, op: string, res: AuditedAnswer): AnswerFinding | undefined {
   const operation = model.operations.get(op as OperationId);
   if (!operation || operation.server !== 'api') return undefined;
-  const where = `${op} (${operation.method.toUpperCase()} ${operation.pathUnspecified ? 'profile path' : operation.path})`;
+  const f = findProblem(model, op, res);
+  return f && { ...f, where: `${op} (${operation.method.toUpperCase()} ${operation.pathUnspecified ? 'profile path' : operation.path})` };
+}
+
+// Which validator holds an operation's success answer of a status: looked up once per (op, status), as
+// the load judge asks for every answer.
+const schemaKeys = new WeakMap<Model, Map<string, string | null>>();
+function schemaKey(model: Model, op: string, status: number): string | undefined {
+  let m = schemaKeys.get(model);
+  if (!m) schemaKeys.set(model, (m = new Map()));
+  const id = `${op}:${status}`;
+  let key = m.get(id);
+  if (key === undefined) m.set(id, (key = [id, `${op}:2XX`].find((k) => model.validator(k)) ?? null));
+  return key ?? undefined;
+}
+
+function findProblem(model: Model, op: string, res: AuditedAnswer): Omit<AnswerFinding, 'where'> | undefined {
   if (SHAPED.has(res.status)) {
     if (!model.errorBodyValidator(res.json)) {
       const problems = (model.errorBodyValidator.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
-      return { rule: 'ERR-BODY-SHAPE', where, detail: `HTTP ${res.status} error body does not have the section 7 shape (${problems}): ${snippet(res)}` };
+      return { rule: 'ERR-BODY-SHAPE', detail: `HTTP ${res.status} error body does not have the section 7 shape (${problems}): ${snippet(res)}` };
     }
     const cat = (res.json as { error_category: { category: unknown; http_status_code: unknown } }).error_category;
     const want = model.categoryFor(res.status);
     if (cat.http_status_code !== res.status || (want !== null && cat.category !== want)) {
-      return { rule: 'ERR-CATEGORY-STATUS', where, detail: `HTTP ${res.status} carries error_category ${JSON.stringify(cat)}; section 7 gives ${want} with http_status_code ${res.status}` };
+      return { rule: 'ERR-CATEGORY-STATUS', detail: `HTTP ${res.status} carries error_category ${JSON.stringify(cat)}; section 7 gives ${want} with http_status_code ${res.status}` };
     }
     return undefined;
   }
   if (!(res.status >= 200 && res.status < 300)) return undefined;
-  const key = [`${op}:${res.status}`, `${op}:2XX`].find((k) => model.validator(k));
+  const key = schemaKey(model, op, res.status);
   if (!key) return undefined;
   const validate = model.validator(key)!;
   if (res.text.length === 0) {
     // No body: 204 has none by definition, and a schema that shows nothing (an action whose answer is
     // not shown) accepts its absence; a schema that shows fields does not.
     if (res.status === 204 || validate(undefined)) return undefined;
-    return { rule: 'ENDPOINT-RESPONSE-SCHEMA', where, detail: `HTTP ${res.status} has an empty body; the ${key} schema shows fields (section 4: all bodies are JSON)` };
+    return { rule: 'ENDPOINT-RESPONSE-SCHEMA', detail: `HTTP ${res.status} has an empty body; the ${key} schema shows fields (section 4: all bodies are JSON)` };
   }
-  if (res.json === undefined) return { rule: 'GENERAL-TRANSPORT-JSON', where, detail: `HTTP ${res.status} body is not JSON: ${snippet(res)}` };
+  if (res.json === undefined) return { rule: 'GENERAL-TRANSPORT-JSON', detail: `HTTP ${res.status} body is not JSON: ${snippet(res)}` };
   if (!isJson(res.headers['content-type'])) {
-    return { rule: 'ENDPOINT-RESPONSE-SCHEMA', where, detail: `HTTP ${res.status} has Content-Type ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json` };
+    return { rule: 'ENDPOINT-RESPONSE-SCHEMA', detail: `HTTP ${res.status} has Content-Type ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json` };
   }
   if (!validate(res.json)) {
     const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
-    return { rule: 'ENDPOINT-RESPONSE-SCHEMA', where, detail: `HTTP ${res.status} does not match the ${key} schema: ${problems}` };
+    return { rule: 'ENDPOINT-RESPONSE-SCHEMA', detail: `HTTP ${res.status} does not match the ${key} schema: ${problems}` };
   }
   return undefined;
 }

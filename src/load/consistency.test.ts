@@ -55,4 +55,22 @@ describe('load: consistency', () => {
       await altering.close();
     }
   });
+
+  it('accepts every reading the spec allows on the read: no email or country, the address in another letter case, either alias name', async () => {
+    const lenient = await lossyProxy(ref.profile.base_url, 1_000_000, {
+      rewrite: (m, p, json) => {
+        if (m !== 'GET' || p !== '/api/v1/user' || !json || typeof json !== 'object') return json;
+        const { email: _e, country: _c, ...rest } = json;
+        return { ...rest, user_address: String(json.user_address).toUpperCase().replace(/^0X/, '0x'), wallet_address: String(json.wallet_address).toUpperCase().replace(/^0X/, '0x') };
+      },
+    });
+    try {
+      const profile = resolveProfile({ ...ref.profile, base_url: lenient.base_url }, { env: {} });
+      const r = await runLoad({ scenario: 'consistency', profile, arrivalRate: 60, durationSec: 1, judgeSample: 0 });
+      expect(r.consistency!.by_operation.createUserV2.verified).toBe(r.consistency!.by_operation.createUserV2.acknowledged);
+      expect(r.verdict.reasons).toEqual([]);
+    } finally {
+      await lenient.close();
+    }
+  });
 });

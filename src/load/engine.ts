@@ -99,7 +99,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
       if (r.done) return;
       r.done = true;
       record(r, performance.now(), 'status', status);
-      if (h.chunks) o.onBody!(r.req as EngineRequest, status, headerMap(h.rawHeaders), Buffer.concat(h.chunks).toString('utf8'), h.flags);
+      if (h.chunks) o.onBody!(r.req as EngineRequest, status, headerMap(h.rawHeaders), (h.chunks.length === 1 ? h.chunks[0] : Buffer.concat(h.chunks)).toString('utf8'), h.flags);
       settled(r);
     },
     error(h, err) {

@@ -40,6 +40,7 @@ export interface JourneyOptions {
   arrivals?: { kind: 'uniform' | 'poisson'; seed: number };
   onSettled?: (op: string, status: number, us: number, kind: 'status' | 'timeout' | 'transport' | 'incomplete') => void;
   live?: EngineOptions['live'];
+  onProgress?: EngineOptions['onProgress'];
   stopWhen?: EngineOptions['stopWhen'];
 }
 
@@ -65,6 +66,8 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
   const timeline = new Timeline(Math.ceil((sendMs + o.drainMs) / 1000) + 2);
   const journeys = { started: 0, completed: 0, broken: {} as Record<string, number> };
   let sent = 0;
+  let completed = 0;
+  let errors = 0;
   let inFlight = 0;
   // After the drain nothing more is sent, and what is still in flight is aborted and reported.
   const stop = new AbortController();
@@ -87,6 +90,7 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
     const b = timeline.at((now - t0) / 1000);
     b.hist.recordValue(us);
     b.completed++;
+    completed++;
     o.onSettled?.(op, status, us, kind);
     if (kind === 'status') {
       st.status[status] = (st.status[status] ?? 0) + 1;
@@ -103,6 +107,7 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
       }
       b.errors++;
     }
+    if (kind !== 'status' || !is2xx(status)) errors++;
   };
 
   /** One step: sends, records, judges; a non-2xx or a transport failure ends the journey at this step. */
@@ -258,6 +263,16 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
     };
     tick();
   }
+  let lastCompleted = 0;
+  let lastAt = t0;
+  const progress = o.onProgress
+    ? setInterval(() => {
+        const now = performance.now();
+        o.onProgress!({ elapsed_s: (now - t0) / 1000, rps: ((completed - lastCompleted) * 1000) / Math.max(1, now - lastAt), p99_ms: overall.totalCount ? overall.getValueAtPercentile(99) / 1000 : 0, errors, in_flight: inFlight, queued: 0, completed });
+        lastCompleted = completed;
+        lastAt = now;
+      }, 1000)
+    : undefined;
   let stopped: { at_s: number; reason: string } | undefined;
   let watch: NodeJS.Timeout | undefined;
   await new Promise<void>((resolve) => {
@@ -290,6 +305,7 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
     o.onSettled?.(p.op, 0, toMicros(end - p.start), 'incomplete');
   }
   stop.abort();
+  clearInterval(progress);
   await Promise.allSettled([...running]);
   return {
     started_at: startedAt,

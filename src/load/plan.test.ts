@@ -33,6 +33,12 @@ describe('load plans', () => {
     expect(opts.loadModel).toBe('open');
     expect(opts.stages).toHaveLength(3);
     expect(opts.thresholds?.rules?.map((r) => r.expr)).toContain('p99 < 500');
+    expect(opts.thresholds?.rules).toEqual(expect.arrayContaining([
+      expect.objectContaining({ expr: 'p99 < 800 over 5s', window_s: 5 }),
+      expect.objectContaining({ expr: 'error_rate < 0.2 over 2s', abort_on_fail: true, grace_s: 3 }),
+      expect.objectContaining({ expr: 'conformance_errors < 1', rule: 'ENDPOINT-RESPONSE-SCHEMA' }),
+    ]));
+    expect(opts).toMatchObject({ arrivals: 'poisson', seed: 7, judgeSample: 1 });
   });
 
   it('refuses a bad plan with the file, the JSON pointer and the problem (exit 2)', async () => {
@@ -40,6 +46,8 @@ describe('load plans', () => {
       ['scenarios: [{ name: user-read }]\nduration: 1\nthresholds: { run: ["p99 is small"] }\n', /bad\.yaml at \/thresholds\/run\/0: not a threshold/],
       ['scenarios: [{ name: user-read, weight: -1 }]\nduration: 1\n', /bad\.yaml at \/scenarios\/0\/weight: /],
       ['scenarios: [{ name: nope }]\nduration: 1\n', /bad\.yaml at \/scenarios\/0\/name: unknown scenario "nope"/],
+      ['scenarios: [{ name: user-read }]\nduration: 1\nthresholds: { operations: { getUserV1: ["p99 < 5 over 10s"] } }\n', /bad\.yaml at \/thresholds\/operations\/getUserV1\/0: threshold "p99 < 5 over 10s": windowed thresholds apply to the whole run/],
+      ['scenarios: [{ name: user-read }]\nduration: 1\nthresholds: { rules: { NOPE-RULE: ["conformance_errors < 1"] } }\n', /bad\.yaml at \/thresholds\/rules\/NOPE-RULE: "NOPE-RULE" is not a rule id/],
       ['scenarios: [{ name: user-read }]\nduration: 1\nthresholds: { operations: { getUserV9: ["p99 < 1"] } }\n', /bad\.yaml at \/thresholds\/operations\/getUserV9: "getUserV9" is not an operationId/],
       ['scenarios: [{ name: user-read }]\nduraton: 1\n', /bad\.yaml at \/: unknown property "duraton"/],
       ['scenarios: [{ name: user-read }]\nduration: 1\nstages: [{ duration: 1, target: 2 }]\n', /bad\.yaml at \/: give either stages or duration/],

@@ -192,7 +192,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   if (journeyMode) check(scenarios.length === 1, 'the journey scenario runs alone, not in a mix');
   const journeyNotes: string[] = [];
   const run = journeyMode
-    ? await journeyScenarioRun({ http, kind: modelKind, shape, maxRequests, thinkTimeMs: opts.thinkTimeMs ?? 0, drainMs, ...(judge ? { judge } : {}), ...(modelKind === 'open' ? { arrivals } : {}), ...(metrics ? { onSettled: metrics.settled, live: metrics.live } : {}), ...(stopWhen ? { stopWhen } : {}) }, journeyNotes)
+    ? await journeyScenarioRun({ http, kind: modelKind, shape, maxRequests, thinkTimeMs: opts.thinkTimeMs ?? 0, drainMs, ...(judge ? { judge } : {}), ...(modelKind === 'open' ? { arrivals } : {}), ...(metrics ? { onSettled: metrics.settled, live: metrics.live } : {}), ...(stopWhen ? { stopWhen } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) }, journeyNotes)
     : await runEngine({
     origin: new URL(profile.base_url).origin,
     model: modelKind,

@@ -101,7 +101,16 @@ export interface LossyProxy {
  * card (POST /api/v2/user, POST /api/v1/cards/virtual), counted across concurrent requests, is answered
  * 200 with a conforming body and a fresh id but never forwarded. Everything else is passed through.
  */
-export async function lossyProxy(upstream: string, every: number, o: { alterCardEvery?: number; fault?: (method: string, path: string) => { status: number; body: string } | undefined } = {}): Promise<LossyProxy> {
+export interface ProxyOptions {
+  /** Store every n-th card under another name than the one sent. */
+  alterCardEvery?: number;
+  /** Answer a request with this instead of forwarding it. */
+  fault?: (method: string, path: string) => { status: number; body: string } | undefined;
+  /** Rewrite a forwarded JSON answer (a reading the spec allows, or a fault). */
+  rewrite?: (method: string, path: string, json: any) => unknown;
+}
+
+export async function lossyProxy(upstream: string, every: number, o: ProxyOptions = {}): Promise<LossyProxy> {
   let writes = 0;
   let lost = 0;
   let cards = 0;
@@ -140,7 +149,14 @@ export async function lossyProxy(upstream: string, every: number, o: { alterCard
       delete headers['content-length'];
       fetch(new URL(req.url ?? '/', upstream), { method: req.method, headers: headers as Record<string, string>, ...(body.length ? { body } : {}) }).then(
         async (r) => {
-          const text = Buffer.from(await r.arrayBuffer());
+          let text = Buffer.from(await r.arrayBuffer());
+          if (o.rewrite && text.length) {
+            try {
+              text = Buffer.from(JSON.stringify(o.rewrite(req.method ?? 'GET', path, JSON.parse(text.toString('utf8')))));
+            } catch {
+              /* not JSON: passed through */
+            }
+          }
           const out: Record<string, string> = {};
           r.headers.forEach((v, k) => {
             if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive' && k !== 'content-encoding') out[k] = v;

@@ -1,7 +1,12 @@
 // Windowed thresholds (`p99 < 500 over 10s`: the worst window decides) and abort_on_fail with a grace
 // period. A run whose p99 is fine overall but bad for one stretch fails; the merge of shards gives the
 // verdict of one run on the same samples; an abort_on_fail rule stops sending once it fails.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureIo } from '../cli/capture.ts';
+import { main } from '../cli/index.ts';
 import { loadModel } from '../model/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import type { EngineRun } from './engine-types.ts';
@@ -68,6 +73,22 @@ describe('windowed thresholds', () => {
     expect(merged.verdict.pass).toBe(v.pass);
     // Each shard alone sees the same stretch, but the merge decides on the sum.
     expect(merged.timeline.map((p) => p.p99_ms)).toEqual(single.timeline.map((p) => p.p99_ms));
+  });
+
+  it('load merge --threshold gives the global windowed verdict from result files (the per-second histograms travel in load.json)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bc-win-'));
+    const parts = [samples.filter((_, i) => i % 2 === 0), samples.filter((_, i) => i % 2 === 1)].map((p) => synthetic(p, 30));
+    await Promise.all(parts.map((p, i) => writeFile(join(dir, `part-${i}.json`), JSON.stringify(p))));
+    const merge = async (...threshold: string[]) => {
+      const c = captureIo({ env: {}, cwd: dir });
+      const code = await main(['load', 'merge', 'part-0.json', 'part-1.json', ...threshold.flatMap((t) => ['--threshold', t])], c.io);
+      return { code, out: c.out() };
+    };
+    const overall = await merge('p99 < 500');
+    expect(overall.code, overall.out).toBe(0);
+    const windowed = await merge('p99 < 500', 'p99 < 500 over 10s');
+    expect(windowed.code).toBe(1);
+    expect(windowed.out).toMatch(/FAIL\s+p99 < 500 over 10s \(actual 80\d(\.\d+)?, worst window \d+-\d+ s\)/);
   });
 
   it('a steady run passes the same windowed rules (the verdict is not a window artefact)', () => {
