@@ -81,7 +81,7 @@ describe('content codings', () => {
     expect(err.message).toContain('decodes to more than');
     // The decoder stopped at the limit (plus the chunk it was filling), not after the 24 MiB: an
     // unbounded decode refused afterwards would report all it decoded. The peak memory of a bomb is a
-    // benchmark figure (bench/bomb.bench.ts), not a test bound: rss counts the whole process.
+    // benchmark figure (bench/hostile-body.bench.ts), not a test bound: rss counts the whole process.
     expect(err.message).toContain('decoding stopped at the limit');
     expect(err.bytes).toBeGreaterThan(s.maxBodyBytes);
     expect(err.bytes).toBeLessThanOrEqual(s.maxBodyBytes + 64 * 1024);

@@ -4,6 +4,12 @@ import type { Model } from '../model/types.ts';
 import { startWebhookReceiver, type TestWebhookReceiver } from '../webhooks/index.ts';
 import { errorBody, startKit, type Kit } from './testkit.ts';
 
+/**
+ * The waiter resolves as soon as the reference's delivery lands (milliseconds on loopback); only a
+ * missing webhook waits this out, so it is generous: a 2 s wait failed a busy machine, not the server.
+ */
+const WEBHOOK_WAIT_MS = 30_000;
+
 let kit: Kit;
 let model: Model;
 let hooks: TestWebhookReceiver;
@@ -33,7 +39,7 @@ describe('SEPA activation', () => {
     // The wallet-linking path does not match InProgress.
     const wrong = await kit.call('POST', '/api/v1/bank/accounts/init', { headers: u.headers, body: { chain: '84532' } });
     expect(wrong.status).toBe(model.errorRule('ERR-SEPA-WRONG-PATH').status);
-    const wh = hooks.waitFor(kit.p.webhook_paths!.bank_account, (b) => b.user_id === u.id, 2000);
+    const wh = hooks.waitFor(kit.p.webhook_paths!.bank_account, (b) => b.user_id === u.id, WEBHOOK_WAIT_MS);
     expect((await kit.call('POST', `/users/${u.id}/sepa/complete`, { server: 'control', body: {} })).status).toBe(204);
     expect((await wh)?.body).toMatchObject({ user_id: u.id, details_id: r.json.details_id, account_type: 'Sepa' });
     expect(await sepaStatus(u.headers)).toBe('Active');
@@ -119,7 +125,7 @@ describe('3DS challenges', () => {
 
   it('lists pending challenges with user_address and owner, emits the 3DS webhook; no replay', async () => {
     const u = await kit.newUser();
-    const wh = hooks.waitFor('/v2/webhooks/3ds', (b) => b.user_id === u.id, 2000);
+    const wh = hooks.waitFor('/v2/webhooks/3ds', (b) => b.user_id === u.id, WEBHOOK_WAIT_MS);
     const c = await kit.call('POST', `/users/${u.id}/3ds`, { server: 'control', body: { amount: '12.50' } });
     expect(c.status).toBe(201);
     const body = (await wh)?.body;

@@ -31,15 +31,20 @@ export interface HostileRun {
 export interface BehindProxyOptions extends Omit<HostileProxyOptions, 'upstream' | 'exempt'> {
   /** Which requests may get a hostile answer: the API (default; never the token endpoint) or the test-control API. */
   side?: 'api' | 'control';
-  /** Called with {webhook_base_url} (the engine's receiver) when the run registers it through the control API. */
-  onWebhookBase?: (url: string) => void;
+  /**
+   * Called with {webhook_base_url} (the engine's receiver) when the run registers it through the
+   * control API; a returned promise holds the registration (and so every check) until it settles.
+   */
+  onWebhookBase?: (url: string) => void | Promise<unknown>;
+  /** Per-request budget (default BUDGET_MS). */
+  budgetMs?: number;
   /** Called with the engine's JWKS URL when the run registers its test identity provider through the control API. */
   onJwksUrl?: (url: string) => void;
   /** The client's bound on waiting out 429s per request (default: the client's own). */
   rateLimitWaitMs?: number;
 }
 
-export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, rateLimitWaitMs, ...opts }: BehindProxyOptions): Promise<HostileRun> {
+export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, budgetMs = BUDGET_MS, rateLimitWaitMs, ...opts }: BehindProxyOptions): Promise<HostileRun> {
   const model = await loadModel();
   const tokenPath = model.operation('createToken').path;
   const reference = await startReference();
@@ -54,7 +59,7 @@ export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, r
   const pathOf = (id: string) => controlPrefix + (paths.find(([, p]) => p.put?.operationId === id)?.[0] ?? '');
   const field = (b: unknown, k: string) => (b && typeof b === 'object' && typeof (b as Record<string, unknown>)[k] === 'string' ? ((b as Record<string, unknown>)[k] as string) : undefined);
   const tapPut: NonNullable<HostileProxyOptions['tapPut']> = [];
-  if (onWebhookBase) tapPut.push({ path: pathOf('setWebhookBaseUrl'), onPut: (b) => void (field(b, 'base_url') && onWebhookBase(field(b, 'base_url')!)) });
+  if (onWebhookBase) tapPut.push({ path: pathOf('setWebhookBaseUrl'), onPut: (b) => (field(b, 'base_url') ? onWebhookBase(field(b, 'base_url')!) : undefined) });
   if (onJwksUrl) tapPut.push({ path: pathOf('setIdpConfig'), onPut: (b) => void (field(b, 'jwks_url') && onJwksUrl(field(b, 'jwks_url')!)) });
   const proxy = await startHostileProxy({ ...opts, tapPut, upstream: base, exempt: (p) => (side === 'api' ? p === tokenPath || p.startsWith(controlPrefix) : !p.startsWith(controlPrefix)) });
   const unhandled: unknown[] = [];
@@ -69,7 +74,7 @@ export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, r
       profile: { ...reference.profile, base_url: proxy.baseUrl, control_url: proxy.baseUrl + controlPrefix },
       env: {},
       seed: 7,
-      timeoutBudgetMs: BUDGET_MS,
+      timeoutBudgetMs: budgetMs,
       concurrency: 4,
       numRuns: 3,
       checkTimeoutMs: 30_000,

@@ -81,6 +81,16 @@ describe('the packed tarball, installed in an empty folder', () => {
     for (const rule of model.rules) expect(r.stdout).toContain(rule.id);
   });
 
+  it('npx baas-conform audit runs from dist: profile first, the client rules judged, three reports', async () => {
+    const r = await cli(['audit', '--duration', '1', '--report-dir', 'audit-out']);
+    // No client called it: every testable rule is "not exercised", which fails nothing.
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.split('\n')[0])).toMatchObject({ side: 'client' });
+    const model = await loadModel();
+    for (const rule of model.clientRules) expect(r.stdout).toContain(rule.id);
+    for (const f of ['audit.json', 'junit.xml', 'audit.html']) expect(existsSync(path.join(app, 'audit-out', f)), f).toBe(true);
+  }, MINUTE);
+
   it('npx baas-conform run passes every check against the embedded reference and writes the reports', async () => {
     const r = await cli(['run', '--report-dir', 'out'], 4 * MINUTE);
     expect(r.code, r.stdout.slice(-2000) + r.stderr).toBe(0);

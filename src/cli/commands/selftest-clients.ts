@@ -30,7 +30,12 @@ async function loadBank(): Promise<BankModule> {
   if (!existsSync(file) || !existsSync(packagePath('src', 'index.ts'))) {
     throw new ConfigError(`--area ${CLIENT_AREA} runs the sample clients of examples/clients, TypeScript that imports the sources: run it from a source checkout (npm ci)`);
   }
-  return (await import(pathToFileURL(file).href)) as BankModule;
+  try {
+    return (await import(pathToFileURL(file).href)) as BankModule;
+  } catch (e) {
+    // Compiled code (dist/) runs under plain node, which cannot load TypeScript.
+    throw new ConfigError(`--area ${CLIENT_AREA} needs the TypeScript sources run through tsx (a source checkout without BAAS_CONFORM_DIST): ${(e as Error).message.split('\n')[0]}`);
+  }
 }
 
 export async function clientModes(): Promise<string[]> {
@@ -39,7 +44,10 @@ export async function clientModes(): Promise<string[]> {
 
 export async function runClientBank(concurrency: number, onRow?: (r: ClientBankRow) => void): Promise<ClientBankRow[]> {
   const bank = await loadBank();
-  const rows = await bank.runBank(bank.BANK_MODES, concurrency);
+  // The rows only: each full verdict (every exchange) stays with the bank.
+  const rows = (await bank.runBank(bank.BANK_MODES, concurrency)).map((r) => ({
+    mode: r.mode, ...(r.expected ? { expected: r.expected } : {}), caught: r.caught, exitCode: r.exitCode, strictExitCode: r.strictExitCode, ok: r.ok, ms: r.ms,
+  }));
   for (const r of rows) onRow?.(r);
   return rows;
 }
