@@ -62,6 +62,15 @@ export const refreshBuffer: Judge = (ctx) => {
     };
   }
   const buffer = ctx.plan.scale.refresh_buffer_seconds * 1000;
+  // "About" the buffer: a token still presented in the last half of it was not renewed at the buffer.
+  const lateUse = ctx.exchanges.filter((e) => e.token?.kind === 's2s' && e.token.expiresAtSec !== undefined && e.startMs > e.token.expiresAtSec * 1000 - buffer / 2);
+  if (lateUse.length > 0) {
+    return {
+      status: 'fail',
+      message: `${lateUse.length} call(s) (${cite(seqs(lateUse))}) presented an S2S token in the last ${buffer / 2000} s before its expires_at (half the ${ctx.plan.scale.refresh_buffer_seconds} s buffer, the scaled 5 minutes): it was not renewed about the buffer before expiry`,
+      exchanges: seqs(lateUse),
+    };
+  }
   const lastCall = ctx.exchanges.reduce((m, e) => Math.max(m, e.startMs), 0);
   const reached = tokens.filter((t) => lastCall >= t.expiresAtMs - buffer);
   if (reached.length === 0) return notExercised('no S2S token reached its refresh window while the client was still calling (run the client longer than one token lifetime)');
