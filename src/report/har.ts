@@ -57,6 +57,10 @@ export interface HarEntry {
   _verdict: Verdict | 'unfinished';
   _attempt: number;
   _error?: { code: string; message: string };
+  /** W3C trace and span ids and X-Request-Id the request carried (also in its headers). */
+  _traceId?: string;
+  _spanId?: string;
+  _requestId?: string;
 }
 
 export interface Har {
@@ -120,6 +124,7 @@ export function harEntry(p: Pending, result: Pick<CheckResult, 'rules' | 'verdic
     _attempt: x.attempt,
   };
   if (x.error) entry._error = x.error;
+  if (x.traceId) Object.assign(entry, { _traceId: x.traceId, _spanId: x.spanId, _requestId: x.requestId });
   return entry;
 }
 
