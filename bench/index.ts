@@ -1,5 +1,6 @@
 // `npm run bench`: benchmarks of the toolkit, as ratios against baselines measured in the same run.
-// Exit 1 when a benchmark misses its target. BENCH_ONLY=load|reference|startup|hostile-body runs one of them.
+// Exit 1 when a benchmark misses its target. BENCH_ONLY=load|reference|startup|hostile-body|audit runs one of them.
+import { benchAudit } from './audit.bench.ts';
 import { benchHostileBody, formatHostileBody, hostileBodyMissed } from './hostile-body.bench.ts';
 import { benchLoad, JUDGING } from './load.bench.ts';
 import { benchReference } from './reference.bench.ts';
@@ -53,4 +54,19 @@ if (only === undefined || only === 'hostile-body') {
   const hostile = await benchHostileBody({ rounds: Number(process.env.BENCH_HOSTILE_ROUNDS ?? 3) });
   process.stdout.write(formatHostileBody(hostile));
   if (hostileBodyMissed(hostile)) process.exitCode = 1;
+}
+
+// The client audit's recording front door vs the reference it forwards to (bench/audit.bench.ts).
+if (only === undefined || only === 'audit') {
+  const a = await benchAudit({ durationSec: seconds });
+  process.stdout.write(
+    [
+      'client audit front door: GET /api/v1/user (S2S token + X-User-Id + X-Chain-Id), 10 connections',
+      `  reference direct : ${fmt(a.direct.rps)} req/s (p99 ${a.direct.p99Ms} ms)`,
+      `  through the audit: ${fmt(a.audit.rps)} req/s (p99 ${a.audit.p99Ms} ms, non-2xx ${a.audit.non2xx}; every exchange recorded)`,
+      `  ratio            : ${a.ratio.toFixed(2)} (target >= ${a.target})`,
+      '',
+    ].join('\n'),
+  );
+  if (a.audit.non2xx > 0 || a.ratio < a.target) process.exitCode = 1;
 }

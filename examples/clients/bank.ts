@@ -11,7 +11,7 @@ import { startReceiver } from './receiver.ts';
 export const BANK_DURATION_MS = 8000;
 /** Modes whose rule shows within the flow itself (about 5 s) run no steady traffic after it. */
 const SHORT_DURATION_MS = 0;
-const LONG_MODES: readonly ClientMode[] = ['none', 'no-refresh', 'token-per-call', ...BENIGN];
+const LONG_MODES: readonly ClientMode[] = ['none', 'no-refresh', 'late-refresh', 'token-per-call', ...BENIGN];
 
 /** How long the bank runs `mode`: the conforming and benign clients and the token modes the whole plan. */
 export const bankDuration = (mode: ClientMode): number => (LONG_MODES.includes(mode) ? BANK_DURATION_MS : SHORT_DURATION_MS);

@@ -10,6 +10,7 @@ export const FAULTY = {
   'ignore-retry-after': 'CLIENT-RETRY-AFTER', // backs off, but ignores Retry-After
   'token-per-call': 'CLIENT-TOKEN-CACHE', // a new S2S token before every call
   'no-refresh': 'CLIENT-TOKEN-REFRESH-BUFFER', // keeps the token until a 401, then renews it
+  'late-refresh': 'CLIENT-TOKEN-REFRESH-BUFFER', // renews a fifth of the buffer before expiry, not the buffer
   'no-timeout': 'CLIENT-REQUEST-TIMEOUT', // waits for an answer however long it takes
   'short-timeout': 'CLIENT-REQUEST-TIMEOUT', // gives up after a fifth of the timeout
   'no-chain-header': 'CLIENT-CHAIN-HEADER', // never sends the chain header

@@ -42,7 +42,7 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
     return `${op.server === 'pci' ? profile.pci_url : profile.base_url}${fillPath(op.path, params)}`;
   };
   const grantType = String((model.operation('createToken').requestSchema as { properties?: Record<string, { enum?: unknown[] }> })?.properties?.grant_type?.enum?.[0]);
-  const tokens = new TokenManager(http, { url: url('createToken'), grantType, clientId: profile.credentials.client_id, clientSecret: profile.credentials.client_secret, bufferMs: profile.token_refresh_buffer_seconds * 1000 }, mode, mode === 'extra-fields' ? { audience: 'partner-api' } : {});
+  const tokens = new TokenManager(http, { url: url('createToken'), grantType, clientId: profile.credentials.client_id, clientSecret: profile.credentials.client_secret, bufferMs: profile.token_refresh_buffer_seconds * 1000 * (mode === 'late-refresh' ? 0.2 : 1) }, mode, mode === 'extra-fields' ? { audience: 'partner-api' } : {});
   const chain = (): Record<string, string> => (mode === 'no-chain-header' ? {} : { [chainHeader]: mode === 'chain-header-name' ? 'base-sepolia' : profile.chain_id });
 
   /** An S2S call; `user` adds the identity header (the EOA, or what the faulty mode sends). */

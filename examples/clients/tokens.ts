@@ -14,8 +14,12 @@ export interface TokenSource {
   bufferMs: number;
 }
 
-/** Past this close to expires_at a cached token is not presented any more (a loaded host may deliver it late). */
-const SAFETY_MS = 600;
+/**
+ * While a refresh is under way the old token is still presented, but only in the first tenth of the
+ * buffer: a loaded host may deliver a request late, and the audit judges a token presented in the last
+ * half of the buffer as not renewed in time.
+ */
+const KEEP_USING = 0.9;
 
 export class TokenManager {
   private token?: { value: string; expiresAtMs: number };
@@ -46,7 +50,7 @@ export class TokenManager {
     if (t && this.mode === 'no-refresh') return t.value;
     if (t && now < t.expiresAtMs - this.src.bufferMs) return t.value;
     const refresh = this.fetch();
-    if (t && now < t.expiresAtMs - SAFETY_MS) {
+    if (t && now < t.expiresAtMs - KEEP_USING * this.src.bufferMs) {
       // The refresh goes on in the background; a failure shows on the next get().
       refresh.catch(() => {});
       return t.value;

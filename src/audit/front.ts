@@ -9,7 +9,6 @@ import { Agent, request } from 'undici';
 import type { Model, OperationId } from '../model/types.ts';
 import { ErrorFactory } from '../reference/errors.ts';
 import { Router, type Route } from '../reference/http.ts';
-import type { AuditPlan } from './plan.ts';
 import { redactBody, redactHeaders } from './redact.ts';
 import type { FaultSchedule } from './schedule.ts';
 import type { TokenBook } from './tokens.ts';
@@ -23,7 +22,6 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'co
 
 export interface FrontOptions {
   model: Model;
-  plan: AuditPlan;
   schedule: FaultSchedule;
   book: TokenBook;
   /** Upstream origins of the reference listeners. */

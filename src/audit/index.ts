@@ -5,7 +5,8 @@
 //   schedule.ts  which call meets which condition (seeded)      plan.ts   the fault plan
 //   tokens.ts    tokens handed out (kind, expires_at, number)    relay.ts  webhooks to the client's receiver
 //   judges/      one judge per client rule                       verdict.ts judgements -> verdict
-//   report.ts    audit.json, junit.xml, audit.html
+//   report.ts    audit.json, junit.xml, audit.html                console.ts the summary lines
+//   redact.ts    what a record keeps (no token, no secret)       catalogue.ts client rules for `rules`
 
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -79,7 +80,7 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
   const book = new TokenBook();
   const controlPath = ref.profile.control_url ? new URL(ref.profile.control_url).pathname : undefined;
   const front = createFront({
-    model, plan, book, schedule: new FaultSchedule(plan),
+    model, book, schedule: new FaultSchedule(plan),
     upstream: { api: ref.profile.base_url, pci: ref.profile.pci_url! },
     paths: ref.profile.operations ?? {},
     ...(controlPath ? { controlPrefix: controlPath } : {}),

@@ -26,6 +26,7 @@ describe('audit reports', () => {
     expect(html).toContain('/x/&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toMatch(/<section id="CLIENT-PAN-PCI-ONLY">[\s\S]*<td>#1<\/td>/);
     expect(html).toContain("Content-Security-Policy\" content=\"default-src 'none'");
+    expect(auditHtml(verdict, DEFAULT_PLAN)).toContain(`request timeout ${DEFAULT_PLAN.scale.request_timeout_seconds} s,`);
   });
 
   it('junit: a required failure is a failure, a warning only under strict', () => {

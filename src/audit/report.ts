@@ -45,7 +45,7 @@ function exchangeRow(e: Exchange): string {
   return `<tr><td>#${e.seq}</td><td>${new Date(e.startMs).toISOString().slice(11, 23)}</td><td>${esc(e.server)}</td><td>${esc(e.method)} ${esc(e.path)}${e.query ? `?${esc(e.query)}` : ''}</td><td>${esc(e.operationId ?? 'no route')}</td><td>${esc(e.status ?? '')}${e.abandonedMs !== undefined ? ' abandoned' : ''}</td><td>${esc(injected)}</td><td>${took}</td><td><details><summary>show</summary><pre>${esc(detail)}</pre></details></td></tr>`;
 }
 
-export function auditHtml(v: AuditVerdict): string {
+export function auditHtml(v: AuditVerdict, plan?: AuditPlan): string {
   const bySeq = new Map(v.exchanges.map((e) => [e.seq, e]));
   const rules = v.rules.map((r) => {
     const rows = r.exchanges.map((s) => bySeq.get(s)).filter((e): e is Exchange => !!e).map(exchangeRow).join('\n');
@@ -59,6 +59,7 @@ export function auditHtml(v: AuditVerdict): string {
 <style>body{font:14px system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}.badge{color:#fff;padding:1px 8px;border-radius:8px;font-size:13px}blockquote{color:#555;border-left:3px solid #ccc;margin:0;padding-left:1em}pre{white-space:pre-wrap;max-width:60em}</style></head>
 <body><h1>Client audit: ${v.exitCode === 0 ? 'passed' : 'failed'}${v.strict ? ' (strict)' : ''}</h1>
 <p>${c.pass} passed, ${c.fail} failed, ${c.warn} warnings, ${c['not-exercised']} not exercised, ${c.untestable} untestable; ${v.exchanges.length} exchanges, ${v.deliveries.length} webhook deliveries.</p>
+${plan ? `<p>Judged against the plan's scaled times: request timeout ${plan.scale.request_timeout_seconds} s, token refresh buffer ${plan.scale.refresh_buffer_seconds} s, S2S tokens living ${plan.scale.token_lifetime_seconds} s (scaled from the section 8 values; the rules quote them); seed ${plan.seed}.</p>` : ''}
 ${rules}</body></html>\n`;
 }
 
@@ -66,5 +67,5 @@ export async function writeAuditReports(v: AuditVerdict, plan: AuditPlan, paths:
   for (const p of Object.values(paths)) await mkdir(path.dirname(p), { recursive: true });
   await writeFile(paths.json, auditJson(v, plan));
   await writeFile(paths.junit, auditJunit(v));
-  await writeFile(paths.html, auditHtml(v));
+  await writeFile(paths.html, auditHtml(v, plan));
 }

@@ -88,7 +88,7 @@ export interface AuditProfile {
   control_url?: string;
   credentials: { client_id: string; client_secret: string };
   chain_id: string;
-  /** The scaled timeout and refresh buffer the audit judges against (the spec's 30 s and 5 minutes). */
+  /** The scaled timeout and refresh buffer the audit judges against (scaled from the section 8 values). */
   request_timeout_seconds: number;
   token_refresh_buffer_seconds: number;
   /** A card number for the card-tokenization environment (never to be sent to base_url). */

@@ -17,6 +17,7 @@ import { toCurl } from './curl.ts';
 import { ACCEPT_ENCODING, decodeBody, parseJsonBounded, tooLarge } from './decode.ts';
 import { TransportError, toTransportError } from './errors.ts';
 import { backoffDelay, RETRY_DEFAULTS, type RetryOptions } from './retry.ts';
+import { newTraceId, withTrace, type TraceIds } from './trace.ts';
 
 /** Responses kept per check for the audit of every answer (memory stays bounded). */
 const OBSERVED_MAX = 5000;
@@ -256,6 +257,8 @@ class CheckClient implements CheckHttpClient {
   private last?: Exchange;
   /** Set once the target rate limited this check past the wait bound: later sends end at once. */
   private rateLimited?: TransportError;
+  /** One W3C trace per check (src/client/trace.ts); each attempt is a span of it. */
+  private readonly traceId = newTraceId();
 
   constructor(
     private readonly session: HttpSession,
@@ -314,20 +317,21 @@ class CheckClient implements CheckHttpClient {
       this.opts.signal?.throwIfAborted();
       this.sent++;
       const started = performance.now();
+      const { headers: sent, ids } = withTrace(headers, this.traceId);
       let res: HttpResponse;
       try {
-        res = await s.attempt(target, headers, body, this.opts.signal);
+        res = await s.attempt(target, sent, body, this.opts.signal);
       } catch (err) {
         this.waitedOn(performance.now() - started);
         const te = err instanceof TransportError ? err : toTransportError(err, target.url.href, { timedOut: false, aborted: false, budgetMs: s.timeoutBudgetMs });
         if (req.op && te.operation === undefined) te.operation = req.op;
-        this.record(target, headers, body, undefined, { code: te.code, message: s.mask(te.message) }, performance.now() - started, attempt);
+        this.record(target, sent, body, undefined, { code: te.code, message: s.mask(te.message) }, performance.now() - started, attempt, ids);
         throw te;
       }
       this.waitedOn(res.durationMs);
       if (req.op && this.seen.length < OBSERVED_MAX) this.seen.push({ op: req.op, res });
       s.learn(res);
-      this.exchanges.set(res, this.record(target, headers, body, res, undefined, res.durationMs, attempt));
+      this.exchanges.set(res, this.record(target, sent, body, res, undefined, res.durationMs, attempt, ids));
       if (res.status !== 429 || req.noRetry) return res;
       const delay = s.backoff(attempt, res.headers['retry-after']);
       if (attempt > s.retry.maxRetries || rateWaitedMs + delay > s.retry.maxWaitMs) {
@@ -363,6 +367,7 @@ class CheckClient implements CheckHttpClient {
     error: Exchange['error'],
     durationMs: number,
     attempt: number,
+    ids: TraceIds | undefined,
   ): Exchange {
     const s = this.session;
     const maskedHeaders: Record<string, string> = {};
@@ -380,6 +385,8 @@ class CheckClient implements CheckHttpClient {
     }
     const curlBody = body === undefined ? undefined : truncate(body, CLIENT_DEFAULTS.curlBodyBytes).body;
     const { 'user-agent': _ua, ...curlHeaders } = headers;
+    // A replay is a new request: it must not reuse this attempt's span or request id.
+    if (ids) for (const h of ['traceparent', 'x-request-id']) delete curlHeaders[h];
     const exchange: Exchange = {
       checkId: this.checkId,
       request,
@@ -389,6 +396,7 @@ class CheckClient implements CheckHttpClient {
     };
     if (response) exchange.response = response;
     if (error) exchange.error = error;
+    if (ids) Object.assign(exchange, ids);
     this.last = exchange;
     this.opts.onExchange?.(exchange);
     return exchange;

@@ -33,6 +33,12 @@ export interface Exchange {
   attempt: number;
   /** A curl command that reproduces the request, secrets masked. */
   curl: string;
+  /** W3C trace id this request carried in `traceparent` (one per check), to find it in the target's tracing backend. */
+  traceId?: string;
+  /** Span (parent-id) of this attempt in `traceparent`: one per request sent, retries included. */
+  spanId?: string;
+  /** The `X-Request-Id` this attempt carried. */
+  requestId?: string;
 }
 
 /** One field of a failed comparison: what the spec row wants beside what the target sent. */

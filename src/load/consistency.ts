@@ -30,12 +30,18 @@ function createdId(json: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
+/** Both names of an alias rule of the model, preferred first. */
+const names = (model: Model, id: 'ALIAS-USER-READ-ID' | 'ALIAS-USER-READ-WALLET-ADDRESS' | 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2') => {
+  const r = model.aliasRule(id);
+  return [r.new, r.old];
+};
+
 /** Fields the caller set that the read shows with another value (absent fields are not shown, never wrong). */
-function userDiffs(w: Written, got: Record<string, unknown>): string[] {
+function userDiffs(model: Model, w: Written, got: Record<string, unknown>): string[] {
   const out: string[] = [];
-  for (const k of ['user_id', 'id']) if (got[k] !== undefined && got[k] !== w.id) out.push(`${k} ${JSON.stringify(got[k])} != ${w.id}`);
-  const address = w.sent.user_address ?? w.sent.wallet_address;
-  for (const k of ['user_address', 'wallet_address']) if (got[k] !== undefined && !same(got[k], address)) out.push(`${k} ${JSON.stringify(got[k])} != sent ${JSON.stringify(address)}`);
+  for (const k of names(model, 'ALIAS-USER-READ-ID')) if (got[k] !== undefined && got[k] !== w.id) out.push(`${k} ${JSON.stringify(got[k])} != ${w.id}`);
+  const address = names(model, 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2').map((k) => w.sent[k]).find((v) => v !== undefined);
+  for (const k of names(model, 'ALIAS-USER-READ-WALLET-ADDRESS')) if (got[k] !== undefined && !same(got[k], address)) out.push(`${k} ${JSON.stringify(got[k])} != sent ${JSON.stringify(address)}`);
   for (const k of ['email', 'country']) if (got[k] !== undefined && w.sent[k] !== undefined && !same(got[k], w.sent[k])) out.push(`${k} ${JSON.stringify(got[k])} != sent ${JSON.stringify(w.sent[k])}`);
   return out;
 }
@@ -103,7 +109,7 @@ export async function verifyWrites(s: SetupHttp, model: Model, token: string, us
   const getUser = operation(s, 'getUserV1');
   await pool(users, READERS, async (w) => {
     const r = await send(s, getUser.method, getUser.path, userHeaders(model, token, w.id, chain));
-    judge('createUserV2', w, r.status, r.json, userDiffs, `getUserV1 (X-User-Id ${w.id})`);
+    judge('createUserV2', w, r.status, r.json, (x, got) => userDiffs(model, x, got), `getUserV1 (user id ${w.id})`);
   });
 
   const cards = written.get('createVirtualCard') ?? [];

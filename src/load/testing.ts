@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { loadModel } from '../model/index.ts';
 import { resolveProfile, type ResolvedProfile } from '../profile/index.ts';
 
 export interface StallTarget {
@@ -25,24 +26,24 @@ export interface StallOptions {
 }
 
 const UID = '00000000-0000-4000-8000-000000000001';
-/** Bodies that conform to each operation's schema (spec/openapi.yaml), by METHOD path. */
-function conforming(method: string, path: string, token: string, expiresAt: number): unknown {
+/** Bodies that conform to each operation's schema (spec/openapi.yaml), by operationId. */
+function conforming(op: string | undefined, token: string, expiresAt: number): unknown {
   const user = { id: UID, user_id: UID, user_address: '0xabc', wallet_address: '0xabc' };
-  switch (`${method} ${path.split('?')[0]}`) {
-    case 'POST /api/v1/token':
+  switch (op) {
+    case 'createToken':
       return { access_token: token, token_type: 'Bearer', expires_at: expiresAt };
-    case 'POST /api/v1/user/authorize':
+    case 'authorizeUser':
       return { access_token: token, expires_at: expiresAt };
-    case 'GET /api/v1/user':
+    case 'getUserV1':
       return user;
-    case 'GET /api/v2/user':
+    case 'getUserV2':
       return { ...user, capabilities: [] };
-    case 'GET /api/v1/cards':
-    case 'GET /api/v1/wallets':
+    case 'listCards':
+    case 'listWallets':
       return { data: [] };
-    case 'POST /api/v1/cards/virtual':
+    case 'createVirtualCard':
       return { id: 'card-1', status: 'Active', card_data: { card_name: 'x', format: 'virtual' } };
-    case 'POST /api/v2/recipients':
+    case 'createRecipientV2':
       return { id: 'r-1', payment_details: { id: 'pd-1', type: 'Sepa', sepa: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' } } };
     default:
       return { id: UID, user_id: UID };
@@ -50,6 +51,9 @@ function conforming(method: string, path: string, token: string, expiresAt: numb
 }
 
 export async function stallTarget(o: StallOptions): Promise<StallTarget> {
+  // METHOD path -> operationId, from the model.
+  const model = await loadModel();
+  const byRoute = new Map([...model.operations.values()].map((op) => [`${op.method.toUpperCase()} ${op.path}`, op.operationId as string]));
   let gets = 0;
   let tokens = 0;
   let all = 0;
@@ -62,7 +66,7 @@ export async function stallTarget(o: StallOptions): Promise<StallTarget> {
         res.writeHead(f.status, { 'content-type': f.contentType ?? 'application/json' }).end(f.body);
         return;
       }
-      const body = conforming(req.method ?? 'GET', req.url ?? '/', `eyJ0.t0ken${++tokens}.sig`, Math.floor(Date.now() / 1000) + (o.tokenTtlSec ?? 172_800));
+      const body = conforming(byRoute.get(`${req.method} ${(req.url ?? '/').split('?')[0]}`), `eyJ0.t0ken${++tokens}.sig`, Math.floor(Date.now() / 1000) + (o.tokenTtlSec ?? 172_800));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     req.resume();
@@ -111,6 +115,10 @@ export interface ProxyOptions {
 }
 
 export async function lossyProxy(upstream: string, every: number, o: ProxyOptions = {}): Promise<LossyProxy> {
+  // Paths from the model (the only source of them).
+  const model = await loadModel();
+  const userPath = model.operation('createUserV2').path;
+  const cardPath = model.operation('createVirtualCard').path;
   let writes = 0;
   let lost = 0;
   let cards = 0;
@@ -125,7 +133,7 @@ export async function lossyProxy(upstream: string, every: number, o: ProxyOption
         res.writeHead(f.status, { 'content-type': 'application/json' }).end(f.body);
         return;
       }
-      const creation = req.method === 'POST' && (path === '/api/v2/user' || path === '/api/v1/cards/virtual');
+      const creation = req.method === 'POST' && (path === userPath || path === cardPath);
       if (creation && ++writes % every === 0) {
         lost++;
         const id = randomUUID();
@@ -135,12 +143,12 @@ export async function lossyProxy(upstream: string, every: number, o: ProxyOption
         } catch {
           /* not JSON: the fake answer still carries an id */
         }
-        const fake = path === '/api/v2/user' ? { id, user_id: id } : { id, status: 'Active', card_data: { card_name: sent.card_name ?? 'x', format: 'virtual' } };
+        const fake = path === userPath ? { id, user_id: id } : { id, status: 'Active', card_data: { card_name: sent.card_name ?? 'x', format: 'virtual' } };
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(fake));
         return;
       }
       // Optionally store another card name than the one sent (the answer is the upstream's, as stored).
-      if (o.alterCardEvery && req.method === 'POST' && path === '/api/v1/cards/virtual' && ++cards % o.alterCardEvery === 0) {
+      if (o.alterCardEvery && req.method === 'POST' && path === cardPath && ++cards % o.alterCardEvery === 0) {
         const b = JSON.parse(body.toString('utf8')) as { card_name?: string };
         body = Buffer.from(JSON.stringify({ ...b, card_name: `${b.card_name ?? ''} (altered)` }));
       }

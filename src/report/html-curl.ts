@@ -114,7 +114,7 @@ export function mintUserCommand(model: Model, baseUrl: string, chainId: string |
  * A curl command replaying `req` against `baseUrl`'s target. A user-scoped call without identity
  * headers was made with a user token, so the user-token mint is shown; otherwise the S2S one.
  */
-export function replayCurl(model: Model, req: RecordedRequest, baseUrl: string): ReplayCurl {
+export function replayCurl(model: Model, req: RecordedRequest, baseUrl: string, traced = false): ReplayCurl {
   const parts = ['curl', '-sS', '-i'];
   const env = new Set<string>();
   const mint: string[] = [];
@@ -126,7 +126,9 @@ export function replayCurl(model: Model, req: RecordedRequest, baseUrl: string):
   // would print the compressed bytes.
   const compressed = Object.keys(req.headers).some((k) => k.toLowerCase() === 'accept-encoding');
   if (compressed) parts.push('--compressed');
-  const headers = Object.entries(req.headers).filter(([k]) => !['user-agent', 'accept-encoding'].includes(k.toLowerCase()));
+  // The trace headers our client added (traced) name the recorded attempt; a replay is a new request.
+  const dropped = ['user-agent', 'accept-encoding', ...(traced ? ['traceparent', 'x-request-id'] : [])];
+  const headers = Object.entries(req.headers).filter(([k]) => !dropped.includes(k.toLowerCase()));
   const lower = new Set(headers.map(([k]) => k.toLowerCase()));
   for (const [k, v] of headers) {
     const name = k.toLowerCase();

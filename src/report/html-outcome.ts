@@ -38,7 +38,7 @@ function causeView(c: RootCause, ctx: Ctx) {
 function blockedView(c: CollectedCheck, ctx: Ctx) {
   const b = c.blocked;
   const ex = b?.exchange ?? c.exchanges?.at(-1);
-  const curl = ex && ctx.model ? replayCurl(ctx.model, ex.request, ctx.target) : undefined;
+  const curl = ex && ctx.model ? replayCurl(ctx.model, ex.request, ctx.target, !!ex.traceId) : undefined;
   return {
     anchor: anchorOf(c.checkId),
     checkId: c.checkId,

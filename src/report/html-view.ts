@@ -124,6 +124,10 @@ export function exchangeView(e: Exchange) {
     responseBody: res?.body,
     truncated: !!res?.truncated,
     error: e.error ? `${e.error.code}: ${e.error.message}` : undefined,
+    // The ids the request carried: what the implementer searches for in their tracing backend or logs.
+    traceId: e.traceId,
+    spanId: e.spanId,
+    requestId: e.requestId,
   };
 }
 
@@ -145,7 +149,7 @@ function failureView(c: CollectedCheck, ctx: { model?: Model; seed: number; repl
   const broke = f?.exchange ?? all.at(-1);
   const others = broke ? all.filter((e) => !sameExchange(e, broke)) : all;
   let curl: ReplayCurl | undefined;
-  if (broke && ctx.model) curl = replayCurl(ctx.model, broke.request, ctx.target);
+  if (broke && ctx.model) curl = replayCurl(ctx.model, broke.request, ctx.target, !!broke.traceId);
   return {
     anchor: anchorOf(c.checkId),
     checkId: c.checkId,

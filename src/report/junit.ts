@@ -1,12 +1,17 @@
 // JUnit XML for CI: one testsuite per area, one testcase per check. Built in code (not a template)
 // so that every interpolated value goes through xmlEscape.
 
-import type { CoverageSummary, Reporter, RunEvent } from '../events/index.ts';
+import type { CoverageSummary, Exchange, Reporter, RunEvent } from '../events/index.ts';
 import { RunCollector, type CollectedCheck } from './collect.ts';
 import { writeReport } from './files.ts';
 import { xmlEscape as x } from './xml.ts';
 
 const secs = (ms: number) => (ms / 1000).toFixed(3);
+
+/** The ids the exchange's request carried (src/client/trace.ts), to find its server side. */
+function traceLine(e: Exchange): string[] {
+  return e.traceId ? [`trace: ${e.traceId} span: ${e.spanId} x-request-id: ${e.requestId}`] : [];
+}
 
 function failureText(c: CollectedCheck): string {
   const f = c.failure!;
@@ -14,7 +19,7 @@ function failureText(c: CollectedCheck): string {
   if (f.cause) parts.push(`cause: ${f.cause}`);
   if (f.counterexample) parts.push('', f.counterexample);
   if (f.exchange) {
-    parts.push('', `curl: ${f.exchange.curl}`);
+    parts.push('', `curl: ${f.exchange.curl}`, ...traceLine(f.exchange));
     if (f.exchange.response) parts.push(`response: HTTP ${f.exchange.response.status} ${f.exchange.response.body ?? ''}`);
   }
   return parts.join('\n');
@@ -25,7 +30,7 @@ function blockedText(c: CollectedCheck): string {
   const b = c.blocked!;
   const parts = [`blocked by ${b.operation}: ${b.message}`, `blocking rules: ${b.rules.join(', ') || '(none listed in the model)'}`, `own rules not observed: ${c.rules.join(', ')}`, `seed: ${c.seed}`];
   if (b.exchange) {
-    parts.push('', `curl: ${b.exchange.curl}`);
+    parts.push('', `curl: ${b.exchange.curl}`, ...traceLine(b.exchange));
     if (b.exchange.response) parts.push(`response: HTTP ${b.exchange.response.status} ${b.exchange.response.body ?? ''}`);
   }
   return parts.join('\n');

@@ -167,7 +167,9 @@ export async function startHostileProxy(opts: HostileProxyOptions): Promise<Host
     if (body) up.end(body);
     else req.pipe(up);
   }
-  server.keepAliveTimeout = 5_000;
+  // Longer than any wait of the client between two requests (a Retry-After sleep): a socket the proxy
+  // closes for idleness just as the client reuses it is a keep-alive race of the harness, not hostility.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   state.close = () =>

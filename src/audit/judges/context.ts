@@ -33,3 +33,9 @@ export function cite(list: readonly number[], max = 8): string {
 }
 
 export const ms = (v: number): string => `${Math.round(v)} ms`;
+
+/** "the spec's 30 s": a section 8 value as the model holds it, for messages about scaled times. */
+export function specValue(ctx: JudgeContext, key: 'request_timeout' | 'token_refresh_buffer' | 's2s_token_validity'): string {
+  const l = ctx.model.limits[key];
+  return l?.value !== undefined ? `the spec's ${l.value} ${l.unit ?? ''}`.trim() : 'the spec\'s value';
+}

@@ -1,7 +1,7 @@
 // The request timeout (section 8, 30 s recommended; the plan's scaled value here), judged from when
 // the client abandons a request the audit stalls: its socket closes, or a new attempt arrives.
 
-import { ms, notExercised, type Judge } from './context.ts';
+import { ms, notExercised, specValue, type Judge } from './context.ts';
 
 /** "About" the timeout: from half of it to half again, plus a scheduling margin for a loaded host. */
 const LOW = 0.5;
@@ -23,5 +23,5 @@ export const requestTimeout: Judge = (ctx) => {
   const text = results.map((r) => (r.gaveUp === undefined ? `#${r.e.seq} still waiting when the audit answered after ${ms(r.e.injected?.kind === 'stall' ? r.e.injected.ms : 0)}` : `#${r.e.seq} abandoned after ${ms(r.gaveUp)}`)).join('; ');
   return bad.length === 0
     ? { status: 'pass', message: `${text} (timeout about ${ms(t)})`, exchanges }
-    : { status: 'fail', message: `${text}; the client is to time out about ${ms(t)} (the scaled 30 s) after sending`, exchanges };
+    : { status: 'fail', message: `${text}; the client is to time out about ${ms(t)} (scaled from ${specValue(ctx, 'request_timeout')}) after sending`, exchanges };
 };

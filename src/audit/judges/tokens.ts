@@ -3,7 +3,7 @@
 // second can be byte-identical. Buffers are the plan's scaled ones (the spec's 5 minutes).
 
 import type { Exchange } from '../types.ts';
-import { cite, notExercised, seqs, type Judge, type JudgeContext } from './context.ts';
+import { cite, notExercised, seqs, specValue, type Judge, type JudgeContext } from './context.ts';
 
 const isTokenCall = (e: Exchange) => e.operationId === 'createToken';
 
@@ -57,11 +57,20 @@ export const refreshBuffer: Judge = (ctx) => {
   if (late.length > 0) {
     return {
       status: 'fail',
-      message: `${late.length} call(s) (${cite(seqs(late))}) presented an S2S token after its expires_at and got the section 7 expired row; the token is to be renewed about ${ctx.plan.scale.refresh_buffer_seconds} s (the scaled 5 minutes) before expiry`,
+      message: `${late.length} call(s) (${cite(seqs(late))}) presented an S2S token after its expires_at and got the section 7 expired row; the token is to be renewed about ${ctx.plan.scale.refresh_buffer_seconds} s (scaled from ${specValue(ctx, 'token_refresh_buffer')}) before expiry`,
       exchanges: seqs(late),
     };
   }
   const buffer = ctx.plan.scale.refresh_buffer_seconds * 1000;
+  // "About" the buffer: a token still presented in the last half of it was not renewed at the buffer.
+  const lateUse = ctx.exchanges.filter((e) => e.token?.kind === 's2s' && e.token.expiresAtSec !== undefined && e.startMs > e.token.expiresAtSec * 1000 - buffer / 2);
+  if (lateUse.length > 0) {
+    return {
+      status: 'fail',
+      message: `${lateUse.length} call(s) (${cite(seqs(lateUse))}) presented an S2S token in the last ${buffer / 2000} s before its expires_at (half the ${ctx.plan.scale.refresh_buffer_seconds} s buffer, scaled from ${specValue(ctx, 'token_refresh_buffer')}): it was not renewed about the buffer before expiry`,
+      exchanges: seqs(lateUse),
+    };
+  }
   const lastCall = ctx.exchanges.reduce((m, e) => Math.max(m, e.startMs), 0);
   const reached = tokens.filter((t) => lastCall >= t.expiresAtMs - buffer);
   if (reached.length === 0) return notExercised('no S2S token reached its refresh window while the client was still calling (run the client longer than one token lifetime)');

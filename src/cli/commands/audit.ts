@@ -5,9 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { readAuditPlan, startAudit, writeAuditReports, type Audit } from '../../audit/index.ts';
-import { formatVerdict } from '../../audit/console.ts';
-import { AUDIT_FILES } from '../../audit/report.ts';
+import { AUDIT_FILES, formatVerdict, readAuditPlan, startAudit, writeAuditReports, type Audit } from '../../audit/index.ts';
 import { ConfigError } from '../../errors/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 

@@ -55,7 +55,9 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
     junit: resolve(io.cwd, args.junit ?? join(reportDir, RUN_CLI_DEFAULTS.files.junit)),
     html: resolve(io.cwd, args.html ?? join(reportDir, RUN_CLI_DEFAULTS.files.html)),
   };
-  const reporters = createReporters({ console: { stream: io.stdout }, ...paths, replayBase });
+  const har: string | undefined = args.har;
+  const harPath = har === undefined ? undefined : resolve(io.cwd, har);
+  const reporters = createReporters({ console: { stream: io.stdout }, ...paths, ...(harPath ? { har: harPath } : {}), replayBase });
   process.once('SIGINT', onSigint);
   try {
     // The library function (src/api) does target choice, model, checks and the run; the CLI adds flags and files.
@@ -85,7 +87,7 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
       },
       onLog: args.verbose ? (id, msg) => io.stdout.write(`  [${id}] ${msg}\n`) : undefined,
     });
-    io.stdout.write(`Reports: ${paths.json}, ${paths.junit}, ${paths.html}\n`);
+    io.stdout.write(`Reports: ${paths.json}, ${paths.junit}, ${paths.html}${harPath ? `, ${harPath}` : ''}\n`);
     if (outcome.coverageProblem) io.stderr.write(`${outcome.coverageProblem}\n`);
     return outcome.exitCode;
   } finally {
@@ -114,6 +116,7 @@ export const runCommand: CliCommand = {
       .option('json', { type: 'string', describe: 'Path of the JSON results file' })
       .option('junit', { type: 'string', describe: 'Path of the JUnit XML file' })
       .option('html', { type: 'string', describe: 'Path of the HTML report' })
+      .option('har', { type: 'string', describe: 'Also write every exchange as HAR 1.2 to this file (secrets masked; entries carry _check, _rules, _verdict)' })
       .option('fail-fast', { type: 'boolean', describe: 'Stop starting checks after the first failure' })
       .option('min-coverage', { type: 'number', describe: 'Fail (exit 1) when less than this share (0..1) of the testable rules was exercised' })
       .option('control-adapter', { type: 'string', describe: 'Control adapter file (YAML, spec/schemas/control-adapter.schema.json) or JS module; overrides profile.control_adapter' })

@@ -44,7 +44,10 @@ export async function clientModes(): Promise<string[]> {
 
 export async function runClientBank(concurrency: number, onRow?: (r: ClientBankRow) => void): Promise<ClientBankRow[]> {
   const bank = await loadBank();
-  const rows = await bank.runBank(bank.BANK_MODES, concurrency);
+  // The rows only: each full verdict (every exchange) stays with the bank.
+  const rows = (await bank.runBank(bank.BANK_MODES, concurrency)).map((r) => ({
+    mode: r.mode, ...(r.expected ? { expected: r.expected } : {}), caught: r.caught, exitCode: r.exitCode, strictExitCode: r.strictExitCode, ok: r.ok, ms: r.ms,
+  }));
   for (const r of rows) onRow?.(r);
   return rows;
 }

@@ -109,7 +109,9 @@ async function selftestHandler(args: Record<string, any>, io: CliIo): Promise<nu
     if (withClients && areas.includes(CLIENT_AREA)) for (const m of await clientModes()) io.stdout.write(`client:${m}\n`);
     return 0;
   }
-  if (!withServer) return runClients(io, concurrency);
+  // Where the client kill matrix goes: --json when the clients area runs alone, else beside the report.
+  const clientsJson = !withServer && args.json ? resolve(io.cwd, String(args.json)) : args.reportDir ? resolve(io.cwd, String(args.reportDir), 'selftest-clients.json') : undefined;
+  if (!withServer) return runClients(io, concurrency, clientsJson);
   io.stdout.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once on ${workers} worker threads, profile ${profile}, timeout budget ${timeoutBudgetMs} ms, seed ${seed}\n`);
   const result = await runSelftest({
     variants,
@@ -137,15 +139,20 @@ async function selftestHandler(args: Record<string, any>, io: CliIo): Promise<nu
     const paths = await writeSelftestReport(resolve(io.cwd, String(args.reportDir)), result, await loadModel());
     io.stdout.write(`Report: ${paths.html}, ${paths.json}\n`);
   }
-  const clients = withClients ? await runClients(io, concurrency) : 0;
+  const clients = withClients ? await runClients(io, concurrency, clientsJson) : 0;
   return result.exitCode || clients;
 }
 
 /** The client bank and its kill matrix; exit 1 unless every client was judged as it should be. */
-async function runClients(io: CliIo, concurrency: number): Promise<number> {
+async function runClients(io: CliIo, concurrency: number, jsonFile: string | undefined): Promise<number> {
   io.stdout.write(`\nselftest clients: the sample client in every mode, each against its own audit, ${Math.min(concurrency, 5)} at once\n`);
   const rows = await runClientBank(Math.min(concurrency, 5));
   io.stdout.write(formatClientBank(rows));
+  if (jsonFile) {
+    await mkdir(dirname(jsonFile), { recursive: true });
+    await writeFile(jsonFile, `${JSON.stringify({ clients: rows, ok: rows.every((r) => r.ok) }, null, 2)}\n`);
+    io.stdout.write(`Clients JSON: ${jsonFile}\n`);
+  }
   return rows.every((r) => r.ok) ? 0 : 1;
 }
 
