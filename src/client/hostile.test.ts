@@ -152,12 +152,11 @@ describe('hostile bodies and timing', () => {
       // 2.2 s: within the 3 s budget, but past what was left of the first attempt's budget after the 1 s backoff.
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), 2200);
     });
-    const started = Date.now();
     const res = await session(url, { timeoutBudgetMs: 3000 }).client('retry-latency').send({ path: '/' });
+    // What the client decided: one retry, answered within its own budget (no TIMEOUT). No wall-time
+    // bound: the 1.3 s of slack it had over backoff plus server delay is what a busy machine eats.
     expect(res.status).toBe(200);
     expect(hits).toBe(2);
-    // Bounded: one backoff plus one budget at most.
-    expect(Date.now() - started).toBeLessThan(1000 + 3000 + 500);
   });
 
   it('stops a retry sleep and a stalled answer when the check is aborted', async () => {
