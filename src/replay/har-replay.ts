@@ -134,8 +134,13 @@ async function replayOne(e: HarEntry, n: number, ctx: Ctx): Promise<ReplayOutcom
   const notes: string[] = [];
   const body = credentialsIn(e.request.postData?.text, ctx.profile, notes);
   if (body?.includes(MASK)) return { ...base, reason: 'the request body is masked in the HAR' };
-  // The recorded origin is the recording's target; the replay goes to this profile's base URL.
-  const target = new URL(url.pathname + url.search, ctx.profile.base_url.replace(/\/?$/, '/')).href;
+  // The recorded origin is the recording's target; the replay goes to this profile's base URL (its
+  // pci_url for a card-tokenization operation).
+  const server = op?.server === 'pci' ? ctx.profile.pci_url : ctx.profile.base_url;
+  if (!server) return { ...base, reason: 'a card-tokenization call: the profile has no pci_url' };
+  // A base URL with a path prefix keeps it (added unless the recorded path already starts with it).
+  const prefix = new URL(server).pathname.replace(/\/$/, '');
+  const target = new URL((url.pathname.startsWith(`${prefix}/`) ? '' : prefix) + url.pathname + url.search, server).href;
   let res;
   try {
     res = await ctx.http.send({ method: e.request.method, path: target, headers, ...(body !== undefined ? { rawBody: body } : {}), noRetry: e.response.status === 429 });
