@@ -26,6 +26,7 @@ export type { AuditPlan } from './plan.ts';
 export { DEFAULT_PLAN, readAuditPlan, resolvePlan } from './plan.ts';
 export { writeAuditReports, AUDIT_FILES, type AuditReportPaths } from './report.ts';
 export { formatVerdict } from './console.ts';
+export { buildAuditHar, writeAuditHar, AUDIT_HAR_CHECK } from './har.ts';
 export type { AuditProfile, AuditVerdict, Delivery, Exchange, RuleOutcome } from './types.ts';
 
 export interface AuditOptions {

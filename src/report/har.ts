@@ -16,7 +16,7 @@ export const HAR_DEFAULTS = {
 } as const;
 
 /** What the reporter keeps per exchange until the check's verdict is known. */
-interface Pending {
+export interface Pending {
   exchange: Exchange;
   startedDateTime: string;
 }
@@ -53,8 +53,11 @@ export interface HarEntry {
   timings: { blocked: -1; dns: -1; connect: -1; ssl: -1; send: number; wait: number; receive: number };
   _check: string;
   _rules: string[];
-  /** The check's verdict; `unfinished` when the run ended (cancelled) before the check did. */
-  _verdict: Verdict | 'unfinished';
+  /**
+   * The check's verdict; `unfinished` when the run ended (cancelled) before the check did. In an
+   * audit's HAR (src/audit/har.ts): the worst outcome of the client rules judged on the exchange.
+   */
+  _verdict: Verdict | 'unfinished' | 'warn' | 'not-judged';
   _attempt: number;
   _error?: { code: string; message: string };
   /** W3C trace and span ids and X-Request-Id the request carried (also in its headers). */
@@ -78,7 +81,7 @@ function queryOf(url: string): NameValue[] {
 }
 
 /** One exchange as a HAR entry. A transport failure has no response: status 0 and _error, as browsers write it. */
-export function harEntry(p: Pending, result: Pick<CheckResult, 'rules' | 'verdict'> | undefined): HarEntry {
+export function harEntry(p: Pending, result: { rules: string[]; verdict: HarEntry['_verdict'] } | undefined): HarEntry {
   const { exchange: x } = p;
   const req = x.request;
   const res = x.response;

@@ -1,16 +1,18 @@
-// Reporters: console, results.json, JUnit XML, self-contained HTML, HAR. They consume events only.
+// Reporters: console, results.json, JUnit XML, self-contained HTML, HAR, OTLP spans. They consume events only.
 import type { Reporter } from '../events/index.ts';
 import { ConsoleReporter, type ConsoleReporterOptions } from './console.ts';
 import { HtmlReporter } from './html.ts';
 import { JsonReporter } from './json.ts';
 import { JunitReporter } from './junit.ts';
 import { HarReporter } from './har.ts';
+import { OtlpReporter } from './otlp.ts';
 
 export { ConsoleReporter, type ConsoleReporterOptions } from './console.ts';
 export { JsonReporter, buildResults } from './json.ts';
 export { JunitReporter, buildJunit } from './junit.ts';
 export { HtmlReporter, buildHtml } from './html.ts';
 export { HarReporter, buildHar, HAR_DEFAULTS, type Har, type HarEntry } from './har.ts';
+export { OtlpReporter, OTLP_DEFAULTS } from './otlp.ts';
 export { buildSelftestHtml, writeSelftestReport, SELFTEST_FILES } from './html-selftest.ts';
 export { pageTemplate, cspFor } from './html-template.ts';
 export { RunCollector, publicUrl } from './collect.ts';
@@ -25,6 +27,8 @@ export interface ReporterSelection {
   html?: string;
   /** HAR 1.2 file of every exchange (run --har). */
   har?: string;
+  /** OTLP/HTTP traces endpoint (run --otlp), and where export problems are told. */
+  otlp?: { url: string; onProblem?: (message: string) => void };
   /** Command prefix for replay lines in console and HTML output. */
   replayBase?: string;
 }
@@ -36,5 +40,6 @@ export function createReporters(sel: ReporterSelection): Reporter[] {
   if (sel.junit) out.push(new JunitReporter(sel.junit));
   if (sel.html) out.push(new HtmlReporter(sel.html, sel.replayBase));
   if (sel.har) out.push(new HarReporter(sel.har));
+  if (sel.otlp) out.push(new OtlpReporter(sel.otlp.url, sel.otlp.onProblem));
   return out;
 }

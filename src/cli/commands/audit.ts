@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { AUDIT_FILES, formatVerdict, readAuditPlan, startAudit, writeAuditReports, type Audit } from '../../audit/index.ts';
+import { AUDIT_FILES, formatVerdict, readAuditPlan, startAudit, writeAuditHar, writeAuditReports, type Audit } from '../../audit/index.ts';
 import { ConfigError } from '../../errors/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 
@@ -60,8 +60,9 @@ async function auditHandler(args: Record<string, any>, io: CliIo): Promise<numbe
     await stop;
     const v = await audit.verdict();
     await writeAuditReports(v, audit.plan, { json: join(reportDir, AUDIT_FILES.json), junit: join(reportDir, AUDIT_FILES.junit), html: join(reportDir, AUDIT_FILES.html) });
+    if (args.har) await writeAuditHar(v, audit.profile, resolve(io.cwd, String(args.har)));
     io.stdout.write(formatVerdict(v));
-    io.stdout.write(`reports: ${join(reportDir, AUDIT_FILES.html)}\n`);
+    io.stdout.write(`reports: ${join(reportDir, AUDIT_FILES.html)}${args.har ? `, ${resolve(io.cwd, String(args.har))}` : ''}\n`);
     return v.exitCode;
   } finally {
     dispose();
@@ -81,6 +82,7 @@ export const auditCommand: CliCommand = {
       .option('faults', { type: 'string', describe: 'Fault plan YAML (spec/schemas/audit-plan.schema.json; default: the built-in plan)' })
       .option('webhook-url', { type: 'string', describe: "Your webhook receiver's base URL: webhooks are delivered to it (twice, late, with extra fields)" })
       .option('report-dir', { type: 'string', default: 'baas-conform-audit', describe: 'Where audit.json, junit.xml and audit.html go' })
+      .option('har', { type: 'string', describe: 'Also write the client\'s calls as HAR 1.2 (redacted; entries carry _rules and _verdict)' })
       .option('strict', { type: 'boolean', describe: 'Recommended rules (warnings) fail the audit too' })
       .option('profile-out', { type: 'string', describe: 'Also write the profile JSON to this file (mode 0600)' }),
   run: auditHandler,

@@ -10,5 +10,6 @@ import { diffCommand } from './diff.ts';
 import { certifyCommand } from './certify.ts';
 import { verifyCommand } from './verify.ts';
 import { auditCommand } from './audit.ts';
+import { replayCommand } from './replay.ts';
 
-export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand, diffCommand, certifyCommand, verifyCommand, auditCommand];
+export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand, diffCommand, certifyCommand, verifyCommand, auditCommand, replayCommand];

@@ -10,6 +10,7 @@ import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { LOAD_LIMITS, SCENARIOS, mergeResults, readResultFile, renderResult, runLoad, writeResult, type LoadOptions, type LoadResult, type Thresholds } from '../../load/index.ts';
 import { writeLoadReport } from '../../load/html.ts';
+import { writeLoadHar } from '../../load/har.ts';
 import { parseThresholdFlag, planOptions, readPlan } from '../../load/plan.ts';
 import { loadMetrics, serveMetrics, type MetricsServer } from '../../load/metrics.ts';
 import { progressPrinter } from '../../load/progress.ts';
@@ -50,6 +51,7 @@ export function parseShard(v: unknown): { index: number; count: number } | undef
 
 async function emit(result: LoadResult, args: Record<string, any>, io: CliIo, profile?: ResolvedProfile): Promise<number> {
   if (args.out) await writeResult(resolve(io.cwd, args.out), result, profile);
+  if (args.har) await writeLoadHar(resolve(io.cwd, args.har), result, profile);
   if (args.reportDir) {
     const files = await writeLoadReport(resolve(io.cwd, args.reportDir), result, profile);
     io.stderr.write(`load report: ${files.html} (JSON: ${files.json})\n`);
@@ -186,6 +188,7 @@ export const loadCommand: CliCommand = {
       .option('rps-min', { type: 'number', describe: 'Fail when throughput (req/s) is below this' })
       .option('out', { type: 'string', describe: 'Write the result JSON here (secrets masked); input for load merge' })
       .option('raw-out', { type: 'string', describe: 'Also write every latency sample (us, one per line) here: to check merged percentiles against raw data' })
+      .option('har', { type: 'string', describe: 'Write the answers kept as evidence of a broken rule as HAR 1.2 (entries carry _check, _rules, _verdict)' })
       .option('report-dir', { type: 'string', describe: 'Write load.json and load.html (self-contained, inline SVG) into this directory' })
       .option('json', { type: 'boolean', describe: 'Print the result JSON instead of the table' }),
   run: loadHandler,

@@ -57,7 +57,15 @@ async function runHandler(args: Record<string, any>, io: CliIo): Promise<number>
   };
   const har: string | undefined = args.har;
   const harPath = har === undefined ? undefined : resolve(io.cwd, har);
-  const reporters = createReporters({ console: { stream: io.stdout }, ...paths, ...(harPath ? { har: harPath } : {}), replayBase });
+  const otlp: string | undefined = args.otlp;
+  if (otlp !== undefined && !/^https?:\/\//i.test(otlp)) throw new ConfigError(`--otlp must be an http(s) URL of an OTLP/HTTP traces endpoint (e.g. http://127.0.0.1:4318/v1/traces), got ${JSON.stringify(otlp)}`);
+  const reporters = createReporters({
+    console: { stream: io.stdout },
+    ...paths,
+    ...(harPath ? { har: harPath } : {}),
+    ...(otlp ? { otlp: { url: otlp, onProblem: (m: string) => io.stderr.write(`${m}\n`) } } : {}),
+    replayBase,
+  });
   process.once('SIGINT', onSigint);
   try {
     // The library function (src/api) does target choice, model, checks and the run; the CLI adds flags and files.
@@ -116,6 +124,7 @@ export const runCommand: CliCommand = {
       .option('json', { type: 'string', describe: 'Path of the JSON results file' })
       .option('junit', { type: 'string', describe: 'Path of the JUnit XML file' })
       .option('html', { type: 'string', describe: 'Path of the HTML report' })
+      .option('otlp', { type: 'string', describe: 'Export the run as OpenTelemetry spans (run, check, request; rule ids as attributes) to this OTLP/HTTP traces URL' })
       .option('har', { type: 'string', describe: 'Also write every exchange as HAR 1.2 to this file (secrets masked; entries carry _check, _rules, _verdict)' })
       .option('fail-fast', { type: 'boolean', describe: 'Stop starting checks after the first failure' })
       .option('min-coverage', { type: 'number', describe: 'Fail (exit 1) when less than this share (0..1) of the testable rules was exercised' })

@@ -1,0 +1,100 @@
+// `baas-conform replay FILE`: a HAR (run --har) re-sends its recorded requests with fresh tokens and
+// prints where the answers differ; a results.json with --check re-runs that check with the run's
+// seed. Target as for run: --profile, --target, or the embedded reference.
+
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { runConformance } from '../../api/index.ts';
+import { loadResults, RESULTS_KIND } from '../../baseline/index.ts';
+import { ConfigError } from '../../errors/index.ts';
+import { loadModel } from '../../model/index.ts';
+import { loadProfile, resolveProfile, type ResolvedProfile } from '../../profile/index.ts';
+import { startReference } from '../../reference/index.ts';
+import { ConsoleReporter } from '../../report/index.ts';
+import { loadHar, replayHar, type ReplayOutcome } from '../../replay/index.ts';
+import type { CliCommand, CliIo } from '../types.ts';
+import { positiveInt } from '../options.ts';
+
+/** Target text may hold terminal control characters. */
+const clean = (s: string) => s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, ' ');
+
+async function kindOf(file: string): Promise<string | undefined> {
+  try {
+    return (JSON.parse(await readFile(file, 'utf8')) as { kind?: string }).kind;
+  } catch {
+    return undefined; // loadHar / loadResults say what is wrong with the file
+  }
+}
+
+async function replayResults(file: string, args: Record<string, any>, io: CliIo): Promise<number> {
+  const doc = await loadResults(file);
+  const id = args.check === undefined ? undefined : String(args.check);
+  if (!id) throw new ConfigError(`replay ${file}: a results.json replays one check: add --check ID (its failed checks: ${doc.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'blocked').map((c) => c.checkId).join(', ') || 'none'})`);
+  if (!doc.checks.some((c) => c.checkId === id)) throw new ConfigError(`replay: ${file} has no check ${id}`);
+  if (doc.seed === undefined) throw new ConfigError(`replay: ${file} records no seed`);
+  io.stdout.write(`replaying ${id} with the recorded seed ${doc.seed} (was ${doc.checks.find((c) => c.checkId === id)!.verdict})\n`);
+  const outcome = await runConformance({
+    profile: args.profile === undefined ? undefined : resolve(io.cwd, args.profile),
+    target: args.target,
+    env: io.env,
+    cwd: io.cwd,
+    seed: doc.seed,
+    checks: [id],
+    reporters: [new ConsoleReporter({ stream: io.stdout })],
+  });
+  return outcome.exitCode;
+}
+
+function print(o: ReplayOutcome, io: CliIo): void {
+  const head = `#${o.entry} ${o.method} ${clean(o.path)}${o.operation ? ` (${o.operation})` : ''}${o.check ? ` [${o.check}]` : ''}`;
+  if (o.status !== 'replayed') io.stdout.write(`${o.status.toUpperCase()} ${head}: ${o.reason}\n`);
+  else if (!o.differences.length) io.stdout.write(`SAME ${head}: HTTP ${o.newStatus}\n`);
+  else io.stdout.write(`DIFFERS ${head}\n${o.differences.map((d) => `    ${clean(d)}`).join('\n')}\n`);
+  for (const note of o.notes ?? []) io.stdout.write(`    note: ${clean(note)}\n`);
+}
+
+async function replayHarFile(file: string, args: Record<string, any>, io: CliIo): Promise<number> {
+  const har = await loadHar(file);
+  const entries: number[] = [...(args.entry ?? [])].map((n: unknown) => positiveInt('entry', n)!);
+  let reference: Awaited<ReturnType<typeof startReference>> | undefined;
+  let profile: ResolvedProfile;
+  if (args.profile !== undefined) profile = await loadProfile(resolve(io.cwd, args.profile), { target: args.target, env: io.env });
+  else if (args.target !== undefined) profile = resolveProfile(undefined, { target: args.target, env: io.env }, 'target');
+  else {
+    reference = await startReference();
+    profile = resolveProfile(reference.profile, { env: {} }, 'embedded reference profile');
+    io.stdout.write(`no --profile or --target: replaying against the embedded reference at ${profile.base_url}\n`);
+  }
+  try {
+    const outcomes = await replayHar(har, { profile, model: await loadModel(), entries, allowWrites: !!args.allowWrites });
+    for (const o of outcomes) print(o, io);
+    const n = (s: ReplayOutcome['status']) => outcomes.filter((o) => o.status === s).length;
+    const differing = outcomes.filter((o) => o.differences.length).length;
+    io.stdout.write(`replayed ${n('replayed')}, differing ${differing}, refused ${n('refused')} (writes), skipped ${n('skipped')}\n`);
+    const refused = outcomes.filter((o) => o.status === 'refused');
+    if (refused.length) io.stderr.write(`refused ${refused.length} write(s) without --allow-writes: ${refused.map((o) => `#${o.entry} ${o.method} ${o.operation ?? o.path}`).join(', ')}\n`);
+    return differing ? 1 : refused.length ? 2 : 0;
+  } finally {
+    await reference?.close();
+  }
+}
+
+async function replayHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+  const file = resolve(io.cwd, String(args.file));
+  return (await kindOf(file)) === RESULTS_KIND ? replayResults(file, args, io) : replayHarFile(file, args, io);
+}
+
+export const replayCommand: CliCommand = {
+  command: 'replay <file>',
+  describe: 'Re-send a HAR (run --har) with fresh tokens and print what answers differently; or re-run one check of a results.json with its seed (--check)',
+  builder: (y: Argv) =>
+    y
+      .positional('file', { type: 'string', describe: 'run.har (HAR 1.2) or results.json' })
+      .option('profile', { type: 'string', describe: 'Target profile JSON; tokens are minted from its clients[0]' })
+      .option('target', { type: 'string', describe: 'Target base URL (overrides the profile base_url)' })
+      .option('entry', { type: 'number', array: true, describe: 'HAR: replay only these entries (1-based); repeatable' })
+      .option('allow-writes', { type: 'boolean', describe: 'HAR: also send requests that create state or move money (refused by default, exit 2)' })
+      .option('check', { type: 'string', describe: 'results.json: the check to re-run with the recorded seed' }),
+  run: replayHandler,
+};
