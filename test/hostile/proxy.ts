@@ -155,10 +155,10 @@ export async function startHostileProxy(opts: HostileProxyOptions): Promise<Host
     const src = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
     const localAddress = /^127\./.test(upstream.hostname) && /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(src) ? src : undefined;
     const up = http.request({ agent, host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers, ...(localAddress ? { localAddress } : {}) }, (ur) => {
-      // Connection and Keep-Alive are hop-by-hop: relayed, the reference's "timeout=10" told the client
-      // it could reuse an idle socket that this server closes after 5 s, and a request sent in between
-      // failed as CONNECTION_RESET ("other side closed") on a check the proxy never touched (about one
-      // run in ten of test/hostile/webhooks.test.ts, limits.token.rate-limit after its wait).
+      // Connection and Keep-Alive are hop-by-hop: relayed, the reference's "timeout=10" stood in for
+      // this server's own keep-alive timeout (5 s then), so the client reused sockets this server had
+      // closed, and a check the proxy never touched failed as CONNECTION_RESET ("other side closed":
+      // about one run in ten of test/hostile/webhooks.test.ts). The client must learn this server's.
       const { connection: _c, 'keep-alive': _k, ...relayed } = ur.headers;
       res.writeHead(ur.statusCode ?? 502, relayed);
       ur.pipe(res);
