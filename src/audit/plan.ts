@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
-import { ConfigError } from '../errors/index.ts';
+import { ConfigError, describeSchemaProblem } from '../errors/index.ts';
 import { DEFAULT_SPEC_DIR } from '../model/index.ts';
 
 export interface AuditPlan {
@@ -53,12 +53,7 @@ async function firstError(plan: unknown): Promise<ErrorObject | undefined> {
   return validator(plan) ? undefined : validator.errors![0];
 }
 
-function describe(e: ErrorObject): string {
-  if (e.keyword === 'additionalProperties') return `unknown property "${(e.params as any).additionalProperty}"`;
-  if (e.keyword === 'required') return `missing required property "${(e.params as any).missingProperty}"`;
-  if (e.keyword === 'enum') return `${e.message}: ${JSON.stringify((e.params as any).allowedValues)}`;
-  return e.message ?? e.keyword;
-}
+const describe = describeSchemaProblem;
 
 /** Validates a plan object (from a file or a caller) and fills the defaults. */
 export async function resolvePlan(raw: unknown, name = 'plan'): Promise<AuditPlan> {
@@ -101,14 +96,3 @@ export async function readAuditPlan(file: string): Promise<AuditPlan> {
   return resolvePlan(raw ?? {}, file);
 }
 
-/** mulberry32: a small seeded generator, so a plan's choices repeat run after run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -3,7 +3,7 @@
 // answered with a 429 or a stall, so a burst of 429s meets one logical request and its retries.
 
 import type { AuditPlan } from './plan.ts';
-import { seeded } from './plan.ts';
+import { seededRandom as seeded } from '../runner/seed.ts';
 
 export type Decision = { kind: 'rate-limit'; burst?: string; retryAfter?: number } | { kind: 'stall'; ms: number } | undefined;
 

@@ -54,3 +54,4 @@ export class ServiceRegistrationError extends BaasConformError {
     super('BAAS_SERVICE_REGISTRATION_REFUSED', message, 2);
   }
 }
+export { describeSchemaProblem } from './schema-problem.ts';

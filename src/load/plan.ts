@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { LineCounter, parseDocument } from 'yaml';
-import { ConfigError } from '../errors/index.ts';
+import { ConfigError, describeSchemaProblem } from '../errors/index.ts';
 import { DEFAULT_SPEC_DIR, type Model } from '../model/index.ts';
 import type { LoadOptions } from './run.ts';
 import { scenarioById, SCENARIOS } from './scenarios.ts';
@@ -58,12 +58,9 @@ async function validate(plan: unknown): Promise<ErrorObject | undefined> {
 }
 
 function describe(e: ErrorObject): string {
-  if (e.keyword === 'additionalProperties') return `unknown property "${(e.params as any).additionalProperty}"`;
-  if (e.keyword === 'required') return `missing required property "${(e.params as any).missingProperty}"`;
-  if (e.keyword === 'enum') return `${e.message}: ${JSON.stringify((e.params as any).allowedValues)}`;
   if (e.keyword === 'pattern' && /thresholds/.test(e.instancePath)) return 'not a threshold: write `metric op value [over Ns]`, e.g. "p99 < 500", "p99 < 500 over 10s" or "conformance_errors < 1" (metrics: pNN, max, mean, error_rate, rps, timeouts, conformance_errors)';
   if (e.keyword === 'not') return 'give either stages or duration, not both';
-  return e.message ?? e.keyword;
+  return describeSchemaProblem(e);
 }
 
 /** `metric op value [over Ns]`, in a scope: the run, an operation, a rule id (conformance_errors), or both. */

@@ -1,6 +1,8 @@
 // Load shape over time: stages (ramp up, hold, ramp down) of arrival rate (open model) or
 // connections (closed model). Each stage moves linearly from the previous stage's target to its own.
 
+import { seededRandom } from '../runner/seed.ts';
+
 export interface Stage {
   /** Seconds this stage lasts. */
   duration_s: number;
@@ -43,17 +45,6 @@ export function valueAt(s: Shape, tMs: number): number {
 /** Arrival pattern of the open model: evenly spaced (wrk2, k6), or a Poisson process (Gatling's randomised injection). */
 export type ArrivalKind = 'uniform' | 'poisson';
 
-/** mulberry32: a small seeded PRNG, so a randomised schedule is the same on every run with the same seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Intended send times (ms from the start) of an arrival-rate shape, computed up front from the rate

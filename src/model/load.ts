@@ -9,10 +9,10 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parseDocument, LineCounter } from 'yaml';
-import { ModelError } from '../errors/index.ts';
+import { describeSchemaProblem, ModelError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
 import { clientRulesOf } from './client-rules.ts';
 import { checkReadings } from './readings.ts';
@@ -40,12 +40,7 @@ function newAjv(): Ajv2020 {
   return ajv;
 }
 
-function describeAjvError(e: ErrorObject): string {
-  if (e.keyword === 'additionalProperties') return `unknown property "${(e.params as any).additionalProperty}"`;
-  if (e.keyword === 'required') return `missing required property "${(e.params as any).missingProperty}"`;
-  if (e.keyword === 'enum') return `${e.message}: ${JSON.stringify((e.params as any).allowedValues)}`;
-  return e.message ?? e.keyword;
-}
+const describeAjvError = describeSchemaProblem;
 
 async function readYaml(dir: string, rel: string): Promise<unknown> {
   const file = path.join(dir, rel);

@@ -1,7 +1,7 @@
 // Runner: selection, seeds, needs, preflight, services, scheduling, events, rule coverage.
 export { runChecks, RUN_DEFAULTS, type RunOptions, type RunOutcome } from './run.ts';
 export { selectChecks, matchesPattern, inShard, parseShard, stableHash, type Shard } from './select.ts';
-export { deriveSeed, randomSeed } from './seed.ts';
+export { deriveSeed, randomSeed, seededRandom } from './seed.ts';
 export { unmetNeed, skipReasonFor, NO_CONTROL } from './needs.ts';
 export { preflight } from './preflight.ts';
 export { startServices } from './services.ts';

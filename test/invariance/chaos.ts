@@ -5,19 +5,9 @@
 
 import type { ProxyHooks } from '../../src/mutants/proxy.ts';
 import { errorBody } from '../../src/mutants/transforms.ts';
+import { seededRandom } from '../../src/runner/seed.ts';
 import type { Condition } from './conditions.ts';
 
-/** mulberry32: small, seeded, good enough to spread latency and refusals. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface ChaosTally {
   answers: number;
@@ -27,8 +17,8 @@ export interface ChaosTally {
 
 export function chaosHooks(condition: Condition, seed: number, tally: ChaosTally): ProxyHooks | undefined {
   if (condition.latencyMaxMs === 0 && condition.share429 === 0) return undefined;
-  const latency = seeded(seed);
-  const refuse = seeded(seed ^ 0x5bd1e995);
+  const latency = seededRandom(seed);
+  const refuse = seededRandom(seed ^ 0x5bd1e995);
   return {
     delayMs: () => {
       tally.answers++;

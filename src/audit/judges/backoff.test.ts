@@ -3,7 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../model/index.ts';
-import { DEFAULT_PLAN, seeded } from '../plan.ts';
+import { seededRandom as seeded } from '../../runner/seed.ts';
+import { DEFAULT_PLAN } from '../plan.ts';
 import type { Exchange } from '../types.ts';
 import { tokenBackoff } from './backoff.ts';
 
