@@ -119,11 +119,13 @@ describe('abort_on_fail', () => {
   it('stops sending once a rule fails after its grace period; the verdict says when and why', async () => {
     started = Date.now();
     const rule = { ...parseRule('p99 < 200 over 1s'), abort_on_fail: true, grace_s: 1 };
-    const r = await runLoad({ scenario: 'user-read', profile: profile(), arrivalRate: 50, durationSec: 8, thresholds: { rules: [rule] } });
+    // A 60 s schedule: the abort (due about 2-3 s in) ends the run early however busy the machine is, so
+    // "before the schedule ended" is the behaviour asserted, not a wall-time bound.
+    const r = await runLoad({ scenario: 'user-read', profile: profile(), arrivalRate: 50, durationSec: 60, thresholds: { rules: [rule] } });
     expect(r.aborted).toBeDefined();
     expect(r.aborted!.at_s).toBeGreaterThanOrEqual(1);
-    expect(r.aborted!.at_s).toBeLessThan(8);
-    expect(r.counts.attempts).toBeLessThan(400); // the whole schedule was 400 sends
+    expect(r.aborted!.at_s).toBeLessThan(60);
+    expect(r.counts.attempts).toBeLessThan(3000); // the whole schedule was 3000 sends
     expect(r.verdict.pass).toBe(false);
     expect(r.verdict.reasons.join('\n')).toMatch(/aborted at .* s: abort_on_fail threshold p99 < 200 over 1s failed/);
   });
