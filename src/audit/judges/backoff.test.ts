@@ -33,7 +33,7 @@ async function judgeOf(bursts: number[][]) {
 }
 
 describe('CLIENT-TOKEN-BACKOFF judge', () => {
-  it.each([[100, 10], [50, 20]])('passes full jitter (base %i ms, two bursts of five) in all but %i of 2000 seeded runs', async (base, allowed) => {
+  it.each([[100, 2], [50, 4]])('passes full jitter (base %i ms, two bursts of five) in all but %i of 2000 seeded runs', async (base, allowed) => {
     const rnd = seeded(42);
     let failed = 0;
     for (let i = 0; i < 2000; i++) {
@@ -41,6 +41,13 @@ describe('CLIENT-TOKEN-BACKOFF judge', () => {
       if ((await judgeOf([burst(), burst()])).status !== 'pass') failed++;
     }
     expect(failed).toBeLessThan(allowed);
+  });
+
+  it('passes full jitter when a 400 ms stall stretches the first wait of one burst, and fails when no burst grows', async () => {
+    expect((await judgeOf([[430, 150, 90, 700, 300], [20, 160, 300, 500, 1400]])).status).toBe('pass');
+    const none = await judgeOf([[430, 150, 90, 700, 300], [20, 60, 30, 50, 80]]);
+    expect(none.status).toBe('fail');
+    expect(none.message).toMatch(/no burst did/);
   });
 
   it('passes exponential backoff without jitter and with equal jitter', async () => {

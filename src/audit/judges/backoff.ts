@@ -1,7 +1,7 @@
 // Backoff after 429 (section 8) and Retry-After (RFC 9110). Judged over sequences: a burst of
 // consecutive 429s the plan imposed, and the waits between each 429 and the client's next attempt.
 // One wait says nothing (full jitter makes a near-zero wait legitimate); the longest of the last two
-// waits of the bursts must outgrow the longest first wait by the plan's factor and margin.
+// waits of a burst must outgrow its first wait by the plan's factor and margin, in at least one burst.
 
 import type { Exchange } from '../types.ts';
 import { cite, ms, notExercised, type Judge, type JudgeContext } from './context.ts';
@@ -43,13 +43,19 @@ export const tokenBackoff: Judge = (ctx) => {
   const exchanges = all.flatMap((b) => b.seqs);
   if (complete.length === 0) return { status: 'not-exercised', message: `no burst of 429s was retried three times or more (${shown}); growth needs a sequence`, exchanges };
   const { factor, min_growth_ms } = ctx.plan.backoff;
-  const early = Math.max(...complete.map((b) => b.waits[0]));
-  const late = Math.max(...complete.map((b) => Math.max(b.waits[b.waits.length - 1], b.waits[b.waits.length - 2])));
-  const bound = factor * early + min_growth_ms;
-  const verdict = `waits after consecutive 429s (${shown}): the longest late wait is ${ms(late)}, the longest first wait ${ms(early)}`;
-  return late >= bound
-    ? { status: 'pass', message: `${verdict}; the waits grow (${ms(late)} >= ${factor} x ${ms(early)} + ${ms(min_growth_ms)})`, exchanges }
-    : { status: 'fail', message: `${verdict}; exponential backoff needs the late waits to reach ${factor} x ${ms(early)} + ${ms(min_growth_ms)} = ${ms(bound)}`, exchanges };
+  // Each burst is judged on its own: a wait stretched by a scheduling stall in one burst must not set the
+  // bar for the others, and full jitter may hide the growth of one burst by chance, never of all of them.
+  const judged = complete.map((b) => {
+    const early = b.waits[0];
+    const late = Math.max(b.waits[b.waits.length - 1], b.waits[b.waits.length - 2]);
+    return { b, early, late, bound: factor * early + min_growth_ms };
+  });
+  const grown = judged.filter((j) => j.late >= j.bound);
+  const each = judged.map((j) => `${j.b.id}: late ${ms(j.late)} against ${factor} x ${ms(j.early)} + ${ms(min_growth_ms)} = ${ms(j.bound)}`).join('; ');
+  const verdict = `waits after consecutive 429s (${shown})`;
+  return grown.length > 0
+    ? { status: 'pass', message: `${verdict}; the waits grow in ${grown.map((j) => j.b.id).join(', ')} (${each})`, exchanges }
+    : { status: 'fail', message: `${verdict}; exponential backoff needs the longest of the last two waits of a burst to reach ${factor} x its first wait + ${ms(min_growth_ms)}, and no burst did (${each})`, exchanges };
 };
 
 /** Tolerance for a wait measured between two listeners' clocks on one host. */
