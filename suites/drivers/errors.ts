@@ -11,7 +11,7 @@ import { checkProperty } from '../../src/checks/property.ts';
 import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
-  bearer, chainHeader, check, claimPathsCarrying, grantType, expect2xx, expectError, expectErrorShape, forgeHs256, headers, identityHeader,
+  bearer, chainHeader, check, claimPathsCarrying, expect2xx, expectError, expectErrorShape, forgeHs256, headers, identityHeader,
   jwtClaims, requestToken, rnd, s2sToken, sharedUser, tamperSignature, tokenBody, userToken, CheckFailure, idpAuthorize,
   sharedIdpUser, expectAudienceRefused, expectOneOfErrors, withoutClaim, idpHeaders, ownRowOperations, rowOnOperations, rowOperations, type RowOperation, warnReading,
 } from '../kit/index.ts';
@@ -286,7 +286,7 @@ export const drivers: Drivers = {
     (ctx) => {
       const c = ctx.profile.special_clients?.no_secret;
       if (!c) return ctx.skip('needs profile.special_clients.no_secret');
-      return { client_id: c.client_id, client_secret: secretOf(c), grant_type: grantType(ctx) };
+      return { client_id: c.client_id, client_secret: secretOf(c), grant_type: ctx.model.grantType() };
     },
     ['special_client:no_secret'],
   ),
@@ -295,7 +295,7 @@ export const drivers: Drivers = {
     (ctx) => {
       const c = ctx.profile.special_clients?.company_type_restricted;
       if (!c) return ctx.skip('needs profile.special_clients.company_type_restricted');
-      return { client_id: c.client_id, client_secret: secretOf(c), grant_type: grantType(ctx) };
+      return { client_id: c.client_id, client_secret: secretOf(c), grant_type: ctx.model.grantType() };
     },
     ['special_client:company_type_restricted'],
   ),
