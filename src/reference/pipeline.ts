@@ -131,8 +131,8 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
       status: reply.status,
       headers: reply.headers ? { ...reply.headers } : {},
       body: reply.body === undefined ? '' : JSON.stringify(reply.body),
-      ...(reply.ruleId ? { ruleId: reply.ruleId } : {}),
     };
+    if (reply.ruleId) out.ruleId = reply.ruleId;
     if (reply.body !== undefined) out.headers['content-type'] = JSON_TYPE;
     if (p.transform) {
       const info: TransformRequest = { method, path, operationId: route?.operationId, headers: req.headers, server: p.server, categoryFor: st.model.categoryFor };
