@@ -113,6 +113,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     request_templates: { createToken: { audience: REFERENCE_TOKEN_AUDIENCE } },
     // GET /api/v1/wallet?wallet_id= (the spec says "optional wallet ID" without naming it).
     wallet_id_param: 'wallet_id',
+    // A card transfer settles on a timer (settleMs): whether an activity read already carries its
+    // completion time depends on when it is read. `compare` leaves it out (two runs differ there by design).
+    volatile_fields: ['completed_at'],
     // The reference documents its token limits as a vendor would (section 8 shows no numbers); a
     // reference without a limit (fault ratelimit.disabled) documents none.
     rate_limit: st.fault('ratelimit.disabled')
