@@ -58,7 +58,7 @@ export const compareCommand: CliCommand = {
       .option('safe', { type: 'boolean', describe: 'Only checks that create nothing and move no money' })
       .option('concurrency', { type: 'number', describe: `Checks run at once in each run (default ${RUN_DEFAULTS.concurrency})` })
       .option('runs', { type: 'number', describe: `fast-check runs per property (default ${RUN_DEFAULTS.numRuns})` })
-      .option('timeout-budget', { type: 'number', describe: `Per-request time budget in ms (default ${RUN_DEFAULTS.timeoutBudgetMs})` })
+      .option('timeout-budget', { type: 'number', describe: 'Per-request time budget in ms (default: the section 8 recommended request timeout from spec/)' })
       .option('check-timeout', { type: 'number', describe: `Per-check time limit in ms (default ${RUN_DEFAULTS.checkTimeoutMs})` })
       .option('report-dir', { type: 'string', describe: `Directory for ${COMPARE_FILES.json} and ${COMPARE_FILES.html} (default ./${RUN_CLI_DEFAULTS.reportDir})` })
       .option('json', { type: 'string', describe: 'Path of the JSON comparison' })
