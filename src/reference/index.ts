@@ -21,7 +21,7 @@ import type { ReferenceOptions, ReferenceServer } from './types.ts';
 export { FAULT_POINTS, type FaultPoint } from './faults.ts';
 export { DEFAULT_OPERATION_PATHS } from './handlers/index.ts';
 export { BANK_ACCOUNT_WEBHOOK_PATH } from './handlers/control.ts';
-export { DEFAULT_RATE_LIMIT } from './state/index.ts';
+export { DEFAULT_RATE_LIMIT, EMBEDDED_RUN_RATE_LIMIT } from './state/index.ts';
 export { S2S_STEPS, USER_TOKEN_STEPS, USER_TOKEN_VALIDITY_SECONDS } from './auth/index.ts';
 export type { OutgoingResponse, RateLimitOptions, ReferenceOptions, ReferenceServer, ResponseTransform, TransformRequest } from './types.ts';
 
