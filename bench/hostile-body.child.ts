@@ -31,7 +31,7 @@ const server = http.createServer((req, res) => {
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const base_url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const session = new HttpSession({ profile: resolveProfile({ base_url, clients: [{ client_id: 'bench', client_secret: 'bench-secret' }] }, { env: {} }) });
+const session = new HttpSession({ profile: resolveProfile({ base_url, clients: [{ client_id: 'bench', client_secret: 'bench-secret' }] }, { env: {} }), timeoutBudgetMs: 30_000 });
 let outcome: string;
 try {
   const res = await session.client('bench').send({ path: '/' });

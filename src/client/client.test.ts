@@ -29,7 +29,7 @@ function session(baseUrl: string, extra: Partial<ConstructorParameters<typeof Ht
     { base_url: baseUrl, clients: [{ client_id: 'cid', client_secret: 'super-secret-1' }], s2s_signing_secret: 'signing-key-xyz' },
     { env: {} },
   );
-  const s = new HttpSession({ profile, ...extra });
+  const s = new HttpSession({ profile, timeoutBudgetMs: 30_000, ...extra });
   sessions.push(s);
   return s;
 }

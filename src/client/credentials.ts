@@ -11,17 +11,10 @@ export interface OperationCall {
   body: Record<string, string>;
 }
 
-/** grant_type of the token request schema (section 4: must be `client_credentials`). */
-export function grantTypeOf(model: Model): string {
-  const g = (model.operation('createToken').requestSchema as { properties?: { grant_type?: { enum?: unknown[] } } } | undefined)?.properties?.grant_type?.enum?.[0];
-  if (typeof g !== 'string') throw new Error('spec/openapi.yaml: the createToken request has no grant_type enum');
-  return g;
-}
-
 /** POST /api/v1/token for `client` (path and method from the model). */
 export function tokenRequest(model: Model, client: { client_id: string; client_secret: string }): OperationCall {
   const op = model.operation('createToken');
-  return { method: op.method, path: op.path, body: { client_id: client.client_id, client_secret: client.client_secret, grant_type: grantTypeOf(model) } };
+  return { method: op.method, path: op.path, body: { client_id: client.client_id, client_secret: client.client_secret, grant_type: model.grantType() } };
 }
 
 /** User registration (v2 by default; v1 also needs X-Chain-Id): the address under its preferred name. */

@@ -29,7 +29,7 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
 
 function session(baseUrl: string, extra: Partial<ConstructorParameters<typeof HttpSession>[0]> = {}): HttpSession {
   const profile = resolveProfile({ base_url: baseUrl, clients: [{ client_id: 'cid', client_secret: 'super-secret-1' }] }, { env: {} });
-  const s = new HttpSession({ profile, ...extra });
+  const s = new HttpSession({ profile, timeoutBudgetMs: 30_000, ...extra });
   sessions.push(s);
   return s;
 }

@@ -25,8 +25,6 @@ import { newTraceId, withTrace, type TraceIds } from './trace.ts';
 const OBSERVED_MAX = 5000;
 
 export const CLIENT_DEFAULTS = {
-  /** Section 8: recommended client request timeout. */
-  timeoutBudgetMs: 30_000,
   maxBodyBytes: 2 * 1024 * 1024,
   /** Bodies kept in recorded exchanges (reports), per direction. */
   recordBodyBytes: 8 * 1024,
@@ -42,6 +40,7 @@ export const FAST_ANSWER_MS = 100;
 export interface HttpSessionOptions {
   profile: ResolvedProfile;
   model?: Model;
+  /** Per-request budget; default the model's section 8 recommended request timeout (one of the two is required). */
   timeoutBudgetMs?: number;
   maxBodyBytes?: number;
   retry?: Partial<RetryOptions>;
@@ -106,7 +105,9 @@ export class HttpSession {
   constructor(opts: HttpSessionOptions) {
     this.profile = opts.profile;
     this.model = opts.model;
-    this.timeoutBudgetMs = opts.timeoutBudgetMs ?? CLIENT_DEFAULTS.timeoutBudgetMs;
+    const budget = opts.timeoutBudgetMs ?? opts.model?.requestTimeoutMs();
+    if (budget === undefined) throw new TypeError('HttpSession: give a model (its section 8 request timeout is the default budget) or timeoutBudgetMs');
+    this.timeoutBudgetMs = budget;
     this.maxBodyBytes = opts.maxBodyBytes ?? CLIENT_DEFAULTS.maxBodyBytes;
     this.retry = { ...RETRY_DEFAULTS, ...opts.retry };
     this.random = opts.random ?? Math.random;

@@ -4,4 +4,4 @@ export { TransportError, isTransportError, type TransportErrorCode } from './err
 export { RETRY_DEFAULTS, backoffDelay, parseRetryAfter, type RetryOptions } from './retry.ts';
 export { toCurl } from './curl.ts';
 export { readTargetCa, targetOrigins, targetSecureContext, tlsConnectOptions } from './target-ca.ts';
-export { createUserRequest, grantTypeOf, s2sUserHeaders, tokenRequest, userIdOf, type OperationCall } from './credentials.ts';
+export { createUserRequest, s2sUserHeaders, tokenRequest, userIdOf, type OperationCall } from './credentials.ts';

@@ -19,7 +19,7 @@ it('sends from the given source address, one pool per address, and from the defa
   server = createServer((req, res) => res.end(JSON.stringify({ from: req.socket.remoteAddress })));
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  session = new HttpSession({ profile: resolveProfile({ base_url: base, clients: [{ client_id: 'c', client_secret: 's-123456' }] }, { env: {} }) });
+  session = new HttpSession({ profile: resolveProfile({ base_url: base, clients: [{ client_id: 'c', client_secret: 's-123456' }] }, { env: {} }), timeoutBudgetMs: 30_000 });
   const c = session.client('t');
   const from = async (localAddress?: string) => (await c.send({ path: '/', ...(localAddress ? { localAddress } : {}) })).json.from.replace(/^::ffff:/, '');
   expect(await from('127.0.0.2')).toBe('127.0.0.2');

@@ -38,7 +38,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const session = (extra: Record<string, unknown>) => new HttpSession({ profile: resolveProfile({ base_url: origins[0], clients: [{ client_id: 'c', client_secret: 's-123456' }], ...extra }, { env: {} }) });
+const session = (extra: Record<string, unknown>) => new HttpSession({ timeoutBudgetMs: 10_000, profile: resolveProfile({ base_url: origins[0], clients: [{ client_id: 'c', client_secret: 's-123456' }], ...extra }, { env: {} }) });
 
 async function outcome(s: HttpSession, url: string): Promise<string> {
   try {

@@ -36,7 +36,7 @@ async function recorder(): Promise<{ url: string; seen: IncomingHttpHeaders[] }>
 }
 
 function session(baseUrl: string): HttpSession {
-  const s = new HttpSession({ profile: resolveProfile({ base_url: baseUrl, clients: [{ client_id: 'cid', client_secret: 'super-secret-1' }] }, { env: {} }) });
+  const s = new HttpSession({ profile: resolveProfile({ base_url: baseUrl, clients: [{ client_id: 'cid', client_secret: 'super-secret-1' }] }, { env: {} }), timeoutBudgetMs: 30_000 });
   sessions.push(s);
   return s;
 }

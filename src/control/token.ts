@@ -1,22 +1,18 @@
 // `{{s2s_token}}` in an adapter file: vendors' sandbox-simulation calls usually take the partner's
 // own S2S token. Minted once with profile.clients[0] through POST /api/v1/token (grant type from the
-// model, never a literal) and reused until 5 minutes before expires_at; the client masks it.
+// model, never a literal) and reused until the section 8 refresh buffer before expires_at; the client masks it.
 
 import type { HttpClient } from '../checks/types.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 
-/** Refresh this long before expiry (section 5's recommended buffer is read from the model when present). */
-const FALLBACK_BUFFER_S = 300;
-
-export function s2sTokenSource(model: Pick<Model, 'openapi'> & Partial<Pick<Model, 'limits'>>, profile: Pick<ResolvedProfile, 'clients'>): (http: HttpClient) => Promise<string> {
+export function s2sTokenSource(model: Pick<Model, 'grantType' | 'refreshBufferSeconds'>, profile: Pick<ResolvedProfile, 'clients'>): (http: HttpClient) => Promise<string> {
   let cached: { token: string; exp: number } | undefined;
   return async (http) => {
-    const buffer = (model.limits as any)?.token_refresh_buffer?.value ?? FALLBACK_BUFFER_S;
+    const buffer = model.refreshBufferSeconds();
     if (cached && cached.exp - buffer > Date.now() / 1000) return cached.token;
-    const grant = model.openapi?.components?.schemas?.CreateTokenRequest?.properties?.grant_type?.enum?.[0];
     const c = profile.clients[0];
-    const res = await http.send({ op: 'createToken', body: { client_id: c.client_id, client_secret: c.client_secret, grant_type: grant } });
+    const res = await http.send({ op: 'createToken', body: { client_id: c.client_id, client_secret: c.client_secret, grant_type: model.grantType() } });
     const token = res.json?.access_token;
     if (res.status < 200 || res.status >= 300 || typeof token !== 'string') {
       throw new Error(`{{s2s_token}}: POST /api/v1/token for profile.clients[0] answered HTTP ${res.status}`);

@@ -70,8 +70,7 @@ export interface LoadOptions {
 }
 
 export function timeoutBudgetMs(model: Model): number {
-  const v = model.limits.request_timeout?.value;
-  return typeof v === 'number' ? v * 1000 : 30_000;
+  return model.requestTimeoutMs();
 }
 
 /** The scenarios that record their writes (consistency): which operations' 2xx bodies they read. */

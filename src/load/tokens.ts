@@ -2,14 +2,11 @@
 // recommended buffer (model.limits.token_refresh_buffer) before expires_at. The refresh runs in the
 // background; requests keep the current token until the new one arrives.
 
-import { ConfigError } from '../errors/index.ts';
 import type { Model } from '../model/index.ts';
 import { issueToken, type IssuedToken, type SetupHttp } from './setup.ts';
 
 export function refreshBufferSec(model: Model): number {
-  const v = model.limits.token_refresh_buffer?.value;
-  if (typeof v !== 'number') throw new ConfigError('load: spec/rules/limits.yaml has no token_refresh_buffer value (section 8)');
-  return v;
+  return model.refreshBufferSeconds();
 }
 
 export class TokenKeeper {

@@ -15,6 +15,7 @@ import { parseDocument, LineCounter } from 'yaml';
 import { describeSchemaProblem, ModelError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
 import { clientRulesOf } from './client-rules.ts';
+import { specFactsOf } from './facts.ts';
 import { checkReadings } from './readings.ts';
 import { checkWhenPresent, whenPresentOf } from './when-present.ts';
 import type {
@@ -345,6 +346,7 @@ export async function loadModelFrom(dir: string): Promise<Model> {
     aliases,
     machines,
     limits,
+    ...specFactsOf(operations as ReadonlyMap<OperationId, Operation>, limits),
     auth: raw.auth,
     validator: (key) => validators.get(key),
     errorBodyValidator,

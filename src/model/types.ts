@@ -1,6 +1,7 @@
 // The typed model of the Partner API spec. Everything downstream (reference server, suites,
 // load scenarios, reports) reads rules from here; nothing re-states them.
 
+import type { SpecFacts } from './facts.ts';
 import type { ValidateFunction } from 'ajv';
 import type {
   AliasRuleId, ClientRuleId, ControlOperationId, ErrorRuleId, LimitKey, LimitRuleId, MachineName, OperationId, RuleId, SepaAccountState, StateName, StateRuleId,
@@ -206,7 +207,7 @@ export interface Webhook {
   summary: string;
 }
 
-export interface Model {
+export interface Model extends SpecFacts {
   /** The dereferenced OpenAPI document. */
   openapi: any;
   /** The dereferenced control API document. */

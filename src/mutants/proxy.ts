@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { loadModel } from '../model/index.ts';
 import type { Model, OperationId, WebhookId } from '../model/types.ts';
 import type { TargetProfile } from '../profile/types.ts';
+import { withCategories } from './categories.ts';
 
 export interface ProxyRequest {
   /** The spec operation the method and path match (profile paths for those the spec does not show). */
@@ -55,6 +56,8 @@ export interface ProxyHooks {
   webhookDeliveries?(path: string, body: any, ctx: ProxyContext): any[];
   /** Delay before each relayed webhook delivery (ms); needs `webhook`. */
   webhookDelayMs?: number;
+  /** HTTP method of relayed webhook deliveries (default: the reference's own, POST); needs `webhook`. */
+  webhookMethod?: string;
   /** Milliseconds to hold each API answer (relayed or answered by `request`) before sending it. */
   delayMs?(req: ProxyRequest, ctx: ProxyContext): number;
   /** Send every response body gzip-compressed (Content-Encoding: gzip). */
@@ -214,7 +217,7 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
         let out: ProxyResponse = { status: 204, headers: {}, body: '' };
         for (const b of bodies) {
           if (hooks.webhookDelayMs) await new Promise((r) => setTimeout(r, hooks.webhookDelayMs).unref());
-          out = await forward(agent, target, req.method ?? 'POST', target.pathname + target.search, wh, Buffer.from(b === undefined ? raw : JSON.stringify(b)));
+          out = await forward(agent, target, hooks.webhookMethod ?? req.method ?? 'POST', target.pathname + target.search, wh, Buffer.from(b === undefined ? raw : JSON.stringify(b)));
         }
         return send(res, out, false);
       }
@@ -230,7 +233,7 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
       const hold = hooks.delayMs?.(preq, ctx) ?? 0;
       const held = hold > 0 ? new Promise((r) => setTimeout(r, hold).unref()) : undefined;
       if (hooks.request) {
-        const r = hooks.request(preq, ctx);
+        const r = withCategories(ctx.model.categoryFor, () => hooks.request!(preq, ctx));
         if (r && 'status' in r) {
           await held;
           return send(res, r, !!hooks.chunked, !!hooks.gzip);
@@ -238,7 +241,7 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
         if (r) preq = r;
       }
       let out = await forward(agent, origin, preq.method, preq.query ? `${preq.path}?${preq.query}` : preq.path, preq.headers, preq.body, false, /^127\./.test(origin.hostname) ? loopbackSource(req) : undefined);
-      if (hooks.response) out = hooks.response(preq, out, ctx) ?? out;
+      if (hooks.response) out = withCategories(ctx.model.categoryFor, () => hooks.response!(preq, out, ctx)) ?? out;
       await held;
       send(res, out, !!hooks.chunked, !!hooks.gzip);
     })().catch((err) => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { loadModel } from '../model/index.ts';
 import { FAULT_POINTS } from '../reference/index.ts';
 import { bankDigest, buildMutantBank, MUTANT_BANK, variantsById } from './registry.ts';
-import { CATEGORY_OF } from './transforms.ts';
 import { ulidOf } from './ulid.ts';
 import { brokenRules } from './variant.ts';
 
@@ -51,11 +50,6 @@ describe('mutant bank (registry)', () => {
     for (const p of ['token', 's2s', 'idp', 'user-token', 'identity', 'isolation', 'errors', 'schema', 'alias', 'version', 'sepa', '3ds', 'p2c', 'withdrawal', 'ratelimit', 'timeout']) {
       expect(prefixes.has(p), `no faulty variant in area ${p}`).toBe(true);
     }
-  });
-
-  it('restates the section 7 categories as the model has them', async () => {
-    const model = await loadModel();
-    for (const [status, category] of Object.entries(CATEGORY_OF)) expect(model.categoryFor(Number(status))).toBe(category);
   });
 
   it('builds fresh variants with the same ids and digest', () => {

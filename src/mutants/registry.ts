@@ -17,6 +17,7 @@ import { isolationVariants } from './variants/isolation.ts';
 import { pendingVariants } from './variants/pending.ts';
 import { ratelimitVariants } from './variants/ratelimit.ts';
 import { readingsVariants } from './variants/readings.ts';
+import { reportedVariants } from './variants/reported.ts';
 import { s2sVariants } from './variants/s2s.ts';
 import { schemaVariants } from './variants/schema.ts';
 import { slowVariants } from './variants/slow.ts';
@@ -49,6 +50,7 @@ export const VARIANT_AREAS = {
   coverage: coverageVariants,
   depth: depthVariants,
   feeds: feedsVariants,
+  reported: reportedVariants,
   clock: clockVariants,
   isolation: isolationVariants,
   benign: benignVariants,

@@ -3,16 +3,11 @@
 
 import type { ErrorRuleId } from '../model/types.ts';
 import type { OutgoingResponse, ResponseTransform, TransformRequest } from '../reference/index.ts';
+import { categoryOf, withCategories } from './categories.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Section 7 category of an HTTP status (registry.test.ts checks these against the model). */
-export const CATEGORY_OF: Record<number, string> = {
-  400: 'CategoryValidationFailure',
-  401: 'CategoryUnauthorized',
-  500: 'CategoryInternalFailure',
-  429: 'CategoryTransientFailure',
-};
+export { categoryOf, withCategories } from './categories.ts';
 
 export const is2xx = (status: number) => status >= 200 && status < 300;
 
@@ -38,7 +33,7 @@ export function rewrite(when: (req: TransformRequest, res: OutgoingResponse, bod
   return (req, res) => {
     const body = parse(res.body);
     if (body === undefined || !when(req, res, body)) return;
-    const out = edit(body, res, req);
+    const out = withCategories(req.categoryFor, () => edit(body, res, req));
     res.body = JSON.stringify(out === undefined ? body : out);
   };
 }
@@ -58,7 +53,7 @@ export const onRule = (ruleId: ErrorRuleId, edit: Edit, ops?: Ops) =>
 /** Moves an error to another HTTP status, keeping the body consistent (category and http_status_code follow). */
 export function restatus(body: any, res: OutgoingResponse, status: number): void {
   res.status = status;
-  body.error_category = { category: CATEGORY_OF[status] ?? 'CategoryValidationFailure', http_status_code: status };
+  body.error_category = { category: categoryOf(status), http_status_code: status };
 }
 
 /**
@@ -131,7 +126,7 @@ export function errorBody(status: number, reason: string, message: string, field
   return {
     error_reason: reason,
     error_description: message,
-    error_category: { category: CATEGORY_OF[status] ?? 'CategoryValidationFailure', http_status_code: status },
+    error_category: { category: categoryOf(status), http_status_code: status },
     error_details: field ? [{ key: 'field', details: field }] : [],
   };
 }

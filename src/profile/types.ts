@@ -111,6 +111,12 @@ export interface TargetProfile {
   /** Query parameter name of GET /api/v1/wallet that selects a wallet by ID (not shown by the spec). */
   wallet_id_param?: string;
   /**
+   * Answer fields whose presence, type or value changes between calls by design on this target:
+   * `baas-conform compare` does not report them (src/compare/volatile.ts). A field name (any depth),
+   * a JSON path (`$.balances[].balance`), either optionally prefixed by `operationId:`.
+   */
+  volatile_fields?: string[];
+  /**
    * Request bodies the spec does not show, keyed by operationId: merged (shallow) over the driver's
    * default body; a null value removes a field. Defaults are listed in spec/schemas/profile.schema.json.
    */

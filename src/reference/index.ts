@@ -22,7 +22,7 @@ import type { ReferenceOptions, ReferenceServer, ReferenceTls } from './types.ts
 export { FAULT_POINTS, type FaultPoint } from './faults.ts';
 export { DEFAULT_OPERATION_PATHS } from './handlers/index.ts';
 export { BANK_ACCOUNT_WEBHOOK_PATH } from './handlers/control.ts';
-export { DEFAULT_RATE_LIMIT } from './state/index.ts';
+export { DEFAULT_RATE_LIMIT, EMBEDDED_RUN_RATE_LIMIT } from './state/index.ts';
 export { S2S_STEPS, USER_TOKEN_STEPS, USER_TOKEN_VALIDITY_SECONDS } from './auth/index.ts';
 export type { OutgoingResponse, RateLimitOptions, ReferenceOptions, ReferenceServer, ReferenceTls, ResponseTransform, TransformRequest } from './types.ts';
 export { generateTlsIdentity, type TlsIdentity } from './tls.ts';
@@ -126,6 +126,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     request_templates: { createToken: { audience: REFERENCE_TOKEN_AUDIENCE } },
     // GET /api/v1/wallet?wallet_id= (the spec says "optional wallet ID" without naming it).
     wallet_id_param: 'wallet_id',
+    // A card transfer settles on a timer (settleMs): whether an activity read already carries its
+    // completion time depends on when it is read. `compare` leaves it out (two runs differ there by design).
+    volatile_fields: ['completed_at'],
     // The reference documents its token limits as a vendor would (section 8 shows no numbers); a
     // reference without a limit (fault ratelimit.disabled) documents none.
     rate_limit: st.fault('ratelimit.disabled')

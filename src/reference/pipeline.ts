@@ -134,7 +134,7 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
     };
     if (reply.body !== undefined) out.headers['content-type'] = JSON_TYPE;
     if (p.transform) {
-      const info: TransformRequest = { method, path, operationId: route?.operationId, headers: req.headers, server: p.server };
+      const info: TransformRequest = { method, path, operationId: route?.operationId, headers: req.headers, server: p.server, categoryFor: st.model.categoryFor };
       out = (await p.transform(info, out)) ?? out;
     }
     out.headers['content-length'] = String(Buffer.byteLength(out.body));

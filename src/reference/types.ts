@@ -24,6 +24,8 @@ export interface TransformRequest {
   headers: Record<string, string | string[] | undefined>;
   /** Which listener served it. */
   server: 'api' | 'pci';
+  /** The section 7 category of a status in the model this reference answers from (model.categoryFor). */
+  categoryFor(status: number): string | null;
 }
 
 /** Mutant-bank hook: rewrite a response before it is sent. Return a new response or mutate in place. */

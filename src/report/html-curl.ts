@@ -59,8 +59,8 @@ const SECRET_JSON_FIELD = `"client_secret":"${MASK}"`;
 const SECRET_FORM_FIELD = `client_secret=${MASK}`;
 
 /** `/a/{id}/b` -> /^\/a\/[^/]+\/b$/: each `{param}` segment matches one path segment. */
-function pathPattern(op: Operation): RegExp {
-  const segments = op.path.split('/').map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+export function pathPattern(template: string): RegExp {
+  const segments = template.split('/').map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   return new RegExp(`^${segments.join('/')}$`);
 }
 
@@ -74,14 +74,18 @@ export function operationOf(model: Model, req: RecordedRequest): Operation | und
   }
   for (const op of model.operations.values()) {
     if (op.pathUnspecified || op.method.toUpperCase() !== req.method.toUpperCase()) continue;
-    if (pathPattern(op).test(path)) return op;
+    if (pathPattern(op.path).test(path)) return op;
   }
   return undefined;
 }
 
-function tokenEnumValue(model: Model): string | undefined {
-  const e = model.openapi?.components?.schemas?.CreateTokenRequest?.properties?.grant_type?.enum;
-  return Array.isArray(e) && e.length === 1 && typeof e[0] === 'string' ? e[0] : undefined;
+/** The grant type, or undefined for a model (another --spec) whose token request has none: no command then. */
+function grantTypeOrNone(model: Model): string | undefined {
+  try {
+    return model.grantType();
+  } catch {
+    return undefined;
+  }
 }
 
 const READ_TOKEN = `node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.parse(s).access_token))'`;
@@ -89,7 +93,7 @@ const READ_TOKEN = `node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("e
 /** `export VAR="$(curl … token request …)"`: the S2S client-credentials request from the model. */
 export function mintS2sCommand(model: Model, baseUrl: string, into: string = REPLAY_ENV.token): string | undefined {
   const op = model.operations.get('createToken');
-  const grant = tokenEnumValue(model);
+  const grant = grantTypeOrNone(model);
   if (!op || !grant) return undefined;
   const body: Piece[] = ['{"client_id":"', { env: REPLAY_ENV.clientId }, '","client_secret":"', { env: REPLAY_ENV.clientSecret }, `","grant_type":${JSON.stringify(grant)}}`];
   const curl = ['curl', '-sS', '-X', op.method.toUpperCase(), shell([`${baseUrl}${op.path}`]), '-H', shell(['content-type: application/json']), '--data-raw', shell(body)];

@@ -33,7 +33,6 @@ export const RUN_DEFAULTS = {
   /** fast-check's own default; --runs scales it. */
   numRuns: 100,
   checkTimeoutMs: 120_000,
-  timeoutBudgetMs: 30_000,
 } as const;
 
 export interface RunOptions {
@@ -48,7 +47,7 @@ export interface RunOptions {
   checkIds?: string[];
   concurrency?: number;
   numRuns?: number;
-  /** Per-request time budget (ms). */
+  /** Per-request time budget (ms); default the section 8 recommended request timeout (model.requestTimeoutMs()). */
   timeoutBudgetMs?: number;
   /** Per-check time limit (ms); the check's signal aborts and it fails with the cause. */
   checkTimeoutMs?: number;
@@ -195,7 +194,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
   }
   const notSelected = new Map(checks.filter((c) => !selected.includes(c)).map((c) => [c.id, notSelectedReason(c, selection)]));
 
-  const session = new HttpSession({ profile, model, timeoutBudgetMs: options.timeoutBudgetMs ?? RUN_DEFAULTS.timeoutBudgetMs, maxBodyBytes: options.maxBodyBytes, ...(options.rateLimitWaitMs !== undefined ? { retry: { maxWaitMs: options.rateLimitWaitMs } } : {}) });
+  const session = new HttpSession({ profile, model, timeoutBudgetMs: options.timeoutBudgetMs ?? model.requestTimeoutMs(), maxBodyBytes: options.maxBodyBytes, ...(options.rateLimitWaitMs !== undefined ? { retry: { maxWaitMs: options.rateLimitWaitMs } } : {}) });
   const bus = new EventBus(reporters);
   let servicesHandle: { close(): Promise<void> } | undefined;
   let receiver: { stats(): NonNullable<RunSummary['webhooks']> } | undefined;

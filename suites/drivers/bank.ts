@@ -4,10 +4,10 @@
 import fc from 'fast-check';
 import {
   expectSchema, type TestUser, NO_SIGNER, asUser, check, completeSepa, createUser, expect2xx, expectError, expectErrorShape,
-  is2xx, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, requireSmartWallets, hasControl, controlRaw, requestBody, warnReading,
+  is2xx, listItems, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, requireSmartWallets, hasControl, controlRaw, requestBody, warnReading,
 } from '../kit/index.ts';
 import { checkProperty } from '../../src/checks/property.ts';
-import type { CheckContext } from '../../src/checks/types.ts';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 
 function accountTypes(ctx: CheckContext): string[] {
@@ -32,6 +32,25 @@ export async function walletLinkUser(ctx: CheckContext): Promise<TestUser> {
 
 /** Non-empty (an empty string may be read as a missing field, which is another row) and not all digits. */
 const nonNumeric = () => fc.string({ minLength: 1, maxLength: 12 }).filter((s) => !/^[0-9]+$/.test(s));
+
+const sameType = (v: unknown, type: string) => typeof v === 'string' && v.toLowerCase() === type.toLowerCase();
+
+/**
+ * The account type ordered is the one reported, where it is observable (reading type-when-present):
+ * account_type on the order answer, and on the account the profile's bank account list
+ * (listBankAccounts, path not shown) shows with that details_id. Absent: nothing is asserted.
+ */
+async function expectTypeOrdered(ctx: CheckContext, user: TestUser, type: string, res: HttpResponse): Promise<void> {
+  const rules = ['ENDPOINT-BANK-ACCOUNT-TYPES'];
+  const got = res.json?.account_type;
+  if (got !== undefined) check(sameType(got, type), `POST /api/v1/bank/accounts with account_type ${type} answered account_type ${JSON.stringify(got)}`, { rules, response: res });
+  const id = res.json?.details_id;
+  if (!ctx.profile.operations?.listBankAccounts || id === undefined) return;
+  const list = await asUser(ctx, user, { op: 'listBankAccounts' });
+  if (!is2xx(list)) return ctx.log(`the bank account list (profile.operations.listBankAccounts) answered HTTP ${list.status}; account_type compared on the order answer only`);
+  const item = listItems(list.json).find((a) => String(a?.details_id ?? a?.id) === String(id));
+  if (item?.account_type !== undefined) check(sameType(item.account_type, type), `the bank account listed with details_id ${id} has account_type ${JSON.stringify(item.account_type)}, ordered as ${type}`, { rules, response: list });
+}
 
 export const drivers: Drivers = {
   'ENDPOINT-BANK-ACCOUNT-TYPES': {
@@ -64,6 +83,7 @@ export const drivers: Drivers = {
         }
         expect2xx(res, `POST /api/v1/bank/accounts with account_type ${type}`);
         expectSchema(res, 'createBankAccount', undefined, ['ENDPOINT-BANK-ACCOUNT-TYPES']);
+        await expectTypeOrdered(ctx, user, type, res);
       }
       if (refused.length) warnReading(ctx, 'ENDPOINT-BANK-ACCOUNT-TYPES', 'eligibility-refusal', `POST /api/v1/bank/accounts refused account_type ${refused.join(', ')} for a new user`);
       // A value outside the four: section 4 lists the values, not the answer to another one (reading

@@ -3,7 +3,7 @@
 import {
   expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, is2xx, listItems, rnd,
 } from '../kit/index.ts';
-import type { CheckContext } from '../../src/checks/types.ts';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { OperationId } from '../../src/model/types.ts';
 import type { Drivers } from './driver.ts';
 
@@ -26,20 +26,46 @@ function cardStatusIn(body: unknown, id: string): unknown {
   return o.status === undefined || o.status === null ? undefined : o.status;
 }
 
+const AS_CREATED = ['ENDPOINT-CARD-AS-CREATED'];
+const LISTED = ['ENDPOINT-CARDS'];
+
+/** The virtual format (section 2 "Card formats are virtual and plastic"; the rule's facts), any letter case (reading format-spelling). */
+function virtualFormat(ctx: CheckContext): string {
+  const f = (ctx.model.rule('ENDPOINT-CARD-AS-CREATED') as { facts?: Record<string, unknown> }).facts?.format;
+  if (typeof f !== 'string') throw new Error('spec/rules/general.yaml: ENDPOINT-CARD-AS-CREATED has no facts.format');
+  return f;
+}
+
+/** card_data of a card made by the virtual endpoint: the name sent and the virtual format. */
+function expectAsCreated(ctx: CheckContext, data: any, name: string, where: string, res: HttpResponse): void {
+  const want = virtualFormat(ctx);
+  const fails: string[] = [];
+  if (data?.card_name !== name) fails.push(`card_data.card_name ${JSON.stringify(data?.card_name)}, sent ${JSON.stringify(name)}`);
+  if (typeof data?.format !== 'string' || data.format.toLowerCase() !== want.toLowerCase()) fails.push(`card_data.format ${JSON.stringify(data?.format)}, expected the ${want} format (any letter case): the card was created through POST /api/v1/cards/virtual`);
+  check(fails.length === 0, `${where}: ${fails.join('; ')}`, { rules: AS_CREATED, response: res });
+}
+
 export const drivers: Drivers = {
   'ENDPOINT-CARDS': {
+    title: 'POST /api/v1/cards/virtual with card_name creates a card with an id; GET /api/v1/cards lists it in { data: [Card] } with card_data.card_name as sent and the virtual format (also on the create answer when it carries card_data)',
     safe: false,
+    alsoCovers: ['ENDPOINT-CARD-AS-CREATED'],
     async run(ctx) {
       const user = await createUser(ctx);
       const card = await createCard(ctx, user);
       // The create answer is "card with id" (section 4); the name is compared on the list.
-      expectSchema(card.res, 'createVirtualCard');
+      expectSchema(card.res, 'createVirtualCard', undefined, LISTED);
       const list = await asUser(ctx, user, { op: 'listCards' });
-      expect2xx(list, 'GET /api/v1/cards');
-      expectSchema(list, 'listCards');
+      expect2xx(list, 'GET /api/v1/cards', LISTED);
+      expectSchema(list, 'listCards', undefined, LISTED);
       const listed = listItems(list.json).find((c) => String(c?.id) === card.id);
-      check(listed, `card ${card.id} is not in GET /api/v1/cards { data: [...] }`, { response: list });
-      check(listed.card_data?.card_name === card.name, `listed card_data.card_name ${JSON.stringify(listed.card_data?.card_name)}, expected ${JSON.stringify(card.name)}`, { response: list });
+      check(listed, `card ${card.id} is not in GET /api/v1/cards { data: [...] }`, { rules: LISTED, response: list });
+      check(listed.card_data?.card_name === card.name, `listed card_data.card_name ${JSON.stringify(listed.card_data?.card_name)}, expected ${JSON.stringify(card.name)}`, { rules: AS_CREATED, response: list });
+      // What was asked is what is reported (ENDPOINT-CARD-AS-CREATED): the create answer shows only "card with id"
+      // (section 4), so its card_data is compared when carried; the list carries the section 2 Card.
+      const created = card.res.json?.card_data;
+      if (created !== undefined) expectAsCreated(ctx, created, card.name, 'the POST /api/v1/cards/virtual answer', card.res);
+      expectAsCreated(ctx, listed.card_data, card.name, `card ${card.id} in GET /api/v1/cards`, list);
     },
   },
 

@@ -9,7 +9,7 @@ import { isolationOnWrites } from './isolation-writes.ts';
 import {
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError, expectRefusedBy,
   identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders, CheckFailure, expectNot2xx, expectErrorShape, userToken, bearer, sharedIdpUser, idpHeaders,
-  identityRowOperations, rowOnOperations, is2xx, warnReading,
+  identityRowOperations, rowOnOperations, rowOperations, is2xx, warnReading,
 } from '../kit/index.ts';
 
 function expectSameUser(res: { json: any }, user: TestUser, what: string, rules?: string[]) {
@@ -44,9 +44,11 @@ export const drivers: Drivers = {
     async run(ctx) {
       const h = await s2sHeaders(ctx);
       // Every operation the row applies to (suites/kit/rows.ts), picked by fast-check; failures name it.
-      await rowOnOperations(ctx, identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MISSING'), fc.constant(null), () => [null], async (o) => {
+      // One value only, so fast-check's own picks just repeat operations: two after the examples.
+      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MISSING');
+      await rowOnOperations(ctx, ops, fc.constant(null), () => [null], async (o) => {
         expectError(ctx, await ctx.http.send({ op: o.op as never, headers: h, body: o.body }), 'ERR-S2S-USER-IDENTIFIER-MISSING');
-      });
+      }, ops.length + 2);
     },
   },
 
@@ -135,7 +137,7 @@ export const drivers: Drivers = {
   },
 
   'ERR-S2S-CHAIN-ID-MISSING': {
-    title: 'User calls and POST /api/v1/user without X-Chain-Id: 400 ErrorMissingField "X-Chain-Id header is missing" (with it they succeed)',
+    title: 'Every S2S operation the model requires X-Chain-Id on (user calls, POST /api/v1/user) without it: 400 ErrorMissingField "X-Chain-Id header is missing" (with it the user reads succeed); user-token and identity-provider calls without it: refused',
     safe: false,
     alsoCovers: ['AUTH-CHAIN-ID-REQUIRED'],
     async run(ctx) {
@@ -146,14 +148,18 @@ export const drivers: Drivers = {
         delete out[chainName];
         return out;
       };
-      for (const op of ['getUserV1', 'getUserV2'] as const) {
-        const h = await userHeaders(ctx, user, 'id');
-        expect2xx(await ctx.http.send({ op, headers: h }), `baseline: ${op} with ${chainName}`);
-        expectRefusedBy(ctx, await ctx.http.send({ op, headers: drop(h) }), 'ERR-S2S-CHAIN-ID-MISSING', 'AUTH-CHAIN-ID-REQUIRED', `${op} without ${chainName}`);
-      }
-      // POST /api/v1/user: a complete, valid body whose only fault is the absent header.
-      const body = { email: rnd.email(), country: 'DE', user_address: rnd.address() };
-      expectError(ctx, await ctx.http.send({ op: 'createUserV1', headers: drop(await s2sHeaders(ctx)), body }), 'ERR-S2S-CHAIN-ID-MISSING');
+      // Baseline: with the header the user reads succeed, so below the header is the only fault.
+      for (const op of ['getUserV1', 'getUserV2'] as const) expect2xx(await ctx.http.send({ op, headers: await userHeaders(ctx, user, 'id') }), `baseline: ${op} with ${chainName}`);
+      // Every S2S operation the model lists the header as required on (suites/kit/rows.ts family chain: user
+      // calls, and POST /api/v1/user with a complete valid body), each identity header kind in turn.
+      const ops = rowOperations(ctx, 'ERR-S2S-CHAIN-ID-MISSING', 'chain');
+      await rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => [IDENTITY_KINDS[i % IDENTITY_KINDS.length]], async (o, kind) => {
+        const userCall = ctx.model.operation(o.op as never).userScoped;
+        const res = await ctx.http.send({ op: o.op as never, headers: drop(userCall ? await userHeaders(ctx, user, kind) : await s2sHeaders(ctx)), body: o.body });
+        // A user call that accepts it breaks section 5 ("also required on user calls"); POST /api/v1/user the row.
+        if (userCall) expectRefusedBy(ctx, res, 'ERR-S2S-CHAIN-ID-MISSING', 'AUTH-CHAIN-ID-REQUIRED', `without ${chainName}`);
+        else expectError(ctx, res, 'ERR-S2S-CHAIN-ID-MISSING');
+      }, ops.length + 4);
       // authorize (S2S form) without the header: refused.
       const auth = await authorizeRaw(ctx, user, { [chainName]: undefined });
       expectRefusedBy(ctx, auth, 'ERR-S2S-CHAIN-ID-MISSING', 'AUTH-CHAIN-ID-REQUIRED', `POST /api/v1/user/authorize without ${chainName}`);

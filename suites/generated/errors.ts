@@ -88,7 +88,7 @@ export const checks: Check[] = [
   },
   {
     id: "errors.s2s.auth-header-missing",
-    title: "No Authorization header on the rule's operations (user reads with a valid X-User-Id and X-Chain-Id, user creation with a valid body) and the config reads: 400 ErrorMissingField \"Missing Authorization Headers\"",
+    title: "No Authorization header on every operation the S2S rows apply to (reads, writes that create nothing and move no money, user creation; user-scoped ones with a valid X-User-Id and X-Chain-Id, bodies valid): 400 ErrorMissingField \"Missing Authorization Headers\"",
     area: "errors",
     section: "7",
     rules: ["ERR-S2S-AUTH-HEADER-MISSING"],
@@ -118,7 +118,7 @@ export const checks: Check[] = [
   },
   {
     id: "errors.s2s.signature-invalid",
-    title: "S2S token with an altered signature, and one signed with another key, on the rule's operations and the config reads: 401 ErrorPermissionDenied \"Token signature is not valid\" (no secret needed)",
+    title: "S2S token with an altered signature, and one signed with another key, on every operation the S2S rows apply to: 401 ErrorPermissionDenied \"Token signature is not valid\" (no secret needed)",
     area: "errors",
     section: "7",
     rules: ["ERR-S2S-SIGNATURE-INVALID"],
@@ -248,7 +248,7 @@ export const checks: Check[] = [
   },
   {
     id: "errors.user-token.signature",
-    title: "User token with an altered signature, and one signed with another key: 401 ErrorPermissionDenied \"Token signature is not valid\"",
+    title: "User token with an altered signature, and one signed with another key, on every operation that accepts a user token: 401 ErrorPermissionDenied \"Token signature is not valid\"",
     area: "errors",
     section: "7",
     rules: ["ERR-USER-TOKEN-SIGNATURE"],

@@ -8,7 +8,7 @@ import { drivers } from '../drivers/identity.ts';
 export const checks: Check[] = [
   {
     id: "identity.s2s.chain-id-missing",
-    title: "User calls and POST /api/v1/user without X-Chain-Id: 400 ErrorMissingField \"X-Chain-Id header is missing\" (with it they succeed)",
+    title: "Every S2S operation the model requires X-Chain-Id on (user calls, POST /api/v1/user) without it: 400 ErrorMissingField \"X-Chain-Id header is missing\" (with it the user reads succeed); user-token and identity-provider calls without it: refused",
     area: "identity",
     section: "7",
     rules: ["ERR-S2S-CHAIN-ID-MISSING", "AUTH-CHAIN-ID-REQUIRED"],

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../src/checks/types.ts';
 import { loadModel } from '../../src/model/index.ts';
-import { identityRowOperations, ownRowOperations } from './rows.ts';
+import { identityRowOperations, ownRowOperations, requiresChain, rowOperations } from './rows.ts';
 
 async function ctxWith(operations: Record<string, unknown>): Promise<CheckContext> {
   const model = await loadModel();
@@ -38,5 +38,39 @@ describe('identityRowOperations', () => {
     const ops = ownRowOperations(await ctxWith({}), 'ERR-IDP-ID-TOKEN-EXPIRED', { registerRetailUser: { country: 'DE' } });
     expect(ops.map((o) => o.op).sort()).toEqual(['authorizeUser', 'registerRetailUser']);
     expect(ops.find((o) => o.op === 'registerRetailUser')?.label).toBe('POST /api/v1/user/retail (registerRetailUser)');
+  });
+});
+
+describe('rowOperations by family (issue 23: rows on every operation they apply to)', () => {
+  const names = (ops: { op: string }[]) => ops.map((o) => o.op);
+
+  it('X-Chain-Id: every S2S operation the model lists the header as required on, the user-agnostic ones without it left out', async () => {
+    const ctx = await ctxWith({});
+    const ops = names(rowOperations(ctx, 'ERR-S2S-CHAIN-ID-MISSING', 'chain'));
+    for (const op of ops) expect(requiresChain(ctx, ctx.model.operation(op as never)), op).toBe(true);
+    // Every operation of the identity rows is a user call, so the header row runs there too.
+    expect(ops).toEqual(expect.arrayContaining(names(identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MISSING'))));
+    expect(ops).toContain('createUserV1');
+    for (const out of ['createUserV2', 'getConfig', 'getValidationRules', 'authorizeUser', 'registerRetailUser']) expect(ops).not.toContain(out);
+  });
+
+  it('S2S token rows: reads and writes that create nothing and move no money (x-mutates, x-moves-money), plus user creation', async () => {
+    const ctx = await ctxWith({});
+    const ops = rowOperations(ctx, 'ERR-S2S-TOKEN-EXPIRED', 's2s-token');
+    for (const o of ops) {
+      const op = ctx.model.operation(o.op as never);
+      expect(op.movesMoney, o.op).toBe(false);
+      expect(!op.mutates || !op.userScoped, o.op).toBe(true);
+    }
+    expect(names(ops)).toEqual(expect.arrayContaining(['getConfig', 'getValidationRules', 'listWithdrawalRequests', 'getFullStatement', 'estimateFx', 'validateRetailUser', 'createUserV1', 'createUserV2']));
+    for (const out of ['createVirtualCard', 'createBankAccount', 'executeCardTransfer', 'authorizeUser']) expect(names(ops)).not.toContain(out);
+  });
+
+  it('user-token rows: every operation accepting a user token whose request can be made valid, money movers out', async () => {
+    const ctx = await ctxWith({});
+    const ops = names(rowOperations(ctx, 'ERR-USER-TOKEN-EXPIRED', 'user-token'));
+    for (const op of ops) expect(ctx.model.operation(op as never).auth, op).toContain('user');
+    expect(ops).toEqual(expect.arrayContaining(['getUserV1', 'getUserV2', 'listCards', 'createVirtualCard', 'getFullStatement', 'estimateFx', 'validateRetailUser']));
+    for (const out of ['executeCardTransfer', 'executeBankTransfer', 'blockCard']) expect(ops).not.toContain(out);
   });
 });

@@ -1,9 +1,11 @@
 // Section 7 rows tried on every operation they apply to (issue 13 "rows tried on too few
-// operations"). The operations come from the model: the row's own spec/rules operations plus, for the
-// identity-header rows, every operation marked x-user-scoped and callable with an S2S token (x-auth
-// s2s and user). fast-check picks the operation (weighted towards the operations a row was never
-// tried on before, seeded by the check's seed, bounded by numRuns) after one run per operation as
-// fast-check `examples`, so a fault on a single operation is always met; a failure names the operation.
+// operations", issue 23 "rows on every operation they apply to"). The operations come from the model:
+// the row's own spec/rules operations plus every operation of the row's family (RowFamily: the
+// identity-header rows, X-Chain-Id, the S2S token rows, the user-token rows), read from x-auth,
+// x-user-scoped, x-mutates, x-moves-money and the header parameters of spec/openapi.yaml. fast-check
+// picks the operation (weighted towards the operations a row was never tried on before, seeded by the
+// check's seed, bounded by numRuns) after one run per operation as fast-check `examples`, so a fault on
+// a single operation is always met; a failure names the operation.
 
 import type { CreateBankAccountRequest } from '../../src/generated/api-types.ts';
 import fc from 'fast-check';
@@ -11,6 +13,7 @@ import { checkProperty } from '../../src/checks/property.ts';
 import { CheckFailure } from '../../src/checks/signals.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { Operation, RuleId } from '../../src/model/types.ts';
+import { rnd } from './random.ts';
 import { requestBody } from './templates.ts';
 
 export interface RowOperation {
@@ -37,6 +40,40 @@ const SHOWN_BODIES: Record<string, (ctx: CheckContext) => Record<string, unknown
   // A type the model lists (typed by the generated request, so a typo fails tsc); Sepa is left out: its
   // path is state-dependent (section 3), so a refusal there could be the state's, not the row's.
   createBankAccount: () => ({ account_type: 'Ach' } satisfies CreateBankAccountRequest),
+  // Section 4 shows the fx estimate request as destination_address; the profile's template adds the rest.
+  estimateFx: (ctx) => requestBody(ctx, 'estimateFx', {}, { destination_address: rnd.address() }),
+  // User-agnostic creation (section 4: email, country, user_address); a fresh user each time.
+  createUserV1: () => ({ email: rnd.email(), country: 'DE', user_address: rnd.address() }),
+  createUserV2: () => ({ email: rnd.email(), country: 'DE', user_address: rnd.address() }),
+};
+
+/** Which section 7 rows: they differ in the operations they apply to (ROW_FAMILY_APPLIES). */
+export type RowFamily = 'identity' | 'chain' | 's2s-token' | 'user-token';
+
+const s2sCallable = (op: Operation) => op.auth.includes('s2s') || op.auth.includes('s2s-agnostic');
+
+/** The model lists X-Chain-Id as a required header of the operation (section 4/5; POST /api/v2/user and the config reads do not). */
+export function requiresChain(ctx: CheckContext, op: Operation): boolean {
+  const name = ctx.model.auth.chain_header.toLowerCase();
+  return op.parameters.some((p) => p.in === 'header' && p.required && p.name.toLowerCase() === name);
+}
+
+/**
+ * Where each family of rows applies, from the model. The identity-provider forms (x-auth idp) are left
+ * to their own rows: there a missing or bad Authorization reads as the provider form's row too.
+ */
+export const ROW_FAMILY_APPLIES: Record<RowFamily, (ctx: CheckContext, op: Operation) => boolean> = {
+  // Section 5 "most endpoints need exactly one of" the headers: user-scoped operations callable with S2S.
+  identity: (_ctx, op) => op.userScoped && op.auth.includes('s2s') && op.auth.includes('user'),
+  // Section 5 "X-Chain-Id ... is also required on user calls" and POST /api/v1/user (section 4): every
+  // S2S operation the model lists the header as required on. The user-agnostic endpoints that do not
+  // list it (POST /api/v2/user, the config reads) are left out.
+  chain: (ctx, op) => requiresChain(ctx, op) && s2sCallable(op) && !op.auth.includes('idp'),
+  // Requests using an S2S token, on writes that create nothing and move no money (x-mutates false) and
+  // the user-agnostic creations whose body section 4 shows (a throwaway user of the caller's company).
+  's2s-token': (_ctx, op) => s2sCallable(op) && !op.auth.includes('idp') && (!op.mutates || (!op.userScoped && op.operationId in SHOWN_BODIES)),
+  // Requests using a user token: every operation that accepts one (x-auth user).
+  'user-token': (_ctx, op) => op.auth.includes('user'),
 };
 
 const label = (op: Operation) => `${op.method.toUpperCase()} ${op.pathUnspecified ? `<profile.operations.${op.operationId}>` : op.path} (${op.operationId})`;
@@ -47,20 +84,19 @@ function pathless(ctx: CheckContext, op: Operation): boolean {
 }
 
 /**
- * Where a section 7 S2S identity-header row (none, several, not found) applies: section 5 "most
- * endpoints need exactly one of" the headers, i.e. every user-scoped operation callable with an S2S
- * token. Left out: money movers (a faulty target must not move money), operations with path parameters
- * (a made-up id could be refused first), bodies that are not shown in full (see SHOWN_BODIES), and
- * operations whose path is not shown unless the profile gives it and the model lists all its query
- * parameters as optional.
+ * Where a section 7 row of `family` applies (ROW_FAMILY_APPLIES), plus the row's own spec/rules
+ * operations. Left out, so the row's fault is the only one of the request: money movers (a faulty
+ * target must not move money), operations with path parameters (a made-up id could be refused first),
+ * bodies that are not shown in full (see SHOWN_BODIES), and operations whose path is not shown unless
+ * the profile gives it and the model lists all its query parameters as optional.
  */
-export function identityRowOperations(ctx: CheckContext, ruleId: RuleId): RowOperation[] {
+export function rowOperations(ctx: CheckContext, ruleId: RuleId, family: RowFamily): RowOperation[] {
   const own = new Set<string>(ctx.model.rule(ruleId).operations);
+  const applies = ROW_FAMILY_APPLIES[family];
   const out: RowOperation[] = [];
   for (const op of ctx.model.operations.values()) {
     const isOwn = own.has(op.operationId);
-    const applies = op.userScoped && op.auth.includes('s2s') && op.auth.includes('user') && op.server === 'api';
-    if (!isOwn && (!applies || op.movesMoney || op.parameters.some((p) => p.in === 'path'))) continue;
+    if (!isOwn && (op.server !== 'api' || !applies(ctx, op) || op.movesMoney || op.parameters.some((p) => p.in === 'path'))) continue;
     if (pathless(ctx, op)) continue;
     const get = op.method.toLowerCase() === 'get';
     // Under --safe only reads: a target that wrongly accepted a write without a user could act on it.
@@ -74,6 +110,11 @@ export function identityRowOperations(ctx: CheckContext, ruleId: RuleId): RowOpe
     out.push({ op: op.operationId, body: bodyOf?.(ctx), weight: isOwn ? 1 : 3, label: label(op) });
   }
   return out;
+}
+
+/** The identity-header rows (none, several, not found): every user-scoped operation callable with S2S. */
+export function identityRowOperations(ctx: CheckContext, ruleId: RuleId): RowOperation[] {
+  return rowOperations(ctx, ruleId, 'identity');
 }
 
 /** The row's own spec/rules operations (the identity-provider rows: authorize and retail registration). */
@@ -109,5 +150,7 @@ export async function rowOnOperations<T>(
     }
   });
   const examples = ops.flatMap((o, i) => first(i).map((x) => [o, x] as [RowOperation, T]));
-  await checkProperty(ctx, property, { numRuns: Math.max(1, Math.min(ctx.numRuns, maxRuns) - examples.length), examples });
+  // fast-check counts the examples inside numRuns (it stops after numRuns values, examples first): every
+  // example, then fast-check's own picks up to maxRuns in all (at least one).
+  await checkProperty(ctx, property, { numRuns: examples.length + Math.max(1, Math.min(ctx.numRuns, maxRuns) - examples.length), examples });
 }

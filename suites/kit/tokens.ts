@@ -13,17 +13,10 @@ export function profileClient(ctx: CheckContext, i: number) {
   return c;
 }
 
-/** The grant_type the token endpoint requires (section 4), from the CreateTokenRequest enum of the model. */
-export function grantType(ctx: CheckContext): string {
-  const e = ctx.model.openapi?.components?.schemas?.CreateTokenRequest?.properties?.grant_type?.enum;
-  if (!Array.isArray(e) || e.length !== 1 || typeof e[0] !== 'string') throw new Error('spec/openapi.yaml: CreateTokenRequest.grant_type has no single enum value (section 4: must be client_credentials)');
-  return e[0];
-}
-
 /** A token request for client i with the three required fields (section 4). */
 export function tokenBody(ctx: CheckContext, i = 0): Record<string, string> {
   const c = profileClient(ctx, i);
-  return { client_id: c.client_id, client_secret: c.client_secret, grant_type: grantType(ctx) };
+  return { client_id: c.client_id, client_secret: c.client_secret, grant_type: ctx.model.grantType() };
 }
 
 export function requestToken(ctx: CheckContext, body: unknown, opts: { noRetry?: boolean } = {}): Promise<HttpResponse> {
@@ -36,8 +29,7 @@ const tokenCache = new Map<string, Promise<{ token: string; exp: number }>>();
 export async function s2sToken(ctx: CheckContext, i = 0): Promise<string> {
   const c = profileClient(ctx, i);
   const key = `${ctx.profile.base_url}|${c.client_id}|${c.client_secret}`;
-  const buffer = ctx.model.limits.token_refresh_buffer?.value;
-  if (buffer === undefined) throw new Error('spec/rules/limits.yaml has no token_refresh_buffer value (section 8: 5 minutes)');
+  const buffer = ctx.model.refreshBufferSeconds();
   const cached = tokenCache.get(key);
   if (cached) {
     try {

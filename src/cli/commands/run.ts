@@ -117,7 +117,7 @@ export const runCommand: CliCommand = {
       .option('safe', { type: 'boolean', describe: 'Only checks that create nothing and move no money' })
       .option('concurrency', { type: 'number', describe: `Checks run at once (default ${RUN_DEFAULTS.concurrency})` })
       .option('runs', { type: 'number', describe: `fast-check runs per property (default ${RUN_DEFAULTS.numRuns})` })
-      .option('timeout-budget', { type: 'number', describe: `Per-request time budget in ms (default ${RUN_DEFAULTS.timeoutBudgetMs})` })
+      .option('timeout-budget', { type: 'number', describe: 'Per-request time budget in ms (default: the section 8 recommended request timeout from spec/)' })
       .option('rate-limit-wait', { type: 'number', describe: `How long (ms) one request waits out 429s (Retry-After, else backoff) before its check is blocked as RATE_LIMITED (default ${RETRY_DEFAULTS.maxWaitMs})` })
       .option('check-timeout', { type: 'number', describe: `Per-check time limit in ms (default ${RUN_DEFAULTS.checkTimeoutMs})` })
       .option('report-dir', { type: 'string', describe: `Directory for results.json, junit.xml, report.html (default ./${RUN_CLI_DEFAULTS.reportDir})` })

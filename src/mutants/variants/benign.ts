@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { OutgoingResponse, TransformRequest } from '../../reference/index.ts';
 import { ulidProxy } from '../ulid.ts';
 import { CLOSED_ANSWER_OPS, CREATE_OPS } from '../ops.ts';
-import { JSON_TYPE, is2xx, isObject, rewrite, onOkAny, walk, reverseKeys, reverseArrays, errorBody, parse } from '../transforms.ts';
+import { JSON_TYPE, is2xx, isObject, rewrite, onOkAny, walk, reverseKeys, reverseArrays, errorBody, parse, withCategories } from '../transforms.ts';
 import { benign, faults, type VariantSpec } from '../variant.ts';
 
 /** Builds the benign variants (stateful transforms get fresh state on every call). */
@@ -66,7 +66,7 @@ export function benignVariants(): VariantSpec[] {
           const n = (counts.get(key) ?? 0) + 1;
           counts.set(key, n);
           if (n % 7 !== 0 || res.status === 429) return;
-          return { status: 429, headers: { 'content-type': JSON_TYPE, 'retry-after': '1' }, body: JSON.stringify(errorBody(429, 'ErrorRateLimited', 'Too many requests')) };
+          return { status: 429, headers: { 'content-type': JSON_TYPE, 'retry-after': '1' }, body: JSON.stringify(withCategories(req.categoryFor, () => errorBody(429, 'ErrorRateLimited', 'Too many requests'))) };
         };
       })(),
     }),

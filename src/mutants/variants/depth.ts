@@ -2,7 +2,7 @@
 // claims. Each was a fault no check caught before the suites' depth work (pending.ts has the rest).
 
 import { resignedToken } from '../proxy-edits.ts';
-import { CATEGORY_OF, is2xx, isObject, rewrite } from '../transforms.ts';
+import { categoryOf, is2xx, isObject, rewrite } from '../transforms.ts';
 import { faulty, type VariantSpec } from '../variant.ts';
 
 /** A counter per server: true on every `n`th call. */
@@ -20,7 +20,7 @@ export function depthVariants(): VariantSpec[] {
   return [
     faulty('errors.category.every-5th-error', 'ERR-CATEGORY-STATUS', 'every 5th error answer carries a category that does not match its status (intermittent)', {
       transform: rewrite((req, res, b) => res.status >= 400 && !req.operationId?.startsWith('control:') && isObject(b?.error_category) && wrongCategory(String(req.headers.host)), (b, res) => {
-        b.error_category = { ...b.error_category, category: res.status === 401 ? CATEGORY_OF[400] : CATEGORY_OF[401] };
+        b.error_category = { ...b.error_category, category: categoryOf(res.status === 401 ? 400 : 401) };
       }),
     }),
     faulty('s2s.claims.iss-not-url', 'AUTH-S2S-TOKEN-CLAIMS', 'the S2S token iss is "baas" instead of the issuer URL (validly signed)', {}, resignedToken('createToken', 's2s_signing_secret', (c) => void (c.iss = 'baas'), { syncExpiresAt: true })),

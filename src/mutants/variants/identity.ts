@@ -1,6 +1,6 @@
 // X-Chain-Id, user identity headers (section 5) and company isolation.
 
-import { onRule, restatus } from '../transforms.ts';
+import { acceptInsteadOf, onRule, restatus } from '../transforms.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** Builds the identity variants (stateful transforms get fresh state on every call). */
@@ -12,6 +12,17 @@ export function identityVariants(): VariantSpec[] {
     // A non-numeric X-Chain-Id accepted is a reading, not a fault (issue 18): benign.chain.non-numeric-accepted (readings.ts).
     faulty('chain.missing.wrong-message', 'ERR-S2S-CHAIN-ID-MISSING', 'a missing X-Chain-Id answers "Missing X-Chain-Id header"', {
       transform: onRule('ERR-S2S-CHAIN-ID-MISSING', (b) => void (b.error_description = 'Missing X-Chain-Id header')),
+    }),
+    // Issue 23 "rows on every operation they apply to": the X-Chain-Id row broken on one operation its
+    // check used to leave out (it tried getUserV1, getUserV2, POST /api/v1/user and authorize only).
+    faulty('chain.missing.accepted-on-withdrawals', 'AUTH-CHAIN-ID-REQUIRED', 'GET /api/v1/withdrawal/requests alone accepts an S2S call without X-Chain-Id', {
+      transform: acceptInsteadOf('ERR-S2S-CHAIN-ID-MISSING', ['listWithdrawalRequests']),
+    }),
+    faulty('chain.missing.500-on-card-create', 'ERR-S2S-CHAIN-ID-MISSING', 'POST /api/v1/cards/virtual alone answers a missing X-Chain-Id with 500 ErrorInternal instead of the 400 row', {
+      transform: onRule('ERR-S2S-CHAIN-ID-MISSING', (b, res) => {
+        restatus(b, res, 500);
+        b.error_reason = 'ErrorInternal';
+      }, ['createVirtualCard']),
     }),
     faulty('identity.multiple.accepted', 'ERR-S2S-USER-IDENTIFIER-MULTIPLE', 'several identity headers are accepted (the first wins)', faults('identity.allow-multiple')),
     faulty('identity.multiple.wrong-details', 'ERR-S2S-USER-IDENTIFIER-MULTIPLE', 'the multiple-identifiers error names X-User-Id instead of user_identifier in error_details', {

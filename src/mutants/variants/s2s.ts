@@ -26,5 +26,17 @@ export function s2sVariants(): VariantSpec[] {
     faulty('s2s.bearer-format.401', 'ERR-S2S-BEARER-FORMAT', 'a non-Bearer Authorization header answers 401 instead of 400', {
       transform: onRule('ERR-S2S-BEARER-FORMAT', (b, res) => restatus(b, res, 401), S2S_PROBES),
     }),
+    // Issue 23 "rows on every operation they apply to": each broken on one operation the old sampling
+    // (the rule's operations, the config reads and four GETs or a user creation) never chose: writes that
+    // create nothing and move no money.
+    faulty('s2s.expiry.not-checked-on-statement', 'ERR-S2S-TOKEN-EXPIRED', 'POST /api/v1/activity/statement/full alone accepts an expired S2S token', {
+      transform: acceptInsteadOf('ERR-S2S-TOKEN-EXPIRED', ['getFullStatement']),
+    }),
+    faulty('s2s.azp.not-required-on-fx-estimate', 'ERR-S2S-AZP-MISSING', 'POST /api/v1/fx/estimate alone accepts an S2S token without the azp claim', {
+      transform: acceptInsteadOf('ERR-S2S-AZP-MISSING', ['estimateFx']),
+    }),
+    faulty('s2s.bearer-format.401-on-retail-validate', 'ERR-S2S-BEARER-FORMAT', 'POST /api/v1/user/retail/validate alone answers a non-Bearer Authorization header with 401 instead of 400', {
+      transform: onRule('ERR-S2S-BEARER-FORMAT', (b, res) => restatus(b, res, 401), ['validateRetailUser']),
+    }),
   ];
 }

@@ -36,6 +36,14 @@ export function userTokenVariants(): VariantSpec[] {
     faulty('user-token.user-id-claim.wrong-reason', 'ERR-USER-TOKEN-USER-ID-MISSING', 'a user token without the user id claim answers reason ErrorPermissionDenied', {
       transform: onRule('ERR-USER-TOKEN-USER-ID-MISSING', (b) => void (b.error_reason = 'ErrorPermissionDenied'), USER_READS),
     }),
+    // Issue 23 "rows on every operation they apply to": each broken on one write the old sampling (the
+    // rule's user reads plus one GET) never chose.
+    faulty('user-token.expiry.not-checked-on-card-create', 'ERR-USER-TOKEN-EXPIRED', 'POST /api/v1/cards/virtual alone accepts an expired user token', {
+      transform: acceptInsteadOf('ERR-USER-TOKEN-EXPIRED', ['createVirtualCard']),
+    }),
+    faulty('user-token.address-claim.wrong-reason-on-statement', 'ERR-USER-TOKEN-ADDRESS-MISSING', 'POST /api/v1/activity/statement/full alone answers a user token without the address claim with reason ErrorPermissionDenied', {
+      transform: onRule('ERR-USER-TOKEN-ADDRESS-MISSING', (b) => void (b.error_reason = 'ErrorPermissionDenied'), ['getFullStatement']),
+    }),
     // Issue 13 "skips that hide failures": the claim rows used to skip when no claim carried the value.
     faulty('user-token.issued-without-email-claim', 'ERR-USER-TOKEN-EMAIL-MISSING', 'user tokens are issued without the email claim and accepted without it', faults('user-token.skip-claims'), resignedToken('authorizeUser', 'user_token_signing_secret', (c) => void delete c.email)),
     faulty('user-token.issuance.no-expires-at', 'AUTH-USER-TOKEN-ISSUANCE', 'POST /api/v1/user/authorize returns no expires_at', {

@@ -3,7 +3,7 @@
 import { idpUser, issueS2sToken, issueUserToken } from '../auth/index.ts';
 import type { Ctx, Reply } from '../http.ts';
 import type { RefState } from '../state/index.ts';
-import { enumOf, ok } from './common.ts';
+import { ok } from './common.ts';
 
 const missing = (v: unknown) => v === undefined || v === null || v === '';
 
@@ -27,7 +27,7 @@ export function createToken(ctx: Ctx, st: RefState): Reply {
   // Section 4: the client library also sends an optional audience string; the fault refuses it.
   if (b.audience !== undefined && st.fault('token.refuse-audience')) throw E.invalid('audience');
   if (b.audience !== undefined && b.audience !== REFERENCE_TOKEN_AUDIENCE && st.fault('token.audience-validated')) throw E.invalid('audience');
-  const grantOk = enumOf(st, 'createToken', 'grant_type').includes(b.grant_type as string) || st.fault('token.accept-any-grant-type');
+  const grantOk = b.grant_type === st.model.grantType() || st.fault('token.accept-any-grant-type');
   const wrongOrder = st.fault('token.wrong-error-order');
   if (!grantOk && !wrongOrder) throw E.rule('ERR-TOKEN-GRANT-TYPE-INVALID');
   const client = st.store.clients.get(b.client_id);

@@ -1,0 +1,36 @@
+// Single values the spec states once and several subsystems need: the token request's grant type
+// (section 4: "grant_type ... must be `client_credentials`"), the recommended client request timeout
+// (section 8: "Recommended client request timeout | 30 seconds") and the recommended token refresh
+// buffer (section 8: "Recommended token refresh buffer | 5 minutes before expiry"). Each is read
+// from the model here, so no caller digs it out of the raw OpenAPI or restates it as a literal.
+
+import { ModelError } from '../errors/index.ts';
+import type { LimitKey, LimitRule, Operation, OperationId } from './types.ts';
+
+export interface SpecFacts {
+  /** The one grant_type value the createToken request schema allows (section 4). */
+  grantType(): string;
+  /** Section 8's recommended client request timeout, in ms (spec/rules/limits.yaml request_timeout). */
+  requestTimeoutMs(): number;
+  /** Section 8's recommended token refresh buffer, in seconds (spec/rules/limits.yaml token_refresh_buffer). */
+  refreshBufferSeconds(): number;
+}
+
+function seconds(limits: Partial<Record<LimitKey, LimitRule>>, key: LimitKey): number {
+  const v = limits[key]?.value;
+  if (typeof v !== 'number' || limits[key]?.unit !== 'seconds') throw new ModelError('spec/rules/limits.yaml', `/limits (key ${key})`, `the ${key} limit has no value in seconds (section 8)`);
+  return v;
+}
+
+export function specFactsOf(operations: ReadonlyMap<OperationId, Operation>, limits: Partial<Record<LimitKey, LimitRule>>): SpecFacts {
+  return {
+    grantType() {
+      const schema = operations.get('createToken')?.requestSchema as { properties?: { grant_type?: { enum?: unknown[] } } } | undefined;
+      const e = schema?.properties?.grant_type?.enum;
+      if (!Array.isArray(e) || e.length !== 1 || typeof e[0] !== 'string') throw new ModelError('spec/openapi.yaml', '/components/schemas/CreateTokenRequest/properties/grant_type', 'the createToken request needs a single grant_type enum value (section 4)');
+      return e[0];
+    },
+    requestTimeoutMs: () => seconds(limits, 'request_timeout') * 1000,
+    refreshBufferSeconds: () => seconds(limits, 'token_refresh_buffer'),
+  };
+}
