@@ -3,7 +3,8 @@
 // lists (card_data, not required on the create-card answer, so no rule fails). Each must appear in
 // exactly its group. The same proxy passing answers through unchanged must show no difference at
 // all: ids, addresses, timestamps and generated names differ between the two references, so this
-// holds only if normalisation does its job.
+// holds only if normalisation does its job. A faulty mode (a v1 user read with the v2-only
+// capabilities) shows the verdict group and exit 1.
 
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,7 @@ let dir: string;
 let refA: ReferenceServer;
 let refB: ReferenceServer;
 let proxy: InterceptProxy;
-const mutate = { on: true };
+const mutate = { on: true, failing: false };
 let profileB: TargetProfile;
 
 beforeAll(async () => {
@@ -34,7 +35,11 @@ beforeAll(async () => {
   proxy = await startInterceptProxy(refB.profile, {
     response(req, res) {
       if (!mutate.on || res.status >= 300 || typeof res.json !== 'object' || res.json === null) return;
-      if (req.operationId === 'getUserV2') res.json = { ...res.json, [EXTRA]: 'gold' };
+      // The faulty mode: the v1 user read carries the capabilities array only v2 returns (section 9.1).
+      if (mutate.failing) {
+        if (req.operationId !== 'getUserV1') return;
+        res.json = { ...res.json, capabilities: [] };
+      } else if (req.operationId === 'getUserV2') res.json = { ...res.json, [EXTRA]: 'gold' };
       else if (req.operationId === 'createVirtualCard') {
         const { card_data: _dropped, ...rest } = res.json;
         res.json = rest;
@@ -102,6 +107,30 @@ describe('compare', () => {
     expect(section(html, 'specified')).toContain('data-field="$.card_data"');
     expect(section(html, 'specified')).not.toContain(`data-field="$.${EXTRA}"`);
     expect(r.out).toMatch(/Spec is silent here[^\n]*\n {2}getUserV2 \$\.vendor_tier: only in B/);
+  });
+
+  it('a rule that fails on B only: exit 1, the rule and its checks in the verdict group, with the answers that differ there alone', async () => {
+    mutate.on = true;
+    mutate.failing = true;
+    try {
+      const r = await cli('compare', '--profile', 'a.json', '--profile', 'b.json', '--seed', String(SEED), '--check', 'versioning.*', '--check', 'schema.get-user-v1', '--json', 'f.json', '--html', 'f.html');
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/Exit 1: a rule verdict differs/);
+      const json = JSON.parse(await readFile(join(dir, 'f.json'), 'utf8')) as CompareResult;
+      expect(json.exitCode).toBe(1);
+      expect(json.verdicts.rules.length).toBeGreaterThan(0);
+      // The rule the fault breaks fails on B; others the failing checks covered went untested there (skip).
+      expect(json.verdicts.rules.filter((v) => v.b === 'fail').map((v) => v.id)).toContain('VERSION-V1-NO-CAPABILITIES');
+      for (const v of json.verdicts.rules) expect(v.a).toBe('pass');
+      for (const c of json.verdicts.rules.flatMap((v) => v.checks)) expect(c === 'schema.get-user-v1' || c.startsWith('versioning.')).toBe(true); // only checks that ran
+      expect(json.verdicts.checks.map((c) => c.check)).toContain('versioning.v1.no-capabilities');
+      const steps = json.verdicts.checks.flatMap((c) => c.steps.map((d) => [d.operation, d.kind, d.field]));
+      expect(steps).toContainEqual(['getUserV1', 'only-b', '$.capabilities']);
+      expect([...json.specified, ...json.silent].filter((d) => d.field === '$.capabilities')).toEqual([]);
+      expect(section(await readFile(join(dir, 'f.html'), 'utf8'), 'verdicts')).toContain('data-field="$.capabilities"');
+    } finally {
+      mutate.failing = false;
+    }
   });
 
   it('usage errors exit 2; an unreachable target exits 3', async () => {

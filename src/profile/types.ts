@@ -22,6 +22,11 @@ export interface TargetProfile {
   pci_url?: string;
   /** Test-control API (spec/control.yaml); checks needing it are skipped when absent. */
   control_url?: string;
+  /**
+   * PEM file of the private CA that signed the target's TLS certificate (https sandbox with a private
+   * CA; `serve --tls` writes one). Trusted for this target's origins only, besides the public roots.
+   */
+  ca_file?: string;
   /** Control adapter file (YAML/JSON) or module mapping control operations onto a vendor's sandbox calls; wins over control_url. */
   control_adapter?: string;
   /** External webhook receiver (the vendor's dashboard holds the webhook URL). */
