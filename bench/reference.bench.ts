@@ -1,6 +1,11 @@
-// Throughput of the reference server's hot path (GET /api/v1/user with an S2S token, X-User-Id and
-// X-Chain-Id) against a bare node:http server answering a small JSON body, in the same run and
-// with the same autocannon settings. The ratio reference/bare is the figure of merit (target >= 0.6).
+// Throughput of the reference server's hot path against a bare node:http server answering the same
+// JSON body, in the same run and with the same autocannon settings. Two reads of GET /api/v1/user:
+// - user token: `Authorization: Bearer <user token>` + X-Chain-Id (the token, verified once and then
+//   cached by the reference, names the user);
+// - identity header: an S2S token + X-User-Id + X-Chain-Id (section 5 "User identity headers").
+// Rounds are interleaved (bare, user token, identity header, repeated) and each figure is the best of its
+// rounds, so a burst of load from other processes on a shared machine lowers one round, not the ratio.
+// The ratio reference/bare is the figure of merit (target >= 0.95); it is printed, never unit-tested.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,16 +19,31 @@ export interface BenchOptions {
   connections?: number;
   durationSec?: number;
   warmupSec?: number;
+  /** Interleaved rounds; each figure is the best of them (default 3). */
+  rounds?: number;
+}
+
+export interface Figure {
+  rps: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface ReadFigure extends Figure {
+  ratio: number;
 }
 
 export interface BenchResult {
-  bare: { rps: number; p99Ms: number; errors: number; non2xx: number };
-  reference: { rps: number; p99Ms: number; errors: number; non2xx: number };
-  ratio: number;
+  bare: Figure;
+  /** GET /api/v1/user with a user token (cached verification). */
+  userToken: ReadFigure;
+  /** GET /api/v1/user with an S2S token and X-User-Id. */
+  identityHeader: ReadFigure;
   target: number;
 }
 
-export const REFERENCE_BENCH_TARGET = 0.6;
+export const REFERENCE_BENCH_TARGET = 0.95;
 
 function run(url: string, headers: Record<string, string>, connections: number, duration: number) {
   return new Promise<autocannon.Result>((resolve, reject) => {
@@ -31,8 +51,14 @@ function run(url: string, headers: Record<string, string>, connections: number, 
   });
 }
 
-function summary(r: autocannon.Result) {
+function summary(r: autocannon.Result): Figure {
   return { rps: r.requests.average, p99Ms: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+/** The best round by req/s; errors and non-2xx summed over every round (one bad answer is a miss). */
+function best(rounds: Figure[]): Figure {
+  const top = rounds.reduce((a, b) => (b.rps > a.rps ? b : a));
+  return { ...top, errors: rounds.reduce((n, r) => n + r.errors, 0), non2xx: rounds.reduce((n, r) => n + r.non2xx, 0) };
 }
 
 async function startBare(body: string): Promise<{ url: string; server: Server }> {
@@ -48,6 +74,7 @@ export async function benchReference(opts: BenchOptions = {}): Promise<BenchResu
   const connections = opts.connections ?? 10;
   const duration = opts.durationSec ?? 5;
   const warmup = opts.warmupSec ?? 1;
+  const rounds = Math.max(1, Math.floor(opts.rounds ?? 3));
   const ref = await startReference();
   const p = ref.profile;
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
@@ -57,23 +84,35 @@ export async function benchReference(opts: BenchOptions = {}): Promise<BenchResu
     return json;
   };
   const model = await loadModel();
+  const chain = model.auth.chain_header.toLowerCase();
+  const walletHeader = model.auth.identity_headers.find((h) => /wallet/i.test(h))!.toLowerCase();
   const tokenReq = tokenRequest(model, p.clients[0]);
   const tok = await post(tokenReq.path, tokenReq.body);
-  const userReq = createUserRequest(model, { email: 'bench@example.com', country: 'DE', address: '0x' + '1'.repeat(40) });
+  const address = '0x' + '1'.repeat(40);
+  const userReq = createUserRequest(model, { email: 'bench@example.com', country: 'DE', address });
   const user = await post(userReq.path, userReq.body, { authorization: `Bearer ${tok.access_token}` });
-  const headers = s2sUserHeaders(model, tok.access_token, userIdOf(user)!, p.chain_id!);
-  const readPath = model.operation('getUserV1').path;
-  const sample = await request(`${p.base_url}${readPath}`, { headers });
+  const identity = s2sUserHeaders(model, tok.access_token, userIdOf(model, user)!, p.chain_id!);
+  const authorized = await post(model.operation('authorizeUser').path, undefined, { authorization: `Bearer ${tok.access_token}`, [walletHeader]: address, [chain]: p.chain_id! });
+  const userToken = { authorization: `Bearer ${authorized.access_token}`, [chain]: p.chain_id! };
+  const readUrl = `${p.base_url}${model.operation('getUserV1').path}`;
+  const sample = await request(readUrl, { headers: identity });
   const sampleBody = await sample.body.text();
   const bare = await startBare(sampleBody);
+  const scenarios = [
+    { name: 'bare', url: bare.url, headers: identity },
+    { name: 'userToken', url: readUrl, headers: userToken },
+    { name: 'identityHeader', url: readUrl, headers: identity },
+  ] as const;
+  const seen: Record<(typeof scenarios)[number]['name'], Figure[]> = { bare: [], userToken: [], identityHeader: [] };
   try {
-    if (warmup > 0) {
-      await run(bare.url, headers, connections, warmup);
-      await run(`${p.base_url}${readPath}`, headers, connections, warmup);
-    }
-    const b = summary(await run(bare.url, headers, connections, duration));
-    const r = summary(await run(`${p.base_url}${readPath}`, headers, connections, duration));
-    return { bare: b, reference: r, ratio: r.rps / b.rps, target: REFERENCE_BENCH_TARGET };
+    if (warmup > 0) for (const s of scenarios) await run(s.url, s.headers, connections, warmup);
+    for (let i = 0; i < rounds; i++) for (const s of scenarios) seen[s.name].push(summary(await run(s.url, s.headers, connections, duration)));
+    const b = best(seen.bare);
+    const read = (f: Figure[]): ReadFigure => {
+      const r = best(f);
+      return { ...r, ratio: r.rps / b.rps };
+    };
+    return { bare: b, userToken: read(seen.userToken), identityHeader: read(seen.identityHeader), target: REFERENCE_BENCH_TARGET };
   } finally {
     bare.server.closeAllConnections();
     await new Promise((r) => bare.server.close(r));

@@ -51,6 +51,8 @@ const AREA_BY_RULE: Partial<Record<RuleId, Area>> = {
   'ENDPOINT-WALLETS': 'users',
   'ENDPOINT-ACTIVITY-FEED': 'users',
   'ENDPOINT-CARDS': 'cards',
+  'ENDPOINT-CARD-AS-CREATED': 'cards',
+  'ENDPOINT-RECIPIENT-AS-CREATED': 'transfers',
   'STATE-CARD-CLOSE-TERMINAL': 'cards',
   'ENDPOINT-BANK-ACCOUNT-TYPES': 'bank',
   'ENDPOINT-CHAIN-NUMERIC-STRING': 'bank',
@@ -96,6 +98,7 @@ const CHECK_ID_OVERRIDES: Partial<Record<RuleId, string>> = {
   'FLOW-PUSH-TO-CARD': 'transfers.push-to-card.end-to-end',
   'ENDPOINT-WALLETS': 'users.wallets.read',
   'EVENT-WEBHOOK-DELIVERY': 'webhooks.delivery.json-post',
+  'EVENT-WEBHOOK-POST': 'webhooks.delivery.method-post',
 };
 
 /** Stable, readable check id from the rule id: ERR-TOKEN-CLIENT-ID-MISSING -> errors.token.client-id-missing. */

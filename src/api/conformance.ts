@@ -9,7 +9,7 @@ import type { Reporter, RunEvent } from '../events/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import { loadProfile, maskSecrets, resolveProfile, type ResolvedProfile, type TargetProfile } from '../profile/index.ts';
-import { startReference } from '../reference/index.ts';
+import { EMBEDDED_RUN_RATE_LIMIT, startReference } from '../reference/index.ts';
 import { parseShard, runChecks, type RunOptions, type RunOutcome, type Shard } from '../runner/index.ts';
 import { loadChecks } from '../../suites/index.ts';
 
@@ -65,7 +65,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     else if (target !== undefined) profile = resolveProfile(undefined, { target, env }, 'target');
     else {
       // The embedded reference's profile carries its own credentials: environment ones do not apply.
-      reference = await startReference();
+      // A one-second token window (published in its profile), so the rate-limit check recovers in a second.
+      reference = await startReference({ rateLimit: EMBEDDED_RUN_RATE_LIMIT });
       profile = resolveProfile(reference.profile, { env: {} }, 'embedded reference profile');
     }
     onTarget?.({ profile, embedded: reference !== undefined });

@@ -158,4 +158,20 @@ export interface WebhookReceiver {
   waitFor(path: string, predicate: (body: any) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedWebhook | undefined>;
   /** All webhooks received so far. */
   all(): ReceivedWebhook[];
+  /**
+   * Deliveries made with a method other than POST (answered 405, kept apart from `all`), so a check
+   * can judge the delivery method (section 6: "delivers webhooks by POST"). Optional for receivers
+   * that cannot see them.
+   */
+  refused?(): RefusedDelivery[];
+}
+
+/** A request to the webhook receiver with a method other than POST. */
+export interface RefusedDelivery {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** The body as text (first 64 KiB), so a check can tell its own deliveries from strangers'. */
+  text: string;
+  receivedAt: number;
 }

@@ -56,6 +56,8 @@ export interface ProxyHooks {
   webhookDeliveries?(path: string, body: any, ctx: ProxyContext): any[];
   /** Delay before each relayed webhook delivery (ms); needs `webhook`. */
   webhookDelayMs?: number;
+  /** HTTP method of relayed webhook deliveries (default: the reference's own, POST); needs `webhook`. */
+  webhookMethod?: string;
   /** Milliseconds to hold each API answer (relayed or answered by `request`) before sending it. */
   delayMs?(req: ProxyRequest, ctx: ProxyContext): number;
   /** Send every response body gzip-compressed (Content-Encoding: gzip). */
@@ -215,7 +217,7 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
         let out: ProxyResponse = { status: 204, headers: {}, body: '' };
         for (const b of bodies) {
           if (hooks.webhookDelayMs) await new Promise((r) => setTimeout(r, hooks.webhookDelayMs).unref());
-          out = await forward(agent, target, req.method ?? 'POST', target.pathname + target.search, wh, Buffer.from(b === undefined ? raw : JSON.stringify(b)));
+          out = await forward(agent, target, hooks.webhookMethod ?? req.method ?? 'POST', target.pathname + target.search, wh, Buffer.from(b === undefined ? raw : JSON.stringify(b)));
         }
         return send(res, out, false);
       }

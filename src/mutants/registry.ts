@@ -17,6 +17,7 @@ import { isolationVariants } from './variants/isolation.ts';
 import { pendingVariants } from './variants/pending.ts';
 import { ratelimitVariants } from './variants/ratelimit.ts';
 import { readingsVariants } from './variants/readings.ts';
+import { reportedVariants } from './variants/reported.ts';
 import { s2sVariants } from './variants/s2s.ts';
 import { schemaVariants } from './variants/schema.ts';
 import { slowVariants } from './variants/slow.ts';
@@ -25,6 +26,7 @@ import { threedsVariants } from './variants/threeds.ts';
 import { timeoutVariants } from './variants/timeout.ts';
 import { tokenVariants } from './variants/token.ts';
 import { transfersVariants } from './variants/transfers.ts';
+import { transportVariants } from './variants/transport.ts';
 import { userTokenVariants } from './variants/user-token.ts';
 import { versioningVariants } from './variants/versioning.ts';
 import { brokenRules, type MutantVariant, type VariantSpec } from './variant.ts';
@@ -44,9 +46,11 @@ export const VARIANT_AREAS = {
   transfers: transfersVariants,
   ratelimit: ratelimitVariants,
   timeout: timeoutVariants,
+  transport: transportVariants,
   coverage: coverageVariants,
   depth: depthVariants,
   feeds: feedsVariants,
+  reported: reportedVariants,
   clock: clockVariants,
   isolation: isolationVariants,
   benign: benignVariants,

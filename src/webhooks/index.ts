@@ -5,7 +5,7 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ReceivedWebhook, WebhookReceiver } from '../checks/types.ts';
+import type { ReceivedWebhook, RefusedDelivery, WebhookReceiver } from '../checks/types.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../client/decode.ts';
 
 export const WEBHOOK_DEFAULTS = {
@@ -52,6 +52,10 @@ export function parseListen(listen: string): { host: string; port: number } {
   return { host, port: Number(listen.slice(i + 1)) };
 }
 
+/** Non-POST requests kept for the method check, and the body text kept of each. */
+const REFUSED_KEEP = 1000;
+const REFUSED_TEXT_BYTES = 64 * 1024;
+
 interface Waiter {
   path: string;
   predicate: (body: any) => boolean;
@@ -84,10 +88,25 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
   };
   const waiters = new Set<Waiter>();
 
+  const refused: RefusedDelivery[] = [];
   const server: Server = createServer((req, res) => {
     if (req.method !== 'POST') {
-      res.writeHead(405, { allow: 'POST' });
-      res.end();
+      // Kept apart (bounded in count and size) so the method can be judged; never handed to waiters.
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        if (size < REFUSED_TEXT_BYTES) chunks.push(c);
+        size += c.length;
+      });
+      req.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        refused.push({ method: req.method ?? '', path: (req.url ?? '/').split('?')[0], headers, text: Buffer.concat(chunks).toString('utf8').slice(0, REFUSED_TEXT_BYTES), receivedAt: Date.now() });
+        if (refused.length > REFUSED_KEEP) refused.shift();
+        res.writeHead(405, { allow: 'POST' });
+        res.end();
+      });
+      req.on('error', () => undefined);
       return;
     }
     const chunks: Buffer[] = [];
@@ -155,6 +174,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
     listenUrl,
     stats: () => ({ ...stats }),
     all: () => [...received],
+    refused: () => [...refused],
     waitFor(path, predicate, timeoutMs, signal) {
       // Deliveries can arrive before the check starts waiting; look at history first.
       const seen = received.find((w) => matches(w, path, predicate));

@@ -32,6 +32,10 @@ describe('webhook receiver', () => {
     for (let i = 0; i < 10; i++) await post('/n', JSON.stringify({ i }));
     expect(rx.all().map((w) => w.body.i)).toEqual([5, 6, 7, 8, 9]);
     expect((await fetch(`${rx.baseUrl}/x`)).status).toBe(405);
+    // Another method is refused but kept apart, body text included, so the method can be judged (EVENT-WEBHOOK-POST).
+    expect((await fetch(`${rx.baseUrl}/v2/webhooks/user?a=1`, { method: 'PUT', body: '{"user_id":"u-1"}' })).status).toBe(405);
+    expect(rx.refused!().map((r) => [r.method, r.path, r.text])).toEqual([['GET', '/x', ''], ['PUT', '/v2/webhooks/user', '{"user_id":"u-1"}']]);
+    expect(rx.all().some((w) => w.path === '/v2/webhooks/user')).toBe(false);
   });
 });
 

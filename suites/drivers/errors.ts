@@ -12,6 +12,7 @@ import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { Driver, Drivers } from './driver.ts';
 import { rowStepBodies } from './row-steps.ts';
 import {
+  opLabel,
   bearer, chainHeader, check, claimPathsCarrying, expect2xx, expectError, expectErrorShape, forgeHs256, headers, identityHeader,
   jwtClaims, requestToken, rnd, s2sToken, sharedUser, tamperSignature, tokenBody, userToken, CheckFailure, idpAuthorize,
   sharedIdpUser, expectAudienceRefused, expectOneOfErrors, withoutClaim, idpHeaders, ownRowOperations, rowOnOperations, rowOperations, type RowOperation, warnReading,
@@ -123,7 +124,7 @@ function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2
     async run(ctx) {
       const who = await sharedIdpUser(ctx);
       const ok = await idpAuthorize(ctx, who);
-      expect2xx(ok, 'baseline: POST /api/v1/user/authorize with valid provider tokens', ['AUTH-IDP-EXCHANGE']);
+      expect2xx(ok, `baseline: ${opLabel(ctx, 'authorizeUser')} with valid provider tokens`, ['AUTH-IDP-EXCHANGE']);
       // Both operations the row names (authorize and retail registration, suites/kit/rows.ts), picked by
       // fast-check after one run each; a failure names the operation.
       const ops = ownRowOperations(ctx, ruleId, { registerRetailUser: { country: 'DE' } });
@@ -345,7 +346,7 @@ export const drivers: Drivers = {
     needs: ['idp'],
     async run(ctx) {
       const who = await sharedIdpUser(ctx);
-      expect2xx(await idpAuthorize(ctx, who), 'baseline: POST /api/v1/user/authorize with valid provider tokens', ['AUTH-IDP-EXCHANGE']);
+      expect2xx(await idpAuthorize(ctx, who), `baseline: ${opLabel(ctx, 'authorizeUser')} with valid provider tokens`, ['AUTH-IDP-EXCHANGE']);
       // Both operations the row names (suites/kit/rows.ts), each with the email and the wallet left out.
       const ops = ownRowOperations(ctx, 'ERR-IDP-IDENTIFIERS-INCOMPLETE', { registerRetailUser: { country: 'DE' } });
       const omits = [{ identity: { omitEmail: true } }, { identity: { omitWallet: true } }];
@@ -363,7 +364,7 @@ export const drivers: Drivers = {
     needs: ['idp'],
     async run(ctx) {
       const who = await sharedIdpUser(ctx);
-      expect2xx(await idpAuthorize(ctx, who), 'baseline: POST /api/v1/user/authorize with valid provider tokens', ['AUTH-IDP-EXCHANGE']);
+      expect2xx(await idpAuthorize(ctx, who), `baseline: ${opLabel(ctx, 'authorizeUser')} with valid provider tokens`, ['AUTH-IDP-EXCHANGE']);
       // Both operations the row names (suites/kit/rows.ts), picked by fast-check after one run each.
       const ops = ownRowOperations(ctx, 'ERR-IDP-APP-NOT-REGISTERED', { registerRetailUser: { country: 'DE' } });
       await rowOnOperations(ctx, ops, fc.constant(null), () => [null], async (o) => {

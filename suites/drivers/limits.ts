@@ -8,10 +8,12 @@ import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { clockDrivers } from './limits-clock.ts';
 import { RATE_PROBE_DEFAULTS } from './limits-rate.ts';
-import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders, warnReading } from '../kit/index.ts';
+import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders, warnReading, opLabel } from '../kit/index.ts';
 
 export { RATE_PROBE_DEFAULTS };
 const PROBE_CONCURRENCY = 20;
+/** Recovery bound a declared window may raise the default to: under the default 120 s per-check limit. */
+const MAX_WINDOW_RECOVERY_S = 100;
 
 /** Resolves with the negotiated protocol, or rejects with the TLS error; the socket is destroyed when the check's signal aborts. */
 function tlsProtocol(host: string, port: number, opts: tls.ConnectionOptions, signal: AbortSignal): Promise<string> {
@@ -59,7 +61,7 @@ export const drivers: Drivers = {
       if (!validity) throw new Error('the model has no s2s_token_validity limit');
       const before = Math.floor(Date.now() / 1000);
       const res = await requestToken(ctx, tokenBody(ctx));
-      expect2xx(res, 'POST /api/v1/token');
+      expect2xx(res, opLabel(ctx, 'createToken'));
       const after = Math.ceil(Date.now() / 1000);
       const claims = jwtClaims(res.json.access_token) as { iat?: number; exp?: number };
       check(typeof claims.iat === 'number' && typeof claims.exp === 'number', 'the S2S token has no numeric iat/exp', { response: res });
@@ -81,7 +83,13 @@ export const drivers: Drivers = {
       const rl = ctx.profile.rate_limit ?? {};
       const max = rl.max_probe_requests ?? RATE_PROBE_DEFAULTS.max_probe_requests;
       const windowS = rl.max_probe_seconds ?? RATE_PROBE_DEFAULTS.max_probe_seconds;
-      const recoveryS = rl.recovery_seconds ?? RATE_PROBE_DEFAULTS.recovery_seconds;
+      // A documented window (profile.rate_limit.window_seconds, the target's choice: section 8 shows no
+      // numbers) bounds how long the limit can hold: without a recovery bound of its own, the check
+      // backs off at least one window (plus slack, within the default per-check limit) before it calls
+      // recovery unobserved.
+      const declaredWindowS = rl.window_seconds;
+      const windowRecoveryS = declaredWindowS !== undefined ? Math.min(MAX_WINDOW_RECOVERY_S, Math.ceil(declaredWindowS) + 5) : 0;
+      const recoveryS = rl.recovery_seconds ?? Math.max(RATE_PROBE_DEFAULTS.recovery_seconds, windowRecoveryS);
       const body = tokenBody(ctx);
       const start = Date.now();
       const end = start + windowS * 1000;
@@ -119,7 +127,10 @@ export const drivers: Drivers = {
         if (is2xx(last)) return;
         check(last.status === 429, `while backing off, the token endpoint answered HTTP ${last.status} (only 2xx or 429 fit)`, { rules: ['LIMIT-TOKEN-RATE-LIMIT'], response: last });
         expectError(ctx, last, 'ERR-RATE-LIMITED');
-        const wait = Math.min(backoffDelay(retry, last.headers['retry-after'], RETRY_DEFAULTS), Math.max(0, stop - Date.now()));
+        // Retry-After is whole seconds; a target that documents a shorter window resets within it, so a
+        // wait is never longer than that window (a 429 after it is judged like any other, and backed off).
+        const backoff = backoffDelay(retry, last.headers['retry-after'], RETRY_DEFAULTS);
+        const wait = Math.min(declaredWindowS !== undefined ? Math.min(backoff, declaredWindowS * 1000) : backoff, Math.max(0, stop - Date.now()));
         await sleep(wait, undefined, { signal: ctx.signal });
       }
       // The spec gives no window length either, so a limit still in force after the profile's recovery bound is not a verdict.

@@ -3,12 +3,14 @@
 // (section 6 rule 1) carrying the activity_id.
 
 import {
+  opLabel,
   expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, expectWebhookSchema, is2xx, listItems, mentionsDeep, requestBody, settleActivity,
   webhookPath, webhookTimeoutMs, warnReading,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import { sendStep } from '../../src/checks/prerequisite.ts';
 import type { Drivers } from './driver.ts';
+import { expectActivityReported } from './activity-report.ts';
 
 /** Default card details for tokenization (a well-known test PAN); the payload is not shown, profile.request_templates.tokenizeCard adjusts it. */
 export function testCard(): Record<string, unknown> {
@@ -18,7 +20,7 @@ export function testCard(): Record<string, unknown> {
 export async function tokenize(ctx: CheckContext): Promise<{ token: string; res: HttpResponse }> {
   if (!ctx.profile.pci_url) ctx.skip('needs the card-tokenization environment: profile.pci_url is not set');
   // A step for most callers: a recipient check is blocked, not failed, when tokenization is missing or unreachable.
-  const res = await sendStep(ctx.http, { op: 'tokenizeCard', server: 'pci', body: requestBody(ctx, 'tokenizeCard', testCard()) }, 'POST {pci_url}/b2b/cards/oct');
+  const res = await sendStep(ctx.http, { op: 'tokenizeCard', server: 'pci', body: requestBody(ctx, 'tokenizeCard', testCard()) }, `${opLabel(ctx, 'tokenizeCard')} on {pci_url}`);
   const token = res.json?.card_token;
   checkStep(token !== undefined && token !== null && token !== '', 'tokenizeCard', `card tokenization answered no card_token: ${res.text.slice(0, 200)}`, res);
   return { token: String(token), res };
@@ -40,12 +42,13 @@ export async function pushToCardRecipient(ctx: CheckContext, user: TestUser) {
 
 /** Step 2 alone: the Card recipient for a card_token; returns the recipient id and payment_details.id. */
 export async function createCardRecipient(ctx: CheckContext, user: TestUser, token: string) {
-  const res = await asUser(ctx, user, { op: 'createRecipientV2', body: requestBody(ctx, 'createRecipientV2', CARD_RECIPIENT, { card_token: token }) });
-  expectStep(res, 'createRecipientV2', 'POST /api/v2/recipients (type Card with the card_token)');
+  const sent = requestBody(ctx, 'createRecipientV2', CARD_RECIPIENT, { card_token: token }) as Record<string, unknown>;
+  const res = await asUser(ctx, user, { op: 'createRecipientV2', body: sent });
+  expectStep(res, 'createRecipientV2', `${opLabel(ctx, 'createRecipientV2')} (type Card with the card_token)`);
   const details = paymentDetailsOf(res.json);
   const card = details.find((d) => d?.type === 'Card') ?? details[0];
   checkStep(card && card.id !== undefined && card.id !== null, 'createRecipientV2', `the Card recipient has no payment_details.id: ${res.text.slice(0, 300)}`, res);
-  return { res, recipientId: res.json?.id as string | undefined, paymentDetailsId: String(card.id) };
+  return { res, sent, recipientId: res.json?.id as string | undefined, paymentDetailsId: String(card.id) };
 }
 
 /** Step 3: estimate (body from profile.request_templates.estimateCardTransfer over the defaults). */
@@ -139,22 +142,58 @@ async function expectCompletionReported(ctx: CheckContext, user: TestUser, o: { 
   check(done, `the activity ${o.activityId} reads ${JSON.stringify(after)}, but its activity webhooks on ${o.path} only reported ${JSON.stringify([...new Set(seen)])} (statuses before completion: ${JSON.stringify([...pre])}): completion was not reported within the webhook wait (section 6; profile.webhook_timeout_ms)`, { rules: ['EVENT-CARD-TRANSFER-ACTIVITY'] });
 }
 
+const AS_CREATED = ['ENDPOINT-RECIPIENT-AS-CREATED'];
+
+/**
+ * personal_info of a recipient answer against the create input (section 2: personal_info
+ * { first_name, last_name }; create input first_name, last_name). Section 4 shows only
+ * payment_details.id on the answer, so an answer without personal_info asserts nothing (reading
+ * personal-info-when-present); one carrying it must have the shape and the values sent.
+ */
+export function expectRecipientAsCreated(ctx: CheckContext, res: HttpResponse, sent: Record<string, unknown>, where: string): void {
+  const body = res.json;
+  if (body === null || typeof body !== 'object' || !('personal_info' in body)) {
+    ctx.log(`${where} carries no personal_info; the names sent are not compared (section 4 shows only payment_details.id)`);
+    return;
+  }
+  const pi = (body as { personal_info: unknown }).personal_info;
+  check(pi !== null && typeof pi === 'object' && !Array.isArray(pi), `${where}: personal_info is ${JSON.stringify(pi)?.slice(0, 120)}, not an object { first_name, last_name } (section 2 Recipient)`, { rules: AS_CREATED, response: res });
+  const fails: string[] = [];
+  for (const f of ['first_name', 'last_name'] as const) {
+    if (typeof sent[f] !== 'string') continue;
+    const got = (pi as Record<string, unknown>)[f];
+    if (got !== sent[f]) fails.push(`personal_info.${f} ${JSON.stringify(got)}, sent ${JSON.stringify(sent[f])}`);
+  }
+  check(fails.length === 0, `${where}: ${fails.join('; ')}`, { rules: AS_CREATED, response: res });
+}
+
+/** The recipient as created, on the create answer and on the recipient read when the profile gives its path (not shown). */
+async function expectRecipientReads(ctx: CheckContext, user: TestUser, r: { res: HttpResponse; sent: Record<string, unknown>; recipientId?: string }): Promise<void> {
+  expectRecipientAsCreated(ctx, r.res, r.sent, `the ${opLabel(ctx, 'createRecipientV2')} answer`);
+  if (!ctx.profile.operations?.getRecipient || r.recipientId === undefined) return;
+  const read = await asUser(ctx, user, { op: 'getRecipient', params: { recipient_id: String(r.recipientId) } });
+  if (!is2xx(read)) return ctx.log(`the recipient read (profile.operations.getRecipient) answered HTTP ${read.status}; personal_info is compared on the create answer only`);
+  expectRecipientAsCreated(ctx, read, r.sent, `recipient ${r.recipientId} read back`);
+}
+
 export const drivers: Drivers = {
   'FLOW-PUSH-TO-CARD': {
     title: 'Push to Card: tokenize -> Card recipient (payment_details.id) -> estimate (estimation_id) -> execute (activity_id) -> an activity webhook on /v2/webhooks/activities mentioning the activity_id, one of them reporting the completed status the activity reads',
     safe: false,
     needs: ['pci', 'webhooks'],
-    alsoCovers: ['EVENT-CARD-TRANSFER-ACTIVITY'],
+    alsoCovers: ['EVENT-CARD-TRANSFER-ACTIVITY', 'ENDPOINT-RECIPIENT-AS-CREATED', 'EVENT-ACTIVITY-WEBHOOK-REPORTS'],
     async run(ctx) {
       const path = webhookPath(ctx, 'activities');
       const user = await createUser(ctx);
       const r = await pushToCardRecipient(ctx, user);
+      // Before the schema: a personal_info of the wrong shape is this rule's fault, named as such.
+      await expectRecipientReads(ctx, user, r);
       expectSchema(r.res, 'createRecipientV2', undefined, ['FLOW-PUSH-TO-CARD']);
       const est = await estimateTransfer(ctx, user, r);
-      expect2xx(est, 'POST /api/v1/cards/transfer/estimate');
+      expect2xx(est, opLabel(ctx, 'estimateCardTransfer'));
       expectSchema(est, 'estimateCardTransfer', undefined, ['FLOW-PUSH-TO-CARD']);
       const exec = await executeTransfer(ctx, user, est.json.estimation_id);
-      expect2xx(exec, 'POST /api/v1/cards/transfer with the estimation_id');
+      expect2xx(exec, `${opLabel(ctx, 'executeCardTransfer')} with the estimation_id`);
       expectSchema(exec, 'executeCardTransfer', undefined, ['FLOW-PUSH-TO-CARD']);
       const activityId = String(exec.json.activity_id);
       // The status before settling, when the activity can be read (paths not shown: profile.operations).
@@ -173,6 +212,7 @@ export const drivers: Drivers = {
       check(hook, `no activity webhook mentioning activity_id ${activityId} arrived on ${path} within ${timeout / 1000} s (section 6 rule 1; profile.webhook_timeout_ms sets the wait)`, { rules: ['EVENT-CARD-TRANSFER-ACTIVITY'] });
       expectWebhookSchema(ctx, 'activities', hook.body, ['EVENT-CARD-TRANSFER-ACTIVITY']);
       await expectCompletionReported(ctx, user, { activityId, path, before: [exec.json.status, before], settled, deadline: began + timeout });
+      await expectActivityReported(ctx, user, path, activityId);
     },
   },
 };

@@ -1,9 +1,10 @@
 // Section 6 events: delivery (POST, JSON, section 6 paths) observed on the engine's receiver, and
 // "account activation ends with the bank account webhook".
 
-import type { CheckContext, ReceivedWebhook } from '../../src/checks/types.ts';
+import type { CheckContext, ReceivedWebhook, RefusedDelivery } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { drivers as pathDrivers } from './webhook-paths.ts';
+import { expectDetailsReported } from './bank-webhook.ts';
 import {
   check, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus,
   webhookPath, webhookTimeoutMs, hasControl, provokedWebhookWaitMs, expectWebhookSchema
@@ -60,10 +61,46 @@ export const drivers: Drivers = {
     },
   },
 
+  'EVENT-WEBHOOK-POST': {
+    title: 'Webhooks arrive by POST (section 6): a request on a section 6 path (or a path the profile gives) with another method fails; a new user\'s user webhook is awaited so one delivery is seen',
+    safe: false,
+    needs: ['webhooks'],
+    async run(ctx) {
+      const hooks = ctx.services.webhooks!;
+      if (!hooks.refused) return ctx.skip('the webhook receiver does not record requests made with another method than POST');
+      const refusedOf = hooks.refused.bind(hooks);
+      const paths = webhookPaths(ctx);
+      const user = await createUser(ctx);
+      const ids = [user.id, user.address].map((v) => v.toLowerCase());
+      // An external receiver is reachable by anyone: judge only requests carrying an id this check provoked.
+      const judged = (r: RefusedDelivery) => paths.has(r.path) && (!ctx.profile.webhooks || ids.some((id) => r.text.toLowerCase().includes(id)));
+      const userPath = webhookPath(ctx, 'user');
+      // The POSTed user webhook, or (earlier) a request for this user with another method; both bounded by the same wait.
+      const stop = new AbortController();
+      const signal = AbortSignal.any([ctx.signal, stop.signal]);
+      const wait = provokedWebhookWaitMs(ctx, 3000);
+      const posted = hooks.waitFor(userPath, (b) => mentionsDeep(b, user.id), wait, signal);
+      const other = (async () => {
+        for (const end = Date.now() + wait; Date.now() < end && !signal.aborted; ) {
+          if (refusedOf().some((r) => r.path === userPath && ids.some((id) => r.text.toLowerCase().includes(id)))) return;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      })();
+      await Promise.race([posted, other]);
+      stop.abort();
+      const bad = refusedOf().filter(judged);
+      const seen = [...new Set(bad.map((r) => `${r.method} ${r.path}`))];
+      check(bad.length === 0, `${bad.length} webhook delivery(ies) on section 6 paths came with another method than POST (${seen.slice(0, 5).join(', ')}): section 6 says "The service delivers webhooks by POST"`, { rules: ['EVENT-WEBHOOK-POST'] });
+      const any = hooks.all().some((w) => paths.has(w.path) && (!ctx.profile.webhooks || ids.some((id) => mentionsDeep(w.body, id))));
+      if (!any) ctx.skip('no webhook arrived on a section 6 path during the run; the spec does not say when most webhooks are emitted, so the delivery method was not observed');
+    },
+  },
+
   'EVENT-ACTIVATION-BANK-ACCOUNT': {
-    title: 'SEPA activation (direct activation, then the provider reports the details) ends with a webhook on the bank account webhook path (profile.webhook_paths.bank_account)',
+    title: 'SEPA activation (direct activation, then the provider reports the details) ends with a webhook on the bank account webhook path (profile.webhook_paths.bank_account) reporting the details of that activation (its details_id, or details tied to it)',
     safe: false,
     needs: ['control:setSepaCapabilityStatus', 'control:completeSepaActivation', 'webhooks'],
+    alsoCovers: ['EVENT-BANK-ACCOUNT-DETAILS'],
     async run(ctx) {
       const path = ctx.profile.webhook_paths?.bank_account;
       // The path is not shown (section 6); guessing the webhook by its content would be inventing its payload.
@@ -79,8 +116,11 @@ export const drivers: Drivers = {
       // the user id, address or email, anywhere in the body), never by arrival time: a shared or
       // external receiver also gets other users' deliveries.
       const ids = [direct.json?.details_id, user.id, user.address, user.email].filter((v): v is string => typeof v === 'string' && v !== '');
+      const began = Date.now();
       const hit = await hooks.waitFor(path, (b) => ids.some((id) => mentionsDeep(b, id)), timeout, ctx.signal);
-      check(hit, `no webhook mentioning this activation (${ids.join(', ')}) arrived on ${path} within ${timeout / 1000} s after the activation completed (section 6 rule 2; profile.webhook_timeout_ms sets the wait)`);
+      check(hit, `no webhook mentioning this activation (${ids.join(', ')}) arrived on ${path} within ${timeout / 1000} s after the activation completed (section 6 rule 2; profile.webhook_timeout_ms sets the wait)`, { rules: ['EVENT-ACTIVATION-BANK-ACCOUNT'] });
+      // It reports the details of this activation (EVENT-BANK-ACCOUNT-DETAILS), within the same wait.
+      await expectDetailsReported(ctx, user, path, direct.json?.details_id, began + timeout);
     },
   },
 };

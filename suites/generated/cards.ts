@@ -18,10 +18,10 @@ export const checks: Check[] = [
   },
   {
     id: "cards.virtual.create-and-list",
-    title: "POST /api/v1/cards/virtual with card_name creates a card with an id; GET /api/v1/cards lists it in { data: [Card] }",
+    title: "POST /api/v1/cards/virtual with card_name creates a card with an id; GET /api/v1/cards lists it in { data: [Card] } with card_data.card_name as sent and the virtual format (also on the create answer when it carries card_data)",
     area: "cards",
     section: "4",
-    rules: ["ENDPOINT-CARDS"],
+    rules: ["ENDPOINT-CARDS", "ENDPOINT-CARD-AS-CREATED"],
     safe: false,
     needs: [],
     run: (ctx) => drivers["ENDPOINT-CARDS"].run(ctx),

@@ -11,7 +11,7 @@ export const checks: Check[] = [
     title: "Push to Card: tokenize -> Card recipient (payment_details.id) -> estimate (estimation_id) -> execute (activity_id) -> an activity webhook on /v2/webhooks/activities mentioning the activity_id, one of them reporting the completed status the activity reads",
     area: "transfers",
     section: "4.rule3",
-    rules: ["FLOW-PUSH-TO-CARD", "EVENT-CARD-TRANSFER-ACTIVITY"],
+    rules: ["FLOW-PUSH-TO-CARD", "EVENT-CARD-TRANSFER-ACTIVITY", "ENDPOINT-RECIPIENT-AS-CREATED", "EVENT-ACTIVITY-WEBHOOK-REPORTS"],
     safe: false,
     needs: ["pci", "webhooks"],
     run: (ctx) => drivers["FLOW-PUSH-TO-CARD"].run(ctx),

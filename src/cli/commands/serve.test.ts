@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_RATE_LIMIT } from '../../reference/index.ts';
 import { serve } from './serve.ts';
 
 const io = (out: string[]) => ({ stdout: { write: (s: string) => out.push(s) }, stderr: { write: () => true }, env: {}, cwd: process.cwd() });
@@ -29,6 +30,19 @@ describe('serve', () => {
     stop();
     expect(await done).toBe(0);
     await expect(request(`${profile.base_url}/api/v1/config`)).rejects.toThrow();
+  });
+
+  it('publishes the token limits it was given (--rate-limit-*) as profile.rate_limit, defaults for the rest, and refuses a bad value', async () => {
+    const out: string[] = [];
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    const done = serve({ port: 0, rateLimitPerIp: 3, rateLimitWindow: 2.5 }, io(out), stopped);
+    while (out.length === 0) await new Promise((r) => setTimeout(r, 10));
+    expect(JSON.parse(out[0]).rate_limit).toMatchObject({ per_ip: 3, per_client: DEFAULT_RATE_LIMIT.perClient, window_seconds: 2.5 });
+    stop();
+    expect(await done).toBe(0);
+    await expect(serve({ port: 0, rateLimitWindow: 0 }, io([]), stopped)).rejects.toThrow(/--rate-limit-window must be a positive number/);
+    await expect(serve({ port: 0, rateLimitPerIp: 1.5 }, io([]), stopped)).rejects.toThrow(/--rate-limit-per-ip must be a positive integer/);
   });
 
   it('runs as `baas-conform serve --no-control` and exits 0 on SIGTERM', async () => {

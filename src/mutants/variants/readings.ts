@@ -9,6 +9,32 @@ import { benign, faults, type VariantSpec } from '../variant.ts';
 
 export function readingsVariants(): VariantSpec[] {
   return [
+    // Issue 23 readings. Section 2: "Card formats are virtual and plastic" (spelling on the wire not fixed).
+    benign('benign.cards.format-capitalised', 'card formats come capitalised ("Virtual")', {
+      transform: onOk(['createVirtualCard', 'listCards'], (b) => {
+        for (const c of Array.isArray(b?.data) ? b.data : [b]) if (isObject(c?.card_data) && c.card_data.format === 'virtual') c.card_data.format = 'Virtual';
+      }),
+    }),
+    // Section 4: the recipient create answer shows payment_details.id only (reading personal-info-when-present).
+    benign('benign.recipients.no-personal-info', 'the recipient create answer carries no personal_info', {
+      transform: onOk(['createRecipientV2'], (b) => void (isObject(b) && delete b.personal_info)),
+    }),
+    // Section 2: bank account detail fields are not shown (EVENT-BANK-ACCOUNT-DETAILS reading details-tied: warns).
+    benign('benign.bank-account-webhook.no-details-id', 'the bank account webhook carries the user and the IBAN but no details_id', {}, {
+      webhook: (path, b, ctx) => {
+        if (path !== ctx.profile.webhook_paths?.bank_account || !isObject(b)) return b;
+        const { details_id: _d, ...rest } = b;
+        return rest;
+      },
+    }),
+    // Section 6: activity webhook payloads are not shown (reading activity-reference): an envelope naming the activity as data.id.
+    benign('benign.activity-webhook.enveloped', 'activity webhooks come as { event, data } with the activity under data, named by id only (no activity_id)', {}, {
+      webhook: (_p, b, _ctx, id) => {
+        if (id !== 'activities' || !isObject(b)) return b;
+        const { activity_id: _a, ...data } = b;
+        return { event: 'activity.updated', data };
+      },
+    }),
     // Section 5: X-Chain-Id is required and carries a numeric chain id; refusing another value is not said.
     benign('benign.chain.non-numeric-accepted', 'a present X-Chain-Id is accepted whatever its value, numeric or not (warns under AUTH-CHAIN-ID-REQUIRED non-numeric-value)', faults('chain.any-value')),
     // Section 4 lists id, user_id, user_address, wallet_address on user reads (spec/openapi.yaml

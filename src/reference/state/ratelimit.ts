@@ -1,4 +1,6 @@
-// Fixed-window counters for the token endpoint (section 8: "limited per IP and per client").
+// Fixed-window counters for the token endpoint (section 8: "limited per IP and per client"). Time is
+// the reference's clock (state/clock.ts), so a test moves a window on with POST /clock/advance instead
+// of sleeping through it.
 
 export class FixedWindow {
   private readonly windows = new Map<string, { start: number; count: number }>();
@@ -7,8 +9,8 @@ export class FixedWindow {
     private readonly windowMs: number,
   ) {}
 
-  /** Counts one hit; returns 0 when allowed, else the seconds until the window resets (>= 1). */
-  hit(key: string, now = Date.now()): number {
+  /** Counts one hit at `now` (ms); returns 0 when allowed, else the seconds until the window resets (>= 1). */
+  hit(key: string, now: number): number {
     let w = this.windows.get(key);
     if (!w || now - w.start >= this.windowMs) {
       if (this.windows.size > 10_000) this.sweep(now);
@@ -29,13 +31,17 @@ export class FixedWindow {
 export class TokenRateLimit {
   private readonly ip: FixedWindow;
   private readonly client: FixedWindow;
-  constructor(readonly o: { perIp: number; perClient: number; windowMs: number }) {
+  constructor(
+    readonly o: { perIp: number; perClient: number; windowMs: number },
+    /** Current time in ms (the reference clock). */
+    private readonly now: () => number = Date.now,
+  ) {
     this.ip = new FixedWindow(o.perIp, o.windowMs);
     this.client = new FixedWindow(o.perClient, o.windowMs);
   }
 
   /** Counts one request for `key`; 0 when allowed, else whole seconds until its window resets. */
   hit(kind: 'ip' | 'client', key: string): number {
-    return (kind === 'ip' ? this.ip : this.client).hit(key);
+    return (kind === 'ip' ? this.ip : this.client).hit(key, this.now());
   }
 }
