@@ -41,7 +41,7 @@ async function readHeaders(base: string, creds: { client_id: string; client_secr
   const tok = await post(tokenReq.path, tokenReq.body);
   const userReq = createUserRequest(model, { email: 'bench@example.com', country: 'DE', address: `0x${'2'.repeat(40)}` });
   const user = await post(userReq.path, userReq.body, { authorization: `Bearer ${tok.access_token}`, [model.auth.chain_header]: chainId });
-  return s2sUserHeaders(model, tok.access_token, userIdOf(user)!, chainId);
+  return s2sUserHeaders(model, tok.access_token, userIdOf(model, user)!, chainId);
 }
 
 export async function benchAudit(opts: { durationSec?: number; connections?: number } = {}): Promise<AuditBenchResult> {

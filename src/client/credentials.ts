@@ -24,12 +24,16 @@ export function createUserRequest(model: Model, user: { email: string; country: 
   return { method: op.method, path: op.path, body: { email: user.email, country: user.country, [field]: user.address } };
 }
 
-/** The user id of a registration answer: `user_id` or `id` (the spec shows "user id" without a field name). */
-export function userIdOf(json: unknown): string | undefined {
+/**
+ * The user id of a registration answer: the preferred or the deprecated name of the user-read alias
+ * (section 2: `id` is a deprecated alias of user_id; the registration answer shows "user id" without a field name).
+ */
+export function userIdOf(model: Pick<Model, 'aliasRule'>, json: unknown): string | undefined {
   if (typeof json === 'string') return json;
   if (json && typeof json === 'object') {
     const o = json as Record<string, unknown>;
-    for (const k of ['user_id', 'id']) if (typeof o[k] === 'string') return o[k] as string;
+    const { new: preferred, old } = model.aliasRule('ALIAS-USER-READ-ID');
+    for (const k of [preferred, old]) if (typeof o[k] === 'string') return o[k] as string;
   }
   return undefined;
 }

@@ -78,7 +78,7 @@ export function toTransportError(err: unknown, url: string, state: { timedOut: b
   if (state.aborted) return new TransportError('ABORTED', `request to ${url} was aborted (check cancelled or out of time)`, url);
   const codes = codesOf(err);
   for (const c of codes) {
-    const mapped = CODE_MAP[c] ?? (c.startsWith('ERR_TLS') || c.includes('CERT') || c.startsWith('ERR_SSL') ? 'TLS' : c.startsWith('HPE_') ? 'PROTOCOL' : undefined);
+    const mapped = CODE_MAP[c] ?? (c.startsWith('ERR_TLS') || c.includes('CERT') || c.startsWith('ERR_SSL') || c.startsWith('UNABLE_TO_') ? 'TLS' : c.startsWith('HPE_') ? 'PROTOCOL' : undefined);
     if (mapped) {
       const detail = mapped === 'TIMEOUT' ? `no response from ${url} within ${state.budgetMs} ms` : `${url}: ${(err as Error).message || c}`;
       return new TransportError(mapped, `${mapped === 'TIMEOUT' ? '' : `${c}: `}${detail}`, url);

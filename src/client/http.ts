@@ -5,7 +5,8 @@
 // per-request state; decoding already lives in decode.ts.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool } from 'undici';
+import type { SecureContext } from 'node:tls';
+import { Pool, type Dispatcher } from 'undici';
 import type { HttpClient, HttpRequest, HttpResponse } from '../checks/types.ts';
 import { SkipSignal } from '../checks/signals.ts';
 import type { ObservedResponse } from '../checks/audit.ts';
@@ -17,6 +18,7 @@ import { toCurl } from './curl.ts';
 import { ACCEPT_ENCODING, decodeBody, parseJsonBounded, tooLarge } from './decode.ts';
 import { TransportError, toTransportError } from './errors.ts';
 import { backoffDelay, RETRY_DEFAULTS, type RetryOptions } from './retry.ts';
+import { readTargetCa, targetOrigins, targetSecureContext, tlsConnectOptions } from './target-ca.ts';
 import { newTraceId, withTrace, type TraceIds } from './trace.ts';
 
 /** Responses kept per check for the audit of every answer (memory stays bounded). */
@@ -94,6 +96,9 @@ export class HttpSession {
   readonly retry: RetryOptions;
   private readonly random: () => number;
   private readonly pools = new Map<string, Pool>();
+  /** TLS context with profile.ca_file's certificates, made once; used on the target's own origins only. */
+  private readonly tls: SecureContext | undefined;
+  private readonly caOrigins: Set<string>;
   /** Tokens the target issued during the run; masked like profile secrets. */
   readonly learnedSecrets = new Set<string>();
 
@@ -106,6 +111,8 @@ export class HttpSession {
     this.maxBodyBytes = opts.maxBodyBytes ?? CLIENT_DEFAULTS.maxBodyBytes;
     this.retry = { ...RETRY_DEFAULTS, ...opts.retry };
     this.random = opts.random ?? Math.random;
+    this.tls = targetSecureContext(readTargetCa(opts.profile));
+    this.caOrigins = targetOrigins(opts.profile);
   }
 
   mask(text: string): string {
@@ -118,7 +125,7 @@ export class HttpSession {
     let pool = this.pools.get(key);
     if (!pool) {
       pool = new Pool(origin, {
-        connect: { timeout: this.timeoutBudgetMs },
+        connect: { timeout: this.timeoutBudgetMs, ...tlsConnectOptions(origin, this.caOrigins, this.tls) },
         headersTimeout: this.timeoutBudgetMs,
         bodyTimeout: this.timeoutBudgetMs,
         ...(localAddress ? { localAddress } : {}),
@@ -196,7 +203,7 @@ export class HttpSession {
     let res;
     try {
       res = await this.pool(target.url.origin, target.localAddress).request({
-        method: target.method as any,
+        method: target.method as Dispatcher.HttpMethod,
         path: target.url.pathname + target.url.search,
         headers,
         body,

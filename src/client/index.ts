@@ -3,4 +3,5 @@ export { HttpSession, CLIENT_DEFAULTS, type HttpSessionOptions, type CheckClient
 export { TransportError, isTransportError, type TransportErrorCode } from './errors.ts';
 export { RETRY_DEFAULTS, backoffDelay, parseRetryAfter, type RetryOptions } from './retry.ts';
 export { toCurl } from './curl.ts';
+export { readTargetCa, targetOrigins, targetSecureContext, tlsConnectOptions } from './target-ca.ts';
 export { createUserRequest, s2sUserHeaders, tokenRequest, userIdOf, type OperationCall } from './credentials.ts';

@@ -3,10 +3,11 @@
 // model, never a literal) and reused until the section 8 refresh buffer before expires_at; the client masks it.
 
 import type { HttpClient } from '../checks/types.ts';
+import { operationLabel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 
-export function s2sTokenSource(model: Pick<Model, 'grantType' | 'refreshBufferSeconds'>, profile: Pick<ResolvedProfile, 'clients'>): (http: HttpClient) => Promise<string> {
+export function s2sTokenSource(model: Pick<Model, 'grantType' | 'refreshBufferSeconds' | 'operation'>, profile: Pick<ResolvedProfile, 'clients'>): (http: HttpClient) => Promise<string> {
   let cached: { token: string; exp: number } | undefined;
   return async (http) => {
     const buffer = model.refreshBufferSeconds();
@@ -15,7 +16,7 @@ export function s2sTokenSource(model: Pick<Model, 'grantType' | 'refreshBufferSe
     const res = await http.send({ op: 'createToken', body: { client_id: c.client_id, client_secret: c.client_secret, grant_type: model.grantType() } });
     const token = res.json?.access_token;
     if (res.status < 200 || res.status >= 300 || typeof token !== 'string') {
-      throw new Error(`{{s2s_token}}: POST /api/v1/token for profile.clients[0] answered HTTP ${res.status}`);
+      throw new Error(`{{s2s_token}}: ${operationLabel(model.operation('createToken'))} for profile.clients[0] answered HTTP ${res.status}`);
     }
     cached = { token, exp: typeof res.json?.expires_at === 'number' ? res.json.expires_at : Date.now() / 1000 + 600 };
     return token;

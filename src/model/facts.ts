@@ -22,6 +22,11 @@ function seconds(limits: Partial<Record<LimitKey, LimitRule>>, key: LimitKey): n
   return v;
 }
 
+/** "METHOD /path" of an operation, for step labels and messages (a path the spec does not show reads as its id). */
+export function operationLabel(op: Operation): string {
+  return `${op.method.toUpperCase()} ${op.pathUnspecified ? `<${op.operationId}>` : op.path}`;
+}
+
 export function specFactsOf(operations: ReadonlyMap<OperationId, Operation>, limits: Partial<Record<LimitKey, LimitRule>>): SpecFacts {
   return {
     grantType() {

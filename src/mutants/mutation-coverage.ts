@@ -13,8 +13,6 @@ import { brokenRules, type MutantVariant } from './variant.ts';
  * that has a variant) fail mutation-coverage.test.ts.
  */
 export const NO_VARIANT_REASONS: Partial<Record<RuleId, string>> = {
-  'LIMIT-TRANSPORT-TLS':
-    'the selftest reference serves plain HTTP on loopback, where limits.transport.tls can only skip (TLS is checked on https targets); a faulty TLS endpoint would have to offer TLS 1.0/1.1, which the local OpenSSL 3 refuses to negotiate at its default security level, so the check would skip, not fail',
 };
 
 /** Fault points no variant can use, with the reason (each is to be removed from the reference). */

@@ -26,6 +26,7 @@ import { threedsVariants } from './variants/threeds.ts';
 import { timeoutVariants } from './variants/timeout.ts';
 import { tokenVariants } from './variants/token.ts';
 import { transfersVariants } from './variants/transfers.ts';
+import { transportVariants } from './variants/transport.ts';
 import { userTokenVariants } from './variants/user-token.ts';
 import { versioningVariants } from './variants/versioning.ts';
 import { brokenRules, type MutantVariant, type VariantSpec } from './variant.ts';
@@ -45,6 +46,7 @@ export const VARIANT_AREAS = {
   transfers: transfersVariants,
   ratelimit: ratelimitVariants,
   timeout: timeoutVariants,
+  transport: transportVariants,
   coverage: coverageVariants,
   depth: depthVariants,
   feeds: feedsVariants,

@@ -2,16 +2,19 @@
 // interception proxy when the variant has one), every check run against it, the server stopped.
 // Used in-process and inside the selftest's worker threads (worker.ts).
 
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Check } from '../checks/types.ts';
 import type { CheckResult } from '../events/index.ts';
 import type { Model } from '../model/types.ts';
 import { resolveProfile } from '../profile/index.ts';
 import type { TargetProfile } from '../profile/types.ts';
-import { startReference, type RateLimitOptions, type ReferenceOptions } from '../reference/index.ts';
+import { generateTlsIdentity, startReference, type RateLimitOptions, type ReferenceOptions, type ReferenceTls } from '../reference/index.ts';
 import { runChecks } from '../runner/index.ts';
 import { startInterceptProxy, PROXY_CONTROL_PREFIX, type InterceptProxy } from './proxy.ts';
 import { BLOCKED, type FailingCheck, type RunRecord } from './scoring.ts';
-import { brokenRules, type MutantVariant } from './variant.ts';
+import { brokenRules, type MutantVariant, type VariantTls } from './variant.ts';
 
 export const BASELINE_ID = 'baseline';
 export const BASELINE_DESCRIPTION = 'the unmodified reference implementation';
@@ -76,6 +79,14 @@ function minimal(p: TargetProfile): TargetProfile {
   return { ...rest, idp: { enabled: false } };
 }
 
+/** A TLS variant's reference settings: a fresh CA (written to `dir`, named as ca_file) and the variant's protocol bounds. */
+async function variantTls(tls: VariantTls, dir: string): Promise<ReferenceTls> {
+  const id = await generateTlsIdentity();
+  const caFile = join(dir, 'ca.pem');
+  await writeFile(caFile, id.caPem);
+  return { key: id.keyPem, cert: id.certPem, caFile, ...tls };
+}
+
 /** Runs every check against the variant (undefined: the baseline). Never throws: a run that cannot be done carries `error`. */
 export async function runVariant(variant: MutantVariant | undefined, ctx: RunContext): Promise<RunRaw> {
   const began = performance.now();
@@ -84,8 +95,13 @@ export async function runVariant(variant: MutantVariant | undefined, ctx: RunCon
     : { id: BASELINE_ID, kind: 'baseline' as const, breaks: [], description: BASELINE_DESCRIPTION };
   let ref: Awaited<ReturnType<typeof startReference>> | undefined;
   let proxy: InterceptProxy | undefined;
+  let tlsDir: string | undefined;
   try {
     const opts: ReferenceOptions = { ...(variant?.options ?? {}), host: '127.0.0.1', port: 0, pciPort: 0, control: ctx.profile === 'full', name: `mutant:${base.id}` };
+    if (variant?.tls) {
+      tlsDir = await mkdtemp(join(tmpdir(), 'baas-conform-tls-'));
+      opts.tls = await variantTls(variant.tls, tlsDir);
+    }
     if (!opts.rateLimit && !variant?.realRateLimit && ctx.rateLimit) opts.rateLimit = ctx.rateLimit;
     ref = await startReference(opts);
     let raw: TargetProfile = ref.profile;
@@ -113,5 +129,6 @@ export async function runVariant(variant: MutantVariant | undefined, ctx: RunCon
   } finally {
     await proxy?.close();
     await ref?.close();
+    if (tlsDir) await rm(tlsDir, { recursive: true, force: true });
   }
 }

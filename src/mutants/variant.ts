@@ -7,7 +7,7 @@
 // (latency, rate limits), and, only where the request must be seen or the transport framing changed,
 // the interception proxy (proxy.ts).
 
-import type { ReferenceOptions } from '../reference/index.ts';
+import type { ReferenceOptions, ReferenceTls } from '../reference/index.ts';
 import type { ProxyHooks } from './proxy.ts';
 
 import type { RuleId } from '../model/types.ts';
@@ -39,7 +39,15 @@ interface VariantBase {
    * minutes less waiting than the default base would need.
    */
   checkTimeoutMs?: number;
+  /**
+   * Serve the reference over HTTPS with these protocol settings (run-variant.ts makes a throw-away
+   * CA and names it as profile.ca_file): a transport variant. Not combined with `proxy` (plain HTTP).
+   */
+  tls?: VariantTls;
 }
+
+/** The protocol side of a TLS variant; the identity (key, certificate, CA file) is made per run. */
+export type VariantTls = Pick<ReferenceTls, 'minVersion' | 'maxVersion' | 'ciphers'>;
 
 /** A variant as an area file declares it. */
 export type VariantSpec = VariantBase & ({ kind: 'faulty'; breaks: RuleId } | { kind: 'benign' });

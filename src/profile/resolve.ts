@@ -53,6 +53,7 @@ export async function loadProfile(file: string, overrides: ProfileOverrides = {}
   // Files a profile names are relative to the profile, not to wherever the command runs.
   const dir = dirname(resolvePath(file));
   if (p.control_adapter) p.control_adapter = resolvePath(dir, p.control_adapter);
+  if (p.ca_file) p.ca_file = resolvePath(dir, p.ca_file);
   if (p.idp?.signing_key_file) p.idp = { ...p.idp, signing_key_file: resolvePath(dir, p.idp.signing_key_file) };
   return p;
 }

@@ -22,6 +22,11 @@ export interface TargetProfile {
   pci_url?: string;
   /** Test-control API (spec/control.yaml); checks needing it are skipped when absent. */
   control_url?: string;
+  /**
+   * PEM file of the private CA that signed the target's TLS certificate (https sandbox with a private
+   * CA; `serve --tls` writes one). Trusted for this target's origins only, besides the public roots.
+   */
+  ca_file?: string;
   /** Control adapter file (YAML/JSON) or module mapping control operations onto a vendor's sandbox calls; wins over control_url. */
   control_adapter?: string;
   /** External webhook receiver (the vendor's dashboard holds the webhook URL). */
@@ -105,6 +110,12 @@ export interface TargetProfile {
   withdrawal_delay_min_seconds?: number;
   /** Query parameter name of GET /api/v1/wallet that selects a wallet by ID (not shown by the spec). */
   wallet_id_param?: string;
+  /**
+   * Answer fields whose presence, type or value changes between calls by design on this target:
+   * `baas-conform compare` does not report them (src/compare/volatile.ts). A field name (any depth),
+   * a JSON path (`$.balances[].balance`), either optionally prefixed by `operationId:`.
+   */
+  volatile_fields?: string[];
   /**
    * Request bodies the spec does not show, keyed by operationId: merged (shallow) over the driver's
    * default body; a null value removes a field. Defaults are listed in spec/schemas/profile.schema.json.

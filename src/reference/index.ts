@@ -5,6 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TargetProfile } from '../profile/types.ts';
 import { BANK_ACCOUNT_WEBHOOK_PATH, CONTROL_PREFIX } from './handlers/control.ts';
@@ -16,19 +17,22 @@ import { referenceModel } from './model.ts';
 import { createHandler } from './pipeline.ts';
 import { apiRoutes, controlRoutes } from './routes.ts';
 import { REFERENCE_PROBE_BOUND, RefState } from './state/index.ts';
-import type { ReferenceOptions, ReferenceServer } from './types.ts';
+import type { ReferenceOptions, ReferenceServer, ReferenceTls } from './types.ts';
 
 export { FAULT_POINTS, type FaultPoint } from './faults.ts';
 export { DEFAULT_OPERATION_PATHS } from './handlers/index.ts';
 export { BANK_ACCOUNT_WEBHOOK_PATH } from './handlers/control.ts';
 export { DEFAULT_RATE_LIMIT, EMBEDDED_RUN_RATE_LIMIT } from './state/index.ts';
 export { S2S_STEPS, USER_TOKEN_STEPS, USER_TOKEN_VALIDITY_SECONDS } from './auth/index.ts';
-export type { OutgoingResponse, RateLimitOptions, ReferenceOptions, ReferenceServer, ResponseTransform, TransformRequest } from './types.ts';
+export type { OutgoingResponse, RateLimitOptions, ReferenceOptions, ReferenceServer, ReferenceTls, ResponseTransform, TransformRequest } from './types.ts';
+export { generateTlsIdentity, type TlsIdentity } from './tls.ts';
 
 /** Request body limit (64 KiB): a longer body is a 400 validation failure, never buffered. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
-function listen(server: Server, port: number, host: string): Promise<number> {
+type Listener = Server | TlsServer;
+
+function listen(server: Listener, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -38,12 +42,19 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-function originOf(host: string, port: number): string {
+function originOf(host: string, port: number, scheme: 'http' | 'https'): string {
   const h = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
-  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
+  return `${scheme}://${h.includes(':') ? `[${h}]` : h}:${port}`;
 }
 
-function closeServer(server: Server): Promise<void> {
+/** A listener: plain HTTP, or HTTPS with the given identity and protocol bounds (undefined ones: Node's defaults). */
+function createListener(tls: ReferenceTls | undefined, handler: Parameters<typeof createServer>[1]): Listener {
+  if (!tls) return createServer({ keepAliveTimeout: 10_000 }, handler);
+  const { key, cert, minVersion, maxVersion, ciphers } = tls;
+  return createTlsServer({ keepAliveTimeout: 10_000, key, cert, ...(minVersion ? { minVersion } : {}), ...(maxVersion ? { maxVersion } : {}), ...(ciphers ? { ciphers } : {}) }, handler);
+}
+
+function closeServer(server: Listener): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     server.closeAllConnections();
@@ -74,8 +85,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
   for (const r of apiRoutes(st, 'pci')) pciRouter.add(r);
 
   const common = { st, bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, latencyMs: opts.latencyMs ?? 0, latencyEvery: Math.max(1, Math.floor(opts.latencyEvery ?? 1)), transform: opts.transform };
-  const api = createServer({ keepAliveTimeout: 10_000 }, createHandler({ ...common, router: apiRouter, server: 'api' }));
-  const pci = createServer({ keepAliveTimeout: 10_000 }, createHandler({ ...common, router: pciRouter, server: 'pci' }));
+  const api = createListener(opts.tls, createHandler({ ...common, router: apiRouter, server: 'api' }));
+  const pci = createListener(opts.tls, createHandler({ ...common, router: pciRouter, server: 'pci' }));
+  const scheme = opts.tls ? 'https' : 'http';
   let apiPort: number;
   let pciPort: number;
   try {
@@ -85,14 +97,15 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     if (api.listening) await closeServer(api);
     throw e;
   }
-  const base_url = originOf(host, apiPort);
+  const base_url = originOf(host, apiPort, scheme);
   st.issuer = base_url;
 
   const profile: TargetProfile = {
     name: opts.name ?? 'reference',
     base_url,
-    pci_url: originOf(host, pciPort),
+    pci_url: originOf(host, pciPort, scheme),
     ...(control ? { control_url: `${base_url}${CONTROL_PREFIX}` } : {}),
+    ...(opts.tls?.caFile ? { ca_file: opts.tls.caFile } : {}),
     chain_id: chainId,
     clients: [
       { client_id: clientA.client_id, client_secret: clientA.secret as string, label: 'company-a' },
@@ -113,6 +126,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     request_templates: { createToken: { audience: REFERENCE_TOKEN_AUDIENCE } },
     // GET /api/v1/wallet?wallet_id= (the spec says "optional wallet ID" without naming it).
     wallet_id_param: 'wallet_id',
+    // A card transfer settles on a timer (settleMs): whether an activity read already carries its
+    // completion time depends on when it is read. `compare` leaves it out (two runs differ there by design).
+    volatile_fields: ['completed_at'],
     // The reference documents its token limits as a vendor would (section 8 shows no numbers); a
     // reference without a limit (fault ratelimit.disabled) documents none.
     rate_limit: st.fault('ratelimit.disabled')

@@ -73,7 +73,7 @@ export async function startKit(opts: ReferenceOptions = {}): Promise<Kit> {
     const h = await s2s(client);
     const req = createUserRequest(model, { email, country: 'DE', address });
     const r = await call(req.method, req.path, { body: req.body, headers: { authorization: h.authorization } });
-    const id = userIdOf(r.json);
+    const id = userIdOf(model, r.json);
     if (r.status !== 200 || !id) throw new Error(`create user: ${r.status} ${r.text}`);
     return { id, address, email, headers: s2sUserHeaders(model, (await token(client)), id, p.chain_id!) };
   };

@@ -1,3 +1,4 @@
+import type { SecureVersion } from 'node:tls';
 import type { ErrorRuleId } from '../model/types.ts';
 import type { TargetProfile } from '../profile/types.ts';
 
@@ -65,6 +66,21 @@ export interface ReferenceOptions {
   s2sValiditySeconds?: number;
   /** Profile name (default "reference"). */
   name?: string;
+  /** Serve both listeners over HTTPS (serve --tls, the selftest's TLS variants); default plain HTTP. */
+  tls?: ReferenceTls;
+}
+
+/** The TLS identity and protocol settings of an HTTPS reference. */
+export interface ReferenceTls {
+  /** Server private key and certificate (PEM), e.g. from generateTlsIdentity. */
+  key: string;
+  cert: string;
+  /** The CA file the profile names as ca_file (absolute path), written by the caller. */
+  caFile?: string;
+  /** Protocol bounds and cipher list: Node's defaults (TLS 1.2 to 1.3) unless a TLS variant lowers them. */
+  minVersion?: SecureVersion;
+  maxVersion?: SecureVersion;
+  ciphers?: string;
 }
 
 export interface ReferenceServer {

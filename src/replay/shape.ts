@@ -1,5 +1,6 @@
-// Structural comparison of two JSON answers for replay: fields present in one only, type changes and
-// changed values, after ids and timestamps are normalised away (a replay mints new ones every time).
+// Structural comparison of two JSON answers, shared by replay (a recorded answer against a new one)
+// and compare (two targets' answers to the same step): fields present in one only, type changes and
+// changed values, after ids and timestamps are normalised away (every call mints new ones).
 // Numbers are compared by type only: balances, limits and expiry times move between two calls.
 
 /** Placeholders for values that differ between any two calls by design. */
@@ -17,38 +18,94 @@ export function normalise(s: string): string {
   return s;
 }
 
-const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+/** The JSON type of a value: null, array, object, string, number, boolean. */
+export const jsonTypeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/**
+ * One difference from the first answer to the second, at a path like `$.data[].id` (`[]`: the first
+ * element of a list, whose elements keep one shape). first/second: the JSON types (kind type), the
+ * normalised values as JSON text (kind value), `items`/`empty` (kind emptiness); absent for presence.
+ */
+export interface ShapeDifference {
+  path: string;
+  kind: 'only-first' | 'only-second' | 'type' | 'value' | 'emptiness';
+  first?: string;
+  second?: string;
+}
+
+export interface ShapeOptions {
+  /** Paths whose differences are not reported (values a profile marks volatile), nor those below them. */
+  skip?: (path: string) => boolean;
+  /**
+   * Object keys that are ids, addresses or timestamps are normalised like values (a map keyed by a
+   * token address differs in its keys from one target to the other): keys normalising alike compare
+   * their first entries, as list elements do.
+   */
+  normaliseKeys?: boolean;
+}
 
 /** At most this many differences per answer: a wholly different body is one finding, not thousands. */
 const MAX_DIFFERENCES = 50;
 const MAX_DEPTH = 32;
 
-/** Differences from `recorded` to `now`, each `path: what` (`$.data[].id: only in the recording`). */
-export function shapeDiff(recorded: unknown, now: unknown, path = '$', out: string[] = [], depth = 0): string[] {
-  if (out.length >= MAX_DIFFERENCES || depth > MAX_DEPTH) return out;
-  const [a, b] = [typeOf(recorded), typeOf(now)];
+/** Entries of an object by key, the key normalised when asked (first entry per normalised key). */
+function entries(o: Record<string, unknown>, normaliseKeys: boolean): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const [k, v] of Object.entries(o)) {
+    const key = normaliseKeys ? normalise(k) : k;
+    if (!out.has(key)) out.set(key, v);
+  }
+  return out;
+}
+
+function walk(first: unknown, second: unknown, path: string, opts: ShapeOptions, out: ShapeDifference[], depth: number): void {
+  if (out.length >= MAX_DIFFERENCES || depth > MAX_DEPTH || opts.skip?.(path)) return;
+  const [a, b] = [jsonTypeOf(first), jsonTypeOf(second)];
   if (a !== b) {
-    out.push(`${path}: ${a} in the recording, ${b} now`);
-    return out;
+    out.push({ path, kind: 'type', first: a, second: b });
+    return;
   }
   if (a === 'array') {
     // Lists grow and shrink between calls; their elements keep one shape: compare the first of each.
-    const [x, y] = [recorded as unknown[], now as unknown[]];
-    if (x.length && y.length) shapeDiff(x[0], y[0], `${path}[]`, out, depth + 1);
-    else if (x.length !== y.length) out.push(`${path}: ${x.length ? 'items in the recording, empty now' : 'empty in the recording, items now'}`);
-    return out;
+    const [x, y] = [first as unknown[], second as unknown[]];
+    if (x.length && y.length) walk(x[0], y[0], `${path}[]`, opts, out, depth + 1);
+    else if (x.length !== y.length) out.push({ path, kind: 'emptiness', first: x.length ? 'items' : 'empty', second: y.length ? 'items' : 'empty' });
+    return;
   }
   if (a === 'object') {
-    const [x, y] = [recorded as Record<string, unknown>, now as Record<string, unknown>];
-    for (const k of Object.keys(x)) if (!(k in y)) out.push(`${path}.${k}: only in the recording`);
-    for (const k of Object.keys(y)) if (!(k in x)) out.push(`${path}.${k}: only now`);
-    for (const k of Object.keys(x)) if (k in y) shapeDiff(x[k], y[k], `${path}.${k}`, out, depth + 1);
-    return out;
+    const [x, y] = [entries(first as Record<string, unknown>, !!opts.normaliseKeys), entries(second as Record<string, unknown>, !!opts.normaliseKeys)];
+    const at = (k: string) => `${path}.${k}`;
+    for (const k of x.keys()) if (!y.has(k) && !opts.skip?.(at(k))) out.push({ path: at(k), kind: 'only-first' });
+    for (const k of y.keys()) if (!x.has(k) && !opts.skip?.(at(k))) out.push({ path: at(k), kind: 'only-second' });
+    for (const [k, v] of x) if (y.has(k)) walk(v, y.get(k), at(k), opts, out, depth + 1);
+    return;
   }
   if (a === 'string') {
-    const [x, y] = [normalise(recorded as string), normalise(now as string)];
-    if (x !== y) out.push(`${path}: ${JSON.stringify(x)} in the recording, ${JSON.stringify(y)} now`);
+    const [x, y] = [normalise(first as string), normalise(second as string)];
+    if (x !== y) out.push({ path, kind: 'value', first: JSON.stringify(x), second: JSON.stringify(y) });
   }
-  if (a === 'boolean' && recorded !== now) out.push(`${path}: ${String(recorded)} in the recording, ${String(now)} now`);
+  if (a === 'boolean' && first !== second) out.push({ path, kind: 'value', first: String(first), second: String(second) });
+}
+
+/** Differences from `first` to `second`, at most MAX_DIFFERENCES. */
+export function shapeDifferences(first: unknown, second: unknown, opts: ShapeOptions = {}): ShapeDifference[] {
+  const out: ShapeDifference[] = [];
+  walk(first, second, '$', opts, out, 0);
   return out.slice(0, MAX_DIFFERENCES);
+}
+
+/** Replay's wording: differences from `recorded` to `now`, each `path: what` (`$.data[].id: only in the recording`). */
+export function shapeDiff(recorded: unknown, now: unknown): string[] {
+  return shapeDifferences(recorded, now).map((d) => {
+    switch (d.kind) {
+      case 'only-first':
+        return `${d.path}: only in the recording`;
+      case 'only-second':
+        return `${d.path}: only now`;
+      case 'emptiness':
+        return `${d.path}: ${d.first === 'items' ? 'items in the recording, empty now' : 'empty in the recording, items now'}`;
+      default:
+        return `${d.path}: ${d.first} in the recording, ${d.second} now`;
+    }
+  });
 }

@@ -59,8 +59,8 @@ const SECRET_JSON_FIELD = `"client_secret":"${MASK}"`;
 const SECRET_FORM_FIELD = `client_secret=${MASK}`;
 
 /** `/a/{id}/b` -> /^\/a\/[^/]+\/b$/: each `{param}` segment matches one path segment. */
-function pathPattern(op: Operation): RegExp {
-  const segments = op.path.split('/').map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+export function pathPattern(template: string): RegExp {
+  const segments = template.split('/').map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   return new RegExp(`^${segments.join('/')}$`);
 }
 
@@ -74,7 +74,7 @@ export function operationOf(model: Model, req: RecordedRequest): Operation | und
   }
   for (const op of model.operations.values()) {
     if (op.pathUnspecified || op.method.toUpperCase() !== req.method.toUpperCase()) continue;
-    if (pathPattern(op).test(path)) return op;
+    if (pathPattern(op.path).test(path)) return op;
   }
   return undefined;
 }

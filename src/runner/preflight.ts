@@ -12,7 +12,7 @@ const HINTS: Record<string, string> = {
   DNS: 'host name not found: check profile.base_url or --target',
   TIMEOUT: 'no answer in time: check profile.base_url or --target, or raise --timeout-budget',
   CONNECTION_RESET: 'the connection was reset: check the scheme (http/https) and port of profile.base_url',
-  TLS: 'TLS handshake failed: check the certificate and the scheme of profile.base_url',
+  TLS: 'TLS handshake failed: check the scheme of profile.base_url and its certificate; a certificate signed by a private CA needs that CA as profile.ca_file',
   PROTOCOL: 'the answer is not HTTP: check the port of profile.base_url',
 };
 
@@ -40,7 +40,9 @@ export async function preflight(session: HttpSession): Promise<PreflightResult> 
       throw new TargetUnreachableError(`${profile.base_url} is rate limiting the token endpoint: ${session.mask(err.message)}`);
     }
     if (err instanceof TransportError) {
-      throw new TargetUnreachableError(`cannot reach ${profile.base_url}: ${HINTS[err.code] ?? session.mask(err.message)}`);
+      // A certificate problem says which one (unknown issuer, expired, wrong name): the hint alone cannot.
+      const detail = err.code === 'TLS' ? ` (${session.mask(err.message)})` : '';
+      throw new TargetUnreachableError(`cannot reach ${profile.base_url}: ${HINTS[err.code] ? `${HINTS[err.code]}${detail}` : session.mask(err.message)}`);
     }
     throw err;
   }

@@ -7,12 +7,13 @@
 import fc from 'fast-check';
 import { checkProperty } from '../../src/checks/property.ts';
 import type { AliasRule, AliasRuleId, OperationId } from '../../src/model/types.ts';
-import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
+import type { CheckContext, HttpRequest, HttpResponse, Need } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
+  opLabel,
   type TestUser, aliasProblem, asUser, check, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx, expectError,
   expectErrorShape, listItems, mentionsDeep, readUser, requestBody, rnd, runsFor, s2sHeaders, requireSmartWallets, uniqueUser, userDataArb,
-  userHeaders, userIdFrom, walletItems, CheckFailure, hasControl, provokedWebhookWaitMs, userInState, expectUnchangedWalletWebhooks
+  userHeaders, userIdFrom, walletItems, CheckFailure, hasControl, provokedWebhookWaitMs, userInState, expectUnchangedWalletWebhooks, triggerWebhook, webhookKindOf
 } from '../kit/index.ts';
 import { cryptoRecipient } from './transfers.ts';
 
@@ -91,7 +92,7 @@ function userCreateTarget(version: 'v1' | 'v2'): AliasTarget {
           const id = userIdFrom(res.json);
           if (!id) return undefined;
           const read = await readUser(ctx, 'v1', await userHeaders(ctx, { id, email: d.email, address: d.address, country: d.country, client: 0 }, 'id'));
-          expect2xx(read, 'GET /api/v1/user for the user just created');
+          expect2xx(read, `${opLabel(ctx, 'getUserV1')} for the user just created`);
           return read.json?.[aliasRule(ctx, version === 'v1' ? 'ALIAS-USER-CREATE-WALLET-ADDRESS-V1' : 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2').new];
         },
       };
@@ -211,7 +212,7 @@ function userCreateAlias(ruleId: AliasRuleId, version: 'v1' | 'v2'): Driver {
         const id = userIdFrom(res.json);
         check(id, 'no user id in the answer', { response: res });
         const read = await readUser(ctx, 'v1', await userHeaders(ctx, { id, ...d, client: 0 }, 'id'));
-        expect2xx(read, 'GET /api/v1/user for the new user');
+        expect2xx(read, `${opLabel(ctx, 'getUserV1')} for the new user`);
         check(sameText(read.json?.[rule.new], d.address), `${rule.old} = ${d.address} was sent, but ${rule.new} reads back as ${JSON.stringify(read.json?.[rule.new])}`, { response: read });
       }), { numRuns: runsFor(ctx, 'user') });
       await base.run(ctx);
@@ -253,23 +254,40 @@ interface Provoked {
   verify?: (obj: any) => string | undefined;
 }
 
-function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Promise<Provoked | undefined>): Driver {
+/**
+ * A webhook alias check. `provoke` makes the event that emits the webhook; when it cannot (no control
+ * operation or environment for it) or nothing arrives, a target with control triggerWebhook is asked to
+ * emit one of that kind for a new user, and `expected` gives the value the preferred name then carries.
+ */
+function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Promise<Provoked | undefined>, expected?: (u: TestUser) => string | undefined, extraNeeds: Need[] = []): Driver {
   return {
     safe: false,
-    needs: ['webhooks'],
+    needs: ['webhooks', ...extraNeeds],
     async run(ctx) {
       const rule = aliasRule(ctx, ruleId);
       const hooks = ctx.services.webhooks!;
       if (!rule.webhook) throw new Error(`spec/rules/aliases.yaml: ${ruleId} has no webhook path`);
       const path = rule.webhook;
+      const wait = provokedWebhookWaitMs(ctx, WEBHOOK_WAIT_MS);
       let p: Provoked | undefined;
+      let arrived = false;
+      let provokeFailed = false;
       if (provoke) {
         p = await provoke(ctx).catch((err) => {
           ctx.log(`could not provoke ${path}: ${(err as Error).message}`);
+          provokeFailed = true;
           return undefined;
         });
-        const wait = provokedWebhookWaitMs(ctx, WEBHOOK_WAIT_MS);
-        if (p && !(await hooks.waitFor(path, p.match, wait, ctx.signal))) ctx.log(`no webhook mentioning what was created arrived on ${path} within ${wait / 1000} s`);
+        arrived = p !== undefined && (await hooks.waitFor(path, p.match, wait, ctx.signal)) !== undefined;
+        if (p && !arrived) ctx.log(`no webhook mentioning what was created arrived on ${path} within ${wait / 1000} s`);
+      }
+      const kind = webhookKindOf(ctx, path);
+      // Not after a failed provocation (a refused or unreachable control call): its cause is the report's, not a trigger's.
+      if (!arrived && !provokeFailed && kind !== undefined && hasControl(ctx, 'triggerWebhook')) {
+        const user = await createUser(ctx);
+        await triggerWebhook(ctx, user, kind);
+        p = { match: (b: any) => mentionsDeep(b, user.id) || mentionsDeep(b, user.address), expected: expected?.(user) };
+        if (!(await hooks.waitFor(path, p.match, wait, ctx.signal))) ctx.log(`control triggerWebhook ${kind} for user ${user.id}: no webhook mentioning the user arrived on ${path} within ${wait / 1000} s`);
       }
       const seen = hooks.all().filter((w) => w.path === path);
       if (seen.length === 0) ctx.skip(NO_WEBHOOK);
@@ -306,7 +324,7 @@ const provokeWithdrawal = (field: 'wallet' | 'destination') => async (ctx: Check
   const user = await createUser(ctx);
   // Section 9.4: on withdrawal payloads wallet_address is a Smart Wallet of the user (checked when the list is readable).
   const wallets = field === 'wallet' ? await requireSmartWallets(ctx, user).catch(() => undefined) : undefined;
-  if (field === 'wallet' && !wallets) ctx.log('GET /api/v1/wallets is not readable; the withdrawal wallet_address is not compared with the Smart Wallets');
+  if (field === 'wallet' && !wallets) ctx.log(`${opLabel(ctx, 'listWallets')} is not readable; the withdrawal wallet_address is not compared with the Smart Wallets`);
   const dest = rnd.address();
   await createWithdrawal(ctx, user, dest);
   const rule = aliasRule(ctx, field === 'wallet' ? 'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS' : 'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS');
@@ -339,7 +357,7 @@ export const drivers: Drivers = {
         return u;
       });
       const res = await asUser(ctx, user, { op: 'list3dsRequests' });
-      expect2xx(res, 'GET /api/v1/cards/3ds/requests');
+      expect2xx(res, opLabel(ctx, 'list3dsRequests'));
       const items = listItems(res.json);
       if (fixture && items.length === 0) ctx.skip(`profile.fixtures.three_ds_pending user ${user.id} has no pending 3DS challenge (it may have expired after 5 minutes)`);
       check(items.length > 0, 'a pending 3DS challenge was created but the list is empty', { response: res });
@@ -359,7 +377,7 @@ export const drivers: Drivers = {
       });
       const wallets = (await requireSmartWallets(ctx, user)).map((w) => w.toLowerCase());
       const res = await asUser(ctx, user, { op: 'listWithdrawalRequests' });
-      expect2xx(res, 'GET /api/v1/withdrawal/requests');
+      expect2xx(res, opLabel(ctx, 'listWithdrawalRequests'));
       const items = listItems(res.json);
       if (fixture && items.length === 0) ctx.skip(`profile.fixtures.withdrawal_pending user ${user.id} has no pending withdrawal request`);
       check(items.length > 0, 'a withdrawal request was created but none is listed', { response: res });
@@ -383,7 +401,7 @@ export const drivers: Drivers = {
         return u;
       });
       const res = await asUser(ctx, user, { op: 'listWithdrawalRequests' });
-      expect2xx(res, 'GET /api/v1/withdrawal/requests');
+      expect2xx(res, opLabel(ctx, 'listWithdrawalRequests'));
       const items = listItems(res.json);
       if (fixture) {
         // The fixture's destination is unknown here: every listed request must carry both names, equal.
@@ -462,31 +480,33 @@ export const drivers: Drivers = {
       const user = await createUser(ctx);
       await requireSmartWallets(ctx, user); // provisioning time is not in the spec: poll, bounded
       const list = await asUser(ctx, user, { op: 'listWallets' });
-      expect2xx(list, 'GET /api/v1/wallets');
+      expect2xx(list, opLabel(ctx, 'listWallets'));
       const items = walletItems(list.json);
-      check(items.length > 0, 'GET /api/v1/wallets lists no wallet', { response: list });
-      for (const w of items) check(typeof w?.wallet_address === 'string', `GET /api/v1/wallets item without wallet_address: ${JSON.stringify(w)}`, { response: list });
+      check(items.length > 0, `${opLabel(ctx, 'listWallets')} lists no wallet`, { response: list });
+      for (const w of items) check(typeof w?.wallet_address === 'string', `${opLabel(ctx, 'listWallets')} item without wallet_address: ${JSON.stringify(w)}`, { response: list });
       const xrpl = await asUser(ctx, user, { op: 'createXrplAccount', body: requestBody(ctx, 'createXrplAccount', {}) });
-      expect2xx(xrpl, 'POST /api/v1/accounts');
-      check(typeof xrpl.json?.wallet_address === 'string', `POST /api/v1/accounts answer carries no wallet_address: ${xrpl.text.slice(0, 200)}`, { response: xrpl });
+      expect2xx(xrpl, opLabel(ctx, 'createXrplAccount'));
+      check(typeof xrpl.json?.wallet_address === 'string', `${opLabel(ctx, 'createXrplAccount')} answer carries no wallet_address: ${xrpl.text.slice(0, 200)}`, { response: xrpl });
       await expectUnchangedWalletWebhooks(ctx, user, items.map((w) => String(w?.wallet_address)), ['ALIAS-UNCHANGED-WALLET-NAMES']);
     },
   },
 
-  'ALIAS-WEBHOOK-USER-ID': webhookAlias('ALIAS-WEBHOOK-USER-ID', provokeUser('id')),
-  'ALIAS-WEBHOOK-USER-OWNER': webhookAlias('ALIAS-WEBHOOK-USER-OWNER', provokeUser('address')),
+  // Triggered (control triggerWebhook) when the event cannot be provoked: the user webhook names the
+  // user's id and EOA, the 3DS webhook the user's EOA (section 6); withdrawal and recipient values are the target's.
+  'ALIAS-WEBHOOK-USER-ID': webhookAlias('ALIAS-WEBHOOK-USER-ID', provokeUser('id'), (u) => u.id),
+  'ALIAS-WEBHOOK-USER-OWNER': webhookAlias('ALIAS-WEBHOOK-USER-OWNER', provokeUser('address'), (u) => u.address),
   'ALIAS-WEBHOOK-3DS-OWNER': webhookAlias('ALIAS-WEBHOOK-3DS-OWNER', async (ctx) => {
     if (!hasControl(ctx, 'create3dsChallenge')) return undefined;
     const user = await createUser(ctx);
     const ch = await create3ds(ctx, user);
     return { match: (b: any) => mentionsDeep(b, ch.transaction_id) || mentionsDeep(b, user.address), expected: user.address };
-  }),
-  'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS', provokeWithdrawal('wallet')),
-  'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS', provokeWithdrawal('destination')),
+  }, (u) => u.address, ['control:create3dsChallenge|control:triggerWebhook']),
+  'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS', provokeWithdrawal('wallet'), undefined, ['control:createWithdrawalRequest|control:triggerWebhook']),
+  'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS', provokeWithdrawal('destination'), undefined, ['control:createWithdrawalRequest|control:triggerWebhook']),
   'ALIAS-WEBHOOK-RECIPIENT-ADDRESS': webhookAlias('ALIAS-WEBHOOK-RECIPIENT-ADDRESS', async (ctx) => {
     if (!ctx.profile.pci_url) return undefined;
     const addr = rnd.address();
     if (!(await cryptoRecipient(ctx, await createUser(ctx), addr))) return undefined;
-    return { match: (b: any) => mentionsDeep(b, addr), expected: addr };
-  }),
+    return { match: (b: unknown) => mentionsDeep(b, addr), expected: addr };
+  }, undefined, ['pci|control:triggerWebhook']),
 };

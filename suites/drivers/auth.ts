@@ -3,6 +3,7 @@
 
 import { jwtVerify } from 'jose';
 import {
+  opLabel,
   expectSchema, authorizeRaw, bearer, chainHeader, check, createUser, createUserRaw, expect2xx, headers, jwtClaims, jwtHeader,
   readUser, requestToken, rnd, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail, expectAudienceRefused, clockSkewAllowance, IDENTITY_KINDS, identityHeader, identityValue, is2xx, suppliedRetailUser, userFieldMismatch, warnReading,
 } from '../kit/index.ts';
@@ -36,7 +37,7 @@ function expectUnixSeconds(ctx: CheckContext, res: HttpResponse, rules: string[]
 
 async function freshS2s(ctx: CheckContext, i = 0) {
   const res = await requestToken(ctx, tokenBody(ctx, i));
-  expect2xx(res, 'POST /api/v1/token with valid client credentials');
+  expect2xx(res, `${opLabel(ctx, 'createToken')} with valid client credentials`);
   return res;
 }
 
@@ -65,10 +66,10 @@ export const drivers: Drivers = {
       const withAudience = await requestToken(ctx, { ...tokenBody(ctx), audience });
       const rules = ['AUTH-S2S-TOKEN-RESPONSE'];
       if (!documented && !is2xx(withAudience)) {
-        warnReading(ctx, 'AUTH-S2S-TOKEN-RESPONSE', 'audience-value', `POST /api/v1/token with the optional audience ${JSON.stringify(audience)} (the base URL; the profile documents no value) answered HTTP ${withAudience.status}`);
+        warnReading(ctx, 'AUTH-S2S-TOKEN-RESPONSE', 'audience-value', `${opLabel(ctx, 'createToken')} with the optional audience ${JSON.stringify(audience)} (the base URL; the profile documents no value) answered HTTP ${withAudience.status}`);
         return;
       }
-      expect2xx(withAudience, `POST /api/v1/token with valid client credentials and the optional audience ${JSON.stringify(audience)} (${documented ? 'profile.request_templates.createToken.audience' : 'the base URL'})`, rules);
+      expect2xx(withAudience, `${opLabel(ctx, 'createToken')} with valid client credentials and the optional audience ${JSON.stringify(audience)} (${documented ? 'profile.request_templates.createToken.audience' : 'the base URL'})`, rules);
       check(typeof withAudience.json?.access_token === 'string' && withAudience.json.access_token.split('.').length === 3, `the token request with audience answered no JWT access_token: ${withAudience.text.slice(0, 200)}`, { rules, response: withAudience });
     },
   },
@@ -124,11 +125,11 @@ export const drivers: Drivers = {
     async run(ctx) {
       const token = await s2sToken(ctx);
       const v1 = await createUserRaw(ctx, 'v1', headers(bearer(token), chainHeader(ctx)), { email: rnd.email(), country: 'DE', user_address: rnd.address() });
-      expect2xx(v1, 'POST /api/v1/user with S2S token and X-Chain-Id only');
-      check(userIdFrom(v1.json), 'POST /api/v1/user answered without a user id', { response: v1 });
+      expect2xx(v1, `${opLabel(ctx, 'createUserV1')} with S2S token and X-Chain-Id only`);
+      check(userIdFrom(v1.json), `${opLabel(ctx, 'createUserV1')} answered without a user id`, { response: v1 });
       const v2 = await createUserRaw(ctx, 'v2', bearer(token), { email: rnd.email(), country: 'FR', user_address: rnd.address() });
-      expect2xx(v2, 'POST /api/v2/user with the S2S token only');
-      check(userIdFrom(v2.json), 'POST /api/v2/user answered without a user id', { response: v2 });
+      expect2xx(v2, `${opLabel(ctx, 'createUserV2')} with the S2S token only`);
+      check(userIdFrom(v2.json), `${opLabel(ctx, 'createUserV2')} answered without a user id`, { response: v2 });
       for (const op of ['getConfig', 'getValidationRules'] as const) {
         expect2xx(await ctx.http.send({ op, headers: bearer(token) }), `${op} with the S2S token only`);
       }
@@ -140,7 +141,7 @@ export const drivers: Drivers = {
     async run(ctx) {
       const user = await createUser(ctx);
       const res = await authorizeRaw(ctx, user);
-      expect2xx(res, 'POST /api/v1/user/authorize with S2S token, X-User-Wallet (EOA) and X-Chain-Id');
+      expect2xx(res, `${opLabel(ctx, 'authorizeUser')} with S2S token, X-User-Wallet (EOA) and X-Chain-Id`);
       expectSchema(res, 'authorizeUser', undefined, ['AUTH-USER-TOKEN-ISSUANCE']);
       check(typeof res.json.access_token === 'string' && res.json.access_token.length > 0, 'no access_token', { rules: ['AUTH-USER-TOKEN-ISSUANCE'], response: res });
       expectUnixSeconds(ctx, res, ['AUTH-USER-TOKEN-ISSUANCE']);
@@ -169,7 +170,7 @@ export const drivers: Drivers = {
         const res = await readUser(ctx, 'v1', headers(bearer(token), chainHeader(ctx), { [identityHeader(ctx, kind)]: identityValue(other, kind) }));
         if (!is2xx(res)) continue;
         const got = (res.json as { user_id?: unknown })?.user_id;
-        check(got === user.id, `GET /api/v1/user with ${user.id}'s user token and ${identityHeader(ctx, kind)} of another user answered user_id ${JSON.stringify(got)}: a user token must not act as another user`, { rules: ['AUTH-USER-TOKEN-USE'], response: res });
+        check(got === user.id, `${opLabel(ctx, 'getUserV1')} with ${user.id}'s user token and ${identityHeader(ctx, kind)} of another user answered user_id ${JSON.stringify(got)}: a user token must not act as another user`, { rules: ['AUTH-USER-TOKEN-USE'], response: res });
       }
       // The same on writes: nothing the call creates lands with the other user (token-precedence.ts).
       await precedenceOnWrites(ctx, user, token, other);
@@ -190,27 +191,27 @@ export const drivers: Drivers = {
       // kit's userIdFrom also reads user_id, for operations answering a bare "user id"). "Only" is read as
       // "no token; the caller then calls authorize", not as "no other field": extra fields stay allowed
       // (benign.extra-fields), and section 9 rule 3 keeps deprecated pairs such as user_id beside id.
-      if (reg) check(typeof reg.json?.id === 'string' && reg.json.id !== '', `POST /api/v1/user/retail answered ${reg.text.slice(0, 200)}: section 4 returns the new user's UUID as id`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: reg });
+      if (reg) check(typeof reg.json?.id === 'string' && reg.json.id !== '', `${opLabel(ctx, 'registerRetailUser')} answered ${reg.text.slice(0, 200)}: section 4 returns the new user's UUID as id`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: reg });
       const registeredId: string = reg ? reg.json.id : who.id;
       const res = await idpAuthorize(ctx, who);
-      expect2xx(res, 'POST /api/v1/user/authorize (identity-provider form)', ['AUTH-IDP-EXCHANGE']);
+      expect2xx(res, `${opLabel(ctx, 'authorizeUser')} (identity-provider form)`, ['AUTH-IDP-EXCHANGE']);
       expectSchema(res, 'authorizeUser');
       const token = res.json.access_token;
       check(typeof token === 'string' && token.length > 0, 'no access_token', { response: res });
       expectUnixSeconds(ctx, res, ['AUTH-IDP-EXCHANGE']);
       const me = await readUser(ctx, 'v1', headers(bearer(token), chainHeader(ctx)));
-      expect2xx(me, 'GET /api/v1/user with the exchanged user token');
+      expect2xx(me, `${opLabel(ctx, 'getUserV1')} with the exchanged user token`);
       check(me.json?.user_id === registeredId, `the exchanged token reads user ${JSON.stringify(me.json?.user_id)}, but registration returned ${registeredId}`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: me });
       // Email on a user read is checked only when present (spec/openapi.yaml x-checked-when-present).
       const email = userFieldMismatch(ctx, 'getUserV1', me.json, 'email', who.email);
-      check(email === undefined, `after the exchange GET /api/v1/user answered ${email}: the identity token linked that email`, { response: me });
+      check(email === undefined, `after the exchange ${opLabel(ctx, 'getUserV1')} answered ${email}: the identity token linked that email`, { response: me });
       // Section 5: "Email and wallet come from the tokens": the user's address is a wallet the identity
       // token links, the EOA (section 2: user_address is the EOA) or the smart_wallet (section 5's
       // example type); the rule's reading user-address. The engine's identity links exactly those two.
       if (ctx.services.idp && who.wallet) {
         const got = me.json?.user_address;
         const linked = [who.eoa, who.wallet].filter((a) => a !== '');
-        check(typeof got === 'string' && linked.some((a) => a.toLowerCase() === got.toLowerCase()), `after the exchange GET /api/v1/user answered user_address ${JSON.stringify(got)}, but the identity token linked the wallets ${linked.join(' (EOA), ')} (smart_wallet)`, { rules: ['AUTH-IDP-EXCHANGE'], response: me });
+        check(typeof got === 'string' && linked.some((a) => a.toLowerCase() === got.toLowerCase()), `after the exchange ${opLabel(ctx, 'getUserV1')} answered user_address ${JSON.stringify(got)}, but the identity token linked the wallets ${linked.join(' (EOA), ')} (smart_wallet)`, { rules: ['AUTH-IDP-EXCHANGE'], response: me });
       }
     },
   },
@@ -222,7 +223,7 @@ export const drivers: Drivers = {
     async run(ctx) {
       const who = await registerRetail(ctx);
       const p = ctx.services.idp!;
-      expect2xx(await idpAuthorize(ctx, who, { access: { aud: p.appId } }), 'POST /api/v1/user/authorize with aud = the configured app id');
+      expect2xx(await idpAuthorize(ctx, who, { access: { aud: p.appId } }), `${opLabel(ctx, 'authorizeUser')} with aud = the configured app id`);
       const res = await idpAuthorize(ctx, who, { access: { aud: `${p.appId}-other` } });
       expectAudienceRefused(ctx, res, ['AUTH-IDP-AUDIENCE']);
     },

@@ -3,6 +3,7 @@
 
 import fc from 'fast-check';
 import {
+  opLabel,
   expectSchema, type TestUser, NO_SIGNER, asUser, check, completeSepa, createUser, expect2xx, expectError, expectErrorShape,
   is2xx, listItems, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, requireSmartWallets, hasControl, controlRaw, requestBody, warnReading,
 } from '../kit/index.ts';
@@ -43,7 +44,7 @@ const sameType = (v: unknown, type: string) => typeof v === 'string' && v.toLowe
 async function expectTypeOrdered(ctx: CheckContext, user: TestUser, type: string, res: HttpResponse): Promise<void> {
   const rules = ['ENDPOINT-BANK-ACCOUNT-TYPES'];
   const got = res.json?.account_type;
-  if (got !== undefined) check(sameType(got, type), `POST /api/v1/bank/accounts with account_type ${type} answered account_type ${JSON.stringify(got)}`, { rules, response: res });
+  if (got !== undefined) check(sameType(got, type), `${opLabel(ctx, 'createBankAccount')} with account_type ${type} answered account_type ${JSON.stringify(got)}`, { rules, response: res });
   const id = res.json?.details_id;
   if (!ctx.profile.operations?.listBankAccounts || id === undefined) return;
   const list = await asUser(ctx, user, { op: 'listBankAccounts' });
@@ -76,20 +77,20 @@ export const drivers: Drivers = {
         const res = await asUser(ctx, user, { op: 'createBankAccount', body: { account_type: type } });
         if (type !== SEPA_ACCOUNT_TYPE && !is2xx(res)) {
           // Whether this user may order this account type is not shown: a section 7 validation refusal is a valid answer.
-          check(res.status === 400, `POST /api/v1/bank/accounts with account_type ${type}: expected { details_id } or a 400 refusal, got HTTP ${res.status}: ${res.text.slice(0, 200)}`, { response: res });
+          check(res.status === 400, `${opLabel(ctx, 'createBankAccount')} with account_type ${type}: expected { details_id } or a 400 refusal, got HTTP ${res.status}: ${res.text.slice(0, 200)}`, { response: res });
           expectErrorShape(ctx, res);
           refused.push(`${type} (400 ${String(res.json?.error_reason)})`);
           continue;
         }
-        expect2xx(res, `POST /api/v1/bank/accounts with account_type ${type}`);
+        expect2xx(res, `${opLabel(ctx, 'createBankAccount')} with account_type ${type}`);
         expectSchema(res, 'createBankAccount', undefined, ['ENDPOINT-BANK-ACCOUNT-TYPES']);
         await expectTypeOrdered(ctx, user, type, res);
       }
-      if (refused.length) warnReading(ctx, 'ENDPOINT-BANK-ACCOUNT-TYPES', 'eligibility-refusal', `POST /api/v1/bank/accounts refused account_type ${refused.join(', ')} for a new user`);
+      if (refused.length) warnReading(ctx, 'ENDPOINT-BANK-ACCOUNT-TYPES', 'eligibility-refusal', `${opLabel(ctx, 'createBankAccount')} refused account_type ${refused.join(', ')} for a new user`);
       // A value outside the four: section 4 lists the values, not the answer to another one (reading
       // other-type): refused with the section 7 body, or accepted with a warning.
       const bad = await asUser(ctx, user, { op: 'createBankAccount', body: { account_type: 'NotAnAccountType' } });
-      if (is2xx(bad)) warnReading(ctx, 'ENDPOINT-BANK-ACCOUNT-TYPES', 'other-type', `POST /api/v1/bank/accounts with account_type NotAnAccountType (outside ${types.join(', ')}) answered HTTP ${bad.status}`);
+      if (is2xx(bad)) warnReading(ctx, 'ENDPOINT-BANK-ACCOUNT-TYPES', 'other-type', `${opLabel(ctx, 'createBankAccount')} with account_type NotAnAccountType (outside ${types.join(', ')}) answered HTTP ${bad.status}`);
       else expectErrorShape(ctx, bad);
     },
   },
@@ -133,10 +134,10 @@ export const drivers: Drivers = {
       // A second wallet next to the Primary (section 4: POST /api/v1/accounts creates an XRPL account), so
       // "one of the user's wallets" and "the Primary" differ. Refused: only the wallets the user has are tried.
       const extra = await asUser(ctx, user, { op: 'createXrplAccount', body: requestBody(ctx, 'createXrplAccount', {}) });
-      if (!is2xx(extra)) ctx.log(`POST /api/v1/accounts answered HTTP ${extra.status}: init is tried without a second wallet next to the Primary`);
+      if (!is2xx(extra)) ctx.log(`${opLabel(ctx, 'createXrplAccount')} answered HTTP ${extra.status}: init is tried without a second wallet next to the Primary`);
       const wallets = (await requireSmartWallets(ctx, user)).map((w) => w.toLowerCase());
       const res = await initSepa(ctx, user);
-      expect2xx(res, 'POST /api/v1/bank/accounts/init with { chain }', ['ENDPOINT-PRIMARY-WALLET-SERVER']);
+      expect2xx(res, `${opLabel(ctx, 'initBankAccount')} with { chain }`, ['ENDPOINT-PRIMARY-WALLET-SERVER']);
       expectSchema(res, 'initBankAccount');
       check(typeof res.json.challenge === 'string' && res.json.challenge.length > 0, 'init answered an empty challenge', { rules: ['STATE-SEPA-INIT-RESULT'], response: res });
       const wa = String(res.json.wallet_address).toLowerCase();

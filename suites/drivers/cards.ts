@@ -1,6 +1,7 @@
 // Cards: virtual card creation and listing (section 4), and "Close is terminal" (section 3).
 
 import {
+  opLabel,
   expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, is2xx, listItems, rnd,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
@@ -9,7 +10,7 @@ import type { Drivers } from './driver.ts';
 
 export async function createCard(ctx: CheckContext, user: TestUser, name = `conform ${rnd.hex(3)}`) {
   const res = await asUser(ctx, user, { op: 'createVirtualCard', body: { card_name: name } });
-  expectStep(res, 'createVirtualCard', 'POST /api/v1/cards/virtual');
+  expectStep(res, 'createVirtualCard', opLabel(ctx, 'createVirtualCard'));
   checkStep(res.json?.id !== undefined && res.json?.id !== null, 'createVirtualCard', `the new card has no id: ${res.text.slice(0, 200)}`, res);
   return { id: String(res.json.id), name, res };
 }
@@ -41,7 +42,7 @@ function expectAsCreated(ctx: CheckContext, data: any, name: string, where: stri
   const want = virtualFormat(ctx);
   const fails: string[] = [];
   if (data?.card_name !== name) fails.push(`card_data.card_name ${JSON.stringify(data?.card_name)}, sent ${JSON.stringify(name)}`);
-  if (typeof data?.format !== 'string' || data.format.toLowerCase() !== want.toLowerCase()) fails.push(`card_data.format ${JSON.stringify(data?.format)}, expected the ${want} format (any letter case): the card was created through POST /api/v1/cards/virtual`);
+  if (typeof data?.format !== 'string' || data.format.toLowerCase() !== want.toLowerCase()) fails.push(`card_data.format ${JSON.stringify(data?.format)}, expected the ${want} format (any letter case): the card was created through ${opLabel(ctx, 'createVirtualCard')}`);
   check(fails.length === 0, `${where}: ${fails.join('; ')}`, { rules: AS_CREATED, response: res });
 }
 
@@ -56,16 +57,16 @@ export const drivers: Drivers = {
       // The create answer is "card with id" (section 4); the name is compared on the list.
       expectSchema(card.res, 'createVirtualCard', undefined, LISTED);
       const list = await asUser(ctx, user, { op: 'listCards' });
-      expect2xx(list, 'GET /api/v1/cards', LISTED);
+      expect2xx(list, opLabel(ctx, 'listCards'), LISTED);
       expectSchema(list, 'listCards', undefined, LISTED);
       const listed = listItems(list.json).find((c) => String(c?.id) === card.id);
-      check(listed, `card ${card.id} is not in GET /api/v1/cards { data: [...] }`, { rules: LISTED, response: list });
+      check(listed, `card ${card.id} is not in ${opLabel(ctx, 'listCards')} { data: [...] }`, { rules: LISTED, response: list });
       check(listed.card_data?.card_name === card.name, `listed card_data.card_name ${JSON.stringify(listed.card_data?.card_name)}, expected ${JSON.stringify(card.name)}`, { rules: AS_CREATED, response: list });
       // What was asked is what is reported (ENDPOINT-CARD-AS-CREATED): the create answer shows only "card with id"
       // (section 4), so its card_data is compared when carried; the list carries the section 2 Card.
       const created = card.res.json?.card_data;
-      if (created !== undefined) expectAsCreated(ctx, created, card.name, 'the POST /api/v1/cards/virtual answer', card.res);
-      expectAsCreated(ctx, listed.card_data, card.name, `card ${card.id} in GET /api/v1/cards`, list);
+      if (created !== undefined) expectAsCreated(ctx, created, card.name, `the ${opLabel(ctx, 'createVirtualCard')} answer`, card.res);
+      expectAsCreated(ctx, listed.card_data, card.name, `card ${card.id} in ${opLabel(ctx, 'listCards')}`, list);
     },
   },
 
@@ -80,7 +81,7 @@ export const drivers: Drivers = {
       const card = await createCard(ctx, user);
       const statusNow = async () => {
         const list = await asUser(ctx, user, { op: 'listCards' });
-        expect2xx(list, 'GET /api/v1/cards');
+        expect2xx(list, opLabel(ctx, 'listCards'));
         const item = listItems(list.json).find((c) => String(c?.id) === card.id);
         return { listed: item !== undefined, status: item?.status, list };
       };
@@ -92,7 +93,7 @@ export const drivers: Drivers = {
       // answers tells: the status close answered (or the list showed) is the closed one, and an action
       // whose 2xx answer carries this card with another status says the card moved (close is terminal).
       const closedStatus = closed.listed ? closed.status : cardStatusIn(close.json, card.id);
-      if (!closed.listed) ctx.log(`the closed card ${card.id} is no longer listed by GET /api/v1/cards; close answered status ${JSON.stringify(closedStatus)}; only an action answer or a comeback can show it moved`);
+      if (!closed.listed) ctx.log(`the closed card ${card.id} is no longer listed by ${opLabel(ctx, 'listCards')}; close answered status ${JSON.stringify(closedStatus)}; only an action answer or a comeback can show it moved`);
       for (const op of actions) {
         const res = await asUser(ctx, user, { op, params: { card_id: card.id } });
         const answered = is2xx(res) ? cardStatusIn(res.json, card.id) : undefined;
@@ -106,14 +107,14 @@ export const drivers: Drivers = {
           // Dropping a closed card from the list later is not a move out of the closed state (card
           // states and list contents are not shown; STATE-CARD-CLOSE-TERMINAL reading delisted-later).
           if (!now.listed) {
-            ctx.log(`after ${op} the closed card is no longer listed by GET /api/v1/cards (it was listed as ${JSON.stringify(closed.status)} after close)`);
+            ctx.log(`after ${op} the closed card is no longer listed by ${opLabel(ctx, 'listCards')} (it was listed as ${JSON.stringify(closed.status)} after close)`);
             continue;
           }
           check(now.status === closed.status, `after ${op} on the closed card its status moved from ${JSON.stringify(closed.status)} to ${JSON.stringify(now.status)}${is2xx(res) ? ` (${op} answered HTTP ${res.status})` : ''}`, { rules: RULES, response: now.list });
           if (is2xx(res)) ctx.log(`${op} on the closed card answered HTTP ${res.status} and changed nothing (a no-op)`);
         } else if (now.listed) {
           // It came back: fail when it came back as it was before close (not closed), else report what it shows.
-          check(now.status !== before.status, `after ${op} the closed card re-appeared in GET /api/v1/cards with its pre-close status ${JSON.stringify(now.status)}: close is terminal`, { rules: RULES, response: now.list });
+          check(now.status !== before.status, `after ${op} the closed card re-appeared in ${opLabel(ctx, 'listCards')} with its pre-close status ${JSON.stringify(now.status)}: close is terminal`, { rules: RULES, response: now.list });
           ctx.log(`after ${op} the closed card re-appeared with status ${JSON.stringify(now.status)} (before close: ${JSON.stringify(before.status)})`);
         } else if (is2xx(res)) ctx.log(`${op} on the closed, unlisted card answered HTTP ${res.status}; the card stays unlisted`);
       }

@@ -10,7 +10,9 @@ import type { ErrorRuleId, OperationId, RuleId } from '../../src/model/types.ts'
 import { checkProperty } from '../../src/checks/property.ts';
 import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { Driver, Drivers } from './driver.ts';
+import { rowStepBodies } from './row-steps.ts';
 import {
+  opLabel,
   bearer, chainHeader, check, claimPathsCarrying, expect2xx, expectError, expectErrorShape, forgeHs256, headers, identityHeader,
   jwtClaims, requestToken, rnd, s2sToken, sharedUser, tamperSignature, tokenBody, userToken, CheckFailure, idpAuthorize,
   sharedIdpUser, expectAudienceRefused, expectOneOfErrors, withoutClaim, idpHeaders, ownRowOperations, rowOnOperations, rowOperations, type RowOperation, warnReading,
@@ -62,7 +64,7 @@ const formsFor = <T>(ops: RowOperation[], forms: T[]) => (i: number): T[] => (op
  * Authorization headers) as its only fault; a failure names the operation.
  */
 async function s2sRowOnOperations(ctx: CheckContext, ruleId: ErrorRuleId, forms: Record<string, string | undefined>[]): Promise<void> {
-  const ops = rowOperations(ctx, ruleId, 's2s-token');
+  const ops = rowOperations(ctx, ruleId, 's2s-token', await rowStepBodies(ctx));
   await rowOnOperations(ctx, ops, fc.constantFrom(...forms), formsFor(ops, forms), async (o, form) => {
     expectError(ctx, await ctx.http.send({ op: o.op as never, headers: await s2sProbeHeaders(ctx, o, form), body: o.body }), ruleId);
   }, ops.length + forms.length + 2);
@@ -122,7 +124,7 @@ function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2
     async run(ctx) {
       const who = await sharedIdpUser(ctx);
       const ok = await idpAuthorize(ctx, who);
-      expect2xx(ok, 'baseline: POST /api/v1/user/authorize with valid provider tokens', ['AUTH-IDP-EXCHANGE']);
+      expect2xx(ok, `baseline: ${opLabel(ctx, 'authorizeUser')} with valid provider tokens`, ['AUTH-IDP-EXCHANGE']);
       // Both operations the row names (authorize and retail registration, suites/kit/rows.ts), picked by
       // fast-check after one run each; a failure names the operation.
       const ops = ownRowOperations(ctx, ruleId, { registerRetailUser: { country: 'DE' } });
@@ -144,7 +146,7 @@ function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2
 async function userTokenSetup(ctx: CheckContext, ruleId: ErrorRuleId) {
   const user = await sharedUser(ctx);
   const token = await userToken(ctx, user);
-  const ops = rowOperations(ctx, ruleId, 'user-token');
+  const ops = rowOperations(ctx, ruleId, 'user-token', await rowStepBodies(ctx));
   const own = ops.filter((o) => o.weight === 1);
   const send = async (o: RowOperation, t: string) => ctx.http.send({ op: o.op as never, headers: headers(bearer(t), chainHeader(ctx)), body: o.body });
   for (const o of own) expect2xx(await send(o, token), `baseline: ${o.label} with a real user token`, ['AUTH-USER-TOKEN-USE']);
@@ -344,7 +346,7 @@ export const drivers: Drivers = {
     needs: ['idp'],
     async run(ctx) {
       const who = await sharedIdpUser(ctx);
-      expect2xx(await idpAuthorize(ctx, who), 'baseline: POST /api/v1/user/authorize with valid provider tokens', ['AUTH-IDP-EXCHANGE']);
+      expect2xx(await idpAuthorize(ctx, who), `baseline: ${opLabel(ctx, 'authorizeUser')} with valid provider tokens`, ['AUTH-IDP-EXCHANGE']);
       // Both operations the row names (suites/kit/rows.ts), each with the email and the wallet left out.
       const ops = ownRowOperations(ctx, 'ERR-IDP-IDENTIFIERS-INCOMPLETE', { registerRetailUser: { country: 'DE' } });
       const omits = [{ identity: { omitEmail: true } }, { identity: { omitWallet: true } }];
@@ -362,7 +364,7 @@ export const drivers: Drivers = {
     needs: ['idp'],
     async run(ctx) {
       const who = await sharedIdpUser(ctx);
-      expect2xx(await idpAuthorize(ctx, who), 'baseline: POST /api/v1/user/authorize with valid provider tokens', ['AUTH-IDP-EXCHANGE']);
+      expect2xx(await idpAuthorize(ctx, who), `baseline: ${opLabel(ctx, 'authorizeUser')} with valid provider tokens`, ['AUTH-IDP-EXCHANGE']);
       // Both operations the row names (suites/kit/rows.ts), picked by fast-check after one run each.
       const ops = ownRowOperations(ctx, 'ERR-IDP-APP-NOT-REGISTERED', { registerRetailUser: { country: 'DE' } });
       await rowOnOperations(ctx, ops, fc.constant(null), () => [null], async (o) => {

@@ -6,7 +6,9 @@ import fc from 'fast-check';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { isolationOnWrites } from './isolation-writes.ts';
+import { rowStepBodies } from './row-steps.ts';
 import {
+  opLabel,
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError, expectRefusedBy,
   identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders, CheckFailure, expectNot2xx, expectErrorShape, userToken, bearer, sharedIdpUser, idpHeaders,
   identityRowOperations, rowOnOperations, rowOperations, is2xx, warnReading,
@@ -45,7 +47,7 @@ export const drivers: Drivers = {
       const h = await s2sHeaders(ctx);
       // Every operation the row applies to (suites/kit/rows.ts), picked by fast-check; failures name it.
       // One value only, so fast-check's own picks just repeat operations: two after the examples.
-      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MISSING');
+      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MISSING', await rowStepBodies(ctx));
       await rowOnOperations(ctx, ops, fc.constant(null), () => [null], async (o) => {
         expectError(ctx, await ctx.http.send({ op: o.op as never, headers: h, body: o.body }), 'ERR-S2S-USER-IDENTIFIER-MISSING');
       }, ops.length + 2);
@@ -58,9 +60,9 @@ export const drivers: Drivers = {
     async run(ctx) {
       const user = await sharedUser(ctx);
       // Each header alone works (so only the "more than one" row can apply).
-      for (const kind of IDENTITY_KINDS) expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, user, kind)), `baseline: GET /api/v1/user with ${identityHeader(ctx, kind)}`, ['AUTH-IDENTITY-HEADER-KINDS']);
+      for (const kind of IDENTITY_KINDS) expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, user, kind)), `baseline: ${opLabel(ctx, 'getUserV1')} with ${identityHeader(ctx, kind)}`, ['AUTH-IDENTITY-HEADER-KINDS']);
       // Every operation the row applies to (suites/kit/rows.ts) with every subset of two or more headers.
-      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
+      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE', await rowStepBodies(ctx));
       await rowOnOperations(ctx, ops, fc.subarray(IDENTITY_KINDS, { minLength: 2 }), () => [[...IDENTITY_KINDS]], async (o, kinds) => {
         const res = await ctx.http.send({ op: o.op as never, headers: await identityHeaders(ctx, user, kinds), body: o.body });
         expectError(ctx, res, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
@@ -74,7 +76,7 @@ export const drivers: Drivers = {
     async run(ctx) {
       const ghost: TestUser = { id: rnd.uuid(), email: rnd.email(), address: rnd.address(), country: 'DE', client: 0 };
       // Every operation the row applies to (suites/kit/rows.ts), each identity header kind in turn first.
-      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-NOT-FOUND');
+      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-NOT-FOUND', await rowStepBodies(ctx));
       await rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => [IDENTITY_KINDS[i % IDENTITY_KINDS.length]], async (o, kind) => {
         expectError(ctx, await ctx.http.send({ op: o.op as never, headers: await userHeaders(ctx, ghost, kind), body: o.body }), 'ERR-S2S-USER-NOT-FOUND');
       }, ops.length + 12);
@@ -124,11 +126,11 @@ export const drivers: Drivers = {
     safe: false,
     async run(ctx) {
       const user = await sharedUser(ctx);
-      expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, user, 'wallet')), 'GET /api/v1/user with X-User-Wallet = EOA');
+      expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, user, 'wallet')), `${opLabel(ctx, 'getUserV1')} with X-User-Wallet = EOA`);
       // Sections 1 and 2: a user has an EOA and one or more Smart Wallets (polled: when it is provisioned is not shown).
       const listed = await requireSmartWallets(ctx, user);
       const wallets = listed.filter((w) => w.toLowerCase() !== user.address.toLowerCase());
-      check(wallets.length > 0, `every Smart Wallet GET /api/v1/wallets lists (${listed.join(', ')}) is the user's EOA; X-User-Wallet carries the EOA, not the Smart Wallet address, so they differ (section 5)`);
+      check(wallets.length > 0, `every Smart Wallet ${opLabel(ctx, 'listWallets')} lists (${listed.join(', ')}) is the user's EOA; X-User-Wallet carries the EOA, not the Smart Wallet address, so they differ (section 5)`);
       for (const w of wallets) {
         const res = await readUser(ctx, 'v1', await userHeaders(ctx, { ...user, address: w }, 'wallet'));
         expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', ['AUTH-X-USER-WALLET-IS-EOA']);
@@ -152,7 +154,7 @@ export const drivers: Drivers = {
       for (const op of ['getUserV1', 'getUserV2'] as const) expect2xx(await ctx.http.send({ op, headers: await userHeaders(ctx, user, 'id') }), `baseline: ${op} with ${chainName}`);
       // Every S2S operation the model lists the header as required on (suites/kit/rows.ts family chain: user
       // calls, and POST /api/v1/user with a complete valid body), each identity header kind in turn.
-      const ops = rowOperations(ctx, 'ERR-S2S-CHAIN-ID-MISSING', 'chain');
+      const ops = rowOperations(ctx, 'ERR-S2S-CHAIN-ID-MISSING', 'chain', await rowStepBodies(ctx));
       await rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => [IDENTITY_KINDS[i % IDENTITY_KINDS.length]], async (o, kind) => {
         const userCall = ctx.model.operation(o.op as never).userScoped;
         const res = await ctx.http.send({ op: o.op as never, headers: drop(userCall ? await userHeaders(ctx, user, kind) : await s2sHeaders(ctx)), body: o.body });
@@ -162,24 +164,24 @@ export const drivers: Drivers = {
       }, ops.length + 4);
       // authorize (S2S form) without the header: refused.
       const auth = await authorizeRaw(ctx, user, { [chainName]: undefined });
-      expectRefusedBy(ctx, auth, 'ERR-S2S-CHAIN-ID-MISSING', 'AUTH-CHAIN-ID-REQUIRED', `POST /api/v1/user/authorize without ${chainName}`);
+      expectRefusedBy(ctx, auth, 'ERR-S2S-CHAIN-ID-MISSING', 'AUTH-CHAIN-ID-REQUIRED', `${opLabel(ctx, 'authorizeUser')} without ${chainName}`);
       // Section 5 requires X-Chain-Id on user-token calls and on the identity-provider form too; section 7
       // shows a row only for S2S requests, so there any refusal with the section 7 body passes.
       const rules = ['AUTH-CHAIN-ID-REQUIRED'];
       const token = await userToken(ctx, user);
       const noChain = await readUser(ctx, 'v1', bearer(token));
-      expectNot2xx(noChain, `GET /api/v1/user with a user token and no ${chainName}`, rules);
+      expectNot2xx(noChain, `${opLabel(ctx, 'getUserV1')} with a user token and no ${chainName}`, rules);
       expectErrorShape(ctx, noChain, rules);
       if (ctx.services.idp) {
         const who = await sharedIdpUser(ctx);
         const idpNoChain = await ctx.http.send({ op: 'authorizeUser', headers: drop(await idpHeaders(ctx, who)) });
-        expectNot2xx(idpNoChain, `POST /api/v1/user/authorize (identity-provider form) without ${chainName}`, rules);
+        expectNot2xx(idpNoChain, `${opLabel(ctx, 'authorizeUser')} (identity-provider form) without ${chainName}`, rules);
         expectErrorShape(ctx, idpNoChain, rules);
       }
       // A non-numeric value: section 5 says what the header carries, not that another value is refused
       // (the rule's reading non-numeric-value): accepted is a warning, refused needs the section 7 body.
       const bad = await ctx.http.send({ op: 'getUserV1', headers: { ...(await userHeaders(ctx, user, 'id')), [chainName]: 'base-sepolia' } });
-      if (is2xx(bad)) warnReading(ctx, 'AUTH-CHAIN-ID-REQUIRED', 'non-numeric-value', `GET /api/v1/user with ${chainName}: base-sepolia (not numeric) answered HTTP ${bad.status}`);
+      if (is2xx(bad)) warnReading(ctx, 'AUTH-CHAIN-ID-REQUIRED', 'non-numeric-value', `${opLabel(ctx, 'getUserV1')} with ${chainName}: base-sepolia (not numeric) answered HTTP ${bad.status}`);
       else expectErrorShape(ctx, bad, rules);
     },
   },

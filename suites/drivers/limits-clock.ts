@@ -4,7 +4,7 @@
 
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
-import { advanceClock, asUser, bearer, check, chainHeader, control, createUser, createWithdrawal, expect2xx, expectRefusedBy, expectStep, headers, requestToken, rnd, tokenBody } from '../kit/index.ts';
+import { advanceClock, asUser, bearer, check, chainHeader, control, createUser, createWithdrawal, expect2xx, expectRefusedBy, expectStep, headers, requestToken, rnd, tokenBody, opLabel } from '../kit/index.ts';
 
 /** The target's clock in Unix seconds: control advanceClock by 0 answers `now` (spec/control.yaml ClockNow). */
 export async function serverNow(ctx: CheckContext): Promise<number> {
@@ -70,15 +70,15 @@ export const s2sTokenLifetime: Driver = {
       // valid at least until t0 + validity and at most until t1 + validity.
       const t0 = await serverNow(ctx);
       const res = await requestToken(ctx, tokenBody(ctx));
-      expectStep(res, 'createToken', 'POST /api/v1/token');
+      expectStep(res, 'createToken', opLabel(ctx, 'createToken'));
       const t1 = await serverNow(ctx);
       const token = String(res.json?.access_token ?? '');
-      expect2xx(await call(token), 'GET /api/v1/config with a fresh S2S token');
+      expect2xx(await call(token), `${opLabel(ctx, 'getConfig')} with a fresh S2S token`);
       await clockTo(ctx, t0 + validity - BEFORE_EXP_S);
       const before = await call(token);
-      expect2xx(before, `GET /api/v1/config with an S2S token aged ${validity - BEFORE_EXP_S - (t1 - t0)}..${validity - BEFORE_EXP_S} s (the token is valid for ${validity} s)`, rules);
+      expect2xx(before, `${opLabel(ctx, 'getConfig')} with an S2S token aged ${validity - BEFORE_EXP_S - (t1 - t0)}..${validity - BEFORE_EXP_S} s (the token is valid for ${validity} s)`, rules);
       await clockTo(ctx, t1 + validity + AFTER_EXP_S);
-      expectRefusedBy(ctx, await call(token), 'ERR-S2S-TOKEN-EXPIRED', 'LIMIT-S2S-TOKEN-VALIDITY', `GET /api/v1/config with an S2S token ${AFTER_EXP_S} s past its exp`);
+      expectRefusedBy(ctx, await call(token), 'ERR-S2S-TOKEN-EXPIRED', 'LIMIT-S2S-TOKEN-VALIDITY', `${opLabel(ctx, 'getConfig')} with an S2S token ${AFTER_EXP_S} s past its exp`);
     },
   };
 
@@ -102,12 +102,12 @@ export const clockDrivers: Drivers = {
           continue;
         }
         const list = await asUser(ctx, user, { op: 'listWithdrawalRequests' });
-        expectStep(list, 'listWithdrawalRequests', 'GET /api/v1/withdrawal/requests');
+        expectStep(list, 'listWithdrawalRequests', opLabel(ctx, 'listWithdrawalRequests'));
         const items: any[] = Array.isArray(list.json) ? list.json : Array.isArray(list.json?.data) ? list.json.data : [];
         const listed = items.find((w) => w?.destination_address === dest || w?.to_address === dest);
         const seen: [string, unknown, HttpResponse | undefined][] = [['the control answer', created?.valid_after, undefined]];
-        if (listed) seen.push(['GET /api/v1/withdrawal/requests', listed.valid_after, list]);
-        else ctx.log(`the withdrawal request to ${dest} is not listed by GET /api/v1/withdrawal/requests; only the control answer is checked`);
+        if (listed) seen.push([opLabel(ctx, 'listWithdrawalRequests'), listed.valid_after, list]);
+        else ctx.log(`the withdrawal request to ${dest} is not listed by ${opLabel(ctx, 'listWithdrawalRequests')}; only the control answer is checked`);
         for (const [where, raw, response] of seen) {
           const at = timestampSeconds(raw);
           check(at !== undefined, `${where}: valid_after ${JSON.stringify(raw)} is not a timestamp (section 2)`, { rules, response });

@@ -8,7 +8,7 @@ import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { clockDrivers } from './limits-clock.ts';
 import { RATE_PROBE_DEFAULTS } from './limits-rate.ts';
-import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders, warnReading } from '../kit/index.ts';
+import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders, warnReading, opLabel } from '../kit/index.ts';
 
 export { RATE_PROBE_DEFAULTS };
 const PROBE_CONCURRENCY = 20;
@@ -61,7 +61,7 @@ export const drivers: Drivers = {
       if (!validity) throw new Error('the model has no s2s_token_validity limit');
       const before = Math.floor(Date.now() / 1000);
       const res = await requestToken(ctx, tokenBody(ctx));
-      expect2xx(res, 'POST /api/v1/token');
+      expect2xx(res, opLabel(ctx, 'createToken'));
       const after = Math.ceil(Date.now() / 1000);
       const claims = jwtClaims(res.json.access_token) as { iat?: number; exp?: number };
       check(typeof claims.iat === 'number' && typeof claims.exp === 'number', 'the S2S token has no numeric iat/exp', { response: res });

@@ -5,6 +5,7 @@
 // the state helpers of suites/kit/sepa.ts.
 
 import {
+  opLabel,
   expectSchema, type TestUser, advanceClock, asUser, bearer, chainHeader, check, completeSepa, completeSepaByProvider, create3ds, createUser,
   createWithdrawal, directSepa, expect2xx, expectError, expectRefusedBy, expectNot2xx, headers, identityHeader, initAndSign, initSepa, listItems, machine,
   mentionsDeep, NO_SIGNER, rnd, unknownIdLike, s2sToken, sepaStatus, sepaStates, setPrimaryWallet, setSepaStatus, signChallenge, tamperSignature,
@@ -61,7 +62,7 @@ export const drivers: Drivers = {
       await setSepaStatus(ctx, user, S.notStarted);
       await expectSepa(ctx, user, S.notStarted, `after control set ${S.notStarted}`);
       const res = await directSepa(ctx, user);
-      expectDetailsId(res, `POST /api/v1/bank/accounts {account_type: Sepa} from ${S.notStarted}`);
+      expectDetailsId(res, `${opLabel(ctx, 'createBankAccount')} {account_type: Sepa} from ${S.notStarted}`);
       expectSchema(res, 'createBankAccount');
       await expectSepa(ctx, user, S.inProgress, 'after direct activation');
     },
@@ -76,7 +77,7 @@ export const drivers: Drivers = {
       await expectSepa(ctx, user, S.verificationRequired, `after control set ${S.verificationRequired}`);
       const { signed } = await initAndSign(ctx, user);
       const done = await completeSepa(ctx, user, signed);
-      expectDetailsId(done, 'POST /api/v1/bank/accounts/complete with the signed challenge');
+      expectDetailsId(done, `${opLabel(ctx, 'completeBankAccount')} with the signed challenge`);
       expectSchema(done, 'completeBankAccount');
       await expectSepa(ctx, user, S.inProgress, 'after init + complete');
     },
@@ -113,10 +114,10 @@ export const drivers: Drivers = {
       const seen: unknown[] = [];
       for (let i = 0; i < 2; i++) {
         const res = await directSepa(ctx, user);
-        expectDetailsId(res, `POST /api/v1/bank/accounts {Sepa} when ${S.active} (details are retrieved)`);
+        expectDetailsId(res, `${opLabel(ctx, 'createBankAccount')} {Sepa} when ${S.active} (details are retrieved)`);
         seen.push(res.json.details_id);
         if (i > 0 && JSON.stringify(seen[i]) !== JSON.stringify(seen[0])) {
-          warnReading(ctx, 'STATE-SEPA-ACTIVE-RETRIEVE', 'same-details-id', `POST /api/v1/bank/accounts {Sepa} when ${S.active} answered details_id ${JSON.stringify(seen[0])}, then ${JSON.stringify(seen[i])}`);
+          warnReading(ctx, 'STATE-SEPA-ACTIVE-RETRIEVE', 'same-details-id', `${opLabel(ctx, 'createBankAccount')} {Sepa} when ${S.active} answered details_id ${JSON.stringify(seen[0])}, then ${JSON.stringify(seen[i])}`);
         }
         await expectSepa(ctx, user, S.active, 'after retrieving the details');
       }
@@ -180,7 +181,7 @@ export const drivers: Drivers = {
       const { signed } = await initAndSign(ctx, user, 'init with a Primary Smart Wallet');
       await setPrimaryWallet(ctx, user, false);
       const done = await completeSepa(ctx, user, signed);
-      expectNot2xx(done, 'POST /api/v1/bank/accounts/complete for a user with no Primary Smart Wallet');
+      expectNot2xx(done, `${opLabel(ctx, 'completeBankAccount')} for a user with no Primary Smart Wallet`);
       await expectSepa(ctx, user, S.verificationRequired, 'after the refused complete');
       // With the Primary wallet back, the same path finishes (the wallet was the only obstacle).
       await setPrimaryWallet(ctx, user, true);
@@ -201,7 +202,7 @@ export const drivers: Drivers = {
         return u;
       });
       const res = await asUser(ctx, user, { op: 'listWithdrawalRequests' });
-      expect2xx(res, 'GET /api/v1/withdrawal/requests');
+      expect2xx(res, opLabel(ctx, 'listWithdrawalRequests'));
       // The schema (which also pins the status) is checked after this rule's own assertions, so a wrong
       // status fails STATE-WITHDRAWAL-REQUESTED by name rather than the schema rule first.
       const items = listItems(res.json);
@@ -228,7 +229,7 @@ export const drivers: Drivers = {
       for (const op of ['approve3ds', 'decline3ds'] as const) {
         const ch = await create3ds(ctx, user);
         const list = await asUser(ctx, user, { op: 'list3dsRequests' });
-        expect2xx(list, 'GET /api/v1/cards/3ds/requests');
+        expect2xx(list, opLabel(ctx, 'list3dsRequests'));
         const items = listItems(list.json);
         // The list item's id field is not shown (section 4): the item that carries the id the control API answered, under any name.
         check(items.some((c) => mentionsDeep(c, ch.transaction_id)), `pending challenge ${ch.transaction_id} is not listed (no item carries that id)`, { response: list });

@@ -6,6 +6,7 @@
 
 import type { CheckContext } from '../../src/checks/types.ts';
 import {
+  opLabel,
   IDENTITY_KINDS, type TestUser, asUser, bearer, chainHeader, check, expectStep, headers, identityHeader, identityValue, is2xx, listItems,
   requestBody, rnd, smartWallets,
 } from '../kit/index.ts';
@@ -19,14 +20,14 @@ export async function precedenceOnWrites(ctx: CheckContext, user: TestUser, toke
     const name = `precedence ${rnd.hex(4)}`;
     const card = await ctx.http.send({ op: 'createVirtualCard', headers: h, body: requestBody(ctx, 'createVirtualCard', { card_name: name }) });
     const theirCards = await asUser(ctx, other, { op: 'listCards' });
-    expectStep(theirCards, 'listCards', 'GET /api/v1/cards as the other user');
+    expectStep(theirCards, 'listCards', `${opLabel(ctx, 'listCards')} as the other user`);
     const id = is2xx(card) ? card.json?.id : undefined;
     const landed = listItems(theirCards.json).some((c) => c?.card_data?.card_name === name || (id !== undefined && id !== null && String(c?.id) === String(id)));
-    check(!landed, `POST /api/v1/cards/virtual ${what} created the card for that other user: a user token must not act as another user (section 5)`, { rules: RULES, response: card });
+    check(!landed, `${opLabel(ctx, 'createVirtualCard')} ${what} created the card for that other user: a user token must not act as another user (section 5)`, { rules: RULES, response: card });
     const xrpl = await ctx.http.send({ op: 'createXrplAccount', headers: h, body: requestBody(ctx, 'createXrplAccount', {}) });
     const address = is2xx(xrpl) ? xrpl.json?.wallet_address : undefined;
     if (typeof address !== 'string') continue;
     const theirWallets = (await smartWallets(ctx, other)).map((w) => w.toLowerCase());
-    check(!theirWallets.includes(address.toLowerCase()), `POST /api/v1/accounts ${what} created XRPL account ${address} for that other user: a user token must not act as another user (section 5)`, { rules: RULES, response: xrpl });
+    check(!theirWallets.includes(address.toLowerCase()), `${opLabel(ctx, 'createXrplAccount')} ${what} created XRPL account ${address} for that other user: a user token must not act as another user (section 5)`, { rules: RULES, response: xrpl });
   }
 }

@@ -3,6 +3,7 @@
 // (section 6 rule 1) carrying the activity_id.
 
 import {
+  opLabel,
   expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, expectWebhookSchema, is2xx, listItems, mentionsDeep, requestBody, settleActivity,
   webhookPath, webhookTimeoutMs, warnReading,
 } from '../kit/index.ts';
@@ -19,7 +20,7 @@ export function testCard(): Record<string, unknown> {
 export async function tokenize(ctx: CheckContext): Promise<{ token: string; res: HttpResponse }> {
   if (!ctx.profile.pci_url) ctx.skip('needs the card-tokenization environment: profile.pci_url is not set');
   // A step for most callers: a recipient check is blocked, not failed, when tokenization is missing or unreachable.
-  const res = await sendStep(ctx.http, { op: 'tokenizeCard', server: 'pci', body: requestBody(ctx, 'tokenizeCard', testCard()) }, 'POST {pci_url}/b2b/cards/oct');
+  const res = await sendStep(ctx.http, { op: 'tokenizeCard', server: 'pci', body: requestBody(ctx, 'tokenizeCard', testCard()) }, `${opLabel(ctx, 'tokenizeCard')} on {pci_url}`);
   const token = res.json?.card_token;
   checkStep(token !== undefined && token !== null && token !== '', 'tokenizeCard', `card tokenization answered no card_token: ${res.text.slice(0, 200)}`, res);
   return { token: String(token), res };
@@ -43,7 +44,7 @@ export async function pushToCardRecipient(ctx: CheckContext, user: TestUser) {
 export async function createCardRecipient(ctx: CheckContext, user: TestUser, token: string) {
   const sent = requestBody(ctx, 'createRecipientV2', CARD_RECIPIENT, { card_token: token }) as Record<string, unknown>;
   const res = await asUser(ctx, user, { op: 'createRecipientV2', body: sent });
-  expectStep(res, 'createRecipientV2', 'POST /api/v2/recipients (type Card with the card_token)');
+  expectStep(res, 'createRecipientV2', `${opLabel(ctx, 'createRecipientV2')} (type Card with the card_token)`);
   const details = paymentDetailsOf(res.json);
   const card = details.find((d) => d?.type === 'Card') ?? details[0];
   checkStep(card && card.id !== undefined && card.id !== null, 'createRecipientV2', `the Card recipient has no payment_details.id: ${res.text.slice(0, 300)}`, res);
@@ -168,7 +169,7 @@ export function expectRecipientAsCreated(ctx: CheckContext, res: HttpResponse, s
 
 /** The recipient as created, on the create answer and on the recipient read when the profile gives its path (not shown). */
 async function expectRecipientReads(ctx: CheckContext, user: TestUser, r: { res: HttpResponse; sent: Record<string, unknown>; recipientId?: string }): Promise<void> {
-  expectRecipientAsCreated(ctx, r.res, r.sent, 'the POST /api/v2/recipients answer');
+  expectRecipientAsCreated(ctx, r.res, r.sent, `the ${opLabel(ctx, 'createRecipientV2')} answer`);
   if (!ctx.profile.operations?.getRecipient || r.recipientId === undefined) return;
   const read = await asUser(ctx, user, { op: 'getRecipient', params: { recipient_id: String(r.recipientId) } });
   if (!is2xx(read)) return ctx.log(`the recipient read (profile.operations.getRecipient) answered HTTP ${read.status}; personal_info is compared on the create answer only`);
@@ -189,10 +190,10 @@ export const drivers: Drivers = {
       await expectRecipientReads(ctx, user, r);
       expectSchema(r.res, 'createRecipientV2', undefined, ['FLOW-PUSH-TO-CARD']);
       const est = await estimateTransfer(ctx, user, r);
-      expect2xx(est, 'POST /api/v1/cards/transfer/estimate');
+      expect2xx(est, opLabel(ctx, 'estimateCardTransfer'));
       expectSchema(est, 'estimateCardTransfer', undefined, ['FLOW-PUSH-TO-CARD']);
       const exec = await executeTransfer(ctx, user, est.json.estimation_id);
-      expect2xx(exec, 'POST /api/v1/cards/transfer with the estimation_id');
+      expect2xx(exec, `${opLabel(ctx, 'executeCardTransfer')} with the estimation_id`);
       expectSchema(exec, 'executeCardTransfer', undefined, ['FLOW-PUSH-TO-CARD']);
       const activityId = String(exec.json.activity_id);
       // The status before settling, when the activity can be read (paths not shown: profile.operations).

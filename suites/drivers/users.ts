@@ -2,6 +2,7 @@
 // wallets read by default and by id; the section 2 activity feed and activity by id.
 
 import {
+  opLabel,
   expectSchema, type TestUser, asUser, check, createUser, expect2xx, expectStep, is2xx, readUser, requestBody, s2sHeaders, userHeaders, walletItems, userFieldMismatch, WALLET_PROVISION_WAIT_MS,
 } from '../kit/index.ts';
 import { estimateTransfer, executeTransfer, pushToCardRecipient } from './transfers.ts';
@@ -32,9 +33,9 @@ async function listedWallets(ctx: CheckContext, user: TestUser): Promise<HttpRes
   const end = Date.now() + WALLET_PROVISION_WAIT_MS;
   for (;;) {
     const list = await asUser(ctx, user, { op: 'listWallets' });
-    expect2xx(list, 'GET /api/v1/wallets', ['ENDPOINT-WALLETS']);
+    expect2xx(list, opLabel(ctx, 'listWallets'), ['ENDPOINT-WALLETS']);
     if (walletItems(list.json).length > 0) return list;
-    if (Date.now() >= end) ctx.skip(`GET /api/v1/wallets listed no wallet for a new user within ${WALLET_PROVISION_WAIT_MS / 1000} s of registration; the spec does not say when a Smart Wallet is provisioned, so ENDPOINT-WALLETS is checked only once one is listed`);
+    if (Date.now() >= end) ctx.skip(`${opLabel(ctx, 'listWallets')} listed no wallet for a new user within ${WALLET_PROVISION_WAIT_MS / 1000} s of registration; the spec does not say when a Smart Wallet is provisioned, so ENDPOINT-WALLETS is checked only once one is listed`);
     await new Promise((r) => setTimeout(r, 500));
     ctx.signal.throwIfAborted();
   }
@@ -49,12 +50,12 @@ export const drivers: Drivers = {
         const user = await createUser(ctx, { version, country: version === 'v1' ? 'DE' : 'ES' });
         const h = await userHeaders(ctx, user, 'id');
         const res = await readUser(ctx, 'v1', h);
-        expect2xx(res, `GET /api/v1/user for the user created with POST /api/${version}/user`);
+        expect2xx(res, `${opLabel(ctx, 'getUserV1')} for the user created with POST /api/${version}/user`);
         expectUserFields(ctx, 'getUserV1', res, user, `user created with POST /api/${version}/user`);
         // The v2 read reports the same user (email and country compared when it carries them).
         const v2 = await readUser(ctx, 'v2', h);
-        expect2xx(v2, `GET /api/v2/user for the user created with POST /api/${version}/user`);
-        expectUserFields(ctx, 'getUserV2', v2, user, `GET /api/v2/user, user created with POST /api/${version}/user`);
+        expect2xx(v2, `${opLabel(ctx, 'getUserV2')} for the user created with POST /api/${version}/user`);
+        expectUserFields(ctx, 'getUserV2', v2, user, `${opLabel(ctx, 'getUserV2')}, user created with POST /api/${version}/user`);
       }
     },
   },
@@ -87,14 +88,14 @@ export const drivers: Drivers = {
       // wallet_address), so reading one by ID is told apart from reading the default. Made once a wallet
       // is listed, so a Smart Wallet provisioned late is not mistaken for a missing default.
       const extra = await asUser(ctx, user, { op: 'createXrplAccount', body: requestBody(ctx, 'createXrplAccount', {}) });
-      if (!is2xx(extra)) ctx.log(`POST /api/v1/accounts answered HTTP ${extra.status}: wallets are read by ID without a second wallet`);
+      if (!is2xx(extra)) ctx.log(`${opLabel(ctx, 'createXrplAccount')} answered HTTP ${extra.status}: wallets are read by ID without a second wallet`);
       const list = is2xx(extra) ? await asUser(ctx, user, { op: 'listWallets' }) : first;
-      expect2xx(list, 'GET /api/v1/wallets', rules);
+      expect2xx(list, opLabel(ctx, 'listWallets'), rules);
       expectSchema(list, 'listWallets', undefined, rules);
       const items = walletItems(list.json);
-      for (const w of items) check(typeof w?.wallet_address === 'string', `GET /api/v1/wallets lists a wallet without wallet_address (section 2 Wallet, section 9.5): ${JSON.stringify(w)}`, { rules, response: list });
+      for (const w of items) check(typeof w?.wallet_address === 'string', `${opLabel(ctx, 'listWallets')} lists a wallet without wallet_address (section 2 Wallet, section 9.5): ${JSON.stringify(w)}`, { rules, response: list });
       const def = await asUser(ctx, user, { op: 'getWallet' });
-      expect2xx(def, 'GET /api/v1/wallet (default wallet)');
+      expect2xx(def, `${opLabel(ctx, 'getWallet')} (default wallet)`);
       expectSchema(def, 'getWallet');
       check(items.some((w) => same(w.wallet_address, def.json.wallet_address)), `the default wallet ${def.json.wallet_address} is not among the listed wallets`, { response: def });
       // Read by ID: the spec says "optional wallet ID" without naming the parameter, so the profile names it.
@@ -112,9 +113,9 @@ export const drivers: Drivers = {
           break;
         }
         const byId = await asUser(ctx, user, { op: 'getWallet', query: { [param]: id } });
-        expect2xx(byId, `GET /api/v1/wallet?${param}=${id}`);
+        expect2xx(byId, `${opLabel(ctx, 'getWallet')}?${param}=${id}`);
         expectSchema(byId, 'getWallet');
-        check(same(byId.json.wallet_address, w.wallet_address), `GET /api/v1/wallet?${param}=${id} answered wallet ${byId.json.wallet_address}, but the wallet listed with that ID is ${w.wallet_address}${wanted.size > 1 ? ' (the user has several wallets: the one chosen by ID must be the one returned)' : ''}`, { rules, response: byId });
+        check(same(byId.json.wallet_address, w.wallet_address), `${opLabel(ctx, 'getWallet')}?${param}=${id} answered wallet ${byId.json.wallet_address}, but the wallet listed with that ID is ${w.wallet_address}${wanted.size > 1 ? ' (the user has several wallets: the one chosen by ID must be the one returned)' : ''}`, { rules, response: byId });
       }
     },
   },
@@ -130,9 +131,9 @@ export const drivers: Drivers = {
       const user = await createUser(ctx);
       const recipient = await pushToCardRecipient(ctx, user);
       const est = await estimateTransfer(ctx, user, recipient, '5.00');
-      expectStep(est, 'estimateCardTransfer', 'POST /api/v1/cards/transfer/estimate');
+      expectStep(est, 'estimateCardTransfer', opLabel(ctx, 'estimateCardTransfer'));
       const exec = await executeTransfer(ctx, user, est.json?.estimation_id);
-      expectStep(exec, 'executeCardTransfer', 'POST /api/v1/cards/transfer');
+      expectStep(exec, 'executeCardTransfer', opLabel(ctx, 'executeCardTransfer'));
       const activityId = exec.json?.activity_id;
       const item = ctx.model.validator('#/components/schemas/ActivityItem');
       const expectItem = (a: unknown, where: string, res: Parameters<typeof expectSchema>[0]) => {

@@ -2,6 +2,7 @@
 // SepaAccount capability status is one of the section 3 values.
 
 import {
+  opLabel,
   expectSchema, check, createUser, expect2xx, readUser, sepaStatus, sepaStatuses, setSepaStatus, userHeaders, hasControl, existingUser
 } from '../kit/index.ts';
 import type { Drivers } from './driver.ts';
@@ -12,10 +13,10 @@ export const drivers: Drivers = {
     async run(ctx) {
       const user = await createUser(ctx);
       const res = await readUser(ctx, 'v2', await userHeaders(ctx, user));
-      expect2xx(res, 'GET /api/v2/user');
+      expect2xx(res, opLabel(ctx, 'getUserV2'));
       expectSchema(res, 'getUserV2', undefined, ['VERSION-V2-CAPABILITIES']);
       const caps = res.json?.capabilities;
-      check(Array.isArray(caps), `GET /api/v2/user has no capabilities array: ${res.text.slice(0, 200)}`, { response: res });
+      check(Array.isArray(caps), `${opLabel(ctx, 'getUserV2')} has no capabilities array: ${res.text.slice(0, 200)}`, { response: res });
       for (const c of caps) check(typeof c?.type === 'string' && typeof c?.status === 'string', `capability without string type/status: ${JSON.stringify(c)}`, { response: res });
     },
   },
@@ -25,8 +26,8 @@ export const drivers: Drivers = {
     async run(ctx) {
       const user = await createUser(ctx);
       const res = await readUser(ctx, 'v1', await userHeaders(ctx, user));
-      expect2xx(res, 'GET /api/v1/user');
-      check(res.json && !Object.hasOwn(res.json, 'capabilities'), 'GET /api/v1/user returns a capabilities field; only the v2 user read does (section 9.1)', { response: res });
+      expect2xx(res, opLabel(ctx, 'getUserV1'));
+      check(res.json && !Object.hasOwn(res.json, 'capabilities'), `${opLabel(ctx, 'getUserV1')} returns a capabilities field; only the v2 user read does (section 9.1)`, { response: res });
     },
   },
 
@@ -58,7 +59,7 @@ export const drivers: Drivers = {
         const fixtures = Object.entries(ctx.profile.fixtures?.sepa ?? {});
         for (const [want, id] of fixtures) {
           const got = await sepaStatus(ctx, await existingUser(ctx, id));
-          check(got.status === want, `profile.fixtures.sepa.${want} user ${id}: GET /api/v2/user shows SepaAccount ${JSON.stringify(got.status)}`, { response: got.res });
+          check(got.status === want, `profile.fixtures.sepa.${want} user ${id}: ${opLabel(ctx, 'getUserV2')} shows SepaAccount ${JSON.stringify(got.status)}`, { response: got.res });
         }
         if (first.status === undefined && fixtures.length === 0) ctx.skip('a new user has no SepaAccount capability, control operation setSepaCapabilityStatus is not available and profile.fixtures.sepa names no user');
         return;
@@ -66,7 +67,7 @@ export const drivers: Drivers = {
       for (const s of allowed) {
         await setSepaStatus(ctx, user, s);
         const got = await sepaStatus(ctx, user);
-        check(got.status === s, `after setting ${s}, GET /api/v2/user shows SepaAccount ${JSON.stringify(got.status)}`, { response: got.res });
+        check(got.status === s, `after setting ${s}, ${opLabel(ctx, 'getUserV2')} shows SepaAccount ${JSON.stringify(got.status)}`, { response: got.res });
       }
     },
   },

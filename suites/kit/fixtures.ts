@@ -5,7 +5,7 @@
 import { expectStep } from '../../src/checks/assert.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { ControlOperationId } from '../../src/model/types.ts';
-import { headers } from './http.ts';
+import { headers, opLabel } from './http.ts';
 import { identityHeader } from './identity.ts';
 import { s2sHeaders } from './tokens.ts';
 import { readUser, type TestUser } from './users.ts';
@@ -21,7 +21,7 @@ export function fixtureUserId(ctx: CheckContext, name: FixtureName): string | un
 /** A TestUser for an existing user id of clients[0]'s company, from GET /api/v1/user (read-only). */
 export async function existingUser(ctx: CheckContext, userId: string): Promise<TestUser> {
   const res = await readUser(ctx, 'v1', headers(await s2sHeaders(ctx, 0), { [identityHeader(ctx, 'id')]: userId }));
-  expectStep(res, 'getUserV1', `GET /api/v1/user for the profile fixture user ${userId}`);
+  expectStep(res, 'getUserV1', `${opLabel(ctx, 'getUserV1')} for the profile fixture user ${userId}`);
   const j = res.json ?? {};
   const address = j.user_address ?? j.wallet_address;
   return { id: userId, email: String(j.email ?? ''), address: String(address ?? ''), country: String(j.country ?? ''), client: 0 };

@@ -2,6 +2,8 @@
 // the Authorization and X-Chain-Id headers, and the items of list answers.
 
 import type { CheckContext } from '../../src/checks/types.ts';
+import { operationLabel } from '../../src/model/index.ts';
+import type { OperationId } from '../../src/model/types.ts';
 
 /** Merges header maps left to right; an undefined value removes the header set by an earlier part. */
 export function headers(...parts: Record<string, string | undefined>[]): Record<string, string> {
@@ -18,6 +20,11 @@ export function headers(...parts: Record<string, string | undefined>[]): Record<
 /** X-Chain-Id (name from the model's section 5 auth facts), the profile's chain by default. */
 export function chainHeader(ctx: CheckContext, value: string = ctx.profile.chain_id): Record<string, string> {
   return { [ctx.model.auth.chain_header]: value };
+}
+
+/** "METHOD /path" of operation `op` as the model holds it: the label of a step or a message about it. */
+export function opLabel(ctx: Pick<CheckContext, 'model'>, op: OperationId): string {
+  return operationLabel(ctx.model.operation(op));
 }
 
 export function bearer(token: string): Record<string, string> {

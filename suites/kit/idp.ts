@@ -7,7 +7,7 @@ import { decodeJwt } from 'jose';
 import { IDP_DEFAULTS } from '../../src/idp/index.ts';
 import { clockSkewAllowance } from './control.ts';
 import { warnReading } from './readings.ts';
-import { bearer, chainHeader, headers } from './http.ts';
+import { bearer, chainHeader, headers, opLabel } from './http.ts';
 import { rnd } from './random.ts';
 import { userIdFrom } from './users.ts';
 
@@ -90,9 +90,9 @@ export function newIdpIdentity(): ProviderIdentity {
 /** POST /api/v1/user/retail for a fresh provider identity; returns it with the new user id. */
 export async function registerRetail(ctx: CheckContext, who = newIdpIdentity(), country = 'DE'): Promise<IdpUser> {
   const res = await ctx.http.send({ op: 'registerRetailUser', headers: await idpHeaders(ctx, who), body: { country } });
-  expectStep(res, 'registerRetailUser', 'POST /api/v1/user/retail with valid provider tokens');
+  expectStep(res, 'registerRetailUser', `${opLabel(ctx, 'registerRetailUser')} with valid provider tokens`);
   const id = userIdFrom(res.json);
-  checkStep(id, 'registerRetailUser', `POST /api/v1/user/retail answered without id: ${res.text.slice(0, 200)}`, res);
+  checkStep(id, 'registerRetailUser', `${opLabel(ctx, 'registerRetailUser')} answered without id: ${res.text.slice(0, 200)}`, res);
   return { ...who, id, registration: res };
 }
 
@@ -106,13 +106,13 @@ export async function suppliedRetailUser(ctx: CheckContext): Promise<{ user: Idp
   const res = await ctx.http.send({ op: 'registerRetailUser', headers: await idpHeaders(ctx, who), body: { country: 'DE' } });
   const id = res.status >= 200 && res.status < 300 ? userIdFrom(res.json) : undefined;
   if (id) return { user: { ...who, id, registration: res }, registered: true };
-  ctx.log(`POST /api/v1/user/retail with the supplied provider tokens answered HTTP ${res.status}; looking the user up through the exchange`);
+  ctx.log(`${opLabel(ctx, 'registerRetailUser')} with the supplied provider tokens answered HTTP ${res.status}; looking the user up through the exchange`);
   const auth = await ctx.http.send({ op: 'authorizeUser', headers: await idpHeaders(ctx, who) });
-  expectStep(auth, 'authorizeUser', 'POST /api/v1/user/authorize with the supplied provider tokens (profile.idp.tokens)');
+  expectStep(auth, 'authorizeUser', `${opLabel(ctx, 'authorizeUser')} with the supplied provider tokens (profile.idp.tokens)`);
   const me = await ctx.http.send({ op: 'getUserV1', headers: headers(bearer(String(auth.json?.access_token)), chainHeader(ctx)) });
-  expectStep(me, 'getUserV1', 'GET /api/v1/user with the exchanged user token');
+  expectStep(me, 'getUserV1', `${opLabel(ctx, 'getUserV1')} with the exchanged user token`);
   const found = userIdFrom(me.json);
-  checkStep(found, 'getUserV1', `GET /api/v1/user answered without a user id: ${me.text.slice(0, 200)}`, me);
+  checkStep(found, 'getUserV1', `${opLabel(ctx, 'getUserV1')} answered without a user id: ${me.text.slice(0, 200)}`, me);
   return { user: { ...who, id: found }, registered: false };
 }
 

@@ -1,6 +1,7 @@
 // The SepaAccount capability (section 3): statuses by role read from the model's machine, the status
 // read through GET /api/v2/user, and the direct and wallet-linking activation calls.
 
+import { opLabel } from './http.ts';
 import { randomBytes } from 'node:crypto';
 import { check, expect2xx } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
@@ -12,7 +13,7 @@ import { type TestUser, asUser, readUser } from './users.ts';
 /** SepaAccount capability status read through GET /api/v2/user (undefined when the capability is absent). */
 export async function sepaStatus(ctx: CheckContext, user: TestUser): Promise<{ status: string | undefined; res: HttpResponse }> {
   const res = await readUser(ctx, 'v2', await userHeaders(ctx, user));
-  expect2xx(res, 'GET /api/v2/user');
+  expect2xx(res, opLabel(ctx, 'getUserV2'));
   const caps = Array.isArray(res.json?.capabilities) ? res.json.capabilities : [];
   const cap = caps.find((c: any) => c?.type === 'SepaAccount');
   return { status: cap?.status, res };
@@ -74,7 +75,7 @@ export async function completeSepa(ctx: CheckContext, user: TestUser, signed: st
 }
 
 /** init, then the test wallet signs the challenge: the input of a complete whose only possible fault is what the caller changes. */
-export async function initAndSign(ctx: CheckContext, user: TestUser, what = 'POST /api/v1/bank/accounts/init'): Promise<{ init: HttpResponse; challenge: string; signed: string }> {
+export async function initAndSign(ctx: CheckContext, user: TestUser, what = opLabel(ctx, 'initBankAccount')): Promise<{ init: HttpResponse; challenge: string; signed: string }> {
   const init = await initSepa(ctx, user);
   expect2xx(init, what);
   const challenge = init.json?.challenge;

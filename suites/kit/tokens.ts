@@ -4,7 +4,7 @@
 import { checkStep, expectStep } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import { clockSkewAllowance } from './control.ts';
-import { bearer, chainHeader, headers } from './http.ts';
+import { bearer, chainHeader, headers, opLabel } from './http.ts';
 
 /** profile.clients[i], or a skip naming the missing client. */
 export function profileClient(ctx: CheckContext, i: number) {
@@ -41,7 +41,7 @@ export async function s2sToken(ctx: CheckContext, i = 0): Promise<string> {
     }
   }
   const p = (async () => {
-    const step = `POST /api/v1/token for profile.clients[${i}]`;
+    const step = `${opLabel(ctx, 'createToken')} for profile.clients[${i}]`;
     const res = await requestToken(ctx, tokenBody(ctx, i));
     expectStep(res, 'createToken', step);
     const token = res.json?.access_token;

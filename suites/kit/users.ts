@@ -4,7 +4,7 @@
 import { checkStep, expectStep } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
 import type { OperationId } from '../../src/model/types.ts';
-import { headers, walletItems } from './http.ts';
+import { headers, walletItems, opLabel } from './http.ts';
 import { identityHeader, userHeaders } from './identity.ts';
 import { rnd } from './random.ts';
 import { profileClient, s2sHeaders } from './tokens.ts';
@@ -97,7 +97,7 @@ export async function authorizeRaw(ctx: CheckContext, user: TestUser, extra: Rec
 
 /** A user-scoped token for `user` (S2S + X-User-Wallet + X-Chain-Id). */
 export async function userToken(ctx: CheckContext, user: TestUser): Promise<string> {
-  const step = 'POST /api/v1/user/authorize';
+  const step = opLabel(ctx, 'authorizeUser');
   const res = await authorizeRaw(ctx, user);
   expectStep(res, 'authorizeUser', step);
   const token = res.json?.access_token;
@@ -118,7 +118,7 @@ export async function asUser(ctx: CheckContext, user: TestUser, req: Omit<HttpRe
 /** Smart Wallet addresses of the user (GET /api/v1/wallets). */
 export async function smartWallets(ctx: CheckContext, user: TestUser): Promise<string[]> {
   const res = await asUser(ctx, user, { op: 'listWallets' });
-  expectStep(res, 'listWallets', 'GET /api/v1/wallets');
+  expectStep(res, 'listWallets', opLabel(ctx, 'listWallets'));
   return walletItems(res.json).map((w) => w?.wallet_address).filter((a): a is string => typeof a === 'string');
 }
 
@@ -135,7 +135,7 @@ export async function requireSmartWallets(ctx: CheckContext, user: TestUser, bou
   for (;;) {
     const wallets = await smartWallets(ctx, user);
     if (wallets.length > 0) return wallets;
-    if (Date.now() >= end) ctx.skip(`GET /api/v1/wallets listed no Smart Wallet for the user within ${boundMs / 1000} s of registration; the spec does not say when it is provisioned`);
+    if (Date.now() >= end) ctx.skip(`${opLabel(ctx, 'listWallets')} listed no Smart Wallet for the user within ${boundMs / 1000} s of registration; the spec does not say when it is provisioned`);
     await new Promise((r) => setTimeout(r, 500));
     ctx.signal.throwIfAborted();
   }

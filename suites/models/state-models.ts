@@ -9,6 +9,7 @@ import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { RuleId } from '../../src/model/types.ts';
 import {
+  opLabel,
   type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, expectRefusedBy,
   expectNot2xx, initSepa, is2xx, listItems, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus,
   signChallenge, unsignedChallenge, type SepaStates, CheckFailure, mentionsDeep, unknownIdLike, warnReading,
@@ -292,7 +293,7 @@ class ListCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
   async run(m: TdsModel, r: TdsReal) {
     const user = r.users[this.caller];
     const res = await asUser(r.ctx, user, { op: 'list3dsRequests' });
-    expect2xx(res, 'GET /api/v1/cards/3ds/requests');
+    expect2xx(res, opLabel(r.ctx, 'list3dsRequests'));
     const items = listItems(res.json);
     const mine = (i: number) => m.challenges[i].owner === this.caller && !m.challenges[i].decided;
     // Live pending challenges must be listed; decided ones must not; expired ones may be either.

@@ -11,5 +11,6 @@ import { certifyCommand } from './certify.ts';
 import { verifyCommand } from './verify.ts';
 import { auditCommand } from './audit.ts';
 import { replayCommand } from './replay.ts';
+import { compareCommand } from './compare.ts';
 
-export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand, diffCommand, certifyCommand, verifyCommand, auditCommand, replayCommand];
+export const commands: CliCommand[] = [runCommand, serveCommand, rulesCommand, loadCommand, selftestCommand, diffCommand, certifyCommand, verifyCommand, auditCommand, replayCommand, compareCommand];

@@ -1,12 +1,13 @@
 // `baas-conform serve`: run the reference implementation as a standalone target. The first stdout
 // line is the target profile as one JSON line (secrets included: it is the credential hand-off);
-// the server runs until SIGINT/SIGTERM and then closes cleanly (exit 0).
+// the server runs until SIGINT/SIGTERM and then closes cleanly (exit 0). With --tls it serves HTTPS
+// under a CA made at startup, writes that CA next to the profile and names it as profile.ca_file.
 
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { DEFAULT_RATE_LIMIT, startReference, type RateLimitOptions, type ReferenceServer } from '../../reference/index.ts';
+import { DEFAULT_RATE_LIMIT, generateTlsIdentity, startReference, type RateLimitOptions, type ReferenceServer, type ReferenceTls } from '../../reference/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 
 function port(name: string, v: unknown): number {
@@ -32,6 +33,10 @@ export interface ServeArgs {
   rateLimitPerClient?: number;
   /** Window of both limits, in seconds (profile.rate_limit.window_seconds). */
   rateLimitWindow?: number;
+  /** Serve HTTPS under a CA generated at startup. */
+  tls?: boolean;
+  /** Where the CA goes (default: beside --profile-out as <name>-ca.pem, else baas-conform-ca.pem in the cwd). */
+  caOut?: string;
 }
 
 /** The token limits the flags ask for, each missing one from the reference's defaults; undefined when none is given. */
@@ -42,6 +47,24 @@ function rateLimitOf(args: ServeArgs): RateLimitOptions | undefined {
     perClient: args.rateLimitPerClient === undefined ? DEFAULT_RATE_LIMIT.perClient : positive('rate-limit-per-client', args.rateLimitPerClient, true),
     windowMs: args.rateLimitWindow === undefined ? DEFAULT_RATE_LIMIT.windowMs : Math.round(positive('rate-limit-window', args.rateLimitWindow, false) * 1000),
   };
+}
+
+/** The CA file of `serve --tls`: next to the profile, so a profile file and its ca_file travel together. */
+export function caFileFor(args: Pick<ServeArgs, 'profileOut' | 'caOut'>, cwd: string): string {
+  if (args.caOut) return resolve(cwd, args.caOut);
+  if (args.profileOut) return resolve(cwd, `${args.profileOut.replace(/\.json$/i, '')}-ca.pem`);
+  return resolve(cwd, 'baas-conform-ca.pem');
+}
+
+async function tlsOptions(args: ServeArgs, cwd: string): Promise<ReferenceTls> {
+  const id = await generateTlsIdentity([args.host ?? '127.0.0.1']);
+  const caFile = caFileFor(args, cwd);
+  try {
+    await writeFile(caFile, id.caPem, { mode: 0o644 });
+  } catch (e) {
+    throw new ConfigError(`cannot write the CA file ${caFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return { key: id.keyPem, cert: id.certPem, caFile };
 }
 
 /** Starts the reference, prints the profile line and resolves when `stop` resolves (after closing). */
@@ -55,6 +78,7 @@ export async function serve(args: ServeArgs, io: CliIo, stop: Promise<unknown>):
       port: port('port', args.port ?? 0),
       pciPort: port('pci-port', args.pciPort ?? 0),
       control: args.control !== false,
+      ...(args.tls ? { tls: await tlsOptions(args, io.cwd) } : {}),
     });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -86,7 +110,9 @@ export const serveCommand: CliCommand = {
       .option('profile-out', { type: 'string', describe: 'Also write the profile JSON to this file (mode 0600)' })
       .option('rate-limit-per-ip', { type: 'number', describe: `Token requests allowed per IP per window (default ${DEFAULT_RATE_LIMIT.perIp}; published as profile.rate_limit.per_ip)` })
       .option('rate-limit-per-client', { type: 'number', describe: `Token requests allowed per client per window (default ${DEFAULT_RATE_LIMIT.perClient}; profile.rate_limit.per_client)` })
-      .option('rate-limit-window', { type: 'number', describe: `Window of both token limits in seconds (default ${DEFAULT_RATE_LIMIT.windowMs / 1000}; profile.rate_limit.window_seconds). Keep it longer than any latency in front of the server: a probe burst must fit one window` }),
+      .option('rate-limit-window', { type: 'number', describe: `Window of both token limits in seconds (default ${DEFAULT_RATE_LIMIT.windowMs / 1000}; profile.rate_limit.window_seconds). Keep it longer than any latency in front of the server: a probe burst must fit one window` })
+      .option('tls', { type: 'boolean', default: false, describe: 'Serve HTTPS (TLS 1.2+) under a CA generated at startup; the CA is written next to the profile and named as profile.ca_file' })
+      .option('ca-out', { type: 'string', describe: 'With --tls: write the CA here (default: <profile-out>-ca.pem, or baas-conform-ca.pem in the cwd)' }),
   run: (args, io) => {
     let onSignal: () => void = () => {};
     const stop = new Promise<void>((r) => {
@@ -94,7 +120,7 @@ export const serveCommand: CliCommand = {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
     });
-    return serve({ port: args.port, pciPort: args.pciPort, host: args.host, control: args.control, profileOut: args.profileOut, rateLimitPerIp: args.rateLimitPerIp, rateLimitPerClient: args.rateLimitPerClient, rateLimitWindow: args.rateLimitWindow }, io, stop).finally(() => {
+    return serve({ port: args.port, pciPort: args.pciPort, host: args.host, control: args.control, profileOut: args.profileOut, rateLimitPerIp: args.rateLimitPerIp, rateLimitPerClient: args.rateLimitPerClient, rateLimitWindow: args.rateLimitWindow, tls: args.tls, caOut: args.caOut }, io, stop).finally(() => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     });
