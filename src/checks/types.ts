@@ -12,6 +12,10 @@ export type Need =
   | `fixture:${FixtureNeed}` // an existing user the profile names (profile.fixtures.<name>, sepa.<Status>)
   // Either alternative meets it: the control operation that creates the state, or a fixture user in it.
   | `control:${ControlOperationId}|fixture:${FixtureNeed}`
+  // Either control operation provokes the event (e.g. create3dsChallenge, or triggerWebhook for its webhook).
+  | `control:${ControlOperationId}|control:${ControlOperationId}`
+  // The card-tokenization environment (to create what emits it) or a control operation emitting it.
+  | `pci|control:${ControlOperationId}`
   | 'pci' // card-tokenization environment
   | 's2s_signing_secret'
   | 'user_token_signing_secret'

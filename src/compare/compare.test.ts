@@ -122,6 +122,7 @@ describe('compare', () => {
       // The rule the fault breaks fails on B; others the failing checks covered went untested there (skip).
       expect(json.verdicts.rules.filter((v) => v.b === 'fail').map((v) => v.id)).toContain('VERSION-V1-NO-CAPABILITIES');
       for (const v of json.verdicts.rules) expect(v.a).toBe('pass');
+      for (const c of json.verdicts.rules.flatMap((v) => v.checks)) expect(c === 'schema.get-user-v1' || c.startsWith('versioning.')).toBe(true); // only checks that ran
       expect(json.verdicts.checks.map((c) => c.check)).toContain('versioning.v1.no-capabilities');
       const steps = json.verdicts.checks.flatMap((c) => c.steps.map((d) => [d.operation, d.kind, d.field]));
       expect(steps).toContainEqual(['getUserV1', 'only-b', '$.capabilities']);

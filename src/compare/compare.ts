@@ -88,7 +88,8 @@ export async function compareTargets(opts: CompareOptions): Promise<CompareResul
   const a = await runSide('a', opts.profiles[0], seed, model, opts);
   const b = await runSide('b', opts.profiles[1], seed, model, opts);
 
-  const rules = ruleDifferences(a.result.rules, b.result.rules);
+  const ran = new Set([...a.result.results, ...b.result.results].map((r) => r.checkId));
+  const rules = ruleDifferences(a.result.rules, b.result.rules, ran);
   const checks = checkDifferences(a.result.results, b.result.results);
   const comparer = new StepComparer(model, volatileMatcher([...(a.profile.volatile_fields ?? []), ...(b.profile.volatile_fields ?? [])]));
   const { pairs, unpaired } = pairSteps(a.recorder.steps, b.recorder.steps, comparer.alike);

@@ -35,7 +35,7 @@ export interface RuleVerdictDifference {
   summary: string;
   a: string;
   b: string;
-  /** Checks covering the rule (from the model's coverage on either side). */
+  /** Checks covering the rule that either run ran. */
   checks: string[];
 }
 

@@ -4,7 +4,8 @@
 import type { CheckResult, RuleVerdict } from '../events/index.ts';
 import type { CheckVerdictDifference, RuleVerdictDifference } from './types.ts';
 
-export function ruleDifferences(a: readonly RuleVerdict[], b: readonly RuleVerdict[]): RuleVerdictDifference[] {
+/** `ran`: the checks either run ran; a rule names only those of its covering checks. */
+export function ruleDifferences(a: readonly RuleVerdict[], b: readonly RuleVerdict[], ran: ReadonlySet<string>): RuleVerdictDifference[] {
   const other = new Map(b.map((r) => [r.id, r]));
   const seen = new Set<string>();
   const out: RuleVerdictDifference[] = [];
@@ -12,9 +13,9 @@ export function ruleDifferences(a: readonly RuleVerdict[], b: readonly RuleVerdi
     seen.add(r.id);
     const s = other.get(r.id);
     if (s && s.verdict === r.verdict) continue;
-    out.push({ id: r.id, section: r.section, summary: r.summary, a: r.verdict, b: s?.verdict ?? 'absent', checks: [...new Set([...r.checks, ...(s?.checks ?? [])])] });
+    out.push({ id: r.id, section: r.section, summary: r.summary, a: r.verdict, b: s?.verdict ?? 'absent', checks: [...new Set([...r.checks, ...(s?.checks ?? [])])].filter((c) => ran.has(c)) });
   }
-  for (const s of b) if (!seen.has(s.id)) out.push({ id: s.id, section: s.section, summary: s.summary, a: 'absent', b: s.verdict, checks: s.checks });
+  for (const s of b) if (!seen.has(s.id)) out.push({ id: s.id, section: s.section, summary: s.summary, a: 'absent', b: s.verdict, checks: s.checks.filter((c) => ran.has(c)) });
   return out;
 }
 

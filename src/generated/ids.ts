@@ -348,6 +348,7 @@ export const CONTROL_OPERATION_IDS = [
   "completeSepaActivation",
   "signChallenge",
   "createWithdrawalRequest",
+  "triggerWebhook",
   "completeActivity",
 ] as const;
 export type ControlOperationId = (typeof CONTROL_OPERATION_IDS)[number];

@@ -66,6 +66,7 @@ export const FAULT_POINTS = [
   'errors.category-mismatch', // error_category.http_status_code differs from the HTTP status
   'withdrawal.valid-after-now', // valid_after = request time (no delay)
   'retail.returns-token', // POST /api/v1/user/retail also answers a user token (section 4 rule 5: returns only id)
+  'webhooks.user-on-trigger-only', // user creation and updates emit no user webhook; only control triggerWebhook does (benign: section 6 gives no emission rule)
   'webhooks.user-legacy-path', // user webhooks go to the legacy /webhook/users instead of /v2/webhooks/user (section 6)
   'withdrawal.pending-label', // a pending request reads status Pending instead of Requested (section 2/3)
   // --- Issue 13 detection depth (cover): feeds, audience, IdP address, wallets webhooks ---

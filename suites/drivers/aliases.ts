@@ -7,13 +7,13 @@
 import fc from 'fast-check';
 import { checkProperty } from '../../src/checks/property.ts';
 import type { AliasRule, AliasRuleId, OperationId } from '../../src/model/types.ts';
-import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
+import type { CheckContext, HttpRequest, HttpResponse, Need } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
   opLabel,
   type TestUser, aliasProblem, asUser, check, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx, expectError,
   expectErrorShape, listItems, mentionsDeep, readUser, requestBody, rnd, runsFor, s2sHeaders, requireSmartWallets, uniqueUser, userDataArb,
-  userHeaders, userIdFrom, walletItems, CheckFailure, hasControl, provokedWebhookWaitMs, userInState, expectUnchangedWalletWebhooks
+  userHeaders, userIdFrom, walletItems, CheckFailure, hasControl, provokedWebhookWaitMs, userInState, expectUnchangedWalletWebhooks, triggerWebhook, webhookKindOf
 } from '../kit/index.ts';
 import { cryptoRecipient } from './transfers.ts';
 
@@ -254,23 +254,40 @@ interface Provoked {
   verify?: (obj: any) => string | undefined;
 }
 
-function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Promise<Provoked | undefined>): Driver {
+/**
+ * A webhook alias check. `provoke` makes the event that emits the webhook; when it cannot (no control
+ * operation or environment for it) or nothing arrives, a target with control triggerWebhook is asked to
+ * emit one of that kind for a new user, and `expected` gives the value the preferred name then carries.
+ */
+function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Promise<Provoked | undefined>, expected?: (u: TestUser) => string | undefined, extraNeeds: Need[] = []): Driver {
   return {
     safe: false,
-    needs: ['webhooks'],
+    needs: ['webhooks', ...extraNeeds],
     async run(ctx) {
       const rule = aliasRule(ctx, ruleId);
       const hooks = ctx.services.webhooks!;
       if (!rule.webhook) throw new Error(`spec/rules/aliases.yaml: ${ruleId} has no webhook path`);
       const path = rule.webhook;
+      const wait = provokedWebhookWaitMs(ctx, WEBHOOK_WAIT_MS);
       let p: Provoked | undefined;
+      let arrived = false;
+      let provokeFailed = false;
       if (provoke) {
         p = await provoke(ctx).catch((err) => {
           ctx.log(`could not provoke ${path}: ${(err as Error).message}`);
+          provokeFailed = true;
           return undefined;
         });
-        const wait = provokedWebhookWaitMs(ctx, WEBHOOK_WAIT_MS);
-        if (p && !(await hooks.waitFor(path, p.match, wait, ctx.signal))) ctx.log(`no webhook mentioning what was created arrived on ${path} within ${wait / 1000} s`);
+        arrived = p !== undefined && (await hooks.waitFor(path, p.match, wait, ctx.signal)) !== undefined;
+        if (p && !arrived) ctx.log(`no webhook mentioning what was created arrived on ${path} within ${wait / 1000} s`);
+      }
+      const kind = webhookKindOf(ctx, path);
+      // Not after a failed provocation (a refused or unreachable control call): its cause is the report's, not a trigger's.
+      if (!arrived && !provokeFailed && kind !== undefined && hasControl(ctx, 'triggerWebhook')) {
+        const user = await createUser(ctx);
+        await triggerWebhook(ctx, user, kind);
+        p = { match: (b: any) => mentionsDeep(b, user.id) || mentionsDeep(b, user.address), expected: expected?.(user) };
+        if (!(await hooks.waitFor(path, p.match, wait, ctx.signal))) ctx.log(`control triggerWebhook ${kind} for user ${user.id}: no webhook mentioning the user arrived on ${path} within ${wait / 1000} s`);
       }
       const seen = hooks.all().filter((w) => w.path === path);
       if (seen.length === 0) ctx.skip(NO_WEBHOOK);
@@ -474,20 +491,22 @@ export const drivers: Drivers = {
     },
   },
 
-  'ALIAS-WEBHOOK-USER-ID': webhookAlias('ALIAS-WEBHOOK-USER-ID', provokeUser('id')),
-  'ALIAS-WEBHOOK-USER-OWNER': webhookAlias('ALIAS-WEBHOOK-USER-OWNER', provokeUser('address')),
+  // Triggered (control triggerWebhook) when the event cannot be provoked: the user webhook names the
+  // user's id and EOA, the 3DS webhook the user's EOA (section 6); withdrawal and recipient values are the target's.
+  'ALIAS-WEBHOOK-USER-ID': webhookAlias('ALIAS-WEBHOOK-USER-ID', provokeUser('id'), (u) => u.id),
+  'ALIAS-WEBHOOK-USER-OWNER': webhookAlias('ALIAS-WEBHOOK-USER-OWNER', provokeUser('address'), (u) => u.address),
   'ALIAS-WEBHOOK-3DS-OWNER': webhookAlias('ALIAS-WEBHOOK-3DS-OWNER', async (ctx) => {
     if (!hasControl(ctx, 'create3dsChallenge')) return undefined;
     const user = await createUser(ctx);
     const ch = await create3ds(ctx, user);
     return { match: (b: any) => mentionsDeep(b, ch.transaction_id) || mentionsDeep(b, user.address), expected: user.address };
-  }),
-  'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS', provokeWithdrawal('wallet')),
-  'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS', provokeWithdrawal('destination')),
+  }, (u) => u.address, ['control:create3dsChallenge|control:triggerWebhook']),
+  'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS', provokeWithdrawal('wallet'), undefined, ['control:createWithdrawalRequest|control:triggerWebhook']),
+  'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS', provokeWithdrawal('destination'), undefined, ['control:createWithdrawalRequest|control:triggerWebhook']),
   'ALIAS-WEBHOOK-RECIPIENT-ADDRESS': webhookAlias('ALIAS-WEBHOOK-RECIPIENT-ADDRESS', async (ctx) => {
     if (!ctx.profile.pci_url) return undefined;
     const addr = rnd.address();
     if (!(await cryptoRecipient(ctx, await createUser(ctx), addr))) return undefined;
-    return { match: (b: any) => mentionsDeep(b, addr), expected: addr };
-  }),
+    return { match: (b: unknown) => mentionsDeep(b, addr), expected: addr };
+  }, undefined, ['pci|control:triggerWebhook']),
 };

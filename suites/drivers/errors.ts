@@ -10,6 +10,7 @@ import type { ErrorRuleId, OperationId, RuleId } from '../../src/model/types.ts'
 import { checkProperty } from '../../src/checks/property.ts';
 import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { Driver, Drivers } from './driver.ts';
+import { rowStepBodies } from './row-steps.ts';
 import {
   opLabel,
   bearer, chainHeader, check, claimPathsCarrying, expect2xx, expectError, expectErrorShape, forgeHs256, headers, identityHeader,
@@ -63,7 +64,7 @@ const formsFor = <T>(ops: RowOperation[], forms: T[]) => (i: number): T[] => (op
  * Authorization headers) as its only fault; a failure names the operation.
  */
 async function s2sRowOnOperations(ctx: CheckContext, ruleId: ErrorRuleId, forms: Record<string, string | undefined>[]): Promise<void> {
-  const ops = rowOperations(ctx, ruleId, 's2s-token');
+  const ops = rowOperations(ctx, ruleId, 's2s-token', await rowStepBodies(ctx));
   await rowOnOperations(ctx, ops, fc.constantFrom(...forms), formsFor(ops, forms), async (o, form) => {
     expectError(ctx, await ctx.http.send({ op: o.op as never, headers: await s2sProbeHeaders(ctx, o, form), body: o.body }), ruleId);
   }, ops.length + forms.length + 2);
@@ -145,7 +146,7 @@ function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2
 async function userTokenSetup(ctx: CheckContext, ruleId: ErrorRuleId) {
   const user = await sharedUser(ctx);
   const token = await userToken(ctx, user);
-  const ops = rowOperations(ctx, ruleId, 'user-token');
+  const ops = rowOperations(ctx, ruleId, 'user-token', await rowStepBodies(ctx));
   const own = ops.filter((o) => o.weight === 1);
   const send = async (o: RowOperation, t: string) => ctx.http.send({ op: o.op as never, headers: headers(bearer(t), chainHeader(ctx)), body: o.body });
   for (const o of own) expect2xx(await send(o, token), `baseline: ${o.label} with a real user token`, ['AUTH-USER-TOKEN-USE']);

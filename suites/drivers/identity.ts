@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { isolationOnWrites } from './isolation-writes.ts';
+import { rowStepBodies } from './row-steps.ts';
 import {
   opLabel,
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError, expectRefusedBy,
@@ -46,7 +47,7 @@ export const drivers: Drivers = {
       const h = await s2sHeaders(ctx);
       // Every operation the row applies to (suites/kit/rows.ts), picked by fast-check; failures name it.
       // One value only, so fast-check's own picks just repeat operations: two after the examples.
-      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MISSING');
+      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MISSING', await rowStepBodies(ctx));
       await rowOnOperations(ctx, ops, fc.constant(null), () => [null], async (o) => {
         expectError(ctx, await ctx.http.send({ op: o.op as never, headers: h, body: o.body }), 'ERR-S2S-USER-IDENTIFIER-MISSING');
       }, ops.length + 2);
@@ -61,7 +62,7 @@ export const drivers: Drivers = {
       // Each header alone works (so only the "more than one" row can apply).
       for (const kind of IDENTITY_KINDS) expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, user, kind)), `baseline: ${opLabel(ctx, 'getUserV1')} with ${identityHeader(ctx, kind)}`, ['AUTH-IDENTITY-HEADER-KINDS']);
       // Every operation the row applies to (suites/kit/rows.ts) with every subset of two or more headers.
-      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
+      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE', await rowStepBodies(ctx));
       await rowOnOperations(ctx, ops, fc.subarray(IDENTITY_KINDS, { minLength: 2 }), () => [[...IDENTITY_KINDS]], async (o, kinds) => {
         const res = await ctx.http.send({ op: o.op as never, headers: await identityHeaders(ctx, user, kinds), body: o.body });
         expectError(ctx, res, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
@@ -75,7 +76,7 @@ export const drivers: Drivers = {
     async run(ctx) {
       const ghost: TestUser = { id: rnd.uuid(), email: rnd.email(), address: rnd.address(), country: 'DE', client: 0 };
       // Every operation the row applies to (suites/kit/rows.ts), each identity header kind in turn first.
-      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-NOT-FOUND');
+      const ops = identityRowOperations(ctx, 'ERR-S2S-USER-NOT-FOUND', await rowStepBodies(ctx));
       await rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => [IDENTITY_KINDS[i % IDENTITY_KINDS.length]], async (o, kind) => {
         expectError(ctx, await ctx.http.send({ op: o.op as never, headers: await userHeaders(ctx, ghost, kind), body: o.body }), 'ERR-S2S-USER-NOT-FOUND');
       }, ops.length + 12);
@@ -153,7 +154,7 @@ export const drivers: Drivers = {
       for (const op of ['getUserV1', 'getUserV2'] as const) expect2xx(await ctx.http.send({ op, headers: await userHeaders(ctx, user, 'id') }), `baseline: ${op} with ${chainName}`);
       // Every S2S operation the model lists the header as required on (suites/kit/rows.ts family chain: user
       // calls, and POST /api/v1/user with a complete valid body), each identity header kind in turn.
-      const ops = rowOperations(ctx, 'ERR-S2S-CHAIN-ID-MISSING', 'chain');
+      const ops = rowOperations(ctx, 'ERR-S2S-CHAIN-ID-MISSING', 'chain', await rowStepBodies(ctx));
       await rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => [IDENTITY_KINDS[i % IDENTITY_KINDS.length]], async (o, kind) => {
         const userCall = ctx.model.operation(o.op as never).userScoped;
         const res = await ctx.http.send({ op: o.op as never, headers: drop(userCall ? await userHeaders(ctx, user, kind) : await s2sHeaders(ctx)), body: o.body });

@@ -8,7 +8,7 @@
 // say the legacy path must stay silent).
 
 import type { Drivers } from './driver.ts';
-import { check, createUser, mentionsDeep, provokedWebhookWaitMs, webhookPath } from '../kit/index.ts';
+import { check, createUser, hasControl, mentionsDeep, provokedWebhookWaitMs, triggerWebhook, webhookKindOf, webhookPath } from '../kit/index.ts';
 
 const RULE = 'EVENT-USER-WEBHOOK-PATH';
 
@@ -29,8 +29,15 @@ export const drivers: Drivers = {
       const about = (b: unknown) => mentionsDeep(b, user.id) || mentionsDeep(b, user.address);
       const wait = provokedWebhookWaitMs(ctx, 3000);
       // Bounded: one wait on the v2 path; by its end any legacy delivery of the same event has had as long.
-      const onV2 = await hooks.waitFor(v2, about, wait, ctx.signal);
+      let onV2 = await hooks.waitFor(v2, about, wait, ctx.signal);
       if (onV2) return;
+      // Creating the user emitted nothing on either path (no emission rule is shown): a target with
+      // control triggerWebhook is asked for the user webhook of that user, within the same bound.
+      if (hasControl(ctx, 'triggerWebhook') && !hooks.all().some((w) => w.path === legacy && about(w.body))) {
+        await triggerWebhook(ctx, user, webhookKindOf(ctx, v2) ?? String(facts?.webhook ?? 'user'));
+        onV2 = await hooks.waitFor(v2, about, wait, ctx.signal);
+        if (onV2) return;
+      }
       const onLegacy = hooks.all().find((w) => w.path === legacy && about(w.body));
       check(!onLegacy, `a user webhook about the new user ${user.id} arrived on the legacy ${legacy} and none on ${v2} within ${wait / 1000} s: section 6 says ${v2} replaces ${legacy}`, { rules: [RULE] });
       ctx.skip(`no user webhook about user ${user.id} arrived on ${v2} or ${legacy} within ${wait / 1000} s; section 6 does not say when the user webhook is emitted`);

@@ -143,7 +143,7 @@ export const checks: Check[] = [
     section: "6",
     rules: ["ALIAS-WEBHOOK-3DS-OWNER"],
     safe: false,
-    needs: ["webhooks"],
+    needs: ["webhooks", "control:create3dsChallenge|control:triggerWebhook"],
     run: (ctx) => drivers["ALIAS-WEBHOOK-3DS-OWNER"].run(ctx),
   },
   {
@@ -153,7 +153,7 @@ export const checks: Check[] = [
     section: "6",
     rules: ["ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS"],
     safe: false,
-    needs: ["webhooks"],
+    needs: ["webhooks", "control:createWithdrawalRequest|control:triggerWebhook"],
     run: (ctx) => drivers["ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS"].run(ctx),
   },
   {
@@ -163,7 +163,7 @@ export const checks: Check[] = [
     section: "6",
     rules: ["ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS"],
     safe: false,
-    needs: ["webhooks"],
+    needs: ["webhooks", "control:createWithdrawalRequest|control:triggerWebhook"],
     run: (ctx) => drivers["ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS"].run(ctx),
   },
   {
@@ -173,7 +173,7 @@ export const checks: Check[] = [
     section: "6",
     rules: ["ALIAS-WEBHOOK-RECIPIENT-ADDRESS"],
     safe: false,
-    needs: ["webhooks"],
+    needs: ["webhooks", "pci|control:triggerWebhook"],
     run: (ctx) => drivers["ALIAS-WEBHOOK-RECIPIENT-ADDRESS"].run(ctx),
   },
   {

@@ -145,3 +145,16 @@ export async function requireSigned(ctx: CheckContext, user: TestUser, challenge
   if (s === undefined) ctx.skip(NO_SIGNER);
   return s;
 }
+
+/**
+ * Asks the target to emit one webhook of a section 6 kind (the model's webhook name: user, 3ds,
+ * erc-withdrawals, recipients) about `user` now (control triggerWebhook, like `stripe trigger`).
+ */
+export async function triggerWebhook(ctx: CheckContext, user: TestUser, kind: string): Promise<void> {
+  await control(ctx, 'triggerWebhook', { params: { ...forUser(user), kind } });
+}
+
+/** The section 6 webhook name of a delivery path (spec/openapi.yaml webhooks), or undefined. */
+export function webhookKindOf(ctx: CheckContext, path: string): string | undefined {
+  return ctx.model.webhooks.find((w) => w.path === path)?.id;
+}

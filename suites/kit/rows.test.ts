@@ -63,7 +63,11 @@ describe('rowOperations by family (issue 23: rows on every operation they apply 
       expect(!op.mutates || !op.userScoped, o.op).toBe(true);
     }
     expect(names(ops)).toEqual(expect.arrayContaining(['getConfig', 'getValidationRules', 'listWithdrawalRequests', 'getFullStatement', 'estimateFx', 'validateRetailUser', 'createUserV1', 'createUserV2']));
-    for (const out of ['createVirtualCard', 'createBankAccount', 'executeCardTransfer', 'authorizeUser']) expect(names(ops)).not.toContain(out);
+    for (const out of ['createVirtualCard', 'createBankAccount', 'executeCardTransfer', 'authorizeUser', 'estimateCardTransfer']) expect(names(ops)).not.toContain(out);
+    // The card transfer estimate joins once its body is built from the earlier steps (row-steps.ts).
+    const body = { payment_details_id: 'pd-1', amount: '10.00', currency: 'EUR' };
+    const withSteps = rowOperations(ctx, 'ERR-S2S-TOKEN-EXPIRED', 's2s-token', { estimateCardTransfer: body });
+    expect(withSteps.find((o) => o.op === 'estimateCardTransfer')?.body).toEqual(body);
   });
 
   it('user-token rows: every operation accepting a user token whose request can be made valid, money movers out', async () => {

@@ -29,6 +29,8 @@ export interface RowOperation {
  * Bodies of the user-scoped writes whose request section 4 shows in full. A write whose body needs an
  * earlier step (a card_token, a signed challenge, an estimation) or whose payload is not shown is left
  * out: with an invalid body, which refusal comes first is not shown, so the row would not be the only fault.
+ * The exception is a body the caller built from those steps (rowOperations `stepBodies`, e.g. the card
+ * transfer estimate with the payment_details.id of a Card recipient: suites/drivers/row-steps.ts).
  */
 const SHOWN_BODIES: Record<string, (ctx: CheckContext) => Record<string, unknown>> = {
   createVirtualCard: (ctx) => requestBody(ctx, 'createVirtualCard', { card_name: 'conform-row' }),
@@ -46,6 +48,9 @@ const SHOWN_BODIES: Record<string, (ctx: CheckContext) => Record<string, unknown
   createUserV1: () => ({ email: rnd.email(), country: 'DE', user_address: rnd.address() }),
   createUserV2: () => ({ email: rnd.email(), country: 'DE', user_address: rnd.address() }),
 };
+
+/** Request bodies built from earlier steps, by operationId (valid for the shared user of client 0). */
+export type StepBodies = Partial<Record<string, Record<string, unknown>>>;
 
 /** Which section 7 rows: they differ in the operations they apply to (ROW_FAMILY_APPLIES). */
 export type RowFamily = 'identity' | 'chain' | 's2s-token' | 'user-token';
@@ -90,7 +95,7 @@ function pathless(ctx: CheckContext, op: Operation): boolean {
  * bodies that are not shown in full (see SHOWN_BODIES), and operations whose path is not shown unless
  * the profile gives it and the model lists all its query parameters as optional.
  */
-export function rowOperations(ctx: CheckContext, ruleId: RuleId, family: RowFamily): RowOperation[] {
+export function rowOperations(ctx: CheckContext, ruleId: RuleId, family: RowFamily, stepBodies: StepBodies = {}): RowOperation[] {
   const own = new Set<string>(ctx.model.rule(ruleId).operations);
   const applies = ROW_FAMILY_APPLIES[family];
   const out: RowOperation[] = [];
@@ -105,7 +110,8 @@ export function rowOperations(ctx: CheckContext, ruleId: RuleId, family: RowFami
       const query = op.parameters.filter((p) => p.in === 'query');
       if (!get || query.length === 0 || query.some((p) => p.required)) continue;
     }
-    const bodyOf = SHOWN_BODIES[op.operationId];
+    const stepBody = stepBodies[op.operationId];
+    const bodyOf = SHOWN_BODIES[op.operationId] ?? (stepBody ? () => stepBody : undefined);
     if (!isOwn && !get && !bodyOf && (op.hasRequestBody || op.mutates)) continue;
     out.push({ op: op.operationId, body: bodyOf?.(ctx), weight: isOwn ? 1 : 3, label: label(op) });
   }
@@ -113,8 +119,8 @@ export function rowOperations(ctx: CheckContext, ruleId: RuleId, family: RowFami
 }
 
 /** The identity-header rows (none, several, not found): every user-scoped operation callable with S2S. */
-export function identityRowOperations(ctx: CheckContext, ruleId: RuleId): RowOperation[] {
-  return rowOperations(ctx, ruleId, 'identity');
+export function identityRowOperations(ctx: CheckContext, ruleId: RuleId, stepBodies: StepBodies = {}): RowOperation[] {
+  return rowOperations(ctx, ruleId, 'identity', stepBodies);
 }
 
 /** The row's own spec/rules operations (the identity-provider rows: authorize and retail registration). */

@@ -52,7 +52,7 @@ export const compareCommand: CliCommand = {
   describe: 'Run the same seeded checks against two targets and report rule verdicts that differ, and how their answers differ (where the spec specifies, where it is silent). Exit 1 if a rule verdict differs',
   builder: (y: Argv) =>
     y
-      .option('profile', { type: 'string', array: true, describe: 'Target profile JSON; give it twice: A, then B' })
+      .option('profile', { type: 'string', array: true, describe: 'Target profile JSON; give it twice: A, then B (credentials in each profile: BAAS_CLIENT* from the environment apply to both)' })
       .option('seed', { type: 'number', describe: 'Run seed for both runs (random when absent; printed for replay)' })
       .option('check', { type: 'string', array: true, describe: 'Compare only these checks: exact id, prefix (errors.token.*) or glob; repeatable' })
       .option('safe', { type: 'boolean', describe: 'Only checks that create nothing and move no money' })

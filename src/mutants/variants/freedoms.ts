@@ -28,6 +28,8 @@ export function freedomsVariants(): VariantSpec[] {
   return [
     // RFC 9110: a request without Accept-Encoding accepts any coding.
     benign('benign.gzip', 'every response body is gzip-compressed (Content-Encoding: gzip)', {}, { gzip: true }),
+    // Section 6 gives no emission rule for the user webhook: a target may send it only when asked (control triggerWebhook).
+    benign('benign.webhooks.user-on-trigger-only', 'creating or updating a user emits no user webhook; control triggerWebhook does', faults('webhooks.user-on-trigger-only')),
     benign('benign.webhooks.late', 'webhooks arrive 6 s late (the spec shows no delivery time)', {}, { webhook: (_p, b) => b, webhookDelayMs: 6000 }),
     benign('benign.webhooks.twice', 'every webhook is delivered twice (the spec shows no delivery guarantee)', {}, { webhook: (_p, b) => b, webhookDeliveries: (_p, b) => [b, b] }),
     benign('benign.webhooks.extra', 'webhooks carry extra fields in reverse key order, and an unknown event precedes each on the same path', {}, {

@@ -4,7 +4,8 @@
 
 import { randomUUID } from 'node:crypto';
 import { isObject, onOk } from '../transforms.ts';
-import { faulty, type VariantSpec } from '../variant.ts';
+import { onAliasWebhook } from '../proxy-edits.ts';
+import { faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** Every user read (the answers carrying the section 2 User). */
 const USER_READS = ['getUserV1', 'getUserV2', 'validateRetailUser'];
@@ -64,6 +65,11 @@ export function reportedVariants(): VariantSpec[] {
     }),
     faulty('p2c.activity-webhook.inbound', 'EVENT-ACTIVITY-WEBHOOK-REPORTS', 'the activity webhook of a card transfer reports direction Inbound, while the activity reads Outbound', {}, {
       webhook: (_p, b, _ctx, id) => (id === 'activities' && isObject(b) && b.direction === 'Outbound' ? { ...b, direction: 'Inbound' } : b),
+    }),
+    // Issue 23 triggerWebhook: creating a user emits no user webhook (allowed, benign.webhooks.user-on-trigger-only),
+    // so the user webhook checks ask for one through control triggerWebhook, and judge what it carries.
+    faulty('webhooks.user-trigger.id-dropped', 'ALIAS-WEBHOOK-USER-ID', 'user webhooks come only through control triggerWebhook, and they omit the deprecated id', faults('webhooks.user-on-trigger-only'), {
+      webhook: onAliasWebhook('ALIAS-WEBHOOK-USER-ID', (b, old) => void delete b[old]),
     }),
     faulty('webhooks.delivery.put', 'EVENT-WEBHOOK-POST', 'webhooks are delivered by PUT instead of POST', {}, { webhook: (_p, b) => b, webhookMethod: 'PUT' }),
   ];

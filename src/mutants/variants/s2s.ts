@@ -35,6 +35,10 @@ export function s2sVariants(): VariantSpec[] {
     faulty('s2s.azp.not-required-on-fx-estimate', 'ERR-S2S-AZP-MISSING', 'POST /api/v1/fx/estimate alone accepts an S2S token without the azp claim', {
       transform: acceptInsteadOf('ERR-S2S-AZP-MISSING', ['estimateFx']),
     }),
+    // The card transfer estimate joins the rows with a body built from the Push to Card steps (row-steps.ts).
+    faulty('s2s.company-id.not-required-on-card-estimate', 'ERR-S2S-COMPANY-ID-MISSING', 'POST /api/v1/cards/transfer/estimate alone accepts an S2S token without the company_id claim', {
+      transform: acceptInsteadOf('ERR-S2S-COMPANY-ID-MISSING', ['estimateCardTransfer']),
+    }),
     faulty('s2s.bearer-format.401-on-retail-validate', 'ERR-S2S-BEARER-FORMAT', 'POST /api/v1/user/retail/validate alone answers a non-Bearer Authorization header with 401 instead of 400', {
       transform: onRule('ERR-S2S-BEARER-FORMAT', (b, res) => restatus(b, res, 401), ['validateRetailUser']),
     }),

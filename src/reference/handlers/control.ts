@@ -9,10 +9,11 @@ import { Fields } from '../fields.ts';
 import type { Ctx, Reply } from '../http.ts';
 import type { RefState } from '../state/index.ts';
 import { walletSign } from '../state/signing.ts';
-import { newWallet, randomAddress, type Challenge, type User, type WithdrawalRequest } from '../state/store.ts';
+import { newWallet, randomAddress, type Challenge, type Recipient, type User, type WithdrawalRequest } from '../state/store.ts';
 import * as view from '../views.ts';
 import type { Handler } from './common.ts';
 import { settleActivity } from './transfers.ts';
+import { userWebhookPath } from './users.ts';
 
 export const CONTROL_PREFIX = '/__control';
 
@@ -155,6 +156,27 @@ export const CONTROL_HANDLERS = {
     u.withdrawals.push(w);
     st.webhooks.emit(st.model.webhookPath('erc-withdrawals'), { ...view.withdrawal(st, w, true), user_id: u.user_id });
     return { status: 201, body: view.withdrawal(st, w) };
+  },
+
+  /**
+   * One webhook of a section 6 kind about the user, as its real event would emit it: the user webhook,
+   * or a new pending 3DS challenge / ERC-20 withdrawal request / crypto recipient (their handlers emit it).
+   */
+  triggerWebhook(ctx, st) {
+    const u = userOf(ctx, st);
+    const kind = ctx.params.kind;
+    const fresh = { ...ctx, body: {} };
+    if (kind === 'user') st.webhooks.emit(userWebhookPath(st), view.userWebhook(st, u));
+    else if (kind === '3ds') CONTROL_HANDLERS.create3dsChallenge(fresh, st);
+    else if (kind === 'erc-withdrawals') CONTROL_HANDLERS.createWithdrawalRequest(fresh, st);
+    else if (kind === 'recipients') {
+      const r: Recipient = { id: randomUUID(), type: 'Crypto', is_business: false, personal_info: { first_name: 'Test', last_name: 'Recipient' }, payment_details: [{ id: randomUUID(), type: 'Crypto', currencies: ['USDC'], recipient_address: randomAddress() }], created_at: st.clock.nowSec() };
+      u.recipients.push(r);
+      const wh: Record<string, unknown> = { recipient_id: r.id, user_id: u.user_id };
+      st.aliases.write(wh, 'ALIAS-WEBHOOK-RECIPIENT-ADDRESS', r.payment_details[0].recipient_address);
+      st.webhooks.emit(st.model.webhookPath('recipients'), wh);
+    } else throw st.errors.invalid('kind');
+    return { status: 202 };
   },
 
   completeActivity(ctx, st) {

@@ -28,7 +28,7 @@ function emitWalletWebhooks(st: RefState, u: User): void {
 }
 
 /** Path of the user webhook: /v2/webhooks/user, or (fault) the legacy path it replaces (rule facts, section 6). */
-function userWebhookPath(st: RefState): string {
+export function userWebhookPath(st: RefState): string {
   if (!st.fault('webhooks.user-legacy-path')) return st.model.webhookPath('user');
   return String((st.model.rule('EVENT-USER-WEBHOOK-PATH') as { facts?: Record<string, unknown> }).facts?.legacy_path);
 }
@@ -56,7 +56,7 @@ export function createUser(ctx: Ctx, st: RefState): Reply {
   if (company.usersByEmail.has(email.toLowerCase())) throw E.invalid('email');
   if (company.usersByAddress.has(address.toLowerCase())) throw E.invalid(field);
   const u = st.addUser(companyId, email, country.toUpperCase(), address);
-  st.webhooks.emit(userWebhookPath(st), view.userWebhook(st, u));
+  if (!st.fault('webhooks.user-on-trigger-only')) st.webhooks.emit(userWebhookPath(st), view.userWebhook(st, u));
   emitWalletWebhooks(st, u);
   // The creation answer carries the user id under both names of the user-read pair (a reference choice).
   const o: Record<string, unknown> = {};
@@ -76,7 +76,7 @@ export function registerRetail(ctx: Ctx, st: RefState): Reply {
     const wallet = st.fault('idp.user-address-not-linked') ? `0x${randomBytes(20).toString('hex')}` : caller.idp!.wallet;
     u = st.addUser(caller.company_id, caller.idp!.email, country.toUpperCase(), wallet);
     u.idp_sub = caller.idp!.sub;
-    st.webhooks.emit(userWebhookPath(st), view.userWebhook(st, u));
+    if (!st.fault('webhooks.user-on-trigger-only')) st.webhooks.emit(userWebhookPath(st), view.userWebhook(st, u));
     emitWalletWebhooks(st, u);
   }
   // Fault: the registration also hands out the user token (section 4 rule 5: it returns only id; the token
