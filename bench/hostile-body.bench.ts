@@ -3,7 +3,7 @@
 // body just under the limit, gzip-encoded), measured in the same run. Each case runs in a child process
 // of its own (bench/hostile-body.child.ts) and reports its peak RSS, so nothing else the process did
 // counts; cases alternate over the rounds and the median is kept. This was a heap bound in
-// test/hostile; as a test it measured the whole suite and GC timing (issue 18), so it lives here. The
+// test/hostile; as a test it measured the whole suite and GC timing, so it lives here. The
 // tests bound what the client held when it refused (TransportError.bytes) instead.
 
 import { execFile } from 'node:child_process';

@@ -12,16 +12,18 @@ const only = process.env.BENCH_ONLY;
 
 if (only === undefined || only === 'reference') {
   const r = await benchReference({ durationSec: seconds, rounds: Number(process.env.BENCH_REFERENCE_ROUNDS ?? 3) });
-  const row = (label: string, f: { rps: number; p99Ms: number; non2xx?: number; errors?: number }) =>
-    `  ${label.padEnd(38)}: ${fmt(f.rps).padStart(7)} req/s (p99 ${f.p99Ms} ms${f.non2xx !== undefined ? `, non-2xx ${f.non2xx}, errors ${f.errors}` : ''})`;
+  const row = (label: string, f: { rps: number; p99Ms: number; non2xx: number; errors: number; cpuUsPerReq: number }) =>
+    `  ${label.padEnd(34)}: ${fmt(f.rps).padStart(7)} req/s  ${f.cpuUsPerReq.toFixed(1).padStart(6)} us server CPU/req  (p99 ${f.p99Ms} ms, non-2xx ${f.non2xx}, errors ${f.errors})`;
+  const ratio = (label: string, f: { ratio: number; cpuRatio: number }) => `  ratio, ${label.padEnd(27)}: ${f.ratio.toFixed(2)} req/s, ${f.cpuRatio.toFixed(2)} CPU/req (target >= ${r.target})`;
   process.stdout.write(
     [
-      'reference server: GET /api/v1/user vs bare node:http (same JSON body), 10 connections, best of interleaved rounds',
+      'reference server: GET /api/v1/user vs bare node:http (same JSON body; each server in its own process), 10 connections, best of interleaved rounds',
       row('bare node:http', r.bare),
       row('reference, user token (cached)', r.userToken),
       row('reference, S2S token + X-User-Id', r.identityHeader),
-      `  ratio, user token                     : ${r.userToken.ratio.toFixed(2)} (target >= ${r.target})`,
-      `  ratio, S2S token + identity header    : ${r.identityHeader.ratio.toFixed(2)} (target >= ${r.target})`,
+      ratio('user token', r.userToken),
+      ratio('S2S token + identity header', r.identityHeader),
+      '  (CPU/req: bare server CPU per request over the reference\'s, robust to a busy machine; req/s is not)',
       '',
     ].join('\n'),
   );

@@ -108,7 +108,7 @@ describe('spec/openapi.yaml', () => {
   it('has the section 7 ErrorBody and the section 6 webhooks', async () => {
     const api: any = await SwaggerParser.parse(path.join(specDir, 'openapi.yaml'));
     const err = api.components.schemas.ErrorBody;
-    // error_details is optional since issue 14 (a body without it is not a non-conformance the spec shows).
+    // error_details is optional (a body without it is not a non-conformance the spec shows).
     expect([...err.required].sort()).toEqual(['error_category', 'error_description', 'error_reason']);
     expect(Object.keys(err.properties).sort()).toEqual(
       ['error_category', 'error_description', 'error_details', 'error_reason'],

@@ -106,6 +106,14 @@ export interface CheckContext {
    */
   warn(message: string): void;
   /**
+   * Records an assertion the check could not judge because the run lacks a service (no webhook
+   * receiver, no control operation, an identity provider the target does not trust, a profile field):
+   * `what` names the assertion, `missing` the service. The check goes on and may still pass on what it
+   * could judge; the result lists the assertion as "could not judge", never as passed, and the
+   * selftest counts a fault it alone would see as hidden by `missing`.
+   */
+  couldNotJudge(what: string, missing: string): void;
+  /**
    * The run keeps only safe checks (--safe): a check sends no write at all, not even one a conforming
    * target must refuse (a faulty target could act on it). Absent: false.
    */

@@ -6,7 +6,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SecureContext } from 'node:tls';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import type { HttpClient, HttpRequest, HttpResponse } from '../checks/types.ts';
 import { SkipSignal } from '../checks/signals.ts';
 import type { ObservedResponse } from '../checks/audit.ts';
@@ -203,7 +203,7 @@ export class HttpSession {
     let res;
     try {
       res = await this.pool(target.url.origin, target.localAddress).request({
-        method: target.method as any,
+        method: target.method as Dispatcher.HttpMethod,
         path: target.url.pathname + target.url.search,
         headers,
         body,

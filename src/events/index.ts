@@ -94,6 +94,12 @@ export interface BlockedInfo {
   exchange?: Exchange;
 }
 
+/** An assertion a check could not judge, and the service whose absence stopped it. */
+export interface Unjudged {
+  what: string;
+  missing: string;
+}
+
 export interface CheckResult {
   checkId: string;
   title: string;
@@ -108,6 +114,8 @@ export interface CheckResult {
   blocked?: BlockedInfo;
   /** What the spec recommends but does not require and the target did not do (ctx.warn); never a failure unless --strict. */
   warnings?: string[];
+  /** Assertions the check could not judge for a missing service (ctx.couldNotJudge): reported, never counted as passed. */
+  unjudged?: Unjudged[];
   durationMs: number;
   requests: number;
   seed: number;

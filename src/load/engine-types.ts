@@ -1,5 +1,6 @@
 // The engine's vocabulary: what it is asked to send and what it reports. See engine.ts.
 
+import type { SecureContext } from 'node:tls';
 import type { Histogram } from 'hdr-histogram-js';
 import { newHistogram } from './histogram.ts';
 import type { Shape } from './schedule.ts';
@@ -36,6 +37,8 @@ export interface Progress {
 
 export interface EngineOptions {
   origin: string;
+  /** TLS context trusting profile.ca_file, for an https origin signed by a private CA. */
+  secureContext?: SecureContext;
   model: 'closed' | 'open';
   /** closed: connections over time; open: arrival rate (req/s) over time. */
   shape: Shape;

@@ -21,7 +21,7 @@ export { newOpStats, type EngineOptions, type EngineRequest, type EngineRun, typ
 export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const openModel = o.model === 'open';
   const connections = openModel ? o.maxConnections : Math.max(1, Math.ceil(shapeMax(o.shape)));
-  const pool = new Pool(o.origin, { connections, pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 60_000 });
+  const pool = new Pool(o.origin, { connections, pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 60_000, ...(o.secureContext ? { connect: { secureContext: o.secureContext } } : {}) });
   const sendMs = shapeDurationMs(o.shape);
   const drainMs = o.drainMs ?? o.timeoutMs;
   const overall = newHistogram();

@@ -134,6 +134,7 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
         headers: text === undefined ? headers : { 'content-type': 'application/json', ...headers },
         ...(text !== undefined ? { body: text } : {}),
         signal: AbortSignal.any([AbortSignal.timeout(s.timeoutMs), stop.signal]),
+        ...(s.dispatcher ? { dispatcher: s.dispatcher } : {}),
       });
       const answer = await res.body.text();
       record(op, start, 'status', res.statusCode);

@@ -2,6 +2,9 @@
 // model, bounded in time and count, nothing in flight dropped), the token-burst contract and
 // recovery probes, then the verdict.
 
+import type { SecureContext } from 'node:tls';
+import { Agent, type Dispatcher } from 'undici';
+import { readTargetCa, targetSecureContext } from '../client/target-ca.ts';
 import { ConfigError } from '../errors/index.ts';
 import { loadModel, type Model } from '../model/index.ts';
 import type { ResolvedProfile } from '../profile/index.ts';
@@ -104,6 +107,17 @@ function check(cond: boolean, msg: string): void {
 }
 
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
+  // profile.ca_file: the target's private CA, trusted on this run's connections to the target only.
+  const secureContext = targetSecureContext(readTargetCa(opts.profile));
+  const dispatcher = secureContext ? new Agent({ connect: { secureContext } }) : undefined;
+  try {
+    return await runLoadWith(opts, dispatcher, secureContext);
+  } finally {
+    await dispatcher?.destroy();
+  }
+}
+
+async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined, secureContext: SecureContext | undefined): Promise<LoadResult> {
   const parts = typeof opts.scenario === 'string' ? [{ id: opts.scenario, weight: 1 }] : opts.scenario;
   check(parts.length > 0, 'give at least one scenario');
   const scenarios = parts.map((p) => ({ scenario: resolveScenario(p.id), weight: p.weight }));
@@ -153,7 +167,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     maxRequests = Math.max(1, sharePart(maxRequests, shard));
   }
 
-  const http: SetupHttp = { profile, timeoutMs, model };
+  const http: SetupHttp = { profile, timeoutMs, model, ...(dispatcher ? { dispatcher } : {}) };
   const prepared = [];
   for (const p of scenarios) prepared.push({ ...p, prep: await p.scenario.setup(http) });
   const mix: MixEntry[] = prepared.flatMap(({ prep, weight }) => {
@@ -194,6 +208,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     ? await journeyScenarioRun({ http, kind: modelKind, shape, maxRequests, thinkTimeMs: opts.thinkTimeMs ?? 0, drainMs, ...(judge ? { judge } : {}), ...(modelKind === 'open' ? { arrivals } : {}), ...(metrics ? { onSettled: metrics.settled, live: metrics.live } : {}), ...(stopWhen ? { stopWhen } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) }, journeyNotes)
     : await runEngine({
     origin: new URL(profile.base_url).origin,
+    ...(secureContext ? { secureContext } : {}),
     model: modelKind,
     shape,
     maxConnections: connections,

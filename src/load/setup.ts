@@ -4,7 +4,7 @@
 // unreachable (exit 3); rejected credentials are a configuration error (exit 2).
 
 import { randomBytes } from 'node:crypto';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { createUserRequest, tokenRequest } from '../client/credentials.ts';
 import { RETRY_DEFAULTS, backoffDelay } from '../client/retry.ts';
 import { ConfigError, CredentialsError, TargetUnreachableError } from '../errors/index.ts';
@@ -15,6 +15,8 @@ export interface SetupHttp {
   profile: ResolvedProfile;
   timeoutMs: number;
   model: Model;
+  /** Trusts profile.ca_file (runLoad makes it): used only for requests to the target's origins. */
+  dispatcher?: Dispatcher;
 }
 
 /** Method and path of a documented operation, from the model (a profile may relocate unshown ones). */
@@ -57,6 +59,7 @@ export async function send(s: SetupHttp, method: string, path: string, headers: 
       body: body === undefined ? undefined : JSON.stringify(body),
       headersTimeout: s.timeoutMs,
       bodyTimeout: s.timeoutMs,
+      ...(s.dispatcher ? { dispatcher: s.dispatcher } : {}),
     });
   } catch (err) {
     const code = (err as { code?: string }).code ?? (err as Error).message;

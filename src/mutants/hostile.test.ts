@@ -2,7 +2,7 @@
 // JSON, a 20 MB body, the wrong content type, or scripts in their error texts. The engine must finish
 // (a hang is the test timeout's), fail the affected checks with the cause, never crash, stop reading
 // a huge body at the limit, and render the hostile text inert in the HTML report. No wall-time or heap
-// bound: both depend on the machine and the rest of the process (issue 18).
+// bound: both depend on the machine and the rest of the process.
 
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -42,6 +42,8 @@ export interface RunContext {
 
 export interface RunRaw extends RunRecord {
   description: string;
+  /** Passing checks with assertions they could not judge (ctx.couldNotJudge), and the services missing. */
+  unjudgedChecks: { checkId: string; missing: string[] }[];
   /** Checks skipped (a separate count: a skip is neither a pass nor a kill). */
   skipped: number;
   durationMs: number;
@@ -121,11 +123,12 @@ export async function runVariant(variant: MutantVariant | undefined, ctx: RunCon
       passed: outcome.summary.passed,
       skipped: outcome.summary.skipped,
       skippedChecks: outcome.results.filter((r) => r.verdict === 'skip').map((r) => ({ checkId: r.checkId, reason: r.reason ?? '' })),
+      unjudgedChecks: outcome.results.filter((r) => r.verdict === 'pass' && r.unjudged?.length).map((r) => ({ checkId: r.checkId, missing: [...new Set(r.unjudged!.map((u) => u.missing))] })),
       durationMs: Math.round(performance.now() - began),
     };
   } catch (err) {
     const e = err as Error;
-    return { ...base, failing: [], passed: 0, skipped: 0, skippedChecks: [], error: `${e?.name ?? 'Error'}: ${e?.message ?? String(err)}`, durationMs: Math.round(performance.now() - began) };
+    return { ...base, failing: [], passed: 0, skipped: 0, skippedChecks: [], unjudgedChecks: [], error: `${e?.name ?? 'Error'}: ${e?.message ?? String(err)}`, durationMs: Math.round(performance.now() - began) };
   } finally {
     await proxy?.close();
     await ref?.close();

@@ -61,7 +61,7 @@ export interface Credit {
  */
 export type CreditMode = 'named' | 'named-or-sole' | 'any';
 
-/** The crediting the selftest uses; `named` once every multi-rule check names its rules (COORD.log). */
+/** The crediting the selftest uses; `named` becomes possible once every multi-rule check names the rule each assertion breaks. */
 export const CREDIT_MODE: CreditMode = 'named-or-sole';
 
 const credited = (f: FailingCheck, mode: CreditMode) =>

@@ -41,6 +41,8 @@ export type { FailingCheck, FalsePositive } from './scoring.ts';
 
 export interface VariantOutcome extends ScoredRun {
   description: string;
+  /** Passing checks with assertions they could not judge, and the services missing. */
+  unjudgedChecks: RunRaw['unjudgedChecks'];
   /** Checks skipped in this run (a separate count: a skip is neither a pass nor a kill). */
   skipped: number;
   durationMs: number;
@@ -58,10 +60,18 @@ export interface SelftestResult extends Omit<Score, 'baseline' | 'variants'> {
   /** Mutation coverage by rule over this run: testable rules with a caught faulty variant, and the rest. */
   ruleCoverage: RuleCoverage;
   /**
-   * Uncaught faulty variants every check of whose rule skipped in that run: the profile (minimal:
-   * no control API, no secrets) hides the fault. Under the minimal profile they do not fail the run.
+   * Uncaught faulty variants every check of whose rule skipped in that run, or passed with an
+   * assertion it could not judge (ctx.couldNotJudge): the profile (minimal: no control API, no
+   * secrets, no receiver) hides the fault. Under the minimal profile they do not fail the run.
    */
   hiddenBySkips: string[];
+  /** The same variants, each with the missing services that hid it (skip reasons, could-not-judge services). */
+  hidden: { variant: string; missing: string[] }[];
+  /**
+   * Uncaught faulty variants on which no check failed although a check of their rule ran and judged
+   * everything it asserts: never excused, whatever the profile (a hole in the checks, not in the profile).
+   */
+  silentlyPassed: string[];
   durationMs: number;
 }
 
@@ -203,14 +213,12 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
     const ordered = variants.map((v) => byId.get(v.id)!);
     const scored = scoreSelftest(baseline, ordered, checkIds);
     const outcomes = scored.variants.map((o, i) => withRaw(o, ordered[i]));
-    const hiddenBySkips = outcomes
-      .filter((o) => o.kind === 'faulty' && !o.ok && !o.error)
-      .filter((o) => {
-        const covering = checks.filter((c) => c.rules.some((r) => o.breaks.includes(r))).map((c) => c.id);
-        const skipped = new Set(o.skippedChecks.map((x) => x.checkId));
-        return covering.length > 0 && covering.every((id) => skipped.has(id));
-      })
-      .map((o) => o.id);
+    const hidden = outcomes.filter((o) => o.kind === 'faulty' && !o.ok && !o.error).flatMap((o) => {
+      const missing = hiddenBy(o, checks);
+      return missing ? [{ variant: o.id, missing }] : [];
+    });
+    const hiddenBySkips = hidden.map((h) => h.variant);
+    const silentlyPassed = outcomes.filter((o) => o.kind === 'faulty' && !o.ok && !o.error && o.failing.length === 0 && !hiddenBySkips.includes(o.id)).map((o) => o.id);
     // Under the minimal profile a fault only checks needing control or secrets can see is expected to
     // hide; the run still fails on a false positive or on a fault a check that ran missed.
     const exitCode: 0 | 1 = profile === 'minimal' ? (scored.falsePositives.length === 0 && scored.uncaught.every((id) => hiddenBySkips.includes(id)) ? 0 : 1) : scored.exitCode;
@@ -218,6 +226,8 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       ...scored,
       exitCode,
       hiddenBySkips,
+      hidden,
+      silentlyPassed,
       seed,
       timeoutBudgetMs,
       concurrency,
@@ -235,5 +245,22 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
 }
 
 function withRaw(scored: ScoredRun, raw: RunRaw): VariantOutcome {
-  return { ...scored, description: raw.description, skipped: raw.skipped, durationMs: raw.durationMs };
+  return { ...scored, description: raw.description, unjudgedChecks: raw.unjudgedChecks ?? [], skipped: raw.skipped, durationMs: raw.durationMs };
+}
+
+/**
+ * The missing services that hid an uncaught variant, or undefined when nothing hid it: every check of
+ * its rule skipped (the reasons name what is missing), or a check of its rule passed with an assertion
+ * it could not judge (ctx.couldNotJudge names the service; another check of the rule may judge a part
+ * the fault is not in). Checks of the rule that all ran and judged everything saw the fault pass.
+ */
+export function hiddenBy(o: Pick<VariantOutcome, 'breaks' | 'skippedChecks' | 'unjudgedChecks' | 'failing'>, checks: readonly Pick<Check, 'id' | 'rules'>[]): string[] | undefined {
+  const covering = checks.filter((c) => c.rules.some((r) => o.breaks.includes(r))).map((c) => c.id);
+  const skipped = new Map(o.skippedChecks.map((x) => [x.checkId, x.reason]));
+  const unjudged = new Map(o.unjudgedChecks.map((x) => [x.checkId, x.missing]));
+  const failing = new Set(o.failing.map((f) => f.checkId));
+  if (covering.length === 0) return undefined;
+  const couldNotJudge = covering.filter((id) => unjudged.has(id) && !failing.has(id));
+  if (couldNotJudge.length === 0 && !covering.every((id) => skipped.has(id))) return undefined;
+  return [...new Set(covering.flatMap((id) => (skipped.has(id) ? [skipped.get(id)!] : (unjudged.get(id) ?? []))))];
 }

@@ -8,6 +8,9 @@ import type { ErrorFactory } from './errors.ts';
 import type { FaultPoint } from './faults.ts';
 
 export class Aliases {
+  /** Rules by id, looked up in the model once each (views write aliases on every response). */
+  private readonly rules = new Map<AliasRuleId, AliasRule>();
+
   constructor(
     private readonly model: Model,
     private readonly errors: ErrorFactory,
@@ -15,7 +18,9 @@ export class Aliases {
   ) {}
 
   rule(id: AliasRuleId): AliasRule {
-    return this.model.aliasRule(id);
+    let r = this.rules.get(id);
+    if (!r) this.rules.set(id, (r = this.model.aliasRule(id)));
+    return r;
   }
 
   /**

@@ -199,6 +199,23 @@ describe('identity headers', () => {
   });
 });
 
+describe('verified-token cache', () => {
+  it('skips only the format and signature steps of a header seen before: expiry and kind are judged on every call', async () => {
+    const k = await startKit();
+    try {
+      const h = { ...(await k.s2s()), 'x-user-id': (await k.newUser()).id };
+      for (let i = 0; i < 3; i++) expect((await k.call('GET', '/api/v1/user', { headers: h })).status).toBe(200);
+      // The same header, once the server clock is past exp (the model's validity), is expired.
+      await k.call('POST', '/clock/advance', { server: 'control', body: { seconds: model.limits.s2s_token_validity!.value! + 1 } });
+      const expired = await k.call('GET', '/api/v1/user', { headers: h });
+      expect(expired.status, expired.text).toBe(model.errorRule('ERR-S2S-TOKEN-EXPIRED').status);
+      expect(errorBody(expired).reason).toBe(model.errorRule('ERR-S2S-TOKEN-EXPIRED').reason);
+    } finally {
+      await k.close();
+    }
+  });
+});
+
 describe('user tokens', () => {
   it('are issued by authorize (S2S form) and used with X-Chain-Id only', async () => {
     const u = await kit.newUser();

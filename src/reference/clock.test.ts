@@ -1,4 +1,4 @@
-// The reference's clock and limiter fault points (issue 13, variants/clock.ts): each changes only
+// The reference's clock and limiter fault points (variants/clock.ts): each changes only
 // what it names, and the fault-free reference keeps the section 8 values.
 
 import { describe, expect, it } from 'vitest';

@@ -19,7 +19,7 @@ export const FAULT_POINTS = [
   's2s.expired-as-400', // expired token answers 400 instead of 401
   'chain.optional', // X-Chain-Id not required on user calls
   'chain.optional-token-forms', // X-Chain-Id not required with a user token or on the identity-provider form (still on S2S calls)
-  'chain.any-value', // NOT a fault since issue 18: a present X-Chain-Id is accepted whatever its value (benign.chain.non-numeric-accepted; the check warns)
+  'chain.any-value', // not a fault (a reading of section 5): a present X-Chain-Id is accepted whatever its value (benign.chain.non-numeric-accepted; the check warns)
   'identity.allow-multiple', // several identity headers accepted (first wins)
   'identity.wallet-matches-smart-wallet', // X-User-Wallet also matches the Smart Wallet address
   'identity.cross-company', // lookups ignore company_id (isolation broken)

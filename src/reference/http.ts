@@ -71,7 +71,8 @@ export type Match = { route: Route; params: Record<string, string> } | { status:
 const EMPTY: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export class Router {
-  private readonly exact = new Map<string, Route>();
+  /** Static paths by method, then path: no key is built per request. */
+  private readonly exact = new Map<string, Map<string, Route>>();
   private readonly methodsByPath = new Map<string, string[]>();
   private readonly dynamic: { segments: string[]; route: Route }[] = [];
 
@@ -79,7 +80,9 @@ export class Router {
     if (route.path.includes('{')) {
       this.dynamic.push({ segments: route.path.split('/'), route });
     } else {
-      this.exact.set(`${route.method} ${route.path}`, route);
+      let byPath = this.exact.get(route.method);
+      if (!byPath) this.exact.set(route.method, (byPath = new Map()));
+      byPath.set(route.path, route);
       const m = this.methodsByPath.get(route.path) ?? [];
       m.push(route.method);
       this.methodsByPath.set(route.path, m);
@@ -87,7 +90,7 @@ export class Router {
   }
 
   match(method: string, path: string): Match {
-    const hit = this.exact.get(`${method} ${path}`);
+    const hit = this.exact.get(method)?.get(path);
     if (hit) return { route: hit, params: EMPTY };
     const allow = this.methodsByPath.get(path)?.slice() ?? [];
     const parts = path.split('/');

@@ -30,6 +30,7 @@ class BareStatus extends Error {
   }
 }
 const EMPTY_BODY: Record<string, unknown> = {};
+const EMPTY_RAW = Buffer.alloc(0);
 
 export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { st } = p;
@@ -104,7 +105,7 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
           headers: req.headers,
           ip: req.socket.remoteAddress ?? '',
           route,
-          raw: rb?.raw ?? Buffer.alloc(0),
+          raw: rb?.raw ?? EMPTY_RAW,
           tooLarge: rb?.tooLarge ?? false,
           body: EMPTY_BODY,
         };
@@ -130,8 +131,8 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
       status: reply.status,
       headers: reply.headers ? { ...reply.headers } : {},
       body: reply.body === undefined ? '' : JSON.stringify(reply.body),
-      ...(reply.ruleId ? { ruleId: reply.ruleId } : {}),
     };
+    if (reply.ruleId) out.ruleId = reply.ruleId;
     if (reply.body !== undefined) out.headers['content-type'] = JSON_TYPE;
     if (p.transform) {
       const info: TransformRequest = { method, path, operationId: route?.operationId, headers: req.headers, server: p.server, categoryFor: st.model.categoryFor };

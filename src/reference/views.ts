@@ -15,16 +15,20 @@ function userBase(st: RefState, u: User): Obj {
 
 /** GET /api/v1/user: no capabilities (section 9 rule 1). */
 export function userV1(st: RefState, u: User): Obj {
-  const o = { ...userBase(st, u), email: u.email, country: u.country };
+  const o = userBase(st, u);
+  o.email = u.email;
+  o.country = u.country;
   if (st.fault('user.v1-capabilities')) return { ...o, capabilities: capabilities(st, u) };
   return o;
 }
 
 /** GET /api/v2/user: with the capabilities array. */
 export function userV2(st: RefState, u: User): Obj {
-  const o = { ...userBase(st, u), email: u.email, country: u.country };
-  if (st.fault('user.v2-no-capabilities')) return o;
-  return { ...o, capabilities: capabilities(st, u) };
+  const o = userBase(st, u);
+  o.email = u.email;
+  o.country = u.country;
+  if (!st.fault('user.v2-no-capabilities')) o.capabilities = capabilities(st, u);
+  return o;
 }
 
 /** Capability types: the SEPA machine's name, and the card capability the spec shows (section 2). */

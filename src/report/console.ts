@@ -4,7 +4,7 @@
 import type { Reporter, RunEvent } from '../events/index.ts';
 import type { CheckResult } from '../events/index.ts';
 import { DEFAULT_REPLAY_BASE, replayCommand } from './replay.ts';
-import { diffLines, exitLines, expectedLines, rootCauseLines, warningLines } from './outcome-lines.ts';
+import { diffLines, exitLines, expectedLines, rootCauseLines, unjudgedLines, warningLines } from './outcome-lines.ts';
 
 export interface ConsoleReporterOptions {
   stream?: { write(chunk: string): unknown; isTTY?: boolean };
@@ -84,6 +84,7 @@ export class ConsoleReporter implements Reporter {
         const blocked = s.blocked ? `, ${this.paint('red', `${s.blocked} blocked`)}` : '';
         const warned = s.warned ? `, ${this.paint('yellow', `${s.warned} warned`)}` : '';
         for (const l of warningLines(e.results, clean)) this.line(this.paint('yellow', l));
+        for (const l of unjudgedLines(e.results, clean)) this.line(l);
         for (const l of [...expectedLines(e, clean), ...diffLines(e, clean)]) this.line(l);
         this.line(`${this.paint('bold', 'Checks:')} ${s.passed} passed, ${verdict}${blocked}, ${s.skipped} skipped${warned} (${s.total} checks, ${s.requests} requests, ${duration(s.durationMs)})`);
         this.line(

@@ -30,6 +30,15 @@ export function warningLines(results: CheckResult[], clean: (s: string) => strin
   return lines;
 }
 
+/** Assertions checks could not judge for a missing service (ctx.couldNotJudge): not passed, not failed. */
+export function unjudgedLines(results: CheckResult[], clean: (s: string) => string): string[] {
+  const open = results.filter((r) => r.unjudged?.length);
+  if (!open.length) return [];
+  const lines = [`Could not judge (a service the run lacks; these assertions count as neither passed nor failed): ${open.length} check${open.length === 1 ? '' : 's'}`];
+  for (const r of open) for (const u of r.unjudged!) lines.push(`  ${r.checkId}: could not judge ${clean(u.what)} (missing: ${clean(u.missing)})`);
+  return lines;
+}
+
 export function expectedLines(e: Finished, clean: (s: string) => string): string[] {
   const x = e.expected;
   if (!x) return [];

@@ -6,7 +6,7 @@ import { needsTable, NEEDS_TABLE_MARKERS, replaceNeedsTable } from './needs-tabl
 
 const check = (id: string, needs: Check['needs']): Check => ({ id, title: id, area: 'a', section: '1', rules: [], safe: true, needs, run: async () => undefined });
 
-describe('README sandbox table', () => {
+describe('vendor-sandbox guide needs table', () => {
   it('lists each need with the checks that declare it', () => {
     const t = needsTable([check('b', ['control:advanceClock', 'pci']), check('a', ['control:advanceClock']), check('c', [])]);
     expect(t).toContain('| `control:advanceClock` | control adapter maps `advanceClock` (or `control_url`: our control API has every operation) | 2 | `a`, `b` |');
@@ -14,8 +14,8 @@ describe('README sandbox table', () => {
     expect(t).toContain('| (none) | runs on any target with `base_url` and `clients` | 1 | |');
   });
 
-  it('README.md carries the table generated from the current checks (run `npx tsx test/sandbox/update-readme.ts` when this fails)', async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('docs/validate-a-vendor-sandbox.md carries the table generated from the current checks (run `npx tsx test/sandbox/update-readme.ts` when this fails)', async () => {
+    const readme = readFileSync(new URL('../../docs/validate-a-vendor-sandbox.md', import.meta.url), 'utf8');
     expect(readme).toContain(NEEDS_TABLE_MARKERS.start);
     expect(replaceNeedsTable(readme, needsTable(await loadChecks()))).toBe(readme);
   });

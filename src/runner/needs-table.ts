@@ -1,6 +1,6 @@
-// The README "Sandboxes" table: which profile field (or control operation) unlocks which checks,
+// The vendor-sandbox guide's needs table (docs/validate-a-vendor-sandbox.md): which profile field (or control operation) unlocks which checks,
 // generated from the checks' declared needs so it cannot drift from them (needs-table.test.ts fails
-// when README.md differs; `npx baas-conform rules --needs` prints the same table).
+// when the guide differs; `npx baas-conform rules --needs` prints the same table).
 
 import type { Check, Need } from '../checks/types.ts';
 
@@ -57,11 +57,11 @@ export function needsTable(checks: Check[]): string {
   ].join('\n');
 }
 
-/** README text with the block between the markers replaced by `table`. */
+/** Guide text with the block between the markers replaced by `table`. */
 export function replaceNeedsTable(readme: string, table: string): string {
   const { start, end } = NEEDS_TABLE_MARKERS;
   const i = readme.indexOf(start);
   const j = readme.indexOf(end);
-  if (i < 0 || j < i) throw new Error(`README.md has no ${start} ... ${end} block`);
+  if (i < 0 || j < i) throw new Error(`docs/validate-a-vendor-sandbox.md has no ${start} ... ${end} block`);
   return `${readme.slice(0, i + start.length)}\n${table}\n${readme.slice(j)}`;
 }

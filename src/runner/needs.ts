@@ -1,6 +1,6 @@
 // Needs: what a check requires of the target. An unmet need skips the check with a reason that names
 // the profile field (or control operation) to provide, so the report tells the user how to get more
-// coverage. The same reasons feed the README sandbox table (src/runner/needs-table.ts).
+// coverage. The same reasons feed the needs table of docs/validate-a-vendor-sandbox.md (src/runner/needs-table.ts).
 
 import type { Check, Need, RunServices } from '../checks/types.ts';
 import type { Model, OperationId } from '../model/types.ts';

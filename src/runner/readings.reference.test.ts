@@ -1,4 +1,4 @@
-// Strict mode for readings (issue 18): where a check accepts an answer only under a reading recorded in
+// Strict mode for readings: where a check accepts an answer only under a reading recorded in
 // spec/rules (`readings`) and that answer may hide a fault, the check passes with a warning that quotes
 // the rule's sentence, and --strict fails the run. Each case runs one check against the reference with
 // the benign variant of that reading (its own options and proxy, from the mutant bank).

@@ -15,7 +15,7 @@ import { applyExpectedFailures, decideExit, diffRuns, type ComparableRun, type E
 import { HttpSession, type CheckHttpClient } from '../client/http.ts';
 import { TransportError } from '../client/errors.ts';
 import { ConfigError } from '../errors/index.ts';
-import type { CheckFailureInfo, CheckResult, Reporter, RootCause, RuleVerdict, RunDiff, RunEvent, RunSummary, ExpectedFailuresOutcome } from '../events/index.ts';
+import type { CheckFailureInfo, CheckResult, Reporter, RootCause, RuleVerdict, RunDiff, RunEvent, RunSummary, ExpectedFailuresOutcome, Unjudged } from '../events/index.ts';
 import type { Model, RuleId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { httpControlAdapter } from '../control/index.ts';
@@ -266,7 +266,8 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
       };
       arm(checkTimeoutMs);
       const warnings: string[] = [];
-      const withWarnings = (r: CheckResult): CheckResult => (warnings.length ? { ...r, warnings: [...warnings] } : r);
+      const unjudged: Unjudged[] = [];
+      const withWarnings = (r: CheckResult): CheckResult => ({ ...r, ...(warnings.length ? { warnings: [...warnings] } : {}), ...(unjudged.length ? { unjudged: [...unjudged] } : {}) });
       const ctx: CheckContext = {
         model,
         profile,
@@ -284,6 +285,10 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
           const masked = session.mask(String(message));
           warnings.push(masked);
           bus.emit({ type: 'warning', checkId: check.id, message: masked });
+        },
+        couldNotJudge: (what, missing) => {
+          unjudged.push({ what: session.mask(String(what)), missing: session.mask(String(missing)) });
+          options.onLog?.(check.id, session.mask(`could not judge: ${what} (missing: ${missing})`));
         },
       };
       // Race the body against the abort so a check that ignores its signal still ends on time.

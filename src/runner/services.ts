@@ -5,7 +5,7 @@
 // service up, the checks that need it skip with the reason. But when the profile declares the service
 // (control_url or a control adapter for the receiver, idp.enabled for the provider) and the target's
 // control API refuses the registration, the run stops with ServiceRegistrationError (exit 2): a skip
-// would let a target that refuses registration pass every check needing the service (issue 13).
+// would let a target that refuses registration pass every check needing the service.
 // A malformed adapter file is fatal too (exit 2).
 
 import { readFile } from 'node:fs/promises';

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../api/index.ts';
 import { startReference } from '../reference/index.ts';
+import { unjudgedLines } from '../report/outcome-lines.ts';
 
 async function withReference<T>(opts: Parameters<typeof startReference>[0], fn: (profile: Awaited<ReturnType<typeof startReference>>['profile']) => Promise<T>): Promise<T> {
   const ref = await startReference(opts);
@@ -41,6 +42,18 @@ describe('warnings', () => {
       const strict = await runConformance({ profile, env: {}, checks: ['limits.transport.tls'], seed: 1, strict: true });
       expect(strict.exitCode).toBe(1);
       expect(strict.exitReasons).toEqual(['--strict: 1 check warned']);
+    });
+  });
+
+  it('an assertion a missing profile field stops is reported as could not judge: the check passes on the rest, exit 0', async () => {
+    await withReference({}, async (profile) => {
+      const { wallet_id_param: _w, ...without } = profile;
+      const out = await runConformance({ profile: without, env: {}, checks: ['users.wallets.read'], seed: 1 });
+      expect(out.results[0]).toMatchObject({ verdict: 'pass', unjudged: [{ what: expect.stringMatching(/with a wallet ID answers that wallet/), missing: expect.stringMatching(/^profile\.wallet_id_param/) }] });
+      expect(out.exitCode).toBe(0);
+      expect(unjudgedLines(out.results, (s) => s)).toEqual([expect.stringMatching(/^Could not judge .*: 1 check$/), expect.stringMatching(/^ {2}users\.wallets\.read: could not judge .* \(missing: profile\.wallet_id_param/)]);
+      const full = await runConformance({ profile, env: {}, checks: ['users.wallets.read'], seed: 1 });
+      expect(full.results[0].unjudged).toBeUndefined();
     });
   });
 });

@@ -507,6 +507,6 @@ export const drivers: Drivers = {
     if (!ctx.profile.pci_url) return undefined;
     const addr = rnd.address();
     if (!(await cryptoRecipient(ctx, await createUser(ctx), addr))) return undefined;
-    return { match: (b: any) => mentionsDeep(b, addr), expected: addr };
+    return { match: (b: unknown) => mentionsDeep(b, addr), expected: addr };
   }, undefined, ['pci|control:triggerWebhook']),
 };

@@ -208,6 +208,7 @@ export const drivers: Drivers = {
       // Section 5: "Email and wallet come from the tokens": the user's address is a wallet the identity
       // token links, the EOA (section 2: user_address is the EOA) or the smart_wallet (section 5's
       // example type); the rule's reading user-address. The engine's identity links exactly those two.
+      if (!ctx.services.idp) ctx.couldNotJudge(`the user_address ${opLabel(ctx, 'getUserV1')} answers after the exchange is a wallet the identity token links`, 'a test identity provider the target trusts (the supplied profile.idp.tokens link wallets the run does not know)');
       if (ctx.services.idp && who.wallet) {
         const got = me.json?.user_address;
         const linked = [who.eoa, who.wallet].filter((a) => a !== '');

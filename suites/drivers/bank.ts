@@ -145,7 +145,7 @@ export const drivers: Drivers = {
       check(wallets.includes(wa), `init wallet_address ${res.json.wallet_address} is not one of the user's Smart Wallets (${wallets.join(', ')})`, { rules: ['STATE-SEPA-INIT-RESULT', 'ENDPOINT-PRIMARY-WALLET-SERVER'], response: res });
       // Which wallet is the Primary is not on any section 4 answer; the target's test wallet (control
       // signChallenge) signs as the Primary and names it. init's wallet_address must be that one.
-      if (!hasControl(ctx, 'signChallenge')) return ctx.log('no control signChallenge: init wallet_address is compared with the listed wallets only, not with the Primary');
+      if (!hasControl(ctx, 'signChallenge')) return ctx.couldNotJudge('init wallet_address is the Primary Smart Wallet (compared with the listed wallets only)', 'control operation signChallenge');
       const signer = await controlRaw(ctx, 'signChallenge', { params: { user_id: user.id }, body: { challenge: res.json.challenge } });
       const primary = signer.json?.wallet_address;
       if (!signer.ok || typeof primary !== 'string') return ctx.log(`control signChallenge answered HTTP ${signer.status} without wallet_address: init wallet_address is not compared with the Primary`);

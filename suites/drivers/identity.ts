@@ -172,6 +172,7 @@ export const drivers: Drivers = {
       const noChain = await readUser(ctx, 'v1', bearer(token));
       expectNot2xx(noChain, `${opLabel(ctx, 'getUserV1')} with a user token and no ${chainName}`, rules);
       expectErrorShape(ctx, noChain, rules);
+      if (!ctx.services.idp) ctx.couldNotJudge(`${opLabel(ctx, 'authorizeUser')} (identity-provider form) without ${chainName} is refused`, 'a test identity provider the target trusts (profile.idp, or control setIdpConfig)');
       if (ctx.services.idp) {
         const who = await sharedIdpUser(ctx);
         const idpNoChain = await ctx.http.send({ op: 'authorizeUser', headers: drop(await idpHeaders(ctx, who)) });

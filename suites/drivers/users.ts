@@ -101,7 +101,7 @@ export const drivers: Drivers = {
       // Read by ID: the spec says "optional wallet ID" without naming the parameter, so the profile names it.
       const param = ctx.profile.wallet_id_param;
       if (!param) {
-        ctx.log('profile.wallet_id_param is not set (the spec does not name the wallet ID parameter); reading a wallet by ID is not exercised');
+        ctx.couldNotJudge(`${opLabel(ctx, 'getWallet')} with a wallet ID answers that wallet`, 'profile.wallet_id_param (the spec does not name the wallet ID parameter)');
         return;
       }
       if (items.length === 1) ctx.log('the user has one wallet, so reading it by ID cannot tell by-ID from default; by-ID selection is not proven');

@@ -156,6 +156,5 @@ export async function triggerWebhook(ctx: CheckContext, user: TestUser, kind: st
 
 /** The section 6 webhook name of a delivery path (spec/openapi.yaml webhooks), or undefined. */
 export function webhookKindOf(ctx: CheckContext, path: string): string | undefined {
-  for (const [name, item] of Object.entries<any>(ctx.model.openapi?.webhooks ?? {})) if (item?.post?.['x-webhook-path'] === path) return name;
-  return undefined;
+  return ctx.model.webhooks.find((w) => w.path === path)?.id;
 }

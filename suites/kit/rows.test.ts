@@ -41,7 +41,7 @@ describe('identityRowOperations', () => {
   });
 });
 
-describe('rowOperations by family (issue 23: rows on every operation they apply to)', () => {
+describe('rowOperations by family (rows on every operation they apply to)', () => {
   const names = (ops: { op: string }[]) => ops.map((o) => o.op);
 
   it('X-Chain-Id: every S2S operation the model lists the header as required on, the user-agnostic ones without it left out', async () => {

@@ -1,5 +1,5 @@
-// Section 7 rows tried on every operation they apply to (issue 13 "rows tried on too few
-// operations", issue 23 "rows on every operation they apply to"). The operations come from the model:
+// Section 7 rows tried on every operation they apply to, not only the one a row names. The
+// operations come from the model:
 // the row's own spec/rules operations plus every operation of the row's family (RowFamily: the
 // identity-header rows, X-Chain-Id, the S2S token rows, the user-token rows), read from x-auth,
 // x-user-scoped, x-mutates, x-moves-money and the header parameters of spec/openapi.yaml. fast-check

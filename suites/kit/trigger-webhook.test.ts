@@ -1,4 +1,4 @@
-// Control triggerWebhook (issue 23): on a target whose 3DS, withdrawal and recipient events cannot be
+// Control triggerWebhook: on a target whose 3DS, withdrawal and recipient events cannot be
 // provoked (no create3dsChallenge, no createWithdrawalRequest, no card-tokenization environment), the
 // webhook alias checks ask the target to emit the webhook instead of skipping, and judge what arrives.
 // The adapter is a file mapping only setWebhookBaseUrl and triggerWebhook onto the reference's control API.

@@ -16,14 +16,14 @@ export const WALLET_WEBHOOKS = ['wallets', 'balances'] as const;
 export async function expectUnchangedWalletWebhooks(ctx: CheckContext, user: { id: string }, wallets: string[], rules: string[]): Promise<void> {
   const rx = ctx.services.webhooks;
   if (!rx) {
-    ctx.log('no webhook receiver in this run: the wallets and balances webhook payloads were not observed');
+    ctx.couldNotJudge('the wallets and balances webhook payloads carry wallet_address', 'a webhook receiver (profile.webhooks, or control setWebhookBaseUrl)');
     return;
   }
   const about = (b: unknown) => mentionsDeep(b, user.id) || wallets.some((w) => mentionsDeep(b, w));
   for (const name of WALLET_WEBHOOKS) {
     const path = ctx.profile.webhook_paths?.[name];
     if (!path) {
-      ctx.log(`profile.webhook_paths.${name} is not set (section 6 does not show the path): the ${name} webhook was not observed`);
+      ctx.couldNotJudge(`the ${name} webhook payload carries wallet_address`, `profile.webhook_paths.${name} (section 6 does not show the path)`);
       continue;
     }
     const first = await rx.waitFor(path, about, provokedWebhookWaitMs(ctx, 3000), ctx.signal);

@@ -1,7 +1,7 @@
 // Runs the whole packaged suite (runConformance, every check) against the embedded reference behind a
 // hostile proxy, with a small budget, and gathers what the hostile tests assert on: unhandled
 // rejections, every result that did not pass and every recorded exchange. No wall-time or heap bound:
-// both measure the machine and the rest of the suite as much as the run (issue 18); a hang is the test
+// both measure the machine and the rest of the suite as much as the run; a hang is the test
 // timeout's, and what the client decided (its refusals, budgets, attempts) is in the exchanges.
 
 import { runConformance, type ConformanceResult } from '../../src/api/index.ts';

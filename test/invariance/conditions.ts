@@ -1,4 +1,4 @@
-// The conditions under which one target must get one verdict (issue 18). Each is a way the world
+// The conditions under which one target must get one verdict. Each is a way the world
 // around a run gets worse while the target stays the same conforming reference: another process
 // busy on every core, seconds of latency on every answer, a rate limiter refusing a random share of
 // all requests (before they act, as a real one does), and all three at once.

@@ -1,5 +1,5 @@
-// Pulls a fenced code block out of the README by the `<!-- name ... -->` marker above it, so tests run
-// the very example users read and the README cannot drift from the code.
+// Pulls a fenced code block out of the README or a docs/ guide by the `<!-- name ... -->` marker above
+// it, so tests run the very example users read and the docs cannot drift from the code.
 
 export function readmeBlock(readme: string, name: string): string {
   const marker = readme.indexOf(`<!-- ${name}`);

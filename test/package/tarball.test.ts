@@ -1,5 +1,5 @@
 // The package as users get it: `npm pack` (prepack builds dist/), then `npm install ./baas-conform-*.tgz`
-// in an empty folder, then the CLI, the library example from the README and the `baas-conform/types`
+// in an empty folder, then the CLI, the library example of docs/extend-the-toolkit.md and the `baas-conform/types`
 // entry, all with no tsx and no dev dependencies installed. Slow by nature (a build, an install from
 // the registry, a full run): every step has its own time limit.
 
@@ -121,8 +121,8 @@ describe('the packed tarball, installed in an empty folder', () => {
     expect(await exited).toBe(0);
   }, 3 * MINUTE);
 
-  it('runs the README library example against the installed package', async () => {
-    await writeFile(path.join(app, 'example.mjs'), readmeBlock(await readFile(path.join(PACKAGE_ROOT, 'README.md'), 'utf8'), 'library-example'));
+  it('runs the library example of docs/extend-the-toolkit.md against the installed package', async () => {
+    await writeFile(path.join(app, 'example.mjs'), readmeBlock(await readFile(path.join(PACKAGE_ROOT, 'docs/extend-the-toolkit.md'), 'utf8'), 'library-example'));
     const r = await run(process.execPath, ['example.mjs'], app, 3 * MINUTE);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^pass errors\.token\./m);

@@ -71,7 +71,7 @@ describe('a sandbox without our control API', () => {
     expect(r.stderr).toMatch(/^coverage \d+\.\d% of testable rules exercised \(\d+ of \d+\) is below --min-coverage 0\.9 \(90\.0%\); most skipped: /);
     expect(r.results.summary.coverage.minimum).toEqual({ share: 0.9, met: false });
     // Every skip for a missing control operation happened before the check ran (its need was declared,
-    // so the README table lists it), never half-way through at run time.
+    // so the vendor-sandbox guide's table lists it), never half-way through at run time.
     const controlSkips = r.results.checks.filter((c: CheckResult) => c.verdict === 'skip' && /control operation/.test(c.reason ?? ''));
     expect(controlSkips.length).toBeGreaterThan(20);
     expect(controlSkips.filter((c: CheckResult) => c.requests > 0).map((c: CheckResult) => c.checkId)).toEqual([]);

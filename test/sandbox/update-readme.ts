@@ -1,8 +1,9 @@
-// Rewrites the README "Sandboxes" needs table from the checks' declared needs:
+// Rewrites the needs table of the vendor-sandbox guide (docs/validate-a-vendor-sandbox.md) from the
+// checks' declared needs:
 //   npx tsx test/sandbox/update-readme.ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import { needsTable, replaceNeedsTable } from '../../src/runner/needs-table.ts';
 import { loadChecks } from '../../suites/index.ts';
 
-const file = new URL('../../README.md', import.meta.url);
+const file = new URL('../../docs/validate-a-vendor-sandbox.md', import.meta.url);
 writeFileSync(file, replaceNeedsTable(readFileSync(file, 'utf8'), needsTable(await loadChecks())));

@@ -10,7 +10,7 @@ import { needsTable } from '../../runner/needs-table.ts';
 import { clientRuleCatalogue } from '../../audit/index.ts';
 
 async function rulesHandler(args: Record<string, any>, io: CliIo): Promise<number> {
-  // --needs: which profile field (or control operation) unlocks which checks (the README sandbox table).
+  // --needs: which profile field (or control operation) unlocks which checks (the needs table of docs/validate-a-vendor-sandbox.md).
   if (args.needs) {
     io.stdout.write(`${needsTable(await loadChecks())}\n`);
     return 0;

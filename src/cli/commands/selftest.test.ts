@@ -51,20 +51,31 @@ describe('baas-conform selftest', () => {
     }
   }, 180_000);
 
-  it('runs the bank under the minimal profile: faults only control/secrets can show are hidden by skips, the rest caught', async () => {
+  it('runs the bank under the minimal profile: faults only control/secrets/a receiver can show are hidden by the named missing service (skipped, or could not judge), the rest caught', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'baas-selftest-min-'));
     try {
       const c = capture();
       const json = path.join(dir, 'selftest.json');
-      const code = await main(['selftest', '--profile', 'minimal', '--variant', 'token.grant-type.not-checked', '--variant', 'idp.exchange.refused', '--json', json], c.io);
+      const code = await main(['selftest', '--profile', 'minimal', '--variant', 'token.grant-type.not-checked', '--variant', 'idp.exchange.refused', '--variant', 'feeds.webhooks.wallets-renamed', '--json', json], c.io);
       const result = JSON.parse(await readFile(json, 'utf8'));
       expect(result.profile).toBe('minimal');
       // No control API, no IdP: the IdP checks skip on the baseline already.
       expect(result.baseline.skipped).toBeGreaterThan(10);
       expect(result.variants.find((v: any) => v.id === 'token.grant-type.not-checked').ok).toBe(true);
-      expect(result.hiddenBySkips).toEqual(['idp.exchange.refused']);
+      // The wallets webhook fault: the alias check runs and passes on what it can judge, but without a
+      // receiver it could not judge the webhook payloads, so the fault is hidden by that missing service,
+      // not silently passed.
+      expect(result.hiddenBySkips).toEqual(['idp.exchange.refused', 'feeds.webhooks.wallets-renamed']);
+      expect(result.hidden).toEqual([
+        { variant: 'idp.exchange.refused', missing: [expect.stringMatching(/identity-provider exchange: profile\.idp\.enabled is not true/)] },
+        { variant: 'feeds.webhooks.wallets-renamed', missing: [expect.stringMatching(/^a webhook receiver/)] },
+      ]);
+      expect(result.silentlyPassed).toEqual([]);
+      const wallets = result.variants.find((v: any) => v.id === 'feeds.webhooks.wallets-renamed');
+      expect(wallets.unjudgedChecks).toContainEqual({ checkId: 'aliases.unchanged.wallet-names', missing: [expect.stringMatching(/^a webhook receiver/)] });
       expect(result.falsePositives).toEqual([]);
-      expect(c.out()).toMatch(/Hidden by skips .*idp\.exchange\.refused/);
+      expect(c.out()).toMatch(/Hidden by a missing service .*: 2\n {2}idp\.exchange\.refused: needs the identity-provider exchange/);
+      expect(c.out()).toMatch(/\n {2}feeds\.webhooks\.wallets-renamed: a webhook receiver/);
       expect(code).toBe(0);
     } finally {
       await rm(dir, { recursive: true, force: true });

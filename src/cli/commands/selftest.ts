@@ -50,7 +50,11 @@ export function formatSelftest(r: SelftestResult): string {
   const notRun = rc.without.filter((w) => w.why.startsWith('not run here'));
   for (const w of rc.without.filter((x) => !notRun.includes(x))) lines.push(`  ${w.rule}: ${w.why.slice(0, 240)}`);
   if (notRun.length) lines.push(`  ${notRun.length} rules whose variants were not run (a partial bank: --variant/--area)`);
-  if (r.hiddenBySkips.length) lines.push(`Hidden by skips (every check of the rule skipped under profile ${r.profile}; ${r.profile === 'minimal' ? 'expected here' : 'counts as not caught'}): ${r.hiddenBySkips.join(', ')}`);
+  if (r.hidden.length) {
+    lines.push(`Hidden by a missing service (every check of the rule skipped, or could not judge, under profile ${r.profile}; ${r.profile === 'minimal' ? 'expected here' : 'counts as not caught'}): ${r.hidden.length}`);
+    for (const h of r.hidden) lines.push(`  ${h.variant}: ${h.missing.map((m) => m.slice(0, 160)).join('; ')}`);
+  }
+  if (r.silentlyPassed.length) lines.push(`Silently passed (a check of the rule ran, judged and passed; counts as not caught under every profile): ${r.silentlyPassed.join(', ')}`);
   if (r.caughtOnlyByOtherRules.length) lines.push(`Failing checks but no credited kill (count as not caught): ${r.caughtOnlyByOtherRules.join(', ')}`);
   const benign = r.variants.filter((o) => o.kind === 'benign').length;
   lines.push(`False positives: ${r.falsePositives.length === 0 ? 'none' : r.falsePositives.length} (baseline + ${benign} benign variants)`);

@@ -1,5 +1,5 @@
-// Variants added so every testable rule has a fault that proves its check (issue 13 "mutation
-// coverage by rule"), and every reference fault point is used. Fault points first; the proxy where
+// Variants added so every testable rule has a fault that proves its check (mutation coverage by
+// rule), and every reference fault point is used. Fault points first; the proxy where
 // the request must be seen; response transforms last.
 
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Benign variants for the freedoms of issue 14: what a production server may do because the spec
+// Benign variants for the spec's freedoms: what a production server may do because the spec
 // leaves it open. Each must stay clean: a check failing one fails a correct server.
 
 import { every429, is2xx, isObject, mapDeep, onOk, rewrite } from '../transforms.ts';

@@ -9,7 +9,7 @@ export function identityVariants(): VariantSpec[] {
     faulty('chain.not-required', 'AUTH-CHAIN-ID-REQUIRED', 'X-Chain-Id is not required on user calls', faults('chain.optional')),
     // Issue 13: section 5 requires X-Chain-Id on user-token calls and the identity-provider form too.
     faulty('chain.token-forms.not-required', 'AUTH-CHAIN-ID-REQUIRED', 'X-Chain-Id is required on S2S calls only, not with a user token or on the identity-provider form', faults('chain.optional-token-forms')),
-    // A non-numeric X-Chain-Id accepted is a reading, not a fault (issue 18): benign.chain.non-numeric-accepted (readings.ts).
+    // A non-numeric X-Chain-Id accepted is a reading, not a fault (section 5 does not say a non-numeric value is refused): benign.chain.non-numeric-accepted (readings.ts).
     faulty('chain.missing.wrong-message', 'ERR-S2S-CHAIN-ID-MISSING', 'a missing X-Chain-Id answers "Missing X-Chain-Id header"', {
       transform: onRule('ERR-S2S-CHAIN-ID-MISSING', (b) => void (b.error_description = 'Missing X-Chain-Id header')),
     }),

@@ -12,7 +12,7 @@ export function idpVariants(): VariantSpec[] {
       transform: acceptInsteadOf('ERR-IDP-APP-NOT-REGISTERED', ['authorizeUser']),
     }),
     // Section 7 has no row for an aud that names no application of the company: 401 is a reading the
-    // spec allows beside the 500 row, so this variant must stay clean (issue 14).
+    // spec allows beside the 500 row, so this variant must stay clean.
     benign('idp.unknown-aud.401', 'an access token whose aud names no registered app answers 401 ErrorPermissionDenied (section 7 has no aud-mismatch row)', {
       transform: onRule('ERR-IDP-APP-NOT-REGISTERED', (b, res) => {
         restatus(b, res, 401);

@@ -8,7 +8,7 @@ export function ratelimitVariants(): VariantSpec[] {
   return [
     // The spec gives no numeric limit: a limit above the probe's bounds is "not reached" (a warning naming
     // the bound and quoting section 8, LIMIT-TOKEN-RATE-LIMIT reading not-reached; a failure only under
-    // --strict), so a target that never answers 429 within the bounds stays clean (issues 14, 18).
+    // --strict), so a target that never answers 429 within the bounds stays clean.
     benign('ratelimit.above-probe', 'the token endpoint never answers 429 within the probe bounds (a limit higher than the probe)', faults('ratelimit.disabled')),
     faulty('ratelimit.wrong-category', 'ERR-RATE-LIMITED', '429 answers carry CategoryValidationFailure instead of CategoryTransientFailure', {
       transform: rewrite((_req, res) => res.status === 429, (b) => void (b.error_category = { category: 'CategoryValidationFailure', http_status_code: 429 })),

@@ -1,4 +1,4 @@
-// Benign variants for the readings of issue 18: answers a sentence of the spec allows that a check
+// Benign variants for the recorded readings: answers a sentence of the spec allows that a check
 // used to refuse. Each must stay clean; where the answer may hide a fault the check warns instead
 // (the rule's `readings` in spec/rules, --strict fails it), and a warning is not a false positive.
 

@@ -9,7 +9,7 @@ export function threedsVariants(): VariantSpec[] {
   return [
     faulty('3ds.replay.accepted', 'STATE-3DS-NO-REPLAY', 'a decided 3DS challenge can be decided again', faults('3ds.allow-replay')),
     faulty('3ds.expiry.ignored', 'STATE-3DS-EXPIRY', 'expired 3DS challenges can still be decided', faults('3ds.ignore-expiry')),
-    // "Never 401" is about the lookup; a rejected token is a section 7 S2S row (401): allowed (issue 14).
+    // "Never 401" is about the lookup; a rejected token is a section 7 S2S row (401): allowed.
     benign('3ds.token-failure.401', 'approve/decline answer the section 7 S2S 401 row when the token is rejected (expired, bad signature)', faults('3ds.auth-401')),
     faulty('3ds.not-found.401', 'STATE-3DS-NEVER-401', 'approve/decline answer a refused lookup with 401 instead of 400', {
       transform: rewrite((req, res) => THREE_DS.includes(req.operationId ?? '') && res.status === 400, (b, res) => {

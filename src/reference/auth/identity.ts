@@ -10,15 +10,26 @@ const NUMERIC = /^[0-9]+$/;
 /** The card actions of section 4 (paths not shown), for the `identity.cross-company-card-actions` fault. */
 const CARD_ACTIONS: ReadonlySet<string> = new Set(['activateCard', 'blockCard', 'unblockCard', 'closeCard']);
 
-/** The identity header of each kind, found by its name in the model (X-User-Wallet, X-User-Email, X-User-Id). */
-export function identityHeaders(st: RefState): { wallet: string; email: string; id: string } {
+type HeaderNames = { wallet: string; email: string; id: string; chain: string; chainLower: string };
+/** Header names by model, resolved on first use: the request path reads a table, not the model. */
+const NAMES = new WeakMap<RefState['model'], HeaderNames>();
+
+/** The identity header of each kind, found by its name in the model (X-User-Wallet, X-User-Email, X-User-Id), and X-Chain-Id. */
+export function identityHeaders(st: RefState): HeaderNames {
+  let n = NAMES.get(st.model);
+  if (!n) NAMES.set(st.model, (n = resolveNames(st)));
+  return n;
+}
+
+function resolveNames(st: RefState): HeaderNames {
   const hs = st.model.auth.identity_headers.map((h) => h.toLowerCase());
   const find = (re: RegExp) => {
     const h = hs.find((x) => re.test(x));
     if (!h) throw new Error(`spec/rules/auth.yaml: no identity header matches ${re}`);
     return h;
   };
-  return { wallet: find(/wallet/), email: find(/email/), id: find(/-id$/) };
+  const chain = st.model.auth.chain_header;
+  return { wallet: find(/wallet/), email: find(/email/), id: find(/-id$/), chain, chainLower: chain.toLowerCase() };
 }
 
 /**
@@ -29,10 +40,10 @@ export function identityHeaders(st: RefState): { wallet: string; email: string; 
 export function requireChain(ctx: Ctx, st: RefState, form: 's2s' | 'user' | 'idp' = 's2s'): void {
   if (st.fault('chain.optional')) return;
   if (form !== 's2s' && st.fault('chain.optional-token-forms')) return;
-  const name = st.model.auth.chain_header;
-  const chain = header(ctx, name.toLowerCase());
+  const names = identityHeaders(st);
+  const chain = header(ctx, names.chainLower);
   if (chain === undefined) throw st.errors.rule('ERR-S2S-CHAIN-ID-MISSING');
-  if (!NUMERIC.test(chain) && !st.fault('chain.any-value')) throw st.errors.invalid(name);
+  if (!NUMERIC.test(chain) && !st.fault('chain.any-value')) throw st.errors.invalid(names.chain);
 }
 
 function findAnywhere(st: RefState, f: (c: Company) => User | undefined): User | undefined {

@@ -20,15 +20,21 @@ export interface TokenRun {
   st: RefState;
   /** Which kinds the route accepts; the other kind answers the signature row (it is not that kind of token). */
   accept: ReadonlyArray<VerifiedToken['kind']>;
+  /** The Authorization header value (the verified-token cache key). */
+  auth?: string;
   token?: string;
   verified?: VerifiedToken;
 }
 
 const TOKEN_CACHE_MAX = 10_000;
 
-/** Signature check against both secrets; successful results are cached by token string. */
-function verify(st: RefState, token: string): VerifiedToken | undefined {
-  const hit = st.tokenCache.get(token);
+/**
+ * Signature check against both secrets. A verified token is cached under its whole Authorization header
+ * value (`Bearer <token>`): a header seen before skips the format regex and the HMAC (the secrets never
+ * change in a server's life); claims and expiry are still checked on every call.
+ */
+function verify(st: RefState, token: string, auth: string): VerifiedToken | undefined {
+  const hit = st.tokenCache.get(auth);
   if (hit) return hit;
   let v: VerifiedToken | undefined;
   const s2s = verifyHs256(token, st.secrets.s2sKey);
@@ -43,7 +49,7 @@ function verify(st: RefState, token: string): VerifiedToken | undefined {
   }
   if (!v) return undefined;
   if (st.tokenCache.size >= TOKEN_CACHE_MAX) st.tokenCache.delete(st.tokenCache.keys().next().value as string);
-  st.tokenCache.set(token, v);
+  st.tokenCache.set(auth, v);
   return v;
 }
 
@@ -70,10 +76,11 @@ const STEP: Record<TokenStep, (run: TokenRun) => void> = {
     if (auth === undefined) throw run.st.errors.rule('ERR-S2S-AUTH-HEADER-MISSING');
     const m = BEARER_RE.exec(auth);
     if (!m) throw run.st.errors.rule('ERR-S2S-BEARER-FORMAT');
+    run.auth = auth;
     run.token = m[1];
   },
   signature(run) {
-    const v = verify(run.st, run.token!);
+    const v = verify(run.st, run.token!, run.auth!);
     if (!v || !run.accept.includes(v.kind)) throw run.st.errors.rule('ERR-S2S-SIGNATURE-INVALID');
     run.verified = v;
   },
@@ -96,12 +103,23 @@ export function runSteps(run: TokenRun, steps: readonly TokenStep[]): TokenRun {
   return run;
 }
 
+/** The shared format and signature steps (they decide the kind), and each kind's remaining steps, resolved once. */
+const SHARED_STEPS: readonly TokenStep[] = ['bearer', 'signature'];
+const S2S_REST = S2S_STEPS.filter((s) => !SHARED_STEPS.includes(s));
+const USER_REST = USER_TOKEN_STEPS.filter((s) => !SHARED_STEPS.includes(s));
+
 /**
  * The bearer token of a call, checked through the rows of its kind: the shared format and signature
  * steps first (they decide the kind), then the remaining steps of that kind's table.
  */
 export function checkToken(ctx: Ctx, st: RefState, accept: TokenRun['accept']): VerifiedToken {
-  const run = runSteps({ ctx, st, accept }, ['bearer', 'signature']);
-  const rest = (run.verified!.kind === 's2s' ? S2S_STEPS : USER_TOKEN_STEPS).filter((s) => s !== 'bearer' && s !== 'signature');
-  return runSteps(run, rest).verified!;
+  const auth = header(ctx, 'authorization');
+  const hit = auth === undefined ? undefined : st.tokenCache.get(auth);
+  let run: TokenRun;
+  if (hit) {
+    // This exact header passed the format and signature steps before: only the kind is judged again.
+    if (!accept.includes(hit.kind)) throw st.errors.rule('ERR-S2S-SIGNATURE-INVALID');
+    run = { ctx, st, accept, auth, verified: hit };
+  } else run = runSteps({ ctx, st, accept }, SHARED_STEPS);
+  return runSteps(run, run.verified!.kind === 's2s' ? S2S_REST : USER_REST).verified!;
 }

@@ -73,7 +73,7 @@ export class RefState {
   readonly s2sValiditySeconds: number;
   readonly threeDsWindowSeconds: number;
   readonly withdrawalDelaySeconds: number;
-  /** Verified tokens by token string (bounded; see auth/verify.ts). */
+  /** Verified tokens by Authorization header value (bounded; see auth/token-steps.ts). */
   readonly tokenCache = new Map<string, VerifiedToken>();
   /** Identity-provider key sets by JWKS URL (control PUT /idp forgets one). */
   readonly jwks = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
