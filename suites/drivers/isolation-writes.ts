@@ -110,6 +110,8 @@ export async function isolationOnWrites(ctx: CheckContext): Promise<void> {
       const { transaction_id } = await create3ds(ctx, theirs);
       await probe({ op, params: { transaction_id }, threeDs: true });
     }
+  } else if (has('approve3ds') || has('decline3ds')) {
+    ctx.couldNotJudge("3DS decisions on a challenge of another company's user are refused", 'control operation create3dsChallenge');
   }
   // Any other write with a path: the profile's template over an empty body (its payload is not shown).
   for (const o of ctx.model.operations.values()) {

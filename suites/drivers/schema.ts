@@ -65,6 +65,7 @@ export const drivers: Drivers = {
   list3dsRequests: schemaCheck('list3dsRequests', false, [], async (ctx) => {
     const user = await createUser(ctx);
     if (hasControl(ctx, 'create3dsChallenge')) await create3ds(ctx, user);
+    else ctx.couldNotJudge('the schema of a listed 3DS challenge (a new user has none)', 'control operation create3dsChallenge');
     return asUser(ctx, user, { op: 'list3dsRequests' });
   }),
   estimateCardTransfer: schemaCheck('estimateCardTransfer', false, ['pci'], async (ctx) => (await estimate(ctx)).res),
@@ -78,6 +79,7 @@ export const drivers: Drivers = {
   listWithdrawalRequests: schemaCheck('listWithdrawalRequests', false, [], async (ctx) => {
     const user = await createUser(ctx);
     if (hasControl(ctx, 'createWithdrawalRequest')) await createWithdrawal(ctx, user, rnd.address());
+    else ctx.couldNotJudge('the schema of a listed withdrawal request (a new user has none)', 'control operation createWithdrawalRequest');
     return asUser(ctx, user, { op: 'listWithdrawalRequests' });
   }),
   estimateFx: schemaCheck('estimateFx', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'estimateFx', body: requestBody(ctx, 'estimateFx', {}, { destination_address: rnd.address() }) })),
