@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Handlebars from 'handlebars';
-import { loadModel } from '../src/model/index.ts';
+import { loadModel, renderSpecText } from '../src/model/index.ts';
 import type { Model, Rule, ErrorRule, RuleId } from '../src/model/types.ts';
 import type { Driver, Drivers } from '../suites/drivers/driver.ts';
 
@@ -212,7 +212,7 @@ export async function planSuites(model: Model): Promise<Map<Area, RenderedCheck[
       continue;
     }
     usedKeys.get(area)!.add(rule.id);
-    plan.get(area)!.push(checkOf(checkIdFor(rule, area), d.title ?? titleOf(rule), area, rule.section, [rule.id, ...(d.alsoCovers ?? [])], d, rule.id));
+    plan.get(area)!.push(checkOf(checkIdFor(rule, area), d.title !== undefined ? renderSpecText(d.title, model) : titleOf(rule), area, rule.section, [rule.id, ...(d.alsoCovers ?? [])], d, rule.id));
   }
 
   // Schema area: one check per operation whose path the spec shows (drivers keyed by operationId).
@@ -226,7 +226,7 @@ export async function planSuites(model: Model): Promise<Map<Area, RenderedCheck[
     }
     usedKeys.get('schema')!.add(op.operationId);
     const where = op.pathUnspecified ? `${op.operationId} (path from the profile)` : `${op.method} ${op.server === 'pci' ? '{pci_url}' : ''}${op.path}`;
-    plan.get('schema')!.push(checkOf(`schema.${kebab(op.operationId)}`, d.title ?? `${where}: the happy path answers JSON matching the documented response schema`, 'schema', '4', [...schemaRules, ...(d.alsoCovers ?? [])], d, op.operationId));
+    plan.get('schema')!.push(checkOf(`schema.${kebab(op.operationId)}`, d.title !== undefined ? renderSpecText(d.title, model) : `${where}: the happy path answers JSON matching the documented response schema`, 'schema', '4', [...schemaRules, ...(d.alsoCovers ?? [])], d, op.operationId));
   }
 
   // Drivers for rules that are not in this area (stale or misplaced) are errors too.

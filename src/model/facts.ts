@@ -5,7 +5,7 @@
 // from the model here, so no caller digs it out of the raw OpenAPI or restates it as a literal.
 
 import { ModelError } from '../errors/index.ts';
-import type { LimitKey, LimitRule, Operation, OperationId } from './types.ts';
+import type { ErrorRuleId, LimitKey, LimitRule, Model, Operation, OperationId, WebhookId } from './types.ts';
 
 export interface SpecFacts {
   /** The one grant_type value the createToken request schema allows (section 4). */
@@ -38,4 +38,21 @@ export function specFactsOf(operations: ReadonlyMap<OperationId, Operation>, lim
     requestTimeoutMs: () => seconds(limits, 'request_timeout') * 1000,
     refreshBufferSeconds: () => seconds(limits, 'token_refresh_buffer'),
   };
+}
+
+/**
+ * Expands the spec facts a hand-written text (a driver's check title) names by id: `{op:ID}` ->
+ * "METHOD /path", `{path:ID}` -> the path, `{message:RULE}` -> the section 7 message, `{webhook:ID}`
+ * -> the delivery path. The generator renders titles with it, so a title never restates a fact;
+ * an unknown id throws naming it.
+ */
+export function renderSpecText(text: string, model: Pick<Model, 'operation' | 'errorRule' | 'webhookPath'>): string {
+  return text.replace(/\{(op|path|message|webhook):([A-Za-z0-9-]+)\}/g, (_m, kind: string, id: string) => {
+    if (kind === 'op') return operationLabel(model.operation(id as OperationId));
+    if (kind === 'path') return model.operation(id as OperationId).path;
+    if (kind === 'webhook') return model.webhookPath(id as WebhookId);
+    const message = model.errorRule(id as ErrorRuleId).message;
+    if (message === null || message === undefined) throw new Error(`renderSpecText: ${id} has no message`);
+    return message;
+  });
 }

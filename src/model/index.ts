@@ -5,7 +5,7 @@ import type { Model } from './types.ts';
 
 export type * from './types.ts';
 export { DEFAULT_SPEC_DIR };
-export { operationLabel } from './facts.ts';
+export { operationLabel, renderSpecText } from './facts.ts';
 
 const cache = new Map<string, Promise<Model>>();
 

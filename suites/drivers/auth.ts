@@ -120,7 +120,7 @@ export const drivers: Drivers = {
   },
 
   'AUTH-USER-AGNOSTIC': {
-    title: 'User-agnostic endpoints answer an S2S token with no user identity headers: POST /api/v1/user (+X-Chain-Id), POST /api/v2/user, config, validation rules',
+    title: 'User-agnostic endpoints answer an S2S token with no user identity headers: {op:createUserV1} (+X-Chain-Id), {op:createUserV2}, config, validation rules',
     safe: false,
     async run(ctx) {
       const token = await s2sToken(ctx);
@@ -149,7 +149,7 @@ export const drivers: Drivers = {
   },
 
   'AUTH-USER-TOKEN-USE': {
-    title: 'A user token with X-Chain-Id and no identity headers reads its own user on GET /api/v1/user and /api/v2/user',
+    title: 'A user token with X-Chain-Id and no identity headers reads its own user on {op:getUserV1} and {path:getUserV2}',
     safe: false,
     async run(ctx) {
       const user = await createUser(ctx);
@@ -178,7 +178,7 @@ export const drivers: Drivers = {
   },
 
   'AUTH-IDP-EXCHANGE': {
-    title: 'Retail registration with provider tokens returns the user id; the provider tokens are then exchanged at POST /api/v1/user/authorize for a user token that reads that user',
+    title: 'Retail registration with provider tokens returns the user id; the provider tokens are then exchanged at {op:authorizeUser} for a user token that reads that user',
     safe: false,
     needs: ['idp_tokens'],
     alsoCovers: ['ENDPOINT-RETAIL-REGISTER'],

@@ -55,7 +55,7 @@ async function expectTypeOrdered(ctx: CheckContext, user: TestUser, type: string
 
 export const drivers: Drivers = {
   'ENDPOINT-BANK-ACCOUNT-TYPES': {
-    title: 'POST /api/v1/bank/accounts: Sepa from ActivationNotStarted answers { details_id } (section 3); Ach, FasterPayment and Spei answer { details_id } or a section 7 400 refusal (eligibility not shown: a warning); a type outside the list is refused with the section 7 body or accepted with a warning',
+    title: '{op:createBankAccount}: Sepa from ActivationNotStarted answers { details_id } (section 3); Ach, FasterPayment and Spei answer { details_id } or a section 7 400 refusal (eligibility not shown: a warning); a type outside the list is refused with the section 7 body or accepted with a warning',
     safe: false,
     async run(ctx) {
       const S = sepaStates(ctx);

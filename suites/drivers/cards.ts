@@ -48,7 +48,7 @@ function expectAsCreated(ctx: CheckContext, data: any, name: string, where: stri
 
 export const drivers: Drivers = {
   'ENDPOINT-CARDS': {
-    title: 'POST /api/v1/cards/virtual with card_name creates a card with an id; GET /api/v1/cards lists it in { data: [Card] } with card_data.card_name as sent and the virtual format (also on the create answer when it carries card_data)',
+    title: '{op:createVirtualCard} with card_name creates a card with an id; {op:listCards} lists it in { data: [Card] } with card_data.card_name as sent and the virtual format (also on the create answer when it carries card_data)',
     safe: false,
     alsoCovers: ['ENDPOINT-CARD-AS-CREATED'],
     async run(ctx) {

@@ -5,7 +5,10 @@ import type { CheckContext, Need } from '../../src/checks/types.ts';
 import type { RuleId } from '../../src/model/types.ts';
 
 export interface Driver {
-  /** Check title; default: the rule's summary. */
+  /**
+   * Check title; default: the rule's summary. Spec facts are named by id and rendered by the generator
+   * (renderSpecText): `{op:createUserV1}`, `{path:getUserV2}`, `{message:ERR-...}`, `{webhook:user}`.
+   */
   title?: string;
   /** True when the check creates nothing and moves no money. */
   safe: boolean;

@@ -303,7 +303,7 @@ export const drivers: Drivers = {
   ),
 
   'ERR-S2S-AUTH-HEADER-MISSING': {
-    title: 'No Authorization header on every operation the S2S rows apply to (reads, writes that create nothing and move no money, user creation; user-scoped ones with a valid X-User-Id and X-Chain-Id, bodies valid): 400 ErrorMissingField "Missing Authorization Headers"',
+    title: 'No Authorization header on every operation the S2S rows apply to (reads, writes that create nothing and move no money, user creation; user-scoped ones with a valid X-User-Id and X-Chain-Id, bodies valid): 400 ErrorMissingField "{message:ERR-S2S-AUTH-HEADER-MISSING}"',
     safe: false,
     async run(ctx) {
       await s2sRowOnOperations(ctx, 'ERR-S2S-AUTH-HEADER-MISSING', [{ Authorization: undefined }]);
@@ -318,7 +318,7 @@ export const drivers: Drivers = {
   },
   'ERR-S2S-TOKEN-EXPIRED': s2sForged('ERR-S2S-TOKEN-EXPIRED', (claims, ctx) => expire(claims, ctx.model.auth.s2s_token.validity_seconds)),
   'ERR-S2S-SIGNATURE-INVALID': {
-    title: 'S2S token with an altered signature, and one signed with another key, on every operation the S2S rows apply to: 401 ErrorPermissionDenied "Token signature is not valid" (no secret needed)',
+    title: 'S2S token with an altered signature, and one signed with another key, on every operation the S2S rows apply to: 401 ErrorPermissionDenied "{message:ERR-S2S-SIGNATURE-INVALID}" (no secret needed)',
     safe: false,
     async run(ctx) {
       const token = await s2sToken(ctx);
@@ -341,7 +341,7 @@ export const drivers: Drivers = {
   'ERR-IDP-ID-TOKEN-SIGNATURE': idpRow('ERR-IDP-ID-TOKEN-SIGNATURE', [{ identity: { badSignature: true } }]),
   'ERR-IDP-LINKED-ACCOUNTS-MISSING': idpRow('ERR-IDP-LINKED-ACCOUNTS-MISSING', [{ identity: { omitLinkedAccounts: true } }]),
   'ERR-IDP-IDENTIFIERS-INCOMPLETE': {
-    title: 'Identity token whose linked_accounts lack the email: 400 ErrorMissingField "Not all identifiers found in linked accounts"; lacking the wallet: that row or "Linked accounts claim is missing" (both causes read "no wallet")',
+    title: 'Identity token whose linked_accounts lack the email: 400 ErrorMissingField "{message:ERR-IDP-IDENTIFIERS-INCOMPLETE}"; lacking the wallet: that row or "{message:ERR-IDP-LINKED-ACCOUNTS-MISSING}" (both causes read "no wallet")',
     safe: false,
     needs: ['idp'],
     async run(ctx) {
@@ -359,7 +359,7 @@ export const drivers: Drivers = {
     },
   },
   'ERR-IDP-APP-NOT-REGISTERED': {
-    title: 'Access token whose aud is an application id no company has configured: 500 ErrorConfigurationInvalid "Client application not registered" (or a 401 refusal, the reading of an aud mismatch)',
+    title: 'Access token whose aud is an application id no company has configured: 500 ErrorConfigurationInvalid "{message:ERR-IDP-APP-NOT-REGISTERED}" (or a 401 refusal, the reading of an aud mismatch)',
     safe: false,
     needs: ['idp'],
     async run(ctx) {
@@ -389,7 +389,7 @@ export const drivers: Drivers = {
     },
   },
   'ERR-USER-TOKEN-SIGNATURE': {
-    title: 'User token with an altered signature, and one signed with another key, on every operation that accepts a user token: 401 ErrorPermissionDenied "Token signature is not valid"',
+    title: 'User token with an altered signature, and one signed with another key, on every operation that accepts a user token: 401 ErrorPermissionDenied "{message:ERR-S2S-SIGNATURE-INVALID}"',
     safe: false,
     async run(ctx) {
       const { token, claims, tryRow } = await userTokenSetup(ctx, 'ERR-USER-TOKEN-SIGNATURE');

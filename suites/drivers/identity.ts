@@ -27,7 +27,7 @@ async function identityHeaders(ctx: CheckContext, user: TestUser, kinds: Identit
 
 export const drivers: Drivers = {
   'AUTH-IDENTITY-HEADER-KINDS': {
-    title: 'Each identity header alone (X-User-Wallet with the EOA, X-User-Email, X-User-Id) identifies the user on GET /api/v1/user and /api/v2/user',
+    title: 'Each identity header alone (X-User-Wallet with the EOA, X-User-Email, X-User-Id) identifies the user on {op:getUserV1} and {path:getUserV2}',
     safe: false,
     async run(ctx) {
       const user = await sharedUser(ctx);
@@ -71,7 +71,7 @@ export const drivers: Drivers = {
   },
 
   'ERR-S2S-USER-NOT-FOUND': {
-    title: 'A user id, email or EOA address that belongs to no user: 400 ErrorNotFound "Requested user was not found"',
+    title: 'A user id, email or EOA address that belongs to no user: 400 ErrorNotFound "{message:ERR-S2S-USER-NOT-FOUND}"',
     safe: true,
     async run(ctx) {
       const ghost: TestUser = { id: rnd.uuid(), email: rnd.email(), address: rnd.address(), country: 'DE', client: 0 };
@@ -122,7 +122,7 @@ export const drivers: Drivers = {
   },
 
   'AUTH-X-USER-WALLET-IS-EOA': {
-    title: "X-User-Wallet carries the EOA: the user's Smart Wallet address (GET /api/v1/wallets) there is not found",
+    title: "X-User-Wallet carries the EOA: the user's Smart Wallet address ({op:listWallets}) there is not found",
     safe: false,
     async run(ctx) {
       const user = await sharedUser(ctx);
@@ -139,7 +139,7 @@ export const drivers: Drivers = {
   },
 
   'ERR-S2S-CHAIN-ID-MISSING': {
-    title: 'Every S2S operation the model requires X-Chain-Id on (user calls, POST /api/v1/user) without it: 400 ErrorMissingField "X-Chain-Id header is missing" (with it the user reads succeed); user-token and identity-provider calls without it: refused',
+    title: 'Every S2S operation the model requires X-Chain-Id on (user calls, {op:createUserV1}) without it: 400 ErrorMissingField "{message:ERR-S2S-CHAIN-ID-MISSING}" (with it the user reads succeed); user-token and identity-provider calls without it: refused',
     safe: false,
     alsoCovers: ['AUTH-CHAIN-ID-REQUIRED'],
     async run(ctx) {

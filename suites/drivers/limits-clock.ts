@@ -55,6 +55,8 @@ const DELAY_ATTEMPTS = 20;
  * registered in suites/models (the generator joins one driver per rule).
  */
 export const s2sTokenLifetime: Driver = {
+    // Used as is by suites/models/limits.ts (not rendered by the generator), so its path stays on the
+    // single-source allow-list until that check is generated.
     title: 'An S2S token is honoured for its whole validity: still accepted 60 s before 48 h (172800 s) after issue and refused with the ErrorExpired row 5 s after exp (server clock advanced through the control API; GET /api/v1/config)',
     safe: false,
     // Moves the server clock by two days: every token of checks running alongside would expire.
@@ -84,7 +86,7 @@ export const s2sTokenLifetime: Driver = {
 
 export const clockDrivers: Drivers = {
   'LIMIT-WITHDRAWAL-DELAY': {
-    title: 'A new ERC-20 withdrawal request (control API) has valid_after at least "about 3 s" (profile.withdrawal_delay_min_seconds, default 2) after the request by the server clock, in the control answer and in GET /api/v1/withdrawal/requests; no upper bound (production is longer)',
+    title: 'A new ERC-20 withdrawal request (control API) has valid_after at least "about 3 s" (profile.withdrawal_delay_min_seconds, default 2) after the request by the server clock, in the control answer and in {op:listWithdrawalRequests}; no upper bound (production is longer)',
     safe: false,
     needs: ['control:createWithdrawalRequest', 'control:advanceClock'],
     async run(ctx) {

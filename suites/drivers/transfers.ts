@@ -178,7 +178,7 @@ async function expectRecipientReads(ctx: CheckContext, user: TestUser, r: { res:
 
 export const drivers: Drivers = {
   'FLOW-PUSH-TO-CARD': {
-    title: 'Push to Card: tokenize -> Card recipient (payment_details.id) -> estimate (estimation_id) -> execute (activity_id) -> an activity webhook on /v2/webhooks/activities mentioning the activity_id, one of them reporting the completed status the activity reads',
+    title: 'Push to Card: tokenize -> Card recipient (payment_details.id) -> estimate (estimation_id) -> execute (activity_id) -> an activity webhook on {webhook:activities} mentioning the activity_id, one of them reporting the completed status the activity reads',
     safe: false,
     needs: ['pci', 'webhooks'],
     alsoCovers: ['EVENT-CARD-TRANSFER-ACTIVITY', 'ENDPOINT-RECIPIENT-AS-CREATED', 'EVENT-ACTIVITY-WEBHOOK-REPORTS'],

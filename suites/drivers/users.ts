@@ -43,7 +43,7 @@ async function listedWallets(ctx: CheckContext, user: TestUser): Promise<HttpRes
 
 export const drivers: Drivers = {
   'ENDPOINT-USER-CREATE': {
-    title: 'POST /api/v1/user and /api/v2/user create a user from email, country and user_address, return its id, and GET /api/v1/user reads the same fields back',
+    title: '{op:createUserV1} and {path:getUserV2} create a user from email, country and user_address, return its id, and {op:getUserV1} reads the same fields back',
     safe: false,
     async run(ctx) {
       for (const version of ['v1', 'v2'] as const) {
@@ -73,7 +73,7 @@ export const drivers: Drivers = {
   },
 
   'ENDPOINT-WALLETS': {
-    title: 'GET /api/v1/wallets lists wallets with wallet_address (skipped while none is listed: no provisioning time is shown); GET /api/v1/wallet reads the default wallet and a wallet by id, with balances',
+    title: '{op:listWallets} lists wallets with wallet_address (skipped while none is listed: no provisioning time is shown); {op:getWallet} reads the default wallet and a wallet by id, with balances',
     safe: false,
     async run(ctx: CheckContext) {
       const rules = ['ENDPOINT-WALLETS'];

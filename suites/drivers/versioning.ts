@@ -32,7 +32,7 @@ export const drivers: Drivers = {
   },
 
   'VERSION-COEXIST': {
-    title: 'Users created with POST /api/v1/user and /api/v2/user are both readable with GET /api/v1/user and /api/v2/user',
+    title: 'Users created with {op:createUserV1} and {path:getUserV2} are both readable with {op:getUserV1} and {path:getUserV2}',
     safe: false,
     async run(ctx) {
       for (const version of ['v1', 'v2'] as const) {
@@ -47,7 +47,7 @@ export const drivers: Drivers = {
   },
 
   'VERSION-SEPA-CAPABILITY-STATUSES': {
-    title: 'The SepaAccount capability status on GET /api/v2/user is one of the section 3 values, for a new user and after each status is set',
+    title: 'The SepaAccount capability status on {op:getUserV2} is one of the section 3 values, for a new user and after each status is set',
     safe: false,
     async run(ctx) {
       const allowed = sepaStatuses(ctx);

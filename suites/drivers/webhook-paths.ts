@@ -14,7 +14,7 @@ const RULE = 'EVENT-USER-WEBHOOK-PATH';
 
 export const drivers: Drivers = {
   [RULE]: {
-    title: 'A user webhook provoked by creating a user arrives on /v2/webhooks/user, not on the legacy /webhook/users it replaces',
+    title: 'A user webhook provoked by creating a user arrives on {webhook:user}, not on the legacy /webhook/users it replaces',
     safe: false,
     needs: ['webhooks'],
     async run(ctx) {
