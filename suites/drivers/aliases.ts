@@ -89,7 +89,7 @@ function userCreateTarget(version: 'v1' | 'v2'): AliasTarget {
         req: { op: version === 'v1' ? 'createUserV1' : 'createUserV2', headers: await s2sHeaders(ctx), body: { email: d.email, country: d.country, ...fields(d.address, rnd.address()) } },
         singleFault: true,
         async readBack(res) {
-          const id = userIdFrom(res.json);
+          const id = userIdFrom(ctx, res.json);
           if (!id) return undefined;
           const read = await readUser(ctx, 'v1', await userHeaders(ctx, { id, email: d.email, address: d.address, country: d.country, client: 0 }, 'id'));
           expect2xx(read, `${opLabel(ctx, 'getUserV1')} for the user just created`);
@@ -209,7 +209,7 @@ function userCreateAlias(ruleId: AliasRuleId, version: 'v1' | 'v2'): Driver {
         const d = uniqueUser(d0);
         const res = await createUserRaw(ctx, version, await s2sHeaders(ctx), { email: d.email, country: d.country, [rule.old]: d.address });
         expect2xx(res, `POST /api/${version}/user with only ${rule.old}`);
-        const id = userIdFrom(res.json);
+        const id = userIdFrom(ctx, res.json);
         check(id, 'no user id in the answer', { response: res });
         const read = await readUser(ctx, 'v1', await userHeaders(ctx, { id, ...d, client: 0 }, 'id'));
         expect2xx(read, `${opLabel(ctx, 'getUserV1')} for the new user`);

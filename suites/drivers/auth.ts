@@ -126,10 +126,10 @@ export const drivers: Drivers = {
       const token = await s2sToken(ctx);
       const v1 = await createUserRaw(ctx, 'v1', headers(bearer(token), chainHeader(ctx)), { email: rnd.email(), country: 'DE', user_address: rnd.address() });
       expect2xx(v1, `${opLabel(ctx, 'createUserV1')} with S2S token and X-Chain-Id only`);
-      check(userIdFrom(v1.json), `${opLabel(ctx, 'createUserV1')} answered without a user id`, { response: v1 });
+      check(userIdFrom(ctx, v1.json), `${opLabel(ctx, 'createUserV1')} answered without a user id`, { response: v1 });
       const v2 = await createUserRaw(ctx, 'v2', bearer(token), { email: rnd.email(), country: 'FR', user_address: rnd.address() });
       expect2xx(v2, `${opLabel(ctx, 'createUserV2')} with the S2S token only`);
-      check(userIdFrom(v2.json), `${opLabel(ctx, 'createUserV2')} answered without a user id`, { response: v2 });
+      check(userIdFrom(ctx, v2.json), `${opLabel(ctx, 'createUserV2')} answered without a user id`, { response: v2 });
       for (const op of ['getConfig', 'getValidationRules'] as const) {
         expect2xx(await ctx.http.send({ op, headers: bearer(token) }), `${op} with the S2S token only`);
       }

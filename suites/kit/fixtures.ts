@@ -23,7 +23,8 @@ export async function existingUser(ctx: CheckContext, userId: string): Promise<T
   const res = await readUser(ctx, 'v1', headers(await s2sHeaders(ctx, 0), { [identityHeader(ctx, 'id')]: userId }));
   expectStep(res, 'getUserV1', `${opLabel(ctx, 'getUserV1')} for the profile fixture user ${userId}`);
   const j = res.json ?? {};
-  const address = j.user_address ?? j.wallet_address;
+  const { new: preferred, old } = ctx.model.aliasRule('ALIAS-USER-READ-WALLET-ADDRESS');
+  const address = j[preferred] ?? j[old];
   return { id: userId, email: String(j.email ?? ''), address: String(address ?? ''), country: String(j.country ?? ''), client: 0 };
 }
 

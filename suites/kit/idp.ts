@@ -91,7 +91,7 @@ export function newIdpIdentity(): ProviderIdentity {
 export async function registerRetail(ctx: CheckContext, who = newIdpIdentity(), country = 'DE'): Promise<IdpUser> {
   const res = await ctx.http.send({ op: 'registerRetailUser', headers: await idpHeaders(ctx, who), body: { country } });
   expectStep(res, 'registerRetailUser', `${opLabel(ctx, 'registerRetailUser')} with valid provider tokens`);
-  const id = userIdFrom(res.json);
+  const id = userIdFrom(ctx, res.json);
   checkStep(id, 'registerRetailUser', `${opLabel(ctx, 'registerRetailUser')} answered without id: ${res.text.slice(0, 200)}`, res);
   return { ...who, id, registration: res };
 }
@@ -104,14 +104,14 @@ export async function registerRetail(ctx: CheckContext, who = newIdpIdentity(), 
 export async function suppliedRetailUser(ctx: CheckContext): Promise<{ user: IdpUser; registered: boolean }> {
   const who = providerIdentity(ctx);
   const res = await ctx.http.send({ op: 'registerRetailUser', headers: await idpHeaders(ctx, who), body: { country: 'DE' } });
-  const id = res.status >= 200 && res.status < 300 ? userIdFrom(res.json) : undefined;
+  const id = res.status >= 200 && res.status < 300 ? userIdFrom(ctx, res.json) : undefined;
   if (id) return { user: { ...who, id, registration: res }, registered: true };
   ctx.log(`${opLabel(ctx, 'registerRetailUser')} with the supplied provider tokens answered HTTP ${res.status}; looking the user up through the exchange`);
   const auth = await ctx.http.send({ op: 'authorizeUser', headers: await idpHeaders(ctx, who) });
   expectStep(auth, 'authorizeUser', `${opLabel(ctx, 'authorizeUser')} with the supplied provider tokens (profile.idp.tokens)`);
   const me = await ctx.http.send({ op: 'getUserV1', headers: headers(bearer(String(auth.json?.access_token)), chainHeader(ctx)) });
   expectStep(me, 'getUserV1', `${opLabel(ctx, 'getUserV1')} with the exchanged user token`);
-  const found = userIdFrom(me.json);
+  const found = userIdFrom(ctx, me.json);
   checkStep(found, 'getUserV1', `${opLabel(ctx, 'getUserV1')} answered without a user id: ${me.text.slice(0, 200)}`, me);
   return { user: { ...who, id: found }, registered: false };
 }

@@ -3,6 +3,7 @@
 
 import { checkStep, expectStep } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
+import { userIdOf } from '../../src/client/credentials.ts';
 import type { OperationId } from '../../src/model/types.ts';
 import { headers, walletItems, opLabel } from './http.ts';
 import { identityHeader, userHeaders } from './identity.ts';
@@ -44,12 +45,11 @@ export function userFieldMismatch(ctx: CheckContext, op: OperationId, json: unkn
 
 /**
  * The user id in a create-user answer, read exactly as spec/openapi.yaml CreateUserResult accepts it
- * (section 4 says only "user id"): user_id or id of an object (section 2 names), or the bare string.
+ * (section 4 says only "user id"): the preferred or deprecated name of the user-read id alias
+ * (section 2), or the bare string.
  */
-export function userIdFrom(json: any): string | undefined {
-  if (typeof json === 'string') return json;
-  const v = json?.user_id ?? json?.id;
-  return typeof v === 'string' ? v : undefined;
+export function userIdFrom(ctx: Pick<CheckContext, 'model'>, json: unknown): string | undefined {
+  return userIdOf(ctx.model, json);
 }
 
 export function createUserRaw(ctx: CheckContext, version: 'v1' | 'v2', h: Record<string, string>, body: unknown): Promise<HttpResponse> {
@@ -64,12 +64,14 @@ export async function createUser(ctx: CheckContext, opts: NewUser = {}): Promise
     address: opts.address ?? rnd.address(),
     country: opts.country ?? 'DE',
   };
-  const body = opts.body ?? { email: user.email, country: user.country, user_address: user.address };
-  const step = `POST /api/${opts.version ?? 'v1'}/user`;
+  // The address goes under the preferred name of the registration alias (section 9.6: user_address).
+  const addressField = ctx.model.aliasRule(opts.version === 'v2' ? 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2' : 'ALIAS-USER-CREATE-WALLET-ADDRESS-V1').new;
+  const body = opts.body ?? { email: user.email, country: user.country, [addressField]: user.address };
   const op = opts.version === 'v2' ? 'createUserV2' : 'createUserV1';
+  const step = opLabel(ctx, op);
   const res = await createUserRaw(ctx, opts.version ?? 'v1', await s2sHeaders(ctx, i), body);
   expectStep(res, op, step);
-  const id = userIdFrom(res.json);
+  const id = userIdFrom(ctx, res.json);
   checkStep(id, op, `${step} answered without a user id: ${res.text.slice(0, 200)}`, res);
   return { id, ...user, client: i };
 }
