@@ -19,7 +19,7 @@ it('names the skip reasons when every check of the rule skipped', () => {
 
 it('names the service a passing check could not judge, with the skips of the others', () => {
   expect(hiddenBy(run({ unjudgedChecks: [{ checkId: 'a.two', missing: ['a webhook receiver'] }] }), checks)).toEqual(['a webhook receiver']);
-  expect(hiddenBy(run({ skippedChecks: [{ checkId: 'a.one', reason: 'needs pci' }], unjudgedChecks: [{ checkId: 'a.two', missing: ['a webhook receiver'] }] }), checks)).toEqual(['needs pci', 'a webhook receiver']);
+  expect(hiddenBy(run({ skippedChecks: [{ checkId: 'a.one', reason: 'needs pci' }], unjudgedChecks: [{ checkId: 'a.two', missing: ['a webhook receiver'] }] }), checks)).toEqual(['a webhook receiver', 'needs pci']);
 });
 
 it('is undefined when the checks of the rule ran and judged everything, or the rule has no check', () => {

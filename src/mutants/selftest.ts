@@ -262,5 +262,6 @@ export function hiddenBy(o: Pick<VariantOutcome, 'breaks' | 'skippedChecks' | 'u
   if (covering.length === 0) return undefined;
   const couldNotJudge = covering.filter((id) => unjudged.has(id) && !failing.has(id));
   if (couldNotJudge.length === 0 && !covering.every((id) => skipped.has(id))) return undefined;
-  return [...new Set(covering.flatMap((id) => (skipped.has(id) ? [skipped.get(id)!] : (unjudged.get(id) ?? []))))];
+  // The services checks could not judge without first: they name where a passing check looked away.
+  return [...new Set([...couldNotJudge.flatMap((id) => unjudged.get(id)!), ...covering.flatMap((id) => (skipped.has(id) ? [skipped.get(id)!] : []))])];
 }
