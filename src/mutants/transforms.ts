@@ -140,6 +140,7 @@ export function every429(n: number, when: (req: TransformRequest) => boolean, af
     const c = (counts.get(key) ?? 0) + 1;
     counts.set(key, c);
     if (c % n !== 0) return;
-    return { status: 429, headers: { 'content-type': JSON_TYPE, 'retry-after': after() }, body: JSON.stringify(errorBody(429, 'ErrorRateLimited', 'Too many requests')) };
+    // errorBody reads the section 7 category from the model in scope (categories.ts): put it there.
+    return { status: 429, headers: { 'content-type': JSON_TYPE, 'retry-after': after() }, body: JSON.stringify(withCategories(req.categoryFor, () => errorBody(429, 'ErrorRateLimited', 'Too many requests'))) };
   };
 }
