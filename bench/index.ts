@@ -5,6 +5,9 @@ import { benchHostileBody, formatHostileBody, hostileBodyMissed } from './hostil
 import { benchLoad, JUDGING } from './load.bench.ts';
 import { benchReference } from './reference.bench.ts';
 import { benchStartup, formatStartup, startupMissed } from './startup.bench.ts';
+import { loadModel, operationLabel } from '../src/model/index.ts';
+
+const userRead = operationLabel((await loadModel()).operation('getUserV1'));
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -17,7 +20,7 @@ if (only === undefined || only === 'reference') {
   const ratio = (label: string, f: { ratio: number; cpuRatio: number }) => `  ratio, ${label.padEnd(27)}: ${f.ratio.toFixed(2)} req/s, ${f.cpuRatio.toFixed(2)} CPU/req (target >= ${r.target})`;
   process.stdout.write(
     [
-      'reference server: GET /api/v1/user vs bare node:http (same JSON body; each server in its own process), 10 connections, best of interleaved rounds',
+      `reference server: ${userRead} vs bare node:http (same JSON body; each server in its own process), 10 connections, best of interleaved rounds`,
       row('bare node:http', r.bare),
       row('reference, user token (cached)', r.userToken),
       row('reference, S2S token + X-User-Id', r.identityHeader),
@@ -67,7 +70,7 @@ if (only === undefined || only === 'audit') {
   const a = await benchAudit({ durationSec: seconds });
   process.stdout.write(
     [
-      'client audit front door: GET /api/v1/user (S2S token + X-User-Id + X-Chain-Id), 10 connections',
+      `client audit front door: ${userRead} (S2S token + X-User-Id + X-Chain-Id), 10 connections`,
       `  reference direct : ${fmt(a.direct.rps)} req/s (p99 ${a.direct.p99Ms} ms)`,
       `  through the audit: ${fmt(a.audit.rps)} req/s (p99 ${a.audit.p99Ms} ms, non-2xx ${a.audit.non2xx}; every exchange recorded)`,
       `  ratio            : ${a.ratio.toFixed(2)} (target >= ${a.target})`,

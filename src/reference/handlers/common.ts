@@ -22,7 +22,7 @@ export const userOf = (ctx: Ctx): User => ctx.user as User;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The values a request schema's enum allows for `field` of operation `op` (model-held; e.g. grant_type). */
+/** The values a request schema's enum allows for `field` of operation `op` (model-held; e.g. account_type). */
 export function enumOf(st: RefState, op: Parameters<RefState['model']['operation']>[0], field: string): string[] {
   const e = (st.model.operation(op).requestSchema as { properties?: Record<string, { enum?: unknown[] }> } | undefined)?.properties?.[field]?.enum;
   if (!Array.isArray(e) || e.length === 0) throw new Error(`spec/openapi.yaml: ${op} request field ${field} has no enum`);
