@@ -151,7 +151,7 @@ describe('certify', () => {
   });
 
   const rule = (id: string): Rule => ({ id, kind: 'endpoint', section: '4', summary: id, operations: [], testable: true, source: { file: 'rules/x.yaml', pointer: '' } }) as Rule;
-  const model = { rules: [rule('R-READ'), rule('R-OTHER')], operations: new Map(), validator: () => undefined } as unknown as Model;
+  const model = { rules: [rule('R-READ'), rule('R-OTHER')], operations: new Map(), validator: () => undefined, requestTimeoutMs: () => 30_000 } as unknown as Model;
   const read: Check = {
     id: 'x.read', title: 'read', area: 'x', section: '4', rules: ['R-READ' as RuleId], safe: true, // synthetic rule ids: the test must not depend on the spec
     async run(ctx) {

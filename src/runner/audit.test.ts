@@ -25,6 +25,7 @@ const model = {
   limits: {},
   operations: new Map([['getThing', { operationId: 'getThing', method: 'GET', path: '/thing', server: 'api', pathUnspecified: false }]]),
   validator: () => undefined,
+  requestTimeoutMs: () => 30_000,
   errorBodyValidator: validator,
   categoryFor: (s: number) => (s === 401 ? 'CategoryUnauthorized' : s === 400 ? 'CategoryValidationFailure' : null),
 } as unknown as Model;

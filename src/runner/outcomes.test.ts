@@ -48,7 +48,7 @@ const RULES = [
   rule('R-SCHEMA', 'endpoint', []),
   rule('R-WARN', 'limit', []),
 ];
-const model = { rules: RULES, operations: new Map(), validator: () => undefined } as unknown as Model;
+const model = { rules: RULES, operations: new Map(), validator: () => undefined, requestTimeoutMs: () => 30_000 } as unknown as Model;
 
 async function tokenize(ctx: CheckContext): Promise<string> {
   const res = await ctx.http.send({ method: 'POST', path: '/tok', body: {} });

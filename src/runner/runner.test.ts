@@ -57,6 +57,7 @@ function model(rules: Rule[] = []): Model {
     control: controlDoc,
     operations: new Map([['blockCard', { operationId: 'blockCard', method: 'post', path: '/x', server: 'api', pathUnspecified: true }]]),
     validator: () => undefined,
+    requestTimeoutMs: () => 30_000,
   } as unknown as Model;
 }
 

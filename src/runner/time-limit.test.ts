@@ -31,7 +31,7 @@ async function slowTarget(delayMs: number): Promise<string> {
 const rule = (id: string, extra: object = {}) => ({ id, kind: 'limit', section: '8', summary: id, operations: [], testable: true, source: { file: 'rules/x.yaml', pointer: '' }, ...extra }) as unknown as Rule;
 const budget = rule('LIMIT-REQUEST-TIMEOUT', { value: 30 });
 const mine = rule('SCHEMA-X');
-const model = { rules: [budget, mine], limits: { request_timeout: budget }, operations: new Map(), validator: () => undefined } as unknown as Model;
+const model = { rules: [budget, mine], limits: { request_timeout: budget }, operations: new Map(), validator: () => undefined, requestTimeoutMs: () => 30_000 } as unknown as Model;
 
 function check(id: string, run: Check['run']): Check {
   return { id, title: id, area: 'schema', section: '4', rules: ['SCHEMA-X'] as unknown as RuleId[], safe: true, run };
