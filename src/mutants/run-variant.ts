@@ -14,7 +14,7 @@ import { generateTlsIdentity, startReference, type RateLimitOptions, type Refere
 import { runChecks } from '../runner/index.ts';
 import { startInterceptProxy, PROXY_CONTROL_PREFIX, type InterceptProxy } from './proxy.ts';
 import { BLOCKED, type FailingCheck, type RunRecord } from './scoring.ts';
-import { brokenRules, type MutantVariant, type VariantTls } from './variant.ts';
+import { brokenRules, describeVariant, type MutantVariant, type VariantTls } from './variant.ts';
 
 export const BASELINE_ID = 'baseline';
 export const BASELINE_DESCRIPTION = 'the unmodified reference implementation';
@@ -104,7 +104,7 @@ async function variantTls(tls: VariantTls, dir: string): Promise<ReferenceTls> {
 export async function runVariant(variant: MutantVariant | undefined, ctx: RunContext): Promise<RunRaw> {
   const began = performance.now();
   const base = variant
-    ? { id: variant.id, kind: variant.kind, breaks: brokenRules(variant), description: variant.description }
+    ? { id: variant.id, kind: variant.kind, breaks: brokenRules(variant), description: describeVariant(variant, ctx.model) }
     : { id: BASELINE_ID, kind: 'baseline' as const, breaks: [], description: BASELINE_DESCRIPTION };
   let ref: Awaited<ReturnType<typeof startReference>> | undefined;
   let proxy: InterceptProxy | undefined;
