@@ -67,9 +67,9 @@ interface Waiter {
  * matching): the event was sent and answered 405, so the POST the waiter needs is not coming and
  * the wait ends at once instead of running out (the method itself is judged from refused()).
  */
-function refusedMatches(r: RefusedDelivery, path: string, predicate: (body: any) => boolean): boolean {
+function refusedMatches(r: RefusedDelivery, path: string, predicate: Waiter['predicate']): boolean {
   if (r.path !== path) return false;
-  let body: any;
+  let body: unknown;
   try {
     body = r.text ? JSON.parse(r.text) : undefined;
   } catch {
