@@ -14,7 +14,7 @@ export const checks: Check[] = [
     rules: ["LIMIT-S2S-TOKEN-VALIDITY"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["LIMIT-S2S-TOKEN-VALIDITY"].run(ctx),
+    run: (ctx) => drivers["LIMIT-S2S-TOKEN-VALIDITY"]!.run(ctx),
   },
   {
     id: "limits.token.rate-limit",
@@ -25,7 +25,7 @@ export const checks: Check[] = [
     safe: false,
     exclusive: true,
     needs: [],
-    run: (ctx) => drivers["LIMIT-TOKEN-RATE-LIMIT"].run(ctx),
+    run: (ctx) => drivers["LIMIT-TOKEN-RATE-LIMIT"]!.run(ctx),
   },
   {
     id: "limits.request.timeout",
@@ -35,7 +35,7 @@ export const checks: Check[] = [
     rules: ["LIMIT-REQUEST-TIMEOUT"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["LIMIT-REQUEST-TIMEOUT"].run(ctx),
+    run: (ctx) => drivers["LIMIT-REQUEST-TIMEOUT"]!.run(ctx),
   },
   {
     id: "limits.withdrawal.delay",
@@ -45,7 +45,7 @@ export const checks: Check[] = [
     rules: ["LIMIT-WITHDRAWAL-DELAY"],
     safe: false,
     needs: ["control:createWithdrawalRequest", "control:advanceClock"],
-    run: (ctx) => drivers["LIMIT-WITHDRAWAL-DELAY"].run(ctx),
+    run: (ctx) => drivers["LIMIT-WITHDRAWAL-DELAY"]!.run(ctx),
   },
   {
     id: "limits.transport.tls",
@@ -55,6 +55,6 @@ export const checks: Check[] = [
     rules: ["LIMIT-TRANSPORT-TLS"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["LIMIT-TRANSPORT-TLS"].run(ctx),
+    run: (ctx) => drivers["LIMIT-TRANSPORT-TLS"]!.run(ctx),
   },
 ];

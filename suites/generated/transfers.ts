@@ -14,6 +14,6 @@ export const checks: Check[] = [
     rules: ["FLOW-PUSH-TO-CARD", "EVENT-CARD-TRANSFER-ACTIVITY", "ENDPOINT-RECIPIENT-AS-CREATED", "EVENT-ACTIVITY-WEBHOOK-REPORTS"],
     safe: false,
     needs: ["pci", "webhooks"],
-    run: (ctx) => drivers["FLOW-PUSH-TO-CARD"].run(ctx),
+    run: (ctx) => drivers["FLOW-PUSH-TO-CARD"]!.run(ctx),
   },
 ];
