@@ -25,3 +25,14 @@ export type Drivers = { [K in RuleId]?: Driver };
 
 /** The schema area's drivers, keyed by the operationId whose happy path each one validates. */
 export type OperationDrivers = { [K in OperationId]?: Driver };
+/**
+ * A check of several rules at once (a section 3 state-machine model, a concurrency check, a second
+ * check of a rule): registered by check id in suites/models/index.ts. The generator places it in the
+ * area of its first rule (spec/placement.yaml), takes that rule's section, and renders its title.
+ */
+export interface MultiRuleDriver extends Omit<Driver, 'alsoCovers'> {
+  /** The rules the check judges; the first places it (never empty). */
+  rules: readonly RuleId[];
+}
+
+export type MultiRuleDrivers = Record<string, MultiRuleDriver>;
