@@ -1,11 +1,13 @@
 // `npm run generate`: regenerates everything derived from spec/ — TypeScript types (src/generated,
-// generators/types.ts), the id unions (src/generated/ids.ts, generators/ids.ts) and the check suites (suites/generated, generators/suites.ts).
+// generators/types.ts), the id unions (src/generated/ids.ts, generators/ids.ts), each rule's placement (src/generated/placement.ts, generators/placement.ts, from spec/placement.yaml) and the check suites (suites/generated, generators/suites.ts).
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateIds } from './ids.ts';
-import { generateSuites, SUITES_OUT_DIR } from './suites.ts';
+import { generatePlacement } from './placement.ts';
+import { generateSuites, placementFor, SUITES_OUT_DIR } from './suites.ts';
+import { loadModelFrom } from '../src/model/load.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SPEC_DIR = path.join(ROOT, 'spec');
@@ -19,6 +21,8 @@ export async function generateAll(specDir = SPEC_DIR): Promise<string[]> {
     written.push(...(await generateTypes(specDir, TYPES_OUT_DIR)));
   }
   written.push(await generateIds(specDir, TYPES_OUT_DIR));
+  const model = await loadModelFrom(specDir);
+  written.push(await generatePlacement(model, await placementFor(model, specDir), TYPES_OUT_DIR));
   written.push(...(await generateSuites(specDir, SUITES_OUT_DIR)));
   return written;
 }

@@ -4,7 +4,8 @@ import { mkdtemp, readdir, readFile, rm, cp, writeFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { generateSuites, planSuites, checkIdFor, areaOf } from './suites.ts';
+import { generateSuites, planSuites, placementFor } from './suites.ts';
+import { renderPlacement } from './placement.ts';
 import { loadModel } from '../src/model/index.ts';
 import { loadModelFrom, DEFAULT_SPEC_DIR } from '../src/model/load.ts';
 
@@ -50,6 +51,33 @@ describe('generateSuites', () => {
     expect(await readFile(path.join(ROOT, 'src/generated/ids.ts'), 'utf8'), 'src/generated/ids.ts is stale: run `npm run generate`').toBe(fresh);
   });
 
+  it('matches the committed src/generated/placement.ts (each rule\'s area, from spec/placement.yaml)', async () => {
+    const model = await loadModel();
+    const fresh = renderPlacement(model, await placementFor(model));
+    expect(await readFile(path.join(ROOT, 'src/generated/placement.ts'), 'utf8'), 'src/generated/placement.ts is stale: run `npm run generate`').toBe(fresh);
+  });
+
+  it('places multi-rule checks (suites/models) in the area and section of their first rule', async () => {
+    const model = await loadModel();
+    const plan = await planSuites(model);
+    const sepa = plan.get('states')!.find((c) => c.id === 'states.sepa.model')!;
+    expect(sepa.section).toBe(model.rule(sepa.rules[0] as any).section);
+    const lifetime = plan.get('limits')!.find((c) => c.id === 'limits.s2s.token-lifetime')!;
+    expect(lifetime.title).toContain(`${model.operation('getConfig').method.toUpperCase()} ${model.operation('getConfig').path}`);
+  });
+
+  it('refuses a placement naming a rule spec/rules lacks', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'spec-place-'));
+    try {
+      await cp(DEFAULT_SPEC_DIR, dir, { recursive: true });
+      const file = path.join(dir, 'placement.yaml');
+      await writeFile(file, (await readFile(file, 'utf8')).replace('ERR-3DS-NOT-FOUND: states', 'ERR-3DS-NOT-FOUNDX: states'));
+      await expect(placementFor(await loadModelFrom(dir), dir)).rejects.toThrow(/ERR-3DS-NOT-FOUNDX/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is deterministic', async () => {
     const a = await mkdtemp(path.join(os.tmpdir(), 'suites-a-'));
     const b = await mkdtemp(path.join(os.tmpdir(), 'suites-b-'));
@@ -73,12 +101,12 @@ describe('generateSuites', () => {
 
   it('derives readable check ids from rule ids', async () => {
     const model = await loadModel();
-    const r = model.rule('ERR-TOKEN-CLIENT-ID-MISSING');
-    expect(checkIdFor(r, areaOf(r))).toBe('errors.token.client-id-missing');
-    const u = model.rule('ERR-USER-TOKEN-EMAIL-MISSING');
-    expect(checkIdFor(u, areaOf(u))).toBe('errors.user-token.email-missing');
-    const s = model.rule('STATE-SEPA-WRONG-PATH');
-    expect(checkIdFor(s, areaOf(s))).toBe('states.sepa.wrong-path');
+    const { checkIdFor } = await placementFor(model);
+    expect(checkIdFor(model.rule('ERR-TOKEN-CLIENT-ID-MISSING'))).toBe('errors.token.client-id-missing');
+    expect(checkIdFor(model.rule('ERR-USER-TOKEN-EMAIL-MISSING'))).toBe('errors.user-token.email-missing');
+    expect(checkIdFor(model.rule('STATE-SEPA-WRONG-PATH'))).toBe('states.sepa.wrong-path');
+    // spec/placement.yaml check_ids take precedence over the derivation.
+    expect(checkIdFor(model.rule('AUTH-CHAIN-ID-REQUIRED'))).toBe('identity.chain-header.required');
   });
 
   it('refuses a testable rule that has no driver', async () => {

@@ -8,122 +8,16 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Handlebars from 'handlebars';
 import { loadModel, renderSpecText } from '../src/model/index.ts';
-import type { Model, Rule, ErrorRule, RuleId } from '../src/model/types.ts';
-import type { Driver, Drivers } from '../suites/drivers/driver.ts';
+import type { Model, Rule, ErrorRule } from '../src/model/types.ts';
+import type { Driver, Drivers, MultiRuleDrivers } from '../suites/drivers/driver.ts';
+import { loadPlacement, type Placement } from './placement.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
 export const SUITES_OUT_DIR = path.join(ROOT, 'suites/generated');
 
-/** Areas in report order; each has suites/drivers/<area>.ts and suites/generated/<area>.ts. */
-export const AREAS = [
-  'auth', 'errors', 'identity', 'users', 'aliases', 'states', 'cards',
-  'transfers', 'bank', 'webhooks', 'versioning', 'schema', 'limits',
-] as const;
-export type Area = (typeof AREAS)[number];
-
-/** Rules placed explicitly; everything else goes by prefix / kind (see areaOf). */
-const AREA_BY_RULE: Partial<Record<RuleId, Area>> = {
-  // Section 7 S2S rows that are about the user identity headers.
-  'ERR-S2S-CHAIN-ID-MISSING': 'identity',
-  'ERR-S2S-USER-IDENTIFIER-MISSING': 'identity',
-  'ERR-S2S-USER-IDENTIFIER-MULTIPLE': 'identity',
-  'ERR-S2S-USER-NOT-FOUND': 'identity',
-  'AUTH-IDENTITY-HEADER-KINDS': 'identity',
-  'AUTH-X-USER-WALLET-IS-EOA': 'identity',
-  'AUTH-CHAIN-ID-REQUIRED': 'identity',
-  'AUTH-COMPANY-ISOLATION': 'identity',
-  // Section 7 "other rules" that belong to a state machine or an endpoint.
-  'ERR-3DS-NOT-FOUND': 'states',
-  'ERR-SEPA-WRONG-PATH': 'states',
-  'ERR-CHAIN-NOT-NUMERIC': 'bank',
-  'ERR-ALIAS-MISMATCH': 'aliases',
-  'ERR-RATE-LIMITED': 'limits',
-  'ERR-BODY-SHAPE': 'errors',
-  'ERR-CATEGORY-STATUS': 'errors',
-  'ERR-OTHER-ENDPOINTS': 'errors',
-  // Endpoint rules (general.yaml).
-  'ENDPOINT-RESPONSE-SCHEMA': 'schema',
-  'GENERAL-TRANSPORT-JSON': 'schema',
-  'ENDPOINT-USER-CREATE': 'users',
-  'ENDPOINT-RETAIL-REGISTER': 'users',
-  'ENDPOINT-CONFIG-READS': 'users',
-  'ENDPOINT-WALLETS': 'users',
-  'ENDPOINT-ACTIVITY-FEED': 'users',
-  'ENDPOINT-CARDS': 'cards',
-  'ENDPOINT-CARD-AS-CREATED': 'cards',
-  'ENDPOINT-RECIPIENT-AS-CREATED': 'transfers',
-  'STATE-CARD-CLOSE-TERMINAL': 'cards',
-  'ENDPOINT-BANK-ACCOUNT-TYPES': 'bank',
-  'ENDPOINT-CHAIN-NUMERIC-STRING': 'bank',
-  'ENDPOINT-PRIMARY-WALLET-SERVER': 'bank',
-  'FLOW-PUSH-TO-CARD': 'transfers',
-};
-
-const PREFIX_AREAS: [RegExp, Area][] = [
-  [/^ERR-/, 'errors'],
-  [/^STATE-/, 'states'],
-  [/^ALIAS-/, 'aliases'],
-  [/^AUTH-/, 'auth'],
-  [/^LIMIT-/, 'limits'],
-  [/^VERSION-/, 'versioning'],
-  [/^EVENT-/, 'webhooks'],
-];
-
-/** Rules covered by the per-operation schema checks (one check per operation, not per rule). */
-const SCHEMA_RULES: RuleId[] = ['ENDPOINT-RESPONSE-SCHEMA', 'GENERAL-TRANSPORT-JSON'];
-
-export function areaOf(rule: Rule): Area {
-  const explicit = AREA_BY_RULE[rule.id];
-  if (explicit) return explicit;
-  for (const [re, area] of PREFIX_AREAS) if (re.test(rule.id)) return area;
-  throw new Error(`generators/suites.ts: rule ${rule.id} (spec/${rule.source.file} ${rule.source.pointer}) maps to no area; add it to AREA_BY_RULE`);
-}
-
-const ID_PREFIXES = ['ERR', 'STATE', 'ALIAS', 'AUTH', 'LIMIT', 'VERSION', 'EVENT', 'ENDPOINT', 'FLOW', 'GENERAL'];
-const TABLE_PREFIX: Record<string, string> = { token: 'TOKEN', s2s: 'S2S', idp: 'IDP', user_token: 'USER-TOKEN' };
-
-/** Ids the generic derivation renders awkwardly (a header name or the area repeated as the group). */
-const CHECK_ID_OVERRIDES: Partial<Record<RuleId, string>> = {
-  'AUTH-IDENTITY-HEADER-KINDS': 'identity.headers.each-kind',
-  'AUTH-X-USER-WALLET-IS-EOA': 'identity.wallet-header.eoa-only',
-  'AUTH-CHAIN-ID-REQUIRED': 'identity.chain-header.required',
-  'ENDPOINT-USER-CREATE': 'users.create.v1-v2',
-  'ENDPOINT-CARDS': 'cards.virtual.create-and-list',
-  'STATE-CARD-CLOSE-TERMINAL': 'cards.close.terminal',
-  'ENDPOINT-BANK-ACCOUNT-TYPES': 'bank.accounts.types',
-  'ENDPOINT-CHAIN-NUMERIC-STRING': 'bank.chain.numeric-string',
-  'ENDPOINT-PRIMARY-WALLET-SERVER': 'bank.primary-wallet.server-resolved',
-  'ENDPOINT-RETAIL-REGISTER': 'users.retail.register',
-  'FLOW-PUSH-TO-CARD': 'transfers.push-to-card.end-to-end',
-  'ENDPOINT-WALLETS': 'users.wallets.read',
-  'EVENT-WEBHOOK-DELIVERY': 'webhooks.delivery.json-post',
-  'EVENT-WEBHOOK-POST': 'webhooks.delivery.method-post',
-};
-
-/** Stable, readable check id from the rule id: ERR-TOKEN-CLIENT-ID-MISSING -> errors.token.client-id-missing. */
-export function checkIdFor(rule: Rule, area: Area): string {
-  const override = CHECK_ID_OVERRIDES[rule.id];
-  if (override) return override;
-  let rest: string = rule.id;
-  const first = rest.split('-')[0];
-  if (ID_PREFIXES.includes(first)) rest = rest.slice(first.length + 1);
-  let group: string | undefined;
-  if (rule.kind === 'error') {
-    const table = (rule as ErrorRule).table;
-    const prefix = TABLE_PREFIX[table];
-    if (prefix && rest.startsWith(`${prefix}-`)) {
-      group = table.replace(/_/g, '-');
-      rest = rest.slice(prefix.length + 1);
-    }
-  }
-  const parts = rest.toLowerCase().split('-');
-  if (!group) {
-    if (parts.length === 1) return `${area}.${parts[0]}`;
-    group = parts.shift()!;
-  }
-  return `${area}.${group}.${parts.join('-')}`;
-}
+/** Areas in report order; each has suites/drivers/<area>.ts and suites/generated/<area>.ts (spec/placement.yaml `areas`). */
+export type Area = string;
 
 export function kebab(opId: string): string {
   return opId.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/([a-z])([0-9])/g, '$1-$2').toLowerCase();
@@ -149,6 +43,8 @@ interface RenderedCheck {
   safe: boolean;
   exclusive: boolean;
   needs: string[];
+  /** The record the check's run comes from: the area's per-rule drivers or the multi-rule drivers (suites/models). */
+  source: 'drivers' | 'multiRuleDrivers';
   driverKey: string;
 }
 
@@ -159,19 +55,32 @@ async function loadDrivers(area: Area): Promise<Drivers> {
   return mod.drivers as Drivers;
 }
 
-function checkOf(id: string, title: string, area: Area, section: string, rules: string[], d: Driver, driverKey: string): RenderedCheck {
+function checkOf(id: string, title: string, area: Area, section: string, rules: string[], d: Driver, driverKey: string, source: RenderedCheck['source'] = 'drivers'): RenderedCheck {
   return {
     id, title, area, section,
     rules: [...new Set(rules)],
     safe: d.safe === true,
     exclusive: d.exclusive === true,
     needs: [...(d.needs ?? [])],
+    source,
     driverKey,
   };
 }
 
-/** Builds the per-area check lists (no file I/O besides importing drivers). Throws on any coverage gap. */
-export async function planSuites(model: Model): Promise<Map<Area, RenderedCheck[]>> {
+async function loadMultiRuleDrivers(): Promise<MultiRuleDrivers> {
+  const mod = await import(pathToFileURL(path.join(ROOT, 'suites/models/index.ts')).href);
+  if (!mod.multiRuleDrivers || typeof mod.multiRuleDrivers !== 'object') throw new Error('suites/models/index.ts exports no `multiRuleDrivers` record');
+  return mod.multiRuleDrivers as MultiRuleDrivers;
+}
+
+/** The specDir placement.yaml (default: the project's spec/) checked against `model`. */
+export const placementFor = (model: Model, specDir: string = path.join(ROOT, 'spec')): Promise<Placement> => loadPlacement(specDir, model);
+
+/** Builds the per-area check lists (no file I/O besides importing drivers and reading the placement). Throws on any coverage gap. */
+export async function planSuites(model: Model, placement?: Placement): Promise<Map<Area, RenderedCheck[]>> {
+  const place = placement ?? (await placementFor(model));
+  const AREAS = place.areas;
+  const areaOf = (r: Rule) => place.areaOf(r);
   const byId = new Map<string, Rule>(model.rules.map((r) => [r.id, r]));
   const errors: string[] = [];
   const driversByArea = new Map<Area, Drivers>();
@@ -199,7 +108,7 @@ export async function planSuites(model: Model): Promise<Map<Area, RenderedCheck[
       errors.push((err as Error).message);
       continue;
     }
-    if (area === 'schema' && SCHEMA_RULES.includes(rule.id)) continue; // per-operation checks below
+    if (area === 'schema' && place.perOperation.includes(rule.id)) continue; // per-operation checks below
     const drivers = driversByArea.get(area)!;
     const d = Object.hasOwn(drivers, rule.id) ? drivers[rule.id] : undefined;
     if (!rule.testable) {
@@ -212,12 +121,12 @@ export async function planSuites(model: Model): Promise<Map<Area, RenderedCheck[
       continue;
     }
     usedKeys.get(area)!.add(rule.id);
-    plan.get(area)!.push(checkOf(checkIdFor(rule, area), d.title !== undefined ? renderSpecText(d.title, model) : titleOf(rule), area, rule.section, [rule.id, ...(d.alsoCovers ?? [])], d, rule.id));
+    plan.get(area)!.push(checkOf(place.checkIdFor(rule), d.title !== undefined ? renderSpecText(d.title, model) : titleOf(rule), area, rule.section, [rule.id, ...(d.alsoCovers ?? [])], d, rule.id));
   }
 
   // Schema area: one check per operation whose path the spec shows (drivers keyed by operationId).
   const schemaDrivers = driversByArea.get('schema')!;
-  const schemaRules = SCHEMA_RULES.filter((id) => byId.get(id)?.testable);
+  const schemaRules = place.perOperation.filter((id) => byId.get(id)?.testable);
   for (const op of model.operations.values()) {
     const d = Object.hasOwn(schemaDrivers, op.operationId) ? schemaDrivers[op.operationId] : undefined;
     if (!d) {
@@ -227,6 +136,19 @@ export async function planSuites(model: Model): Promise<Map<Area, RenderedCheck[
     usedKeys.get('schema')!.add(op.operationId);
     const where = op.pathUnspecified ? `${op.operationId} (path from the profile)` : `${op.method} ${op.server === 'pci' ? '{pci_url}' : ''}${op.path}`;
     plan.get('schema')!.push(checkOf(`schema.${kebab(op.operationId)}`, d.title !== undefined ? renderSpecText(d.title, model) : `${where}: the happy path answers JSON matching the documented response schema`, 'schema', '4', [...schemaRules, ...(d.alsoCovers ?? [])], d, op.operationId));
+  }
+
+  // Multi-rule checks (suites/models): placed in the area of their first rule, with its section.
+  for (const [id, d] of Object.entries(await loadMultiRuleDrivers())) {
+    const unknown = d.rules.filter((r) => !byId.has(r));
+    if (!d.rules.length || unknown.length) {
+      errors.push(`suites/models/index.ts: check ${id} ${d.rules.length ? `names unknown rule(s) ${unknown.join(', ')}` : 'names no rule'}`);
+      continue;
+    }
+    const first = byId.get(d.rules[0])!;
+    const area = areaOf(first);
+    if (!id.startsWith(`${area}.`)) errors.push(`suites/models/index.ts: check ${id} is placed in area ${area} (the area of its first rule ${first.id}); its id must start with "${area}."`);
+    plan.get(area)!.push(checkOf(id, d.title !== undefined ? renderSpecText(d.title, model) : titleOf(first), area, first.section, [...d.rules], d, id, 'multiRuleDrivers'));
   }
 
   // Drivers for rules that are not in this area (stale or misplaced) are errors too.
@@ -265,17 +187,17 @@ async function suiteTemplate(): Promise<Handlebars.TemplateDelegate> {
 /** Renders every area to a string, keyed by file name (deterministic). */
 export async function renderSuites(specDir?: string): Promise<Map<string, string>> {
   const model = await loadModel(specDir);
-  const plan = await planSuites(model);
+  const plan = await planSuites(model, await placementFor(model, specDir));
   const tpl = await suiteTemplate();
   const out = new Map<string, string>();
-  for (const area of AREAS) {
-    out.set(`${area}.ts`, tpl({ area, module: area, checks: plan.get(area)! }));
+  for (const [area, checks] of plan) {
+    out.set(`${area}.ts`, tpl({ area, module: area, checks, multi: checks.some((c) => c.source === 'multiRuleDrivers') }));
   }
-  out.set('index.ts', renderIndex());
+  out.set('index.ts', renderIndex([...plan.keys()]));
   return out;
 }
 
-function renderIndex(): string {
+function renderIndex(AREAS: readonly Area[]): string {
   const lines = [
     '// GENERATED by generators/suites.ts from spec/rules — do not edit by hand.',
     '',

@@ -1,13 +1,12 @@
-// Every check: the generated per-rule checks (suites/generated, from spec/rules joined with the
-// per-rule drivers in suites/drivers) plus the model-based state-machine checks (suites/models).
+// Every check: suites/generated, from spec/rules joined with the per-rule drivers in suites/drivers and
+// the multi-rule drivers (model-based state-machine checks and the like) in suites/models.
 // Both are written with the check-writing kit (suites/kit) and the assertions of src/checks/assert.ts.
 
 import type { Check } from '../src/checks/types.ts';
 import { generatedChecks } from './generated/index.ts';
-import { modelChecks } from './models/index.ts';
 
 export async function loadChecks(): Promise<Check[]> {
-  const all = [...generatedChecks, ...modelChecks];
+  const all = [...generatedChecks];
   const seen = new Set<string>();
   for (const c of all) {
     if (seen.has(c.id)) throw new Error(`duplicate check id ${c.id}`);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../model/index.ts';
 import { FAULT_POINTS } from '../reference/index.ts';
-import { bankDigest, buildMutantBank, MUTANT_BANK, variantsById } from './registry.ts';
+import { bankDigest, buildMutantBank, MUTANT_BANK, PENDING_BANK, variantsById } from './registry.ts';
 import { ulidOf } from './ulid.ts';
-import { brokenRules } from './variant.ts';
+import { brokenRules, describeVariant, op, webhook } from './variant.ts';
 
 describe('mutant bank (registry)', () => {
   it('has at least 40 faulty and 10 benign variants', () => {
@@ -43,6 +43,13 @@ describe('mutant bank (registry)', () => {
       expect(mutates, `${v.id} changes nothing`).toBe(true);
       expect(v.description.length).toBeGreaterThan(10);
     }
+  });
+
+  it('renders the operations and webhooks a description names from the model', async () => {
+    const model = await loadModel();
+    const getConfig = model.operation('getConfig');
+    expect(describeVariant({ description: `${op('getConfig')} on ${webhook('user')}` }, model)).toBe(`${getConfig.method.toUpperCase()} ${getConfig.path} on ${model.webhookPath('user')}`);
+    for (const v of [...MUTANT_BANK, ...PENDING_BANK]) expect(describeVariant(v, model), v.id).not.toMatch(/\{(op|path|message|webhook):/);
   });
 
   it('spreads faulty variants over every area of the brief', () => {

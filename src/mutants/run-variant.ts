@@ -14,7 +14,7 @@ import { generateTlsIdentity, startReference, type RateLimitOptions, type Refere
 import { runChecks } from '../runner/index.ts';
 import { startInterceptProxy, PROXY_CONTROL_PREFIX, type InterceptProxy } from './proxy.ts';
 import { BLOCKED, type FailingCheck, type RunRecord } from './scoring.ts';
-import { brokenRules, type MutantVariant, type VariantTls } from './variant.ts';
+import { brokenRules, describeVariant, type MutantVariant, type VariantTls } from './variant.ts';
 
 export const BASELINE_ID = 'baseline';
 export const BASELINE_DESCRIPTION = 'the unmodified reference implementation';
@@ -26,8 +26,19 @@ export const BASELINE_DESCRIPTION = 'the unmodified reference implementation';
  */
 export type SelftestProfile = 'full' | 'minimal';
 
-/** webhook_timeout_ms of every selftest run (the reference's own profile states none). */
-export const SELFTEST_WEBHOOK_TIMEOUT_MS = 10_000;
+/**
+ * webhook_timeout_ms of a selftest run whose variant does not delay deliveries (the reference's own
+ * profile states none). The reference posts each webhook at once, on loopback, so this only bounds how
+ * long a check waits for a webhook a faulty variant never delivers (or delivers unrecognisably).
+ */
+export const SELFTEST_WEBHOOK_TIMEOUT_MS = 5_000;
+/** Bound over a variant's delivery delay: benign.webhooks.late (6 s late) must stay clean with no check skipped. */
+export const SELFTEST_WEBHOOK_DELAY_MARGIN_MS = 4_000;
+
+/** The bank's webhook bound for a variant's run: the default, or the variant's delivery delay plus a margin. */
+export function selftestWebhookTimeoutMs(variant: MutantVariant | undefined): number {
+  return Math.max(SELFTEST_WEBHOOK_TIMEOUT_MS, (variant?.proxy?.webhookDelayMs ?? 0) + SELFTEST_WEBHOOK_DELAY_MARGIN_MS);
+}
 
 export interface RunContext {
   checks: Check[];
@@ -93,7 +104,7 @@ async function variantTls(tls: VariantTls, dir: string): Promise<ReferenceTls> {
 export async function runVariant(variant: MutantVariant | undefined, ctx: RunContext): Promise<RunRaw> {
   const began = performance.now();
   const base = variant
-    ? { id: variant.id, kind: variant.kind, breaks: brokenRules(variant), description: variant.description }
+    ? { id: variant.id, kind: variant.kind, breaks: brokenRules(variant), description: describeVariant(variant, ctx.model) }
     : { id: BASELINE_ID, kind: 'baseline' as const, breaks: [], description: BASELINE_DESCRIPTION };
   let ref: Awaited<ReturnType<typeof startReference>> | undefined;
   let proxy: InterceptProxy | undefined;
@@ -111,9 +122,9 @@ export async function runVariant(variant: MutantVariant | undefined, ctx: RunCon
       proxy = await startInterceptProxy(ref.profile, variant.proxy);
       raw = { ...raw, base_url: proxy.baseUrl, ...(raw.control_url ? { control_url: `${proxy.baseUrl}${PROXY_CONTROL_PREFIX}` } : {}) };
     }
-    // The bank's webhook bound: benign.webhooks.late delivers 6 s late, within it, and must stay clean
-    // with no check skipped; a variant that never delivers costs at most this wait.
-    raw = { ...raw, webhook_timeout_ms: raw.webhook_timeout_ms ?? SELFTEST_WEBHOOK_TIMEOUT_MS };
+    // The bank's webhook bound: a variant that delays deliveries still gets them within it (so a late
+    // webhook is proven not to be a fault); a variant that never delivers costs at most this wait.
+    raw = { ...raw, webhook_timeout_ms: raw.webhook_timeout_ms ?? selftestWebhookTimeoutMs(variant) };
     if (ctx.profile === 'minimal') raw = minimal(raw);
     const profile = resolveProfile(raw, { env: {} }, `mutant ${base.id}`);
     const outcome = await runChecks({ profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: variant?.checkConcurrency ?? ctx.checkConcurrency, ...(variant?.checkTimeoutMs ? { checkTimeoutMs: variant.checkTimeoutMs } : {}) }, ctx.checks, []);

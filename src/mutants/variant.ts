@@ -10,7 +10,8 @@
 import type { ReferenceOptions, ReferenceTls } from '../reference/index.ts';
 import type { ProxyHooks } from './proxy.ts';
 
-import type { RuleId } from '../model/types.ts';
+import { renderSpecText } from '../model/facts.ts';
+import type { Model, OperationId, RuleId, WebhookId } from '../model/types.ts';
 
 // The generated union (src/generated/ids.ts): a variant breaking a rule spec/rules lacks fails tsc.
 export type { RuleId };
@@ -79,3 +80,15 @@ export const benign = (id: string, description: string, options: Partial<Referen
 
 /** Reference options switching on the named fault points (src/reference/faults.ts). */
 export const faults = (...names: string[]): Partial<ReferenceOptions> => ({ faults: new Set(names) });
+
+/**
+ * An operation named in a variant description: rendered "METHOD /path" from the model when the
+ * description is shown (describeVariant), so a description never restates a path spec/ holds.
+ */
+export const op = (id: OperationId): string => `{op:${id}}`;
+/** A webhook delivery path named in a variant description (rendered like op). */
+export const webhook = (id: WebhookId): string => `{webhook:${id}}`;
+
+/** The variant's description with the spec facts it names rendered from the model. */
+export const describeVariant = (v: Pick<VariantSpec, 'description'>, model: Pick<Model, 'operation' | 'errorRule' | 'webhookPath'>): string =>
+  renderSpecText(v.description, model);

@@ -59,7 +59,27 @@ const REFUSED_TEXT_BYTES = 64 * 1024;
 interface Waiter {
   path: string;
   predicate: (body: any) => boolean;
-  resolve: (w: ReceivedWebhook) => void;
+  resolve: (w: ReceivedWebhook | undefined) => void;
+}
+
+/**
+ * A delivery made with another method than POST that is the one a waiter awaits (same path, body
+ * matching): the event was sent and answered 405, so the POST the waiter needs is not coming and
+ * the wait ends at once instead of running out (the method itself is judged from refused()).
+ */
+function refusedMatches(r: RefusedDelivery, path: string, predicate: Waiter['predicate']): boolean {
+  if (r.path !== path) return false;
+  let body: unknown;
+  try {
+    body = r.text ? JSON.parse(r.text) : undefined;
+  } catch {
+    return false;
+  }
+  try {
+    return !!predicate(body);
+  } catch {
+    return false;
+  }
 }
 
 function matches(w: ReceivedWebhook, path: string, predicate: (body: any) => boolean): boolean {
@@ -101,8 +121,15 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
       req.on('end', () => {
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        refused.push({ method: req.method ?? '', path: (req.url ?? '/').split('?')[0], headers, text: Buffer.concat(chunks).toString('utf8').slice(0, REFUSED_TEXT_BYTES), receivedAt: Date.now() });
+        const r: RefusedDelivery = { method: req.method ?? '', path: (req.url ?? '/').split('?')[0], headers, text: Buffer.concat(chunks).toString('utf8').slice(0, REFUSED_TEXT_BYTES), receivedAt: Date.now() };
+        refused.push(r);
         if (refused.length > REFUSED_KEEP) refused.shift();
+        for (const w of waiters) {
+          if (refusedMatches(r, w.path, w.predicate)) {
+            waiters.delete(w);
+            w.resolve(undefined);
+          }
+        }
         res.writeHead(405, { allow: 'POST' });
         res.end();
       });
@@ -179,6 +206,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
       // Deliveries can arrive before the check starts waiting; look at history first.
       const seen = received.find((w) => matches(w, path, predicate));
       if (seen) return Promise.resolve(seen);
+      if (refused.some((r) => refusedMatches(r, path, predicate))) return Promise.resolve(undefined);
       return new Promise((resolve) => {
         // The check's signal ends the wait too: a check out of time does not hold a waiter for minutes.
         const finish = (w: ReceivedWebhook | undefined) => {

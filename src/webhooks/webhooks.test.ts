@@ -39,6 +39,31 @@ describe('webhook receiver', () => {
   });
 });
 
+describe('webhook receiver and deliveries by another method', () => {
+  // Settled or not once the macrotask queue has run: the receiver resolves a waiter before it answers.
+  const state = (p: Promise<unknown>) => Promise.race([p.then(() => 'ended'), new Promise((r) => setImmediate(() => r('open')))]);
+
+  it('ends a wait at once when the awaited webhook came by another method, and only then', async () => {
+    const r = await startWebhookReceiver();
+    try {
+      const put = (path: string, body: string) => fetch(`${r.baseUrl}${path}`, { method: 'PUT', body });
+      const pending = r.waitFor('/v2/webhooks/user', (b) => b.user_id === 'u-9', 600_000);
+      // Another path, another user, a body that is not JSON: the wait goes on.
+      for (const [path, body] of [['/v2/webhooks/3ds', '{"user_id":"u-9"}'], ['/v2/webhooks/user', '{"user_id":"u-8"}'], ['/v2/webhooks/user', 'u-9']]) {
+        expect((await put(path, body)).status).toBe(405);
+        expect(await state(pending)).toBe('open');
+      }
+      expect((await put('/v2/webhooks/user', '{"user_id":"u-9"}')).status).toBe(405);
+      expect(await state(pending)).toBe('ended');
+      expect(await pending).toBeUndefined();
+      // A wait that starts after the refused delivery ends at once too.
+      expect(await state(r.waitFor('/v2/webhooks/user', (b) => b.user_id === 'u-9', 600_000))).toBe('ended');
+    } finally {
+      await r.close();
+    }
+  });
+});
+
 describe('webhook receiver bounds and external mode', () => {
   it('drops the oldest deliveries past the byte bound and counts the drop', async () => {
     const r = await startWebhookReceiver({ maxTotalBytes: 100, keep: 1000 });

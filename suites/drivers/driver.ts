@@ -21,3 +21,15 @@ export interface Driver {
 }
 
 export type Drivers = Record<string, Driver>;
+
+/**
+ * A check of several rules at once (a section 3 state-machine model, a concurrency check, a second
+ * check of a rule): registered by check id in suites/models/index.ts. The generator places it in the
+ * area of its first rule (spec/placement.yaml), takes that rule's section, and renders its title.
+ */
+export interface MultiRuleDriver extends Omit<Driver, 'alsoCovers'> {
+  /** The rules the check judges; the first places it (never empty). */
+  rules: readonly RuleId[];
+}
+
+export type MultiRuleDrivers = Record<string, MultiRuleDriver>;

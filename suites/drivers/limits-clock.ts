@@ -52,12 +52,10 @@ const DELAY_ATTEMPTS = 20;
 /**
  * The server side of LIMIT-S2S-TOKEN-VALIDITY (the generated limits.s2s.token-validity reads the claims):
  * the token is honoured for its whole 48 h and refused after. A second check of the same rule, so it is
- * registered in suites/models (the generator joins one driver per rule).
+ * registered in suites/models/index.ts as a multi-rule check.
  */
 export const s2sTokenLifetime: Driver = {
-    // Used as is by suites/models/limits.ts (not rendered by the generator), so its path stays on the
-    // single-source allow-list until that check is generated.
-    title: 'An S2S token is honoured for its whole validity: still accepted 60 s before 48 h (172800 s) after issue and refused with the ErrorExpired row 5 s after exp (server clock advanced through the control API; GET /api/v1/config)',
+    title: 'An S2S token is honoured for its whole validity: still accepted 60 s before 48 h (172800 s) after issue and refused with the ErrorExpired row 5 s after exp (server clock advanced through the control API; {op:getConfig})',
     safe: false,
     // Moves the server clock by two days: every token of checks running alongside would expire.
     exclusive: true,

@@ -6,14 +6,31 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffDelay, RETRY_DEFAULTS } from '../../src/client/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
+import { isPrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import { clockDrivers } from './limits-clock.ts';
 import { RATE_PROBE_DEFAULTS } from './limits-rate.ts';
-import { check, clockSkewAllowance, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders, warnReading, opLabel } from '../kit/index.ts';
+import { advanceClock, check, clockSkewAllowance, hasControl, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders, warnReading, opLabel } from '../kit/index.ts';
 
 export { RATE_PROBE_DEFAULTS };
 const PROBE_CONCURRENCY = 20;
 /** Recovery bound a declared window may raise the default to: under the default 120 s per-check limit. */
 const MAX_WINDOW_RECOVERY_S = 100;
+
+/**
+ * Moves the target's clock past the limit's window when its control adapter can (advanceClock), so the
+ * backoff below does not sleep through it in real time: by the 429's Retry-After, or the declared
+ * window, in whole seconds. A target whose limiter does not follow that clock still answers 429, and
+ * the backoff then waits as it would without control; a refused advance only leaves the wait to it.
+ */
+async function skipWindow(ctx: CheckContext, limited: HttpResponse, declaredWindowS: number | undefined): Promise<void> {
+  if (!hasControl(ctx, 'advanceClock')) return;
+  const retryAfter = Number(limited.headers['retry-after']);
+  const seconds = Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : declaredWindowS !== undefined ? Math.ceil(declaredWindowS) : undefined;
+  if (seconds === undefined || seconds > MAX_WINDOW_RECOVERY_S) return;
+  await advanceClock(ctx, seconds).catch((err) => {
+    if (!isPrerequisiteFailed(err)) throw err;
+  });
+}
 
 /** Resolves with the negotiated protocol, or rejects with the TLS error; the socket is destroyed when the check's signal aborts. */
 function tlsProtocol(host: string, port: number, opts: tls.ConnectionOptions, signal: AbortSignal): Promise<string> {
@@ -120,6 +137,7 @@ export const drivers: Drivers = {
       // the profile's recovery bound: the 429s it waits through are what it judges, and the client's own
       // wait bound (a 429 is never the answer elsewhere) is not this check's bound.
       const stop = Date.now() + recoveryS * 1000;
+      await skipWindow(ctx, limited, declaredWindowS);
       let last: HttpResponse | undefined;
       for (let retry = 1; Date.now() < stop; retry++) {
         ctx.signal.throwIfAborted();

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { TargetProfile } from '../../src/profile/types.ts';
-import { startReference, type ReferenceServer } from '../../src/reference/index.ts';
+import { EMBEDDED_RUN_RATE_LIMIT, startReference, type ReferenceServer } from '../../src/reference/index.ts';
 import { dashboard, startVendorSim, type VendorSim } from './vendor-sim.ts';
 
 export const ADAPTER_FILE = fileURLToPath(new URL('./vendor-adapter.yaml', import.meta.url));
@@ -38,7 +38,9 @@ export interface Sandbox {
 }
 
 export async function startSandbox(opts: { signingKey?: JWK; adapterFile?: string } = {}): Promise<Sandbox> {
-  const reference = await startReference({ name: 'reference behind a vendor simulation' });
+  // The embedded default run's token limits (a one-second window, published in the profile): every
+  // full run waits out one window in the rate-limit checks, not the ten seconds of the default.
+  const reference = await startReference({ name: 'reference behind a vendor simulation', rateLimit: EMBEDDED_RUN_RATE_LIMIT });
   const controlUrl = reference.profile.control_url!;
   const key = `sim-${Math.random().toString(36).slice(2)}-key`;
   const sim = await startVendorSim(controlUrl, key);

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { ALL_AREA_NAMES, AREA_NAMES, brokenRules, buildMutantBank, isVariantArea, runSelftest, SELFTEST_DEFAULTS, variantsById, type MutantVariant, type VariantArea } from '../../mutants/index.ts';
+import { ALL_AREA_NAMES, AREA_NAMES, brokenRules, buildMutantBank, describeVariant, isVariantArea, runSelftest, SELFTEST_DEFAULTS, variantsById, type MutantVariant, type VariantArea } from '../../mutants/index.ts';
 import { nonNegativeInt, resolveRunOptions } from '../../options/index.ts';
 import { formatSelftest } from '../../report/selftest-console.ts';
 import { loadModel } from '../../model/index.ts';
@@ -51,7 +51,8 @@ async function selftestHandler(args: Record<string, any>, io: CliIo): Promise<nu
   const withServer = !(areas.length > 0 && serverAreas.length === 0) || ids.length > 0;
   const variants = withServer ? chooseVariants(ids, serverAreas) : [];
   if (args.list) {
-    for (const v of variants) io.stdout.write(`${v.id.padEnd(48)} ${v.kind.padEnd(7)} ${(brokenRules(v).join(',') || '-').padEnd(36)} ${v.description}\n`);
+    const model = variants.length ? await loadModel() : undefined;
+    for (const v of variants) io.stdout.write(`${v.id.padEnd(48)} ${v.kind.padEnd(7)} ${(brokenRules(v).join(',') || '-').padEnd(36)} ${describeVariant(v, model!)}\n`);
     if (withClients && areas.includes(CLIENT_AREA)) for (const m of await clientModes()) io.stdout.write(`client:${m}\n`);
     return 0;
   }

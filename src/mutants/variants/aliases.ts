@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { USER_READ_OPS } from '../ops.ts';
 import { has, onAliasWebhook, refuseAliasOnly } from '../proxy-edits.ts';
 import { onOk } from '../transforms.ts';
-import { faulty, faults, type VariantSpec } from '../variant.ts';
+import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Builds the aliases variants (stateful transforms get fresh state on every call). */
 export function aliasesVariants(): VariantSpec[] {
@@ -26,9 +26,9 @@ export function aliasesVariants(): VariantSpec[] {
     }),
     faulty('alias.mismatch.accepted', 'ALIAS-MISMATCH-REJECTED', 'a request carrying a new name and its deprecated alias with different values is accepted', faults('alias.accept-mismatch')),
     faulty('alias.fx.deprecated-only-refused', 'ALIAS-FX-DEPOSIT-ADDRESS', 'FX estimate with only the deprecated deposit_address is refused (400, the preferred name missing)', {}, refuseAliasOnly('estimateFx', 'ALIAS-FX-DEPOSIT-ADDRESS')),
-    faulty('alias.user-create-v2.deprecated-only-refused', 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2', 'POST /api/v2/user with only the deprecated wallet_address is refused', {}, refuseAliasOnly('createUserV2', 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2')),
+    faulty('alias.user-create-v2.deprecated-only-refused', 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2', `${op('createUserV2')} with only the deprecated wallet_address is refused`, {}, refuseAliasOnly('createUserV2', 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2')),
     faulty('alias.statement.owner-only-refused', 'ALIAS-STATEMENT-OWNER', 'the statement request with only the deprecated owner is refused', {}, refuseAliasOnly('getFullStatement', 'ALIAS-STATEMENT-OWNER')),
-    faulty('alias.xrpl.wallet-address-renamed', 'ALIAS-UNCHANGED-WALLET-NAMES', 'the XRPL POST /api/v1/accounts response names wallet_address "address"', {
+    faulty('alias.xrpl.wallet-address-renamed', 'ALIAS-UNCHANGED-WALLET-NAMES', `the XRPL ${op('createXrplAccount')} response names wallet_address "address"`, {
       transform: onOk(['createXrplAccount'], (b) => {
         if (!has(b, 'wallet_address')) return;
         b.address = b.wallet_address;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { IDP_OPS } from '../ops.ts';
 import { has, onAliasWebhook, proxyError, proxyJson, refuseAliasOnly, resignedToken } from '../proxy-edits.ts';
 import { isObject, JSON_TYPE, onRule, onOk, restatus } from '../transforms.ts';
-import { faulty, faults, type VariantSpec } from '../variant.ts';
+import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Who a request acts for, as far as its headers say (token plus identity header). */
 const identityKey = (h: Record<string, string>) => [h.authorization, h['x-user-wallet'], h['x-user-email'], h['x-user-id']].join('|');
@@ -55,20 +55,20 @@ export function coverageVariants(): VariantSpec[] {
         }
       },
     }),
-    faulty('idp.retail.wrong-id', 'ENDPOINT-RETAIL-REGISTER', 'POST /api/v1/user/retail returns an id that is not the registered user', {
+    faulty('idp.retail.wrong-id', 'ENDPOINT-RETAIL-REGISTER', `${op('registerRetailUser')} returns an id that is not the registered user`, {
       transform: onOk(['registerRetailUser'], (b) => void (has(b, 'id') && (b.id = randomUUID()))),
     }),
 
     // ------------------------------------------------------------------------------- S2S, identity
     faulty('s2s.claims.scope-read', 'AUTH-S2S-TOKEN-CLAIMS', 'S2S tokens carry scope "partner:read" instead of "partner:full" (validly signed)', {}, resignedToken('createToken', 's2s_signing_secret', (c) => void (c.scope = 'partner:read'))),
-    faulty('s2s.bearer.config-refused', 'AUTH-S2S-BEARER-ACCEPTED', 'GET /api/v1/config refuses a valid S2S Bearer token (401)', {}, {
+    faulty('s2s.bearer.config-refused', 'AUTH-S2S-BEARER-ACCEPTED', `${op('getConfig')} refuses a valid S2S Bearer token (401)`, {}, {
       request(req) {
         if ((req.operationId === 'getConfig' || req.operationId === 'getValidationRules') && /^Bearer /.test(req.headers.authorization ?? '')) {
           return proxyError(401, 'ErrorPermissionDenied', 'token refused');
         }
       },
     }),
-    faulty('s2s.user-agnostic.identity-required', 'AUTH-USER-AGNOSTIC', 'POST /api/v1/user requires a user identity header', {}, {
+    faulty('s2s.user-agnostic.identity-required', 'AUTH-USER-AGNOSTIC', `${op('createUserV1')} requires a user identity header`, {}, {
       request(req) {
         if (req.operationId === 'createUserV1' && !req.headers['x-user-wallet'] && !req.headers['x-user-email'] && !req.headers['x-user-id']) {
           return proxyError(400, 'ErrorMissingField', 'a user identity header is required here', 'user_identifier');
@@ -94,14 +94,14 @@ export function coverageVariants(): VariantSpec[] {
     }),
 
     // ------------------------------------------------------------------------------ endpoints
-    faulty('users.config.404', 'ENDPOINT-CONFIG-READS', 'GET /api/v1/config answers 404', {}, {
+    faulty('users.config.404', 'ENDPOINT-CONFIG-READS', `${op('getConfig')} answers 404`, {}, {
       request(req) {
         if (req.operationId === 'getConfig') return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{}', json: {} };
       },
     }),
     // Issue 18: a list with no wallet is a skip (no provisioning time is shown); a listed wallet of the
     // wrong shape is the fault users.wallets.read judges.
-    faulty('users.wallets.no-wallet-address', 'ENDPOINT-WALLETS', 'GET /api/v1/wallets lists wallets under `address` instead of wallet_address', {
+    faulty('users.wallets.no-wallet-address', 'ENDPOINT-WALLETS', `${op('listWallets')} lists wallets under \`address\` instead of wallet_address`, {
       transform: onOk(['listWallets'], (b) => {
         const rename = (w: unknown) => {
           if (!isObject(w) || !('wallet_address' in w)) return w;
@@ -111,7 +111,7 @@ export function coverageVariants(): VariantSpec[] {
         return Array.isArray(b) ? b.map(rename) : isObject(b) && Array.isArray(b.data) ? { ...b, data: b.data.map(rename) } : b;
       }),
     }),
-    faulty('version.v1-user.gone', 'VERSION-COEXIST', 'GET /api/v1/user is gone (404) now that v2 exists', {}, {
+    faulty('version.v1-user.gone', 'VERSION-COEXIST', `${op('getUserV1')} is gone (404) now that v2 exists`, {}, {
       request(req) {
         if (req.operationId === 'getUserV1') return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{}', json: {} };
       },
@@ -151,12 +151,12 @@ export function coverageVariants(): VariantSpec[] {
         return proxyJson(res, res.json);
       },
     }),
-    faulty('sepa.complete.no-details-id', 'STATE-SEPA-WALLET-LINK-ACTIVATION', 'POST /api/v1/bank/accounts/complete answers 200 without details_id', {
+    faulty('sepa.complete.no-details-id', 'STATE-SEPA-WALLET-LINK-ACTIVATION', `${op('completeBankAccount')} answers 200 without details_id`, {
       transform: onOk(['completeBankAccount'], (b) => void (isObject(b) && delete b.details_id)),
     }),
 
     // ------------------------------------------------------------------------------- transport
-    faulty('schema.config.not-json', 'GENERAL-TRANSPORT-JSON', 'GET /api/v1/config answers a body that is not JSON (under a JSON content type)', {
+    faulty('schema.config.not-json', 'GENERAL-TRANSPORT-JSON', `${op('getConfig')} answers a body that is not JSON (under a JSON content type)`, {
       transform: (req, res) => {
         if (req.operationId === 'getConfig' && res.status >= 200 && res.status < 300) res.body = 'config=1&mode=sandbox';
       },

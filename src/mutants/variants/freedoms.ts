@@ -2,7 +2,7 @@
 // leaves it open. Each must stay clean: a check failing one fails a correct server.
 
 import { every429, is2xx, isObject, mapDeep, onOk, rewrite } from '../transforms.ts';
-import { benign, faults, type VariantSpec } from '../variant.ts';
+import { benign, faults, op, type VariantSpec } from '../variant.ts';
 
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 
@@ -41,14 +41,14 @@ export function freedomsVariants(): VariantSpec[] {
         if (['activateCard', 'blockCard', 'unblockCard', 'closeCard'].includes(req.operationId ?? '') && is2xx(res.status)) return { status: 204, headers: {}, body: '' };
       },
     }),
-    benign('benign.wallets.several', 'GET /api/v1/wallets lists a second Smart Wallet after the user\'s own', {
+    benign('benign.wallets.several', `${op('listWallets')} lists a second Smart Wallet after the user's own`, {
       transform: onOk(['listWallets'], (b) => {
         const extra = { wallet_address: `0x${'5'.repeat(40)}`, balances: [] };
         if (Array.isArray(b)) return [...b, extra];
         if (isObject(b) && Array.isArray(b.data)) return { ...b, data: [...b.data, extra] };
       }),
     }),
-    benign('benign.capabilities.extra-types', 'GET /api/v2/user lists capability types the spec does not show', {
+    benign('benign.capabilities.extra-types', `${op('getUserV2')} lists capability types the spec does not show`, {
       transform: onOk(['getUserV2'], (b) => {
         if (Array.isArray(b?.capabilities)) b.capabilities.push({ type: 'MastercardPhysicalCard', status: 'Inactive' }, { type: 'AchAccount', status: 'ActivationNotStarted' });
       }),

@@ -1,7 +1,7 @@
 // X-Chain-Id, user identity headers (section 5) and company isolation.
 
 import { acceptInsteadOf, onRule, restatus } from '../transforms.ts';
-import { faulty, faults, type VariantSpec } from '../variant.ts';
+import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Builds the identity variants (stateful transforms get fresh state on every call). */
 export function identityVariants(): VariantSpec[] {
@@ -15,10 +15,10 @@ export function identityVariants(): VariantSpec[] {
     }),
     // Issue 23 "rows on every operation they apply to": the X-Chain-Id row broken on one operation its
     // check used to leave out (it tried getUserV1, getUserV2, POST /api/v1/user and authorize only).
-    faulty('chain.missing.accepted-on-withdrawals', 'AUTH-CHAIN-ID-REQUIRED', 'GET /api/v1/withdrawal/requests alone accepts an S2S call without X-Chain-Id', {
+    faulty('chain.missing.accepted-on-withdrawals', 'AUTH-CHAIN-ID-REQUIRED', `${op('listWithdrawalRequests')} alone accepts an S2S call without X-Chain-Id`, {
       transform: acceptInsteadOf('ERR-S2S-CHAIN-ID-MISSING', ['listWithdrawalRequests']),
     }),
-    faulty('chain.missing.500-on-card-create', 'ERR-S2S-CHAIN-ID-MISSING', 'POST /api/v1/cards/virtual alone answers a missing X-Chain-Id with 500 ErrorInternal instead of the 400 row', {
+    faulty('chain.missing.500-on-card-create', 'ERR-S2S-CHAIN-ID-MISSING', `${op('createVirtualCard')} alone answers a missing X-Chain-Id with 500 ErrorInternal instead of the 400 row`, {
       transform: onRule('ERR-S2S-CHAIN-ID-MISSING', (b, res) => {
         restatus(b, res, 500);
         b.error_reason = 'ErrorInternal';

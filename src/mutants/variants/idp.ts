@@ -3,7 +3,7 @@
 import { IDP_OPS } from '../ops.ts';
 import { proxyJson } from '../proxy-edits.ts';
 import { onRule, restatus, acceptInsteadOf } from '../transforms.ts';
-import { benign, faulty, type VariantSpec } from '../variant.ts';
+import { benign, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Builds the idp variants (stateful transforms get fresh state on every call). */
 export function idpVariants(): VariantSpec[] {
@@ -42,7 +42,7 @@ export function idpVariants(): VariantSpec[] {
     }),
     // Section 4: retail registration answers "id (user UUID)" and rule 5 "returns only id"; the kit's
     // userIdFrom also reads user_id, so auth.idp.exchange requires id itself.
-    faulty('idp.retail.user-id-instead-of-id', 'ENDPOINT-RETAIL-REGISTER', 'POST /api/v1/user/retail answers user_id instead of id', {}, {
+    faulty('idp.retail.user-id-instead-of-id', 'ENDPOINT-RETAIL-REGISTER', `${op('registerRetailUser')} answers user_id instead of id`, {}, {
       response(req, res) {
         if (req.operationId !== 'registerRetailUser' || res.status < 200 || res.status >= 300 || typeof res.json?.id !== 'string') return;
         const { id, ...rest } = res.json;

@@ -3,7 +3,7 @@
 // the list yet answers actions, and the SEPA wallet-linking Primary wallet. Plus the benign readings the
 // spec leaves open next to them, which the same checks must accept.
 
-import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
+import { benign, faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 export function isolationVariants(): VariantSpec[] {
   return [
@@ -17,9 +17,9 @@ export function isolationVariants(): VariantSpec[] {
     faulty('user-token.identity-header-wins.writes', 'AUTH-USER-TOKEN-USE', "on writes only, a user token sent with another user's identity header acts as that other user (reads stay the token's)", faults('user-token.identity-header-wins-writes')),
     // Section 3: "Close is terminal." A card once closed leaves the list (allowed: states not shown), but
     // activate, block and unblock still answer 200 and move its status: the list never shows the comeback.
-    faulty('cards.closed-unlisted.actions-succeed', 'STATE-CARD-CLOSE-TERMINAL', 'a closed card leaves GET /api/v1/cards and activate/block/unblock on it answer 200 with a moved status', faults('cards.closed-unlisted', 'cards.close-not-terminal')),
-    benign('benign.cards.closed-unlisted', 'a card once closed leaves GET /api/v1/cards; actions on it are refused (card states are not shown)', faults('cards.closed-unlisted')),
-    benign('benign.cards.closed-unlisted.noop-200', 'a card once closed leaves GET /api/v1/cards; actions on it answer 200 with the card still closed (a no-op)', faults('cards.closed-unlisted', 'cards.closed-actions-noop')),
+    faulty('cards.closed-unlisted.actions-succeed', 'STATE-CARD-CLOSE-TERMINAL', `a closed card leaves ${op('listCards')} and activate/block/unblock on it answer 200 with a moved status`, faults('cards.closed-unlisted', 'cards.close-not-terminal')),
+    benign('benign.cards.closed-unlisted', `a card once closed leaves ${op('listCards')}; actions on it are refused (card states are not shown)`, faults('cards.closed-unlisted')),
+    benign('benign.cards.closed-unlisted.noop-200', `a card once closed leaves ${op('listCards')}; actions on it answer 200 with the card still closed (a no-op)`, faults('cards.closed-unlisted', 'cards.closed-actions-noop')),
     // Section 4: init returns "wallet_address (the Primary Smart Wallet that signs it)"; rule 2: resolved on the server.
     faulty('sepa.init.other-wallet', 'STATE-SEPA-INIT-RESULT', "init answers another of the user's wallets as wallet_address while the Primary signs", faults('sepa.init-other-wallet')),
     // Section 3 rule 3 gives no status for the refusal, and section 7 itself answers a missing setup with

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { proxyError } from '../proxy-edits.ts';
 import { is2xx, isObject, JSON_TYPE, onNonRowTokenError, onOk, restatus } from '../transforms.ts';
-import { benign, faults, type VariantSpec } from '../variant.ts';
+import { benign, faults, op, type VariantSpec } from '../variant.ts';
 
 export function readingsVariants(): VariantSpec[] {
   return [
@@ -39,7 +39,7 @@ export function readingsVariants(): VariantSpec[] {
     benign('benign.chain.non-numeric-accepted', 'a present X-Chain-Id is accepted whatever its value, numeric or not (warns under AUTH-CHAIN-ID-REQUIRED non-numeric-value)', faults('chain.any-value')),
     // Section 4 lists id, user_id, user_address, wallet_address on user reads (spec/openapi.yaml
     // x-checked-when-present: email, country).
-    benign('benign.user-read.no-email', 'user reads (GET /api/v1/user, /api/v2/user, retail validate) carry neither email nor country', {
+    benign('benign.user-read.no-email', `user reads (${op('getUserV1')}, ${op('getUserV2')}, retail validate) carry neither email nor country`, {
       transform: onOk(['getUserV1', 'getUserV2', 'validateRetailUser'], (b) => {
         if (!isObject(b)) return;
         delete b.email;
@@ -50,16 +50,16 @@ export function readingsVariants(): VariantSpec[] {
     benign('benign.idp.user-address-eoa', 'retail registration takes the EOA the identity token links (type wallet) as user_address, not the smart_wallet', faults('idp.user-address-eoa')),
     // Sections 1 and 2: a user has Smart Wallets; no provisioning time is shown (ENDPOINT-WALLETS reading
     // provisioning-time). Every check that needs a listed wallet skips; none fails.
-    benign('benign.wallets.never-listed', 'GET /api/v1/wallets lists no wallet (provisioning takes longer than any check waits)', {
+    benign('benign.wallets.never-listed', `${op('listWallets')} lists no wallet (provisioning takes longer than any check waits)`, {
       transform: onOk(['listWallets'], (b) => (Array.isArray(b) ? [] : isObject(b) && Array.isArray(b.data) ? { ...b, data: [] } : b)),
     }),
     // Section 4: "the client library also sends an optional audience string" (no value shown).
-    benign('benign.token.audience-validated', 'POST /api/v1/token refuses an audience other than the one its profile documents (request_templates.createToken.audience)', faults('token.audience-validated')),
+    benign('benign.token.audience-validated', `${op('createToken')} refuses an audience other than the one its profile documents (request_templates.createToken.audience)`, faults('token.audience-validated')),
     // Section 3: Active, "details are retrieved"; section 2: details_id is the order result.
-    benign('benign.sepa.active.new-details-id', 'every POST /api/v1/bank/accounts {Sepa} when Active answers a new details_id (warns under STATE-SEPA-ACTIVE-RETRIEVE same-details-id)', faults('sepa.active-new-details-id')),
+    benign('benign.sepa.active.new-details-id', `every ${op('createBankAccount')} {Sepa} when Active answers a new details_id (warns under STATE-SEPA-ACTIVE-RETRIEVE same-details-id)`, faults('sepa.active-new-details-id')),
     // Section 4 lists the four account types; who may order Ach, FasterPayment or Spei is not shown.
     // Eligibility depends on the user, so it is judged once the request would otherwise succeed.
-    benign('benign.bank.types-refused', 'POST /api/v1/bank/accounts refuses Ach, FasterPayment and Spei with 400 ErrorNotSupported (warns under ENDPOINT-BANK-ACCOUNT-TYPES eligibility-refusal)', {}, {
+    benign('benign.bank.types-refused', `${op('createBankAccount')} refuses Ach, FasterPayment and Spei with 400 ErrorNotSupported (warns under ENDPOINT-BANK-ACCOUNT-TYPES eligibility-refusal)`, {}, {
       response(req, res) {
         if (req.operationId === 'createBankAccount' && is2xx(res.status) && ['Ach', 'FasterPayment', 'Spei'].includes(String(req.json?.account_type))) {
           return proxyError(400, 'ErrorNotSupported', 'This account type is not available for the user', 'account_type');
@@ -68,7 +68,7 @@ export function readingsVariants(): VariantSpec[] {
     }),
     // Section 4 shows no answer to an account_type outside the four.
     // Only where the reference refused the value itself (its error names account_type), not another fault of the request.
-    benign('benign.bank.other-type-accepted', 'POST /api/v1/bank/accounts accepts an account_type outside the four and answers { details_id } (warns under ENDPOINT-BANK-ACCOUNT-TYPES other-type)', {}, {
+    benign('benign.bank.other-type-accepted', `${op('createBankAccount')} accepts an account_type outside the four and answers { details_id } (warns under ENDPOINT-BANK-ACCOUNT-TYPES other-type)`, {}, {
       response(req, res) {
         const namesType = JSON.stringify(res.json?.error_details ?? []).includes('account_type');
         if (req.operationId === 'createBankAccount' && res.status === 400 && namesType && typeof req.json?.account_type === 'string' && !['Sepa', 'Ach', 'FasterPayment', 'Spei'].includes(req.json.account_type)) {
@@ -78,9 +78,9 @@ export function readingsVariants(): VariantSpec[] {
       },
     }),
     // Section 3: "Close is terminal"; card states and list contents are not shown.
-    benign('benign.cards.closed-delisted-later', 'GET /api/v1/cards lists a closed card once, then leaves it out', { transform: closedDelistedLater() }),
+    benign('benign.cards.closed-delisted-later', `${op('listCards')} lists a closed card once, then leaves it out`, { transform: closedDelistedLater() }),
     // Section 7: no row shows the answer to a wrongly-typed token field.
-    benign('benign.token.wrong-type-500', 'POST /api/v1/token answers a non-string client_id or client_secret with 500 ErrorInternal (CategoryInternalFailure; warns under ERR-BODY-SHAPE wrong-type-status)', {
+    benign('benign.token.wrong-type-500', `${op('createToken')} answers a non-string client_id or client_secret with 500 ErrorInternal (CategoryInternalFailure; warns under ERR-BODY-SHAPE wrong-type-status)`, {
       transform: onNonRowTokenError((b, res) => {
         restatus(b, res, 500);
         b.error_reason = 'ErrorInternal';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { isObject, onOk } from '../transforms.ts';
 import { onAliasWebhook } from '../proxy-edits.ts';
-import { faulty, faults, type VariantSpec } from '../variant.ts';
+import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Every user read (the answers carrying the section 2 User). */
 const USER_READS = ['getUserV1', 'getUserV2', 'validateRetailUser'];
@@ -19,7 +19,7 @@ function eachCardData(b: any, edit: (d: Record<string, any>) => void): void {
 export function reportedVariants(): VariantSpec[] {
   return [
     // ------------------------------------------------------------------ creations read back
-    faulty('cards.virtual.format-plastic', 'ENDPOINT-CARD-AS-CREATED', 'cards created through POST /api/v1/cards/virtual are reported with format "plastic" (create answer and list)', {
+    faulty('cards.virtual.format-plastic', 'ENDPOINT-CARD-AS-CREATED', `cards created through ${op('createVirtualCard')} are reported with format "plastic" (create answer and list)`, {
       transform: onOk(['createVirtualCard', 'listCards'], (b) => eachCardData(b, (d) => void (d.format = 'plastic'))),
     }),
     faulty('cards.virtual.name-not-kept', 'ENDPOINT-CARD-AS-CREATED', 'the card list reports every card as "Virtual card", not the card_name it was created with', {
@@ -43,10 +43,10 @@ export function reportedVariants(): VariantSpec[] {
         if (isObject(p)) b.personal_info = `${p.first_name} ${p.last_name}`;
       }),
     }),
-    faulty('bank.order.type-other', 'ENDPOINT-BANK-ACCOUNT-TYPES', 'every POST /api/v1/bank/accounts answer says account_type "Spei", whatever type was ordered', {
+    faulty('bank.order.type-other', 'ENDPOINT-BANK-ACCOUNT-TYPES', `every ${op('createBankAccount')} answer says account_type "Spei", whatever type was ordered`, {
       transform: onOk(['createBankAccount'], (b) => void (isObject(b) && (b.account_type = 'Spei'))),
     }),
-    faulty('wallets.by-id.ignored', 'ENDPOINT-WALLETS', 'GET /api/v1/wallet ignores the wallet ID and always answers the default wallet', {}, {
+    faulty('wallets.by-id.ignored', 'ENDPOINT-WALLETS', `${op('getWallet')} ignores the wallet ID and always answers the default wallet`, {}, {
       request(req, ctx) {
         const param = ctx.profile.wallet_id_param;
         if (req.operationId !== 'getWallet' || !param || !req.query) return;

@@ -2,7 +2,7 @@
 
 import { S2S_PROBES } from '../ops.ts';
 import { onRule, restatus, acceptInsteadOf } from '../transforms.ts';
-import { faulty, faults, type VariantSpec } from '../variant.ts';
+import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Builds the s2s variants (stateful transforms get fresh state on every call). */
 export function s2sVariants(): VariantSpec[] {
@@ -29,17 +29,17 @@ export function s2sVariants(): VariantSpec[] {
     // Issue 23 "rows on every operation they apply to": each broken on one operation the old sampling
     // (the rule's operations, the config reads and four GETs or a user creation) never chose: writes that
     // create nothing and move no money.
-    faulty('s2s.expiry.not-checked-on-statement', 'ERR-S2S-TOKEN-EXPIRED', 'POST /api/v1/activity/statement/full alone accepts an expired S2S token', {
+    faulty('s2s.expiry.not-checked-on-statement', 'ERR-S2S-TOKEN-EXPIRED', `${op('getFullStatement')} alone accepts an expired S2S token`, {
       transform: acceptInsteadOf('ERR-S2S-TOKEN-EXPIRED', ['getFullStatement']),
     }),
-    faulty('s2s.azp.not-required-on-fx-estimate', 'ERR-S2S-AZP-MISSING', 'POST /api/v1/fx/estimate alone accepts an S2S token without the azp claim', {
+    faulty('s2s.azp.not-required-on-fx-estimate', 'ERR-S2S-AZP-MISSING', `${op('estimateFx')} alone accepts an S2S token without the azp claim`, {
       transform: acceptInsteadOf('ERR-S2S-AZP-MISSING', ['estimateFx']),
     }),
     // The card transfer estimate joins the rows with a body built from the Push to Card steps (row-steps.ts).
-    faulty('s2s.company-id.not-required-on-card-estimate', 'ERR-S2S-COMPANY-ID-MISSING', 'POST /api/v1/cards/transfer/estimate alone accepts an S2S token without the company_id claim', {
+    faulty('s2s.company-id.not-required-on-card-estimate', 'ERR-S2S-COMPANY-ID-MISSING', `${op('estimateCardTransfer')} alone accepts an S2S token without the company_id claim`, {
       transform: acceptInsteadOf('ERR-S2S-COMPANY-ID-MISSING', ['estimateCardTransfer']),
     }),
-    faulty('s2s.bearer-format.401-on-retail-validate', 'ERR-S2S-BEARER-FORMAT', 'POST /api/v1/user/retail/validate alone answers a non-Bearer Authorization header with 401 instead of 400', {
+    faulty('s2s.bearer-format.401-on-retail-validate', 'ERR-S2S-BEARER-FORMAT', `${op('validateRetailUser')} alone answers a non-Bearer Authorization header with 401 instead of 400`, {
       transform: onRule('ERR-S2S-BEARER-FORMAT', (b, res) => restatus(b, res, 401), ['validateRetailUser']),
     }),
   ];

@@ -2,7 +2,7 @@
 
 import { proxyJson } from '../proxy-edits.ts';
 import { is2xx, onOk } from '../transforms.ts';
-import { faulty, faults, type VariantSpec } from '../variant.ts';
+import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Builds the sepa variants (stateful transforms get fresh state on every call). */
 export function sepaVariants(): VariantSpec[] {
@@ -22,8 +22,8 @@ export function sepaVariants(): VariantSpec[] {
     }),
     // Issue 18: a new details_id per Active retrieval is a reading (benign.sepa.active.new-details-id,
     // readings.ts, warns); refusing the retrieval is the fault.
-    faulty('sepa.active.retrieve-refused', 'STATE-SEPA-ACTIVE-RETRIEVE', 'POST /api/v1/bank/accounts {Sepa} when the capability is Active answers the wrong-path 400 instead of retrieving the details', faults('sepa.active-refused')),
-    faulty('bank.account-type.spei-no-details-id', 'ENDPOINT-BANK-ACCOUNT-TYPES', 'POST /api/v1/bank/accounts with account_type Spei answers 200 without details_id', {}, {
+    faulty('sepa.active.retrieve-refused', 'STATE-SEPA-ACTIVE-RETRIEVE', `${op('createBankAccount')} {Sepa} when the capability is Active answers the wrong-path 400 instead of retrieving the details`, faults('sepa.active-refused')),
+    faulty('bank.account-type.spei-no-details-id', 'ENDPOINT-BANK-ACCOUNT-TYPES', `${op('createBankAccount')} with account_type Spei answers 200 without details_id`, {}, {
       response(req, res) {
         if (req.operationId !== 'createBankAccount' || req.json?.account_type !== 'Spei' || !is2xx(res.status)) return;
         return proxyJson(res, { account_type: 'Spei', status: 'Pending' });

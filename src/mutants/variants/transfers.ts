@@ -2,7 +2,7 @@
 
 
 import { isObject, onOk } from '../transforms.ts';
-import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
+import { benign, faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Builds the transfers variants (stateful transforms get fresh state on every call). */
 export function transfersVariants(): VariantSpec[] {
@@ -36,7 +36,7 @@ export function transfersVariants(): VariantSpec[] {
       transform: onOk(['listWithdrawalRequests'], (b) => void (Array.isArray(b) && b.forEach((w: any) => w.status === 'Requested' && (w.status = 'Pending')))),
     }),
     faulty('cards.close.not-terminal', 'STATE-CARD-CLOSE-TERMINAL', 'activate/block/unblock succeed on a closed card', faults('cards.close-not-terminal')),
-    faulty('cards.list.empty', 'ENDPOINT-CARDS', 'GET /api/v1/cards lists no card, even after one was created', {
+    faulty('cards.list.empty', 'ENDPOINT-CARDS', `${op('listCards')} lists no card, even after one was created`, {
       transform: onOk(['listCards'], (b) => void (isObject(b) && (b.data = []))),
     }),
   ];

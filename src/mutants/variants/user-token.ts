@@ -3,7 +3,7 @@
 import { USER_READS } from '../ops.ts';
 import { resignedToken } from '../proxy-edits.ts';
 import { acceptInsteadOf, onOk, onRule, restatus, rewrite } from '../transforms.ts';
-import { faulty, faults, type VariantSpec } from '../variant.ts';
+import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** A Bearer JWT whose claims carry no azp: a user token (S2S tokens name their client in azp). */
 function isUserToken(auth: string | string[] | undefined): boolean {
@@ -38,15 +38,15 @@ export function userTokenVariants(): VariantSpec[] {
     }),
     // Issue 23 "rows on every operation they apply to": each broken on one write the old sampling (the
     // rule's user reads plus one GET) never chose.
-    faulty('user-token.expiry.not-checked-on-card-create', 'ERR-USER-TOKEN-EXPIRED', 'POST /api/v1/cards/virtual alone accepts an expired user token', {
+    faulty('user-token.expiry.not-checked-on-card-create', 'ERR-USER-TOKEN-EXPIRED', `${op('createVirtualCard')} alone accepts an expired user token`, {
       transform: acceptInsteadOf('ERR-USER-TOKEN-EXPIRED', ['createVirtualCard']),
     }),
-    faulty('user-token.address-claim.wrong-reason-on-statement', 'ERR-USER-TOKEN-ADDRESS-MISSING', 'POST /api/v1/activity/statement/full alone answers a user token without the address claim with reason ErrorPermissionDenied', {
+    faulty('user-token.address-claim.wrong-reason-on-statement', 'ERR-USER-TOKEN-ADDRESS-MISSING', `${op('getFullStatement')} alone answers a user token without the address claim with reason ErrorPermissionDenied`, {
       transform: onRule('ERR-USER-TOKEN-ADDRESS-MISSING', (b) => void (b.error_reason = 'ErrorPermissionDenied'), ['getFullStatement']),
     }),
     // Issue 13 "skips that hide failures": the claim rows used to skip when no claim carried the value.
     faulty('user-token.issued-without-email-claim', 'ERR-USER-TOKEN-EMAIL-MISSING', 'user tokens are issued without the email claim and accepted without it', faults('user-token.skip-claims'), resignedToken('authorizeUser', 'user_token_signing_secret', (c) => void delete c.email)),
-    faulty('user-token.issuance.no-expires-at', 'AUTH-USER-TOKEN-ISSUANCE', 'POST /api/v1/user/authorize returns no expires_at', {
+    faulty('user-token.issuance.no-expires-at', 'AUTH-USER-TOKEN-ISSUANCE', `${op('authorizeUser')} returns no expires_at`, {
       transform: onOk(['authorizeUser'], (b) => void delete b.expires_at),
     }),
   ];
