@@ -1,82 +1,28 @@
-// Loads spec/ into one typed Model: dereferences the OpenAPI documents, validates every rule file
-// against its JSON Schema, cross-checks ids and operation references, and compiles validators once.
-// Any defect is a ModelError naming the file, the JSON pointer and the problem.
+// Builds spec/ into one typed Model from its validated inputs (inputs.ts: the dereferenced OpenAPI
+// documents and the schema-valid rule files, or their snapshot, snapshot.ts): cross-checks ids and
+// operation references and compiles validators once. Any defect is a ModelError naming the file, the
+// JSON pointer and the problem.
 // Over 300 lines on purpose: the per-file rule parsing and the cross-checks between files (ids unique
 // across files, operations existing, transitions naming their machine's states) read one shared state;
 // split apart they would pass half-built maps between modules.
 
-import { readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import SwaggerParser from '@apidevtools/swagger-parser';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { parseDocument, LineCounter } from 'yaml';
-import { describeSchemaProblem, ModelError } from '../errors/index.ts';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { ModelError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
 import { clientRulesOf } from './client-rules.ts';
 import { specFactsOf } from './facts.ts';
+import { newAjv, readInputs, type ModelInputs, type RuleFile } from './inputs.ts';
 import { checkReadings } from './readings.ts';
+import { readSnapshot, specDigest, writeSnapshot } from './snapshot.ts';
 import { checkWhenPresent, whenPresentOf } from './when-present.ts';
 import type {
   AliasRule, Category, ErrorRule, GenericRule, LimitRule, Model, Operation, OperationId, Rule, RuleId, StateMachine, StateRule, Webhook,
 } from './types.ts';
 
-const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
-
 export const DEFAULT_SPEC_DIR = packagePath('spec');
 
-const RULE_FILES = ['errors', 'states', 'aliases', 'limits', 'auth', 'general'] as const;
-type RuleFile = (typeof RULE_FILES)[number];
-
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
-
-function newAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: false, strict: false, validateFormats: true });
-  addFormats(ajv);
-  // OpenAPI 3.1 annotation keywords that are not JSON Schema vocabulary.
-  for (const kw of ['example', 'discriminator', 'xml', 'externalDocs']) {
-    if (!ajv.getKeyword(kw)) ajv.addKeyword(kw);
-  }
-  return ajv;
-}
-
-const describeAjvError = describeSchemaProblem;
-
-async function readYaml(dir: string, rel: string): Promise<unknown> {
-  const file = path.join(dir, rel);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err: any) {
-    throw new ModelError(`spec/${rel}`, '', `cannot read the file (${err.code ?? err.message}); restore it from git`);
-  }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0];
-    const pos = e.linePos?.[0];
-    throw new ModelError(`spec/${rel}`, pos ? `line ${pos.line}, column ${pos.col}` : '', `invalid YAML: ${e.message.split('\n')[0]}`);
-  }
-  return doc.toJS({ maxAliasCount: 100 });
-}
-
-async function readJson(dir: string, rel: string): Promise<any> {
-  const file = path.join(dir, rel);
-  try {
-    return JSON.parse(await readFile(file, 'utf8'));
-  } catch (err: any) {
-    throw new ModelError(`spec/${rel}`, '', `cannot read or parse the JSON schema: ${err.message}`);
-  }
-}
-
-function validateAgainst(ajv: Ajv2020, schema: any, data: unknown, rel: string): void {
-  const validate = ajv.compile(schema);
-  if (!validate(data)) {
-    const e = validate.errors![0];
-    throw new ModelError(`spec/${rel}`, e.instancePath || '/', describeAjvError(e));
-  }
-}
 
 function pickCommon(raw: any, file: string, pointer: string, defaults: { section?: string } = {}) {
   return {
@@ -90,19 +36,6 @@ function pickCommon(raw: any, file: string, pointer: string, defaults: { section
     ...(raw.readings ? { readings: raw.readings } : {}),
     source: { file, pointer },
   };
-}
-
-async function dereference(dir: string, rel: string): Promise<any> {
-  const file = path.join(dir, rel);
-  if (!existsSync(file)) throw new ModelError(`spec/${rel}`, '', 'file is missing; restore it from git');
-  // Parse first so YAML errors are reported with our file name, then let swagger-parser validate.
-  await readYaml(dir, rel);
-  try {
-    return await SwaggerParser.validate(file);
-  } catch (err: any) {
-    const msg = String(err.message ?? err).split('\n')[0];
-    throw new ModelError(`spec/${rel}`, '', `not a valid OpenAPI document: ${msg}`);
-  }
 }
 
 function collectOperations(openapi: any, rel: string): Map<string, Operation> {
@@ -147,19 +80,28 @@ function collectOperations(openapi: any, rel: string): Map<string, Operation> {
   return ops;
 }
 
+/**
+ * Loads the model under `dir`. The package's own spec/ reuses the snapshot of its validated inputs when
+ * no file changed (snapshot.ts); then its response schemas compile on first use, as they compiled when
+ * the snapshot was written. Any other directory, or a changed spec/, is read and validated in full.
+ */
 export async function loadModelFrom(dir: string): Promise<Model> {
   const ajv = newAjv();
-  const openapi = await dereference(dir, 'openapi.yaml');
-  checkWhenPresent(openapi, 'openapi.yaml');
-  const control = await dereference(dir, 'control.yaml');
-  const operations = collectOperations(openapi, 'openapi.yaml');
+  const own = path.resolve(dir) === path.resolve(DEFAULT_SPEC_DIR);
+  const digest = own ? await specDigest(dir).catch(() => undefined) : undefined;
+  const snapshot = digest ? await readSnapshot(digest) : undefined;
+  const inputs = snapshot ?? (await readInputs(dir, ajv));
+  const model = buildModel(inputs, ajv, snapshot !== undefined);
+  if (digest && !snapshot) await writeSnapshot(digest, inputs);
+  return model;
+}
 
-  const raw: Record<RuleFile, any> = {} as any;
-  for (const name of RULE_FILES) {
-    const rel = `rules/${name}.yaml`;
-    raw[name] = await readYaml(dir, rel);
-    validateAgainst(ajv, await readJson(dir, `schemas/${name}.schema.json`), raw[name], rel);
-  }
+function buildModel(inputs: ModelInputs, ajv: ReturnType<typeof newAjv>, lazy: boolean): Model {
+  const openapi = inputs.openapi as any;
+  const control = inputs.control as any;
+  const raw = inputs.rules as Record<RuleFile, any>;
+  checkWhenPresent(openapi, 'openapi.yaml');
+  const operations = collectOperations(openapi, 'openapi.yaml');
 
   const rules: Rule[] = [];
   // errors.yaml
@@ -244,10 +186,7 @@ export async function loadModelFrom(dir: string): Promise<Model> {
     rules.push({ ...pickCommon(r, gf, `/rules/${i}`), kind: r.kind, ...(r.facts ? { facts: r.facts } : {}) } as GenericRule);
   });
 
-  const clientRel = 'rules/client.yaml';
-  const rawClient = await readYaml(dir, clientRel);
-  validateAgainst(ajv, await readJson(dir, 'schemas/client.schema.json'), rawClient, clientRel);
-  const clientRules = clientRulesOf(rawClient, clientRel, operations, raw.auth);
+  const clientRules = clientRulesOf(inputs.client, 'rules/client.yaml', operations, raw.auth);
 
   // Cross-checks: unique ids, existing operations, untestable rules say why.
   const byId = new Map<string, Rule>();
@@ -268,25 +207,34 @@ export async function loadModelFrom(dir: string): Promise<Model> {
     }
   }
 
-  // Compile validators once. OpenAPI 3.1 schemas are JSON Schema 2020-12.
+  // Validators compile once, eagerly when the inputs were just validated (a schema that does not
+  // compile is a ModelError now), else on first use. OpenAPI 3.1 schemas are JSON Schema 2020-12.
+  const schemas = new Map<string, object>();
+  for (const op of operations.values()) {
+    for (const [code, schema] of Object.entries(op.responseSchemas)) schemas.set(`${op.operationId}:${code}`, schema);
+    if (op.requestSchema) schemas.set(`${op.operationId}:request`, op.requestSchema);
+  }
+  for (const [name, schema] of Object.entries<any>(openapi.components?.schemas ?? {})) schemas.set(`#/components/schemas/${name}`, schema);
+  for (const [name, item] of Object.entries<any>(openapi.webhooks ?? {})) {
+    const schema = item?.post?.requestBody?.content?.['application/json']?.schema;
+    if (schema) schemas.set(`webhook:${name}`, schema);
+  }
   const validators = new Map<string, ValidateFunction>();
-  const compile = (key: string, schema: object) => {
+  const validator = (key: string): ValidateFunction | undefined => {
+    let v = validators.get(key);
+    if (v) return v;
+    const schema = schemas.get(key);
+    if (!schema) return undefined;
     try {
-      validators.set(key, ajv.compile(schema));
+      v = ajv.compile(schema);
     } catch (err: any) {
       throw new ModelError('spec/openapi.yaml', key, `schema does not compile: ${err.message}`);
     }
+    validators.set(key, v);
+    return v;
   };
-  for (const op of operations.values()) {
-    for (const [code, schema] of Object.entries(op.responseSchemas)) compile(`${op.operationId}:${code}`, schema);
-    if (op.requestSchema) compile(`${op.operationId}:request`, op.requestSchema);
-  }
-  for (const [name, schema] of Object.entries<any>(openapi.components?.schemas ?? {})) compile(`#/components/schemas/${name}`, schema);
-  for (const [name, item] of Object.entries<any>(openapi.webhooks ?? {})) {
-    const schema = item?.post?.requestBody?.content?.['application/json']?.schema;
-    if (schema) compile(`webhook:${name}`, schema);
-  }
-  const errorBodyValidator = validators.get('#/components/schemas/ErrorBody');
+  if (!lazy) for (const key of schemas.keys()) validator(key);
+  const errorBodyValidator = validator('#/components/schemas/ErrorBody');
   if (!errorBodyValidator) throw new ModelError('spec/openapi.yaml', '/components/schemas', 'missing the ErrorBody schema (section 7 body shape)');
 
   const aliases = rules.filter((r): r is AliasRule => r.kind === 'alias');
@@ -348,7 +296,7 @@ export async function loadModelFrom(dir: string): Promise<Model> {
     limits,
     ...specFactsOf(operations as ReadonlyMap<OperationId, Operation>, limits),
     auth: raw.auth,
-    validator: (key) => validators.get(key),
+    validator,
     errorBodyValidator,
   } as Model;
 }

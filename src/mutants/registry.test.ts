@@ -62,7 +62,7 @@ describe('mutant bank (registry)', () => {
   });
 
   it('--area s2s selects every default-bank variant breaking an s2s rule, wherever it is declared', () => {
-    const s2sRules = Object.entries(RULE_PLACEMENT).filter(([, p]) => p.area === 's2s' || p.topic === 's2s').map(([id]) => id);
+    const s2sRules = Object.entries(RULE_PLACEMENT).filter(([, p]) => p.topic === 's2s').map(([id]) => id);
     const expected = MUTANT_BANK.filter((v) => v.kind === 'faulty' && s2sRules.includes(v.breaks)).map((v) => v.id);
     expect(expected.length).toBeGreaterThan(0);
     expect(selectVariants(['s2s']).variants.map((v) => v.id)).toEqual(expected);

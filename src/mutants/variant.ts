@@ -7,7 +7,7 @@
 // (latency, rate limits), and, only where the request must be seen or the transport framing changed,
 // the interception proxy (proxy.ts).
 
-import type { ReferenceOptions, ReferenceTls } from '../reference/index.ts';
+import type { FaultPoint, ReferenceOptions, ReferenceTls } from '../reference/index.ts';
 import type { ProxyHooks } from './proxy.ts';
 
 import { renderSpecText } from '../model/facts.ts';
@@ -82,7 +82,7 @@ export const benign = (id: string, description: string, options: Partial<Referen
 });
 
 /** Reference options switching on the named fault points (src/reference/faults.ts). */
-export const faults = (...names: string[]): Partial<ReferenceOptions> => ({ faults: new Set(names) });
+export const faults = (...names: FaultPoint[]): Partial<ReferenceOptions> => ({ faults: new Set(names) });
 
 /**
  * An operation named in a variant description: rendered "METHOD /path" from the model when the

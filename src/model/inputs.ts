@@ -1,0 +1,107 @@
+// The model's inputs as read from spec/: the two OpenAPI documents parsed, validated and dereferenced
+// (swagger-parser), and the rule files parsed (yaml, line-accurate errors) and validated against their
+// JSON Schemas. Any defect is a ModelError naming the file, the position and the problem. This is the
+// slow part of loading (about half a second): snapshot.ts keeps its result for unchanged spec files.
+
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { parseDocument, LineCounter } from 'yaml';
+import { describeSchemaProblem, ModelError } from '../errors/index.ts';
+
+// ajv-formats is CommonJS: its function is the module itself or its default export, by loader.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => unknown;
+
+export const RULE_FILES = ['errors', 'states', 'aliases', 'limits', 'auth', 'general'] as const;
+export type RuleFile = (typeof RULE_FILES)[number];
+
+/** Everything the model is built from: plain data, so it survives a JSON round trip (snapshot.ts). */
+export interface ModelInputs {
+  /** spec/openapi.yaml, dereferenced. */
+  openapi: unknown;
+  /** spec/control.yaml, dereferenced. */
+  control: unknown;
+  /** spec/rules/<name>.yaml, parsed and schema-valid. */
+  rules: Record<RuleFile, unknown>;
+  /** spec/rules/client.yaml, parsed and schema-valid. */
+  client: unknown;
+}
+
+export function newAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: false, strict: false, validateFormats: true });
+  addFormats(ajv);
+  // OpenAPI 3.1 annotation keywords that are not JSON Schema vocabulary.
+  for (const kw of ['example', 'discriminator', 'xml', 'externalDocs']) {
+    if (!ajv.getKeyword(kw)) ajv.addKeyword(kw);
+  }
+  return ajv;
+}
+
+async function readYaml(dir: string, rel: string): Promise<unknown> {
+  const file = path.join(dir, rel);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new ModelError(`spec/${rel}`, '', `cannot read the file (${e.code ?? e.message}); restore it from git`);
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const pos = e.linePos?.[0];
+    throw new ModelError(`spec/${rel}`, pos ? `line ${pos.line}, column ${pos.col}` : '', `invalid YAML: ${e.message.split('\n')[0]}`);
+  }
+  return doc.toJS({ maxAliasCount: 100 });
+}
+
+async function readJson(dir: string, rel: string): Promise<object> {
+  const file = path.join(dir, rel);
+  try {
+    return JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw new ModelError(`spec/${rel}`, '', `cannot read or parse the JSON schema: ${(err as Error).message}`);
+  }
+}
+
+function validateAgainst(ajv: Ajv2020, schema: object, data: unknown, rel: string): void {
+  const validate = ajv.compile(schema);
+  if (!validate(data)) {
+    const e = validate.errors![0];
+    throw new ModelError(`spec/${rel}`, e.instancePath || '/', describeSchemaProblem(e));
+  }
+}
+
+async function dereference(dir: string, rel: string): Promise<unknown> {
+  const file = path.join(dir, rel);
+  if (!existsSync(file)) throw new ModelError(`spec/${rel}`, '', 'file is missing; restore it from git');
+  // Parse first so YAML errors are reported with our file name, then let swagger-parser validate.
+  await readYaml(dir, rel);
+  // Loaded here only: a snapshot hit (snapshot.ts) never needs it.
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
+  try {
+    return await SwaggerParser.validate(file);
+  } catch (err) {
+    const msg = String((err as Error)?.message ?? err).split('\n')[0];
+    throw new ModelError(`spec/${rel}`, '', `not a valid OpenAPI document: ${msg}`);
+  }
+}
+
+/** Reads and validates every input file under `dir`. */
+export async function readInputs(dir: string, ajv: Ajv2020): Promise<ModelInputs> {
+  const openapi = await dereference(dir, 'openapi.yaml');
+  const control = await dereference(dir, 'control.yaml');
+  const rules = {} as Record<RuleFile, unknown>;
+  for (const name of RULE_FILES) {
+    const rel = `rules/${name}.yaml`;
+    rules[name] = await readYaml(dir, rel);
+    validateAgainst(ajv, await readJson(dir, `schemas/${name}.schema.json`), rules[name], rel);
+  }
+  const clientRel = 'rules/client.yaml';
+  const client = await readYaml(dir, clientRel);
+  validateAgainst(ajv, await readJson(dir, 'schemas/client.schema.json'), client, clientRel);
+  return { openapi, control, rules, client };
+}
