@@ -53,8 +53,11 @@ export type VariantTls = Pick<ReferenceTls, 'minVersion' | 'maxVersion' | 'ciphe
 /** A variant as an area file declares it. */
 export type VariantSpec = VariantBase & ({ kind: 'faulty'; breaks: RuleId } | { kind: 'benign' });
 
-/** A variant in the bank: its spec plus the area (registry key) it was declared in. */
-export type MutantVariant = VariantSpec & { area: string };
+/**
+ * A variant in the bank: its spec, the area and topic of the rule it breaks (spec/placement.yaml;
+ * `benign` for a benign variant), and the set it belongs to (the default bank or an opt-in set).
+ */
+export type MutantVariant = VariantSpec & { area: string; topic: string; set: 'default' | 'pending' | 'slow' };
 
 export type VariantKind = VariantSpec['kind'];
 
