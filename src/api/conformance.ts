@@ -2,15 +2,14 @@
 // function plus flag parsing and file reporters; library users call it directly with their own
 // reporters or an onEvent callback.
 
-import path from 'node:path';
 import type { Check } from '../checks/types.ts';
-import { ConfigError } from '../errors/index.ts';
 import type { Reporter, RunEvent } from '../events/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
-import { loadProfile, maskSecrets, resolveProfile, type ResolvedProfile, type TargetProfile } from '../profile/index.ts';
-import { EMBEDDED_RUN_RATE_LIMIT, startReference } from '../reference/index.ts';
-import { parseShard, runChecks, type RunOptions, type RunOutcome, type Shard } from '../runner/index.ts';
+import { parseShard, resolveTarget, type Shard, type Target } from '../options/index.ts';
+import { maskSecrets, type ResolvedProfile, type TargetProfile } from '../profile/index.ts';
+import { EMBEDDED_RUN_RATE_LIMIT } from '../reference/index.ts';
+import { runChecks, type RunOptions, type RunOutcome } from '../runner/index.ts';
 import { loadChecks } from '../../suites/index.ts';
 
 export interface ConformanceOptions extends Omit<RunOptions, 'profile' | 'model' | 'shard' | 'checkIds' | 'services' | 'preflight'> {
@@ -46,40 +45,27 @@ export interface ConformanceResult extends RunOutcome {
   target: { baseUrl: string; name?: string; embedded: boolean };
 }
 
-function shardOf(shard: string | Shard | undefined): Shard | undefined {
-  if (shard === undefined || typeof shard === 'object') return shard;
-  const parsed = parseShard(shard);
-  if (!parsed) throw new ConfigError(`shard must look like i/n with 1 <= i <= n, got ${JSON.stringify(shard)}`);
-  return parsed;
-}
-
 /** Runs the conformance checks against a target (default: the embedded reference) and returns the outcome. */
 export async function runConformance(options: ConformanceOptions = {}): Promise<ConformanceResult> {
   const { profile: profileInput, target, env = process.env, cwd = process.cwd(), checks: checkIds, onEvent, reporters = [], onTarget, model: givenModel, checkList, ...run } = options;
-  const shard = shardOf(options.shard);
-  let reference: Awaited<ReturnType<typeof startReference>> | undefined;
-  let profile: ResolvedProfile | undefined;
+  const shard = parseShard(options.shard);
+  let chosen: Target | undefined;
   try {
-    if (typeof profileInput === 'string') profile = await loadProfile(path.resolve(cwd, profileInput), { target, env });
-    else if (profileInput !== undefined) profile = resolveProfile(profileInput, { target, env }, 'profile');
-    else if (target !== undefined) profile = resolveProfile(undefined, { target, env }, 'target');
-    else {
-      // The embedded reference's profile carries its own credentials: environment ones do not apply.
-      // A one-second token window (published in its profile), so the rate-limit check recovers in a second.
-      reference = await startReference({ rateLimit: EMBEDDED_RUN_RATE_LIMIT });
-      profile = resolveProfile(reference.profile, { env: {} }, 'embedded reference profile');
-    }
-    onTarget?.({ profile, embedded: reference !== undefined });
+    // The embedded reference gets a one-second token window (published in its profile), so the
+    // rate-limit check recovers in a second.
+    chosen = await resolveTarget({ profile: profileInput, target, env, cwd, reference: { rateLimit: EMBEDDED_RUN_RATE_LIMIT } });
+    const { profile, embedded } = chosen;
+    onTarget?.({ profile, embedded });
     const model = givenModel ?? (await loadModel());
     const checks = checkList ?? (await loadChecks());
     const all = onEvent ? [...reporters, { onEvent }] : reporters;
     const outcome = await runChecks({ ...run, env, profile, model, shard, checkIds }, checks, all);
-    return { ...outcome, target: { baseUrl: profile.base_url, ...(profile.name ? { name: profile.name } : {}), embedded: reference !== undefined } };
+    return { ...outcome, target: { baseUrl: profile.base_url, ...(profile.name ? { name: profile.name } : {}), embedded } };
   } catch (err) {
     // Messages may quote the target; mask with the profile's secrets before they reach a caller's log.
-    if (err instanceof Error && profile) err.message = maskSecrets(err.message, profile);
+    if (err instanceof Error && chosen) err.message = maskSecrets(err.message, chosen.profile);
     throw err;
   } finally {
-    await reference?.close();
+    await chosen?.close();
   }
 }

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { comparableOf, loadExpectedFailures, loadResults } from '../baseline/index.ts';
 import type { RunOptions } from '../runner/index.ts';
+import { SHARED_FLAGS } from './flags.ts';
 
 export type CiRunOptions = Pick<RunOptions, 'baseline' | 'expectedFailures' | 'strict'>;
 
@@ -11,7 +12,7 @@ export function ciOptions(y: Argv): Argv {
   return y
     .option('baseline', { type: 'string', describe: 'results.json of an earlier run: print what newly fails, what was fixed, what became skipped (also in every report)' })
     .option('expected-failures', { type: 'string', describe: 'YAML/JSON list of {check, reason, expires?}: listed failures do not fail the run; an entry that now passes, has expired or names no check does' })
-    .option('strict', { type: 'boolean', describe: 'Warnings (spec recommendations not met, e.g. no Retry-After on 429, http target) fail the run too' });
+    .option('strict', SHARED_FLAGS.strict);
 }
 
 export async function resolveCiOptions(args: Record<string, any>, cwd: string): Promise<CiRunOptions> {

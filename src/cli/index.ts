@@ -6,6 +6,7 @@ import { BaasConformError, ConfigError } from '../errors/index.ts';
 import { maskSecrets } from '../profile/mask.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
 import type { CliCommand, CliIo } from './types.ts';
+import { rewriteDeprecated } from './deprecated.ts';
 
 export type { CliCommand, CliIo } from './types.ts';
 
@@ -25,7 +26,7 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
   }
   const [{ default: yargs }, { commands }] = await Promise.all([import('yargs'), import('./commands/index.ts')]);
   let exitCode: number = EXIT.ok;
-  let y = yargs(argv)
+  let y = yargs(rewriteDeprecated(argv, ctx))
     .scriptName(TOOL_NAME)
     .usage(`${TOOL_NAME} <command> [options]`)
     .version(TOOL_VERSION)

@@ -99,7 +99,7 @@ describe('compare', () => {
 
   it('the HTML shows each difference in its group', async () => {
     mutate.on = true;
-    const r = await cli('compare', '--profile', 'a.json', '--profile', 'b.json', '--seed', String(SEED), '--check', 'schema.get-user-v2', '--check', 'schema.create-virtual-card', '--json', 'm.json', '--html', 'm.html');
+    const r = await cli('compare', '--profile', 'a.json', '--profile', 'b.json', '--seed', String(SEED), '--check', 'schema.get-user-v2', '--check', 'schema.create-virtual-card', '--json-out', 'm.json', '--html', 'm.html');
     expect(r.code).toBe(0);
     const html = await readFile(join(dir, 'm.html'), 'utf8');
     expect(section(html, 'silent')).toContain(`data-field="$.${EXTRA}"`);
@@ -113,7 +113,7 @@ describe('compare', () => {
     mutate.on = true;
     mutate.failing = true;
     try {
-      const r = await cli('compare', '--profile', 'a.json', '--profile', 'b.json', '--seed', String(SEED), '--check', 'versioning.*', '--check', 'schema.get-user-v1', '--json', 'f.json', '--html', 'f.html');
+      const r = await cli('compare', '--profile', 'a.json', '--profile', 'b.json', '--seed', String(SEED), '--check', 'versioning.*', '--check', 'schema.get-user-v1', '--json-out', 'f.json', '--html', 'f.html');
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/Exit 1: a rule verdict differs/);
       const json = JSON.parse(await readFile(join(dir, 'f.json'), 'utf8')) as CompareResult;

@@ -23,6 +23,7 @@ import { constantShape, shapeDurationMs, shapeMax, shardShiftMs, type Shape, typ
 import { targetPath, type SetupHttp } from './setup.ts';
 import type { ContractResult, LoadModel, LoadResult, Thresholds } from './types.ts';
 import { evaluate } from './verdict.ts';
+import type { Shard } from '../options/shard.ts';
 
 export { category429, check429, recoveryProbe } from './contract.ts';
 export { countsFrom, round2 } from './result.ts';
@@ -53,8 +54,10 @@ export interface LoadOptions {
   drainMs?: number;
   thresholds?: Thresholds;
   allowRemote?: boolean;
-  /** This worker is shard index/count (1-based): it takes 1/count of the rate, connections and requests. */
-  shard?: { index: number; count: number };
+  /** This worker is shard index/total (1-based): it takes 1/total of the rate, connections and requests. */
+  shard?: Shard;
+  /** Aborting it stops sending (as a failed abort_on_fail threshold does); requests in flight drain and the result is kept. */
+  signal?: AbortSignal;
   /** Open model: arrival pattern (default uniform) and the seed of a poisson one (default 1). */
   arrivals?: 'uniform' | 'poisson';
   seed?: number;
@@ -100,7 +103,7 @@ export const CLOSED_LOOP_NOTE =
 export const OPEN_MODEL_NOTE =
   'open model: intended send times follow the arrival schedule and never wait for responses; latency runs from the intended send time, and sends that went out more than 1 ms after their intended time (no free connection, or the generator itself behind) are counted as late_sends with the delay charged to their latency, never dropped.';
 
-const sharePart = (total: number, { index, count }: { index: number; count: number }) => Math.floor(total / count) + (index - 1 < total % count ? 1 : 0);
+const sharePart = (all: number, { index, total }: Shard) => Math.floor(all / total) + (index - 1 < all % total ? 1 : 0);
 
 function check(cond: boolean, msg: string): void {
   if (!cond) throw new ConfigError(`load: ${msg}`);
@@ -130,7 +133,7 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
   const drainMs = opts.drainMs ?? timeoutMs;
   check(drainMs >= 0 && drainMs <= 300_000, 'drain must be between 0 and 300000 ms');
   const shard = opts.shard;
-  if (shard) check(Number.isInteger(shard.count) && shard.count >= 1 && Number.isInteger(shard.index) && shard.index >= 1 && shard.index <= shard.count, 'shard must be i/n with 1 <= i <= n');
+  if (shard) check(Number.isInteger(shard.total) && shard.total >= 1 && Number.isInteger(shard.index) && shard.index >= 1 && shard.index <= shard.total, 'shard must be i/n with 1 <= i <= n');
   const rate = opts.arrivalRate ?? opts.rate;
   if (rate !== undefined) check(rate > 0 && rate <= LOAD_LIMITS.maxRate, `arrival rate must be > 0 and <= ${LOAD_LIMITS.maxRate} req/s`);
   const modelKind: LoadModel = opts.loadModel ?? (rate !== undefined || (opts.stages === undefined && first.defaultArrivalRate !== undefined && opts.connections === undefined) ? 'open' : 'closed');
@@ -156,12 +159,12 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
   // Shards of a poisson schedule draw independent streams (the union of independent Poisson processes is one of the summed rate).
   const arrivals = { kind: arrivalKind, seed: shard && arrivalKind === 'poisson' ? (seed + 7919 * shard.index) >>> 0 : seed };
   let arrivalShiftMs = 0;
-  if (arrivalKind === 'uniform' && shard && shard.count > 1 && modelKind === 'open' && shape.stages.length === 1 && shape.start === shape.stages[0].target) {
-    arrivalShiftMs = shardShiftMs(shape.start, shard.index, shard.count);
+  if (arrivalKind === 'uniform' && shard && shard.total > 1 && modelKind === 'open' && shape.stages.length === 1 && shape.start === shape.stages[0].target) {
+    arrivalShiftMs = shardShiftMs(shape.start, shard.index, shard.total);
   }
-  if (shard && shard.count > 1) {
+  if (shard && shard.total > 1) {
     // Each worker takes its share: rates scale by 1/n; connections and request caps split as integers.
-    const scale = (v: number) => (modelKind === 'open' ? v / shard.count : Math.max(1, sharePart(Math.round(v), shard)));
+    const scale = (v: number) => (modelKind === 'open' ? v / shard.total : Math.max(1, sharePart(Math.round(v), shard)));
     shape = { start: scale(shape.start), stages: shape.stages.map((s) => ({ duration_s: s.duration_s, target: scale(s.target) })) };
     connections = Math.max(1, modelKind === 'open' ? sharePart(connections, shard) : Math.ceil(shapeMax(shape)));
     maxRequests = Math.max(1, sharePart(maxRequests, shard));
@@ -184,7 +187,9 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
   const metrics = opts.metrics;
   const judge = judgeSample > 0 ? new LoadJudge(model, judgeSample, metrics?.finding) : undefined;
   const thresholds = opts.thresholds ?? {};
-  const stopWhen = abortWatch(thresholds.rules ?? [], () => judge?.result());
+  const thresholdStop = abortWatch(thresholds.rules ?? [], () => judge?.result());
+  const signal = opts.signal;
+  const stopWhen: typeof thresholdStop = signal ? (timeline, elapsedMs) => (signal.aborted ? 'cancelled (Ctrl-C)' : thresholdStop?.(timeline, elapsedMs)) : thresholdStop;
 
   const pick = weightedPicker(mix);
   const prefix = new URL(profile.base_url).pathname.replace(/\/+$/, '');
@@ -251,7 +256,8 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
       max_requests: maxRequests,
       timeout_ms: timeoutMs,
       drain_ms: drainMs,
-      shard: shard ?? null,
+      // The result file (spec/schemas/load-result.schema.json) names the part count `count`.
+      shard: shard ? { index: shard.index, count: shard.total } : null,
       ...(modelKind === 'open' ? { arrivals } : {}),
     },
     expectedNon2xx: expected,

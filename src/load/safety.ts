@@ -3,6 +3,7 @@
 
 import { isIP } from 'node:net';
 import { ConfigError } from '../errors/index.ts';
+import { parseNumber } from '../options/numbers.ts';
 
 /** Upper bounds on every knob: no run is unbounded in time or count. */
 export const LOAD_LIMITS = {
@@ -45,16 +46,11 @@ export function assertTargetAllowed(baseUrl: string, allowRemote: boolean): void
   );
 }
 
+/** A load knob within its bounds (the shared number parser, so every flag words a bad value alike). */
 export function boundedInt(name: string, value: unknown, def: number, min: number, max: number): number {
-  if (value === undefined || value === null) return def;
-  const n = Number(value);
-  if (!Number.isFinite(n) || !Number.isInteger(n) || n < min || n > max) throw new ConfigError(`load: --${name} must be an integer between ${min} and ${max} (got ${String(value)})`);
-  return n;
+  return parseNumber(name, value, { integer: true, min, max }) ?? def;
 }
 
 export function boundedNumber(name: string, value: unknown, min: number, max: number): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`load: --${name} must be a number between ${min} and ${max} (got ${String(value)})`);
-  return n;
+  return parseNumber(name, value, { min, max });
 }

@@ -64,7 +64,7 @@ describe('load --shard i/n and load merge', () => {
     for (const bad of ['0/3', '4/3', '1-3', '2']) {
       const c = captureIo({ env: { BAAS_CLIENT_ID: 'a', BAAS_CLIENT_SECRET: 'secret-a' } });
       expect(await main(['load', 'user-read', '--target', t.base_url, '--shard', bad], c.io), bad).toBe(2);
-      expect(c.err(), bad).toMatch(/--shard must be i\/n/);
+      expect(c.err(), bad).toMatch(/--shard must look like i\/n/);
     }
   });
 });

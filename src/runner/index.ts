@@ -1,6 +1,6 @@
 // Runner: selection, seeds, needs, preflight, services, scheduling, events, rule coverage.
 export { runChecks, RUN_DEFAULTS, type RunOptions, type RunOutcome } from './run.ts';
-export { selectChecks, matchesPattern, inShard, parseShard, stableHash, type Shard } from './select.ts';
+export { selectChecks, matchesPattern, inShard, stableHash, type Shard } from './select.ts';
 export { deriveSeed, randomSeed, seededRandom } from './seed.ts';
 export { unmetNeed, skipReasonFor, NO_CONTROL } from './needs.ts';
 export { preflight } from './preflight.ts';

@@ -28,7 +28,12 @@ const CASES: Case[] = [
   { variant: 'benign.bank.types-refused', check: 'bank.accounts.types', rule: 'ENDPOINT-BANK-ACCOUNT-TYPES', reading: 'eligibility-refusal' },
   { variant: 'benign.bank.other-type-accepted', check: 'bank.accounts.types', rule: 'ENDPOINT-BANK-ACCOUNT-TYPES', reading: 'other-type' },
   // A bank account webhook naming no details_id, with no bank account read to tie it: accepted, with the warning.
-  { variant: 'benign.bank-account-webhook.no-details-id', check: 'webhooks.activation.bank-account', rule: 'EVENT-BANK-ACCOUNT-DETAILS', reading: 'details-tied' },
+  // The check waits its whole webhook wait for a delivery naming the details_id, which never comes: the
+  // profile's wait (webhook_timeout_ms) is 5 s, not the 20 s default; the reference delivers in milliseconds.
+  {
+    variant: 'benign.bank-account-webhook.no-details-id', check: 'webhooks.activation.bank-account', rule: 'EVENT-BANK-ACCOUNT-DETAILS', reading: 'details-tied',
+    profile: (p) => ({ ...p, webhook_timeout_ms: 5000 }),
+  },
   { variant: 'ratelimit.above-probe', check: 'limits.token.rate-limit', rule: 'LIMIT-TOKEN-RATE-LIMIT', reading: 'not-reached' },
   { variant: 'benign.token.wrong-type-500', check: 'errors.body.shape', rule: 'ERR-BODY-SHAPE', reading: 'wrong-type-status' },
   // A tampered token on 3DS answered with the section 7 S2S row (401): accepted, with the warning.

@@ -12,7 +12,9 @@ import type { Reporter, RunEvent } from '../events/index.ts';
 import type { Model, Rule, RuleId } from '../model/types.ts';
 import { resolveProfile } from '../profile/index.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
-import { deriveSeed, matchesPattern, NO_CONTROL, parseShard, runChecks, selectChecks } from './index.ts';
+import { parseShard } from '../options/index.ts';
+import { ConfigError } from '../errors/index.ts';
+import { deriveSeed, matchesPattern, NO_CONTROL, runChecks, selectChecks } from './index.ts';
 import { NO_WEBHOOK_ROUTE } from './services.ts';
 
 const servers: Server[] = [];
@@ -100,8 +102,8 @@ describe('selection', () => {
     expect(matchesPattern('errors.token.client-id-missing', '*.client-id-*')).toBe(true);
     expect(matchesPattern('errors.token.client-id-missing', 'errors.tok')).toBe(false);
     expect(parseShard('2/4')).toEqual({ index: 2, total: 4 });
-    expect(parseShard('0/4')).toBeUndefined();
-    expect(parseShard('5/4')).toBeUndefined();
+    expect(() => parseShard('0/4')).toThrow(ConfigError);
+    expect(() => parseShard('5/4')).toThrow(/--shard must look like i\/n/);
   });
 });
 
@@ -164,7 +166,7 @@ describe('runChecks', () => {
     const checks = [
       check('f.prop', async (ctx) => checkProperty(ctx, fc.property(fc.integer({ min: 0, max: 1000 }), (x) => x < 50))),
       check('f.assert', async (ctx) => fc.assert(fc.property(fc.nat(), (x) => x < 10), { seed: ctx.seed })),
-      check('f.status', async (ctx) => expectStatus(await ctx.http.send({ path: '/x' }), 200, ['R1', 'NOT-MINE']), { rules: ['R1', 'R2'] }),
+      check('f.status', async (ctx) => expectStatus(await ctx.http.send({ path: '/x' }), 200, ['R1', 'NOT-MINE'] as unknown as RuleId[]), { rules: ['R1', 'R2'] }),
       check('f.reset', async (ctx) => void (await ctx.http.send({ path: 'http://127.0.0.1:1/never' }))),
       check('f.hang', () => new Promise(() => undefined)),
       check('f.bug', async () => {

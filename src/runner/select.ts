@@ -13,11 +13,9 @@ export function stableHash(text: string): number {
   return h >>> 0;
 }
 
-export interface Shard {
-  /** 1-based, as in `--shard 2/4`. */
-  index: number;
-  total: number;
-}
+import type { Shard } from '../options/shard.ts';
+
+export type { Shard } from '../options/shard.ts';
 
 export function inShard(checkId: string, shard: Shard | undefined): boolean {
   if (!shard) return true;
@@ -55,14 +53,4 @@ export function notSelectedReason(check: Check, sel: Selection): string {
   if (sel.safe && !check.safe) return 'not run: --safe keeps only checks that create nothing';
   if (sel.checkIds?.length && !sel.checkIds.some((p) => matchesPattern(check.id, p))) return 'not run: excluded by --check';
   return `not run: in another shard than ${sel.shard?.index}/${sel.shard?.total}`;
-}
-
-/** `2/4` -> {index: 2, total: 4}; undefined for malformed input (callers raise ConfigError). */
-export function parseShard(text: string): Shard | undefined {
-  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
-  if (!m) return undefined;
-  const index = Number(m[1]);
-  const total = Number(m[2]);
-  if (total < 1 || index < 1 || index > total) return undefined;
-  return { index, total };
 }

@@ -7,13 +7,11 @@ import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { AUDIT_FILES, formatVerdict, readAuditPlan, startAudit, writeAuditHar, writeAuditReports, type Audit } from '../../audit/index.ts';
 import { ConfigError } from '../../errors/index.ts';
+import { parseNumber, parsePort, resolveRunOptions } from '../../options/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
+import { sharedFlags } from '../flags.ts';
 
-function port(name: string, v: unknown): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`--${name} must be a port number from 0 to 65535, got ${JSON.stringify(v)}`);
-  return n;
-}
+const AUDIT_REPORT_DIR = 'baas-conform-audit';
 
 function httpUrl(v: string): string {
   try {
@@ -39,14 +37,14 @@ function stopSignal(durationS: number | undefined): { stop: Promise<void>; dispo
 }
 
 async function auditHandler(args: Record<string, any>, io: CliIo): Promise<number> {
-  const duration = args.duration === undefined ? undefined : Number(args.duration);
-  if (duration !== undefined && !(Number.isFinite(duration) && duration > 0 && duration <= 86_400)) throw new ConfigError(`--duration must be a number of seconds from 1 to 86400, got ${JSON.stringify(args.duration)}`);
+  const duration = parseNumber('duration', args.duration, { min: 1, max: 86_400, what: 'a number of seconds from 1 to 86400' });
   const plan = args.faults ? await readAuditPlan(resolve(io.cwd, args.faults)) : undefined;
-  const reportDir = resolve(io.cwd, args.reportDir ?? 'baas-conform-audit');
+  const o = await resolveRunOptions({ config: args.config, reportDir: args.reportDir }, io.cwd);
+  const reportDir = o.reportDirGiven ? o.reportDir : resolve(io.cwd, AUDIT_REPORT_DIR);
   const webhookUrl = args.webhookUrl ? httpUrl(String(args.webhookUrl)) : undefined;
   let audit: Audit;
   try {
-    audit = await startAudit({ port: port('port', args.port ?? 0), pciPort: port('pci-port', args.pciPort ?? 0), host: args.host ?? '127.0.0.1', plan, webhookUrl, strict: !!args.strict });
+    audit = await startAudit({ port: parsePort('port', args.port) ?? 0, pciPort: parsePort('pci-port', args.pciPort) ?? 0, host: args.host ?? '127.0.0.1', plan, webhookUrl, strict: !!args.strict });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new ConfigError(`cannot listen on ${args.host ?? '127.0.0.1'}: ${code}`);
@@ -74,16 +72,11 @@ export const auditCommand: CliCommand = {
   command: 'audit',
   describe: 'Certify a client: serve the reference in audit mode (profile on the first stdout line), judge the calls your client makes',
   builder: (y: Argv) =>
-    y
-      .option('port', { type: 'number', default: 0, describe: 'base_url port (0: any free port)' })
-      .option('pci-port', { type: 'number', default: 0, describe: 'pci_url port (0: any free port)' })
-      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
+    // audit: Ctrl-C (SIGINT) or SIGTERM ends the audit and writes the verdict: that is how it stops;
+    // --report-dir gets audit.json, junit.xml and audit.html (default ./baas-conform-audit).
+    sharedFlags(y, 'config', 'port', 'pci-port', 'host', 'report-dir', 'har', 'strict', 'profile-out')
       .option('duration', { type: 'number', describe: 'End after this many seconds (default: at SIGINT/SIGTERM)' })
       .option('faults', { type: 'string', describe: 'Fault plan YAML (spec/schemas/audit-plan.schema.json; default: the built-in plan)' })
-      .option('webhook-url', { type: 'string', describe: "Your webhook receiver's base URL: webhooks are delivered to it (twice, late, with extra fields)" })
-      .option('report-dir', { type: 'string', default: 'baas-conform-audit', describe: 'Where audit.json, junit.xml and audit.html go' })
-      .option('har', { type: 'string', describe: 'Also write the client\'s calls as HAR 1.2 (redacted; entries carry _rules and _verdict)' })
-      .option('strict', { type: 'boolean', describe: 'Recommended rules (warnings) fail the audit too' })
-      .option('profile-out', { type: 'string', describe: 'Also write the profile JSON to this file (mode 0600)' }),
+      .option('webhook-url', { type: 'string', describe: "Your webhook receiver's base URL: webhooks are delivered to it (twice, late, with extra fields)" }),
   run: auditHandler,
 };

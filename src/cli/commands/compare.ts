@@ -10,40 +10,42 @@ import { ConfigError } from '../../errors/index.ts';
 import { writeReport } from '../../report/files.ts';
 import { RUN_DEFAULTS } from '../../runner/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
-import { parseSeed, positiveInt } from '../options.ts';
-import { RUN_CLI_DEFAULTS } from './run.ts';
+import { resolveRunOptions } from '../../options/index.ts';
+import { withCancellation } from '../cancel.ts';
+import { sharedFlags } from '../flags.ts';
 
 export const COMPARE_FILES = { json: 'compare.json', html: 'compare.html' } as const;
 
 const shellArg = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 async function compareHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+  const o = await resolveRunOptions(args, io.cwd);
   const profiles: string[] = [...(args.profile ?? [])].map(String);
-  if (profiles.length !== 2) throw new ConfigError(`compare needs exactly two targets: --profile a.json --profile b.json (got ${profiles.length})`);
-  const seed = parseSeed(args.seed);
-  const reportDir = resolve(io.cwd, args.reportDir ?? RUN_CLI_DEFAULTS.reportDir);
-  const paths = { json: resolve(io.cwd, args.json ?? join(reportDir, COMPARE_FILES.json)), html: resolve(io.cwd, args.html ?? join(reportDir, COMPARE_FILES.html)) };
-  const checks: string[] = [...(args.check ?? [])].map(String);
-  const result = await compareTargets({
-    profiles: [resolve(io.cwd, profiles[0]), resolve(io.cwd, profiles[1])],
-    seed,
-    checks,
-    safe: !!args.safe,
-    concurrency: positiveInt('concurrency', args.concurrency) ?? RUN_DEFAULTS.concurrency,
-    numRuns: positiveInt('runs', args.runs),
-    timeoutBudgetMs: positiveInt('timeout-budget', args.timeoutBudget),
-    checkTimeoutMs: positiveInt('check-timeout', args.checkTimeout),
+  if (o.profiles.length !== 2) throw new ConfigError(`compare needs exactly two targets: --profile a.json --profile b.json (got ${o.profiles.length})`);
+  const paths = { json: resolve(io.cwd, args.jsonOut ?? join(o.reportDir, COMPARE_FILES.json)), html: resolve(io.cwd, args.html ?? join(o.reportDir, COMPARE_FILES.html)) };
+  const human = args.json ? io.stderr : io.stdout;
+  const result = await withCancellation(io, 'running checks are aborted', (signal) => compareTargets({
+    profiles: [o.profiles[0], o.profiles[1]],
+    seed: o.seed,
+    checks: o.checks,
+    safe: o.safe,
+    concurrency: o.concurrency ?? RUN_DEFAULTS.concurrency,
+    numRuns: o.numRuns,
+    timeoutBudgetMs: o.timeoutBudgetMs,
+    checkTimeoutMs: o.checkTimeoutMs,
+    signal,
     env: io.env,
     cwd: io.cwd,
     onRun: (side, phase, info) => {
-      if (phase === 'start') io.stdout.write(`running the checks against ${side.toUpperCase()}: ${info.baseUrl}\n`);
+      if (phase === 'start') human.write(`running the checks against ${side.toUpperCase()}: ${info.baseUrl}\n`);
     },
-  });
-  const replay = ['npx baas-conform compare', ...profiles.flatMap((p) => ['--profile', shellArg(p)]), '--seed', String(result.seed), ...checks.flatMap((c) => ['--check', shellArg(c)]), ...(args.safe ? ['--safe'] : [])].join(' ');
+  }));
+  const replay = ['npx baas-conform compare', ...profiles.flatMap((p) => ['--profile', shellArg(p)]), '--seed', String(result.seed), ...o.checks.flatMap((c) => ['--check', shellArg(c)]), ...(o.safe ? ['--safe'] : [])].join(' ');
   await writeReport(paths.json, `${JSON.stringify(result, null, 2)}\n`);
   await writeReport(paths.html, buildCompareHtml(result, replay));
-  io.stdout.write(`${formatCompare(result).join('\n')}\n`);
-  io.stdout.write(`Reports: ${paths.json}, ${paths.html}\nExit ${result.exitCode}${result.exitCode ? ': a rule verdict differs' : ''}\n`);
+  human.write(`${formatCompare(result).join('\n')}\n`);
+  if (args.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  human.write(`Reports: ${paths.json}, ${paths.html}\nExit ${result.exitCode}${result.exitCode ? ': a rule verdict differs' : ''}\n`);
   return result.exitCode;
 }
 
@@ -51,17 +53,9 @@ export const compareCommand: CliCommand = {
   command: 'compare',
   describe: 'Run the same seeded checks against two targets and report rule verdicts that differ, and how their answers differ (where the spec specifies, where it is silent). Exit 1 if a rule verdict differs',
   builder: (y: Argv) =>
-    y
-      .option('profile', { type: 'string', array: true, describe: 'Target profile JSON; give it twice: A, then B (credentials in each profile: BAAS_CLIENT* from the environment apply to both)' })
-      .option('seed', { type: 'number', describe: 'Run seed for both runs (random when absent; printed for replay)' })
-      .option('check', { type: 'string', array: true, describe: 'Compare only these checks: exact id, prefix (errors.token.*) or glob; repeatable' })
-      .option('safe', { type: 'boolean', describe: 'Only checks that create nothing and move no money' })
-      .option('concurrency', { type: 'number', describe: `Checks run at once in each run (default ${RUN_DEFAULTS.concurrency})` })
-      .option('runs', { type: 'number', describe: `fast-check runs per property (default ${RUN_DEFAULTS.numRuns})` })
-      .option('timeout-budget', { type: 'number', describe: 'Per-request time budget in ms (default: the section 8 recommended request timeout from spec/)' })
-      .option('check-timeout', { type: 'number', describe: `Per-check time limit in ms (default ${RUN_DEFAULTS.checkTimeoutMs})` })
-      .option('report-dir', { type: 'string', describe: `Directory for ${COMPARE_FILES.json} and ${COMPARE_FILES.html} (default ./${RUN_CLI_DEFAULTS.reportDir})` })
-      .option('json', { type: 'string', describe: 'Path of the JSON comparison' })
+    // compare: --profile twice, A then B (BAAS_CLIENT* credentials from the environment apply to
+    // both); --report-dir gets compare.json and compare.html.
+    sharedFlags(y, 'config', 'profile', 'seed', 'check', 'safe', 'concurrency', 'runs', 'timeout-budget', 'check-timeout', 'report-dir', 'json', 'json-out')
       .option('html', { type: 'string', describe: 'Path of the HTML comparison' }),
   run: compareHandler,
 };

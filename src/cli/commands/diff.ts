@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { comparableOf, diffRuns, formatDiff, hasRegressions, loadResults } from '../../baseline/index.ts';
+import { SHARED_FLAGS } from '../flags.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 
 /** Target text may hold terminal control characters. */
@@ -23,6 +24,6 @@ export const diffCommand: CliCommand = {
     y
       .positional('old', { type: 'string', describe: 'results.json of the earlier run (the baseline)' })
       .positional('new', { type: 'string', describe: 'results.json of the later run' })
-      .option('json', { type: 'boolean', describe: 'Print the diff as JSON (the RunDiff shape of src/events)' }),
+      .option('json', SHARED_FLAGS.json),
   run: diffHandler,
 };

@@ -16,9 +16,11 @@ import { loadMetrics, serveMetrics, type MetricsServer } from '../../load/metric
 import { progressPrinter } from '../../load/progress.ts';
 import { loadModel, type Model } from '../../model/index.ts';
 import { boundedInt, boundedNumber } from '../../load/safety.ts';
-import { loadProfile, maskSecrets, resolveProfile, type ResolvedProfile } from '../../profile/index.ts';
-import { startReference } from '../../reference/index.ts';
+import { parseShard, resolveRunOptions, resolveTarget, type Target } from '../../options/index.ts';
+import { maskSecrets, type ResolvedProfile } from '../../profile/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
+import { withCancellation } from '../cancel.ts';
+import { sharedFlags } from '../flags.ts';
 
 function thresholdsOf(args: Record<string, any>, model: Model): Thresholds {
   const rules = ([] as unknown[]).concat(args.threshold ?? []).map((t) => parseThresholdFlag(String(t), model));
@@ -37,16 +39,6 @@ async function writeRaw(file: string, samples: number[]): Promise<void> {
   } catch (err) {
     throw new ConfigError(`load: cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
-}
-
-/** `--shard i/n` (1-based, as in `JOB_COMPLETION_INDEX + 1`). */
-export function parseShard(v: unknown): { index: number; count: number } | undefined {
-  if (v === undefined) return undefined;
-  const m = /^(\d+)\/(\d+)$/.exec(String(v));
-  const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (!m || count < 1 || count > 10_000 || index < 1 || index > count) throw new ConfigError(`load: --shard must be i/n with 1 <= i <= n (got ${String(v)}); in a Kubernetes Indexed Job use $((JOB_COMPLETION_INDEX + 1))/n`);
-  return { index, count };
 }
 
 async function emit(result: LoadResult, args: Record<string, any>, io: CliIo, profile?: ResolvedProfile): Promise<number> {
@@ -109,10 +101,11 @@ async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number
   if ((args.files ?? []).length) throw new ConfigError(`load ${scenario}: unexpected arguments ${(args.files as string[]).join(' ')}`);
   const base = args.plan !== undefined ? await planOptionsOf(String(args.plan), args, io) : flagOptions(scenario, args, await loadModel());
   const shard = parseShard(args.shard);
+  // The config file's target (profile, target) serves load too; its run knobs (seed, budgets) are the conformance run's.
+  const { profiles, target } = await resolveRunOptions({ config: args.config, profile: args.profile, target: args.target }, io.cwd);
   const label = typeof base.scenario === 'string' ? base.scenario : String(args.plan);
 
-  let reference: Awaited<ReturnType<typeof startReference>> | undefined;
-  let profile: ResolvedProfile | undefined;
+  let chosen: Target | undefined;
   let metricsServer: MetricsServer | undefined;
   const metrics = args.metricsPort !== undefined ? loadMetrics() : undefined;
   try {
@@ -120,18 +113,14 @@ async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number
       metricsServer = await serveMetrics(metrics, boundedInt('metrics-port', args.metricsPort, 0, 0, 65535), args.metricsHost ?? '127.0.0.1');
       io.stderr.write(`metrics: ${metricsServer.url} (Prometheus exposition while the run lasts)\n`);
     }
-    if (args.profile !== undefined) profile = await loadProfile(resolve(io.cwd, args.profile), { target: args.target, env: io.env });
-    else if (args.target !== undefined) profile = resolveProfile(undefined, { target: args.target, env: io.env }, '--target');
-    else {
-      reference = await startReference();
-      profile = resolveProfile(reference.profile, { env: {} }, 'embedded reference profile');
-      io.stderr.write(`no --profile or --target: load-testing the embedded reference at ${profile.base_url} (default rate limit)\n`);
-    }
+    chosen = await resolveTarget({ profile: profiles[0], target, env: io.env, cwd: io.cwd });
+    const profile = chosen.profile;
+    if (chosen.embedded) io.stderr.write(`no --profile or --target: load-testing the embedded reference at ${profile.base_url} (default rate limit)\n`);
     const samples: number[] | undefined = args.rawOut ? [] : undefined;
     const progress = args.progress === false ? undefined : progressPrinter(io.stderr, io.env, label);
     let result: LoadResult;
     try {
-      result = await runLoad({
+      result = await withCancellation(io, 'sending stops, requests in flight drain, the result is still written', (signal) => runLoad({
         ...base,
         profile,
         ...(shard ? { shard } : {}),
@@ -139,19 +128,20 @@ async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number
         ...(samples ? { onSample: (us: number) => void samples.push(us) } : {}),
         allowRemote: args.allowRemote === true,
         ...(progress ? { onProgress: progress.onProgress } : {}),
-      });
+        signal,
+      }));
     } finally {
       progress?.done();
     }
     if (samples) await writeRaw(resolve(io.cwd, String(args.rawOut)), samples);
-    if (reference) result.notes.push('the embedded reference shares this Node process (one event loop) with the load generator: figures describe the pair; for a server figure run `baas-conform serve` elsewhere and pass --profile');
+    if (chosen.embedded) result.notes.push('the embedded reference shares this Node process (one event loop) with the load generator: figures describe the pair; for a server figure run `baas-conform serve` elsewhere and pass --profile');
     return await emit(result, args, io, profile);
   } catch (err) {
-    if (err instanceof Error && profile) err.message = maskSecrets(err.message, profile);
+    if (err instanceof Error && chosen) err.message = maskSecrets(err.message, chosen.profile);
     throw err;
   } finally {
     await metricsServer?.close();
-    await reference?.close();
+    await chosen?.close();
   }
 }
 
@@ -159,12 +149,10 @@ export const loadCommand: CliCommand = {
   command: 'load [scenario] [files..]',
   describe: `Run a bounded load scenario (${SCENARIOS.map((x) => x.id).join(', ')}) in the closed or open model, or merge results: load merge a.json b.json ...`,
   builder: (y: Argv) =>
-    y
+    sharedFlags(y, 'config', 'profile', 'target', 'seed', 'shard', 'timeout-budget', 'report-dir', 'json', 'har')
       .positional('scenario', { type: 'string', choices: [...SCENARIOS.map((s) => s.id), 'merge'], describe: 'scenario to run, or merge' })
       .positional('files', { type: 'string', array: true, describe: 'result files (merge only)' })
       .option('plan', { type: 'string', describe: 'Load plan YAML (scenarios and weights, stages, thresholds; spec/schemas/load-plan.schema.json); see examples/load/plan.yaml' })
-      .option('profile', { type: 'string', describe: 'Target profile JSON (default: the embedded reference)' })
-      .option('target', { type: 'string', describe: 'Target base URL (overrides the profile base_url)' })
       .option('allow-remote', { type: 'boolean', describe: 'Allow a non-loopback target. Only for targets you own or are authorised to load.' })
       .option('duration', { type: 'number', describe: `Seconds of load (default ${LOAD_LIMITS.defaultDurationSec}, max ${LOAD_LIMITS.maxDurationSec})` })
       .option('amount', { type: 'number', describe: 'At most this many requests (default: 20000 for token-burst, else 1000000); the duration still bounds the run' })
@@ -172,24 +160,21 @@ export const loadCommand: CliCommand = {
       .option('arrival-rate', { type: 'number', alias: 'rate', describe: 'Open model: send R req/s on a fixed schedule that never waits for responses; latency from the intended send time (default: closed model, or the scenario\'s rate)' })
       .option('model', { type: 'string', choices: ['open', 'closed'], describe: 'Load model (default: open when an arrival rate is known, else closed)' })
       .option('drain', { type: 'number', describe: 'After the load phase, wait this many ms for requests in flight (default: the timeout budget); the rest are reported incomplete' })
-      .option('shard', { type: 'string', describe: 'Be worker i of n (i/n, 1-based): take 1/n of the rate, connections and requests; merge the parts with load merge' })
       .option('progress', { type: 'boolean', default: true, describe: 'Progress on stderr (--no-progress to silence)' })
-      .option('timeout-budget', { type: 'number', describe: 'Per-request budget in ms (default: the spec\'s 30 s); slower requests count as failures' })
       .option('p99-max', { type: 'number', describe: 'Fail when p99 latency (ms) exceeds this' })
       .option('error-rate-max', { type: 'number', describe: 'Fail when the error fraction exceeds this (default 0). Errors: unexpected non-2xx (429 is expected on token-burst), transport errors, timeouts' })
       .option('threshold', { type: 'string', array: true, describe: 'Threshold "[scope:] metric op value [over Ns]", repeatable: "p99 < 500 over 10s", "conformance_errors < 5", "getUserV1: conformance_errors < 1", "ENDPOINT-RESPONSE-SCHEMA: conformance_errors < 1"' })
       .option('conformance-errors-max', { type: 'number', describe: 'Fail when more answers than this break a rule every answer is held to (default 0)' })
       .option('judge-sample', { type: 'number', describe: 'Share of answers judged against the operation schema and the section 7 body (default 1: every answer; 0: off)' })
       .option('arrivals', { type: 'string', choices: ['uniform', 'poisson'], describe: 'Open model: evenly spaced arrivals (default) or a seeded Poisson process' })
-      .option('seed', { type: 'number', describe: 'Seed of a poisson schedule (default 1): the same seed gives the same schedule' })
       .option('think-time', { type: 'number', describe: 'journey: pause in ms between steps and between a virtual user\'s journeys (default 0)' })
       .option('metrics-port', { type: 'number', describe: 'Serve Prometheus metrics on this port during the run (GET /metrics; 0: any free port)' })
       .option('metrics-host', { type: 'string', describe: 'Address the metrics endpoint listens on (default 127.0.0.1; 0.0.0.0 in a pod)' })
       .option('rps-min', { type: 'number', describe: 'Fail when throughput (req/s) is below this' })
-      .option('out', { type: 'string', describe: 'Write the result JSON here (secrets masked); input for load merge' })
       .option('raw-out', { type: 'string', describe: 'Also write every latency sample (us, one per line) here: to check merged percentiles against raw data' })
-      .option('har', { type: 'string', describe: 'Write the answers kept as evidence of a broken rule as HAR 1.2 (entries carry _check, _rules, _verdict)' })
-      .option('report-dir', { type: 'string', describe: 'Write load.json and load.html (self-contained, inline SVG) into this directory' })
-      .option('json', { type: 'boolean', describe: 'Print the result JSON instead of the table' }),
+      // load: --shard takes 1/n of the rate, connections and requests; --seed seeds a poisson schedule
+      // (default 1); --har keeps the answers that are evidence of a broken rule; --report-dir gets
+      // load.json and load.html; slower requests than --timeout-budget count as failures.
+      .option('out', { type: 'string', alias: 'json-out', describe: 'Write the result JSON here (secrets masked); input for load merge' }),
   run: loadHandler,
 };

@@ -14,7 +14,8 @@ import { startReference } from '../../reference/index.ts';
 import { ConsoleReporter } from '../../report/index.ts';
 import { loadHar, replayHar, type ReplayOutcome } from '../../replay/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
-import { positiveInt } from '../options.ts';
+import { sharedFlags } from '../flags.ts';
+import { positiveInt } from '../../options/index.ts';
 
 /** Target text may hold terminal control characters. */
 const clean = (s: string) => s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, ' ');
@@ -29,7 +30,9 @@ async function kindOf(file: string): Promise<string | undefined> {
 
 async function replayResults(file: string, args: Record<string, any>, io: CliIo): Promise<number> {
   const doc = await loadResults(file);
-  const id = args.check === undefined ? undefined : String(args.check);
+  const ids: string[] = [].concat(args.check ?? []).map(String);
+  if (ids.length > 1) throw new ConfigError(`replay ${file}: --check names one check to re-run, got ${ids.length}`);
+  const id = ids[0];
   if (!id) throw new ConfigError(`replay ${file}: a results.json replays one check: add --check ID (its failed checks: ${doc.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'blocked').map((c) => c.checkId).join(', ') || 'none'})`);
   if (!doc.checks.some((c) => c.checkId === id)) throw new ConfigError(`replay: ${file} has no check ${id}`);
   if (doc.seed === undefined) throw new ConfigError(`replay: ${file} records no seed`);
@@ -89,12 +92,11 @@ export const replayCommand: CliCommand = {
   command: 'replay <file>',
   describe: 'Re-send a HAR (run --har) with fresh tokens and print what answers differently; or re-run one check of a results.json with its seed (--check)',
   builder: (y: Argv) =>
-    y
+    // replay: tokens are minted from the profile's clients[0]; with a results.json, --check names
+    // the one check to re-run with the recorded seed.
+    sharedFlags(y, 'profile', 'target', 'check')
       .positional('file', { type: 'string', describe: 'run.har (HAR 1.2) or results.json' })
-      .option('profile', { type: 'string', describe: 'Target profile JSON; tokens are minted from its clients[0]' })
-      .option('target', { type: 'string', describe: 'Target base URL (overrides the profile base_url)' })
       .option('entry', { type: 'number', array: true, describe: 'HAR: replay only these entries (1-based); repeatable' })
-      .option('allow-writes', { type: 'boolean', describe: 'HAR: also send requests that create state or move money (refused by default, exit 2)' })
-      .option('check', { type: 'string', describe: 'results.json: the check to re-run with the recorded seed' }),
+      .option('allow-writes', { type: 'boolean', describe: 'HAR: also send requests that create state or move money (refused by default, exit 2)' }),
   run: replayHandler,
 };

@@ -3,6 +3,7 @@ import type { Argv } from 'yargs';
 import { loadModel } from '../../model/index.ts';
 import { ruleCatalogue, uncoveredRules } from '../../checks/catalogue.ts';
 import { loadChecks } from '../../../suites/index.ts';
+import { SHARED_FLAGS } from '../flags.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 import { mutationCoverage } from '../../mutants/index.ts';
 import type { RuleId } from '../../model/types.ts';
@@ -47,8 +48,8 @@ export const rulesCommand: CliCommand = {
   command: 'rules',
   describe: 'List every rule of the spec model with its section and the checks that cover it',
   builder: (y: Argv) => y
+    .option('json', SHARED_FLAGS.json)
     .option('uncovered', { type: 'boolean', describe: 'only testable rules no check covers (exit 1 if any)' })
-    .option('json', { type: 'boolean', describe: 'machine-readable output' })
     .option('needs', { type: 'boolean', describe: 'which profile field or control operation unlocks which checks (markdown table)' })
     .option('spec', { type: 'string', describe: 'model directory (default: the bundled spec/)' }),
   run: rulesHandler,

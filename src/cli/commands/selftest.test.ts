@@ -34,7 +34,7 @@ describe('baas-conform selftest', () => {
     try {
       const c = capture();
       const json = path.join(dir, 'selftest.json');
-      const code = await main(['selftest', '--variant', 'token.grant-type.not-checked', '--variant', 'benign.pretty-json', '--concurrency', '3', '--json', json], c.io);
+      const code = await main(['selftest', '--variant', 'token.grant-type.not-checked', '--variant', 'benign.pretty-json', '--concurrency', '3', '--json-out', json], c.io);
       const out = c.out();
       expect(out).toMatch(/^token\.grant-type\.not-checked\s+faulty\s+ERR-TOKEN-GRANT-TYPE-INVALID\s+\S*errors\.token\.grant-type-invalid/m);
       expect(out).toMatch(/^benign\.pretty-json\s+benign\s+-\s+-$/m);
@@ -56,7 +56,7 @@ describe('baas-conform selftest', () => {
     try {
       const c = capture();
       const json = path.join(dir, 'selftest.json');
-      const code = await main(['selftest', '--profile', 'minimal', '--variant', 'token.grant-type.not-checked', '--variant', 'idp.exchange.refused', '--variant', 'feeds.webhooks.wallets-renamed', '--json', json], c.io);
+      const code = await main(['selftest', '--profile', 'minimal', '--variant', 'token.grant-type.not-checked', '--variant', 'idp.exchange.refused', '--variant', 'feeds.webhooks.wallets-renamed', '--json-out', json], c.io);
       const result = JSON.parse(await readFile(json, 'utf8'));
       expect(result.profile).toBe('minimal');
       // No control API, no IdP: the IdP checks skip on the baseline already.

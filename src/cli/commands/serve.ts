@@ -8,19 +8,9 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { DEFAULT_RATE_LIMIT, generateTlsIdentity, startReference, type RateLimitOptions, type ReferenceServer, type ReferenceTls } from '../../reference/index.ts';
+import { parseNumber, parsePort, positiveInt } from '../../options/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
-
-function port(name: string, v: unknown): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`--${name} must be a port number from 0 to 65535, got ${JSON.stringify(v)}`);
-  return n;
-}
-
-function positive(name: string, v: unknown, integer: boolean): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new ConfigError(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(v)}`);
-  return n;
-}
+import { sharedFlags } from '../flags.ts';
 
 export interface ServeArgs {
   port?: number;
@@ -43,9 +33,9 @@ export interface ServeArgs {
 function rateLimitOf(args: ServeArgs): RateLimitOptions | undefined {
   if (args.rateLimitPerIp === undefined && args.rateLimitPerClient === undefined && args.rateLimitWindow === undefined) return undefined;
   return {
-    perIp: args.rateLimitPerIp === undefined ? DEFAULT_RATE_LIMIT.perIp : positive('rate-limit-per-ip', args.rateLimitPerIp, true),
-    perClient: args.rateLimitPerClient === undefined ? DEFAULT_RATE_LIMIT.perClient : positive('rate-limit-per-client', args.rateLimitPerClient, true),
-    windowMs: args.rateLimitWindow === undefined ? DEFAULT_RATE_LIMIT.windowMs : Math.round(positive('rate-limit-window', args.rateLimitWindow, false) * 1000),
+    perIp: args.rateLimitPerIp === undefined ? DEFAULT_RATE_LIMIT.perIp : positiveInt('rate-limit-per-ip', args.rateLimitPerIp)!,
+    perClient: args.rateLimitPerClient === undefined ? DEFAULT_RATE_LIMIT.perClient : positiveInt('rate-limit-per-client', args.rateLimitPerClient)!,
+    windowMs: args.rateLimitWindow === undefined ? DEFAULT_RATE_LIMIT.windowMs : Math.round(parseNumber('rate-limit-window', args.rateLimitWindow, { min: Number.MIN_VALUE, what: 'a positive number (seconds)' })! * 1000),
   };
 }
 
@@ -75,8 +65,8 @@ export async function serve(args: ServeArgs, io: CliIo, stop: Promise<unknown>):
     ref = await startReference({
       ...(rateLimit ? { rateLimit } : {}),
       host: args.host ?? '127.0.0.1',
-      port: port('port', args.port ?? 0),
-      pciPort: port('pci-port', args.pciPort ?? 0),
+      port: parsePort('port', args.port) ?? 0,
+      pciPort: parsePort('pci-port', args.pciPort) ?? 0,
       control: args.control !== false,
       ...(args.tls ? { tls: await tlsOptions(args, io.cwd) } : {}),
     });
@@ -102,12 +92,8 @@ export const serveCommand: CliCommand = {
   command: 'serve',
   describe: 'Run the reference implementation; prints its target profile as the first stdout line',
   builder: (y: Argv) =>
-    y
-      .option('port', { type: 'number', default: 0, describe: 'API port (0: any free port)' })
-      .option('pci-port', { type: 'number', default: 0, describe: 'Card-tokenization environment port (0: any free port)' })
-      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
+    sharedFlags(y, 'port', 'pci-port', 'host', 'profile-out')
       .option('control', { type: 'boolean', default: true, describe: 'Serve the test-control API under /__control (--no-control to disable)' })
-      .option('profile-out', { type: 'string', describe: 'Also write the profile JSON to this file (mode 0600)' })
       .option('rate-limit-per-ip', { type: 'number', describe: `Token requests allowed per IP per window (default ${DEFAULT_RATE_LIMIT.perIp}; published as profile.rate_limit.per_ip)` })
       .option('rate-limit-per-client', { type: 'number', describe: `Token requests allowed per client per window (default ${DEFAULT_RATE_LIMIT.perClient}; profile.rate_limit.per_client)` })
       .option('rate-limit-window', { type: 'number', describe: `Window of both token limits in seconds (default ${DEFAULT_RATE_LIMIT.windowMs / 1000}; profile.rate_limit.window_seconds). Keep it longer than any latency in front of the server: a probe burst must fit one window` })

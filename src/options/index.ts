@@ -1,0 +1,6 @@
+// The options-and-target layer shared by the CLI, the library (src/api) and certify: one parser per
+// kind of value, one shard type, one target choice, one resolution order for the shared flags.
+export { parseNumber, positiveInt, nonNegativeInt, parseSeed, parsePort, parseShare, type NumberBounds } from './numbers.ts';
+export { parseShard, MAX_SHARDS, type Shard } from './shard.ts';
+export { resolveTarget, type Target, type TargetInput } from './target.ts';
+export { resolveRunOptions, DEFAULT_REPORT_DIR, type ResolvedRunOptions, type RunFlagValues } from './run-options.ts';

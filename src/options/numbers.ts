@@ -1,0 +1,32 @@
+// The one number parser behind every numeric flag and config key: it turns a value into a trusted
+// number or throws a ConfigError naming the flag, the accepted range and the value given.
+import { ConfigError } from '../errors/index.ts';
+
+export interface NumberBounds {
+  min?: number;
+  max?: number;
+  /** Only whole numbers (counts, ms, ports, seeds). */
+  integer?: boolean;
+  /** How the range reads in the message, when `a number from min to max` says too little (e.g. a port). */
+  what?: string;
+}
+
+/** undefined when the value is absent; else the number, or a ConfigError that says what to give. */
+export function parseNumber(flag: string, value: unknown, bounds: NumberBounds = {}): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const { min = -Infinity, max = Infinity, integer = false } = bounds;
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min || n > max) {
+    const kind = integer ? 'an integer' : 'a number';
+    const range = Number.isFinite(min) && Number.isFinite(max) ? ` from ${min} to ${max}` : Number.isFinite(min) ? ` >= ${min}` : Number.isFinite(max) ? ` <= ${max}` : '';
+    throw new ConfigError(`--${flag} must be ${bounds.what ?? `${kind}${range}`}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+export const positiveInt = (flag: string, value: unknown) => parseNumber(flag, value, { integer: true, min: 1, what: 'a positive integer' });
+export const nonNegativeInt = (flag: string, value: unknown) => parseNumber(flag, value, { integer: true, min: 0 });
+export const parseSeed = (value: unknown, flag = 'seed') => parseNumber(flag, value, { integer: true, min: 0, max: 0xffffffff });
+export const parsePort = (flag: string, value: unknown) => parseNumber(flag, value, { integer: true, min: 0, max: 65535, what: 'a port number from 0 to 65535' });
+/** A share from 0 to 1 (--min-coverage, --judge-sample). */
+export const parseShare = (flag: string, value: unknown) => parseNumber(flag, value, { min: 0, max: 1, what: 'a share from 0 to 1 (e.g. 0.9)' });

@@ -1,0 +1,35 @@
+// The one target choice for run, certify, compare and load: a profile (file or object), a bare
+// --target URL, or, with neither, the embedded reference started on loopback for the caller.
+import path from 'node:path';
+import { loadProfile, resolveProfile, type ResolvedProfile, type TargetProfile } from '../profile/index.ts';
+import { startReference, type ReferenceOptions } from '../reference/index.ts';
+
+export interface TargetInput {
+  /** A profile JSON file (relative to cwd) or the profile object itself. */
+  profile?: string | TargetProfile;
+  /** Base URL; overrides the profile's base_url. */
+  target?: string;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Options of the embedded reference, when it is the target. */
+  reference?: ReferenceOptions;
+}
+
+export interface Target {
+  profile: ResolvedProfile;
+  /** true when the embedded reference was started for this target. */
+  embedded: boolean;
+  /** Stops the embedded reference; a no-op for an external target. */
+  close(): Promise<void>;
+}
+
+export async function resolveTarget(input: TargetInput): Promise<Target> {
+  const { profile, target, env = process.env, cwd = process.cwd() } = input;
+  const external = (p: ResolvedProfile): Target => ({ profile: p, embedded: false, close: async () => {} });
+  if (typeof profile === 'string') return external(await loadProfile(path.resolve(cwd, profile), { target, env }));
+  if (profile !== undefined) return external(resolveProfile(profile, { target, env }, 'profile'));
+  if (target !== undefined) return external(resolveProfile(undefined, { target, env }, '--target'));
+  // The embedded reference's profile carries its own credentials: environment ones do not apply.
+  const reference = await startReference(input.reference ?? {});
+  return { profile: resolveProfile(reference.profile, { env: {} }, 'embedded reference profile'), embedded: true, close: () => reference.close() };
+}
