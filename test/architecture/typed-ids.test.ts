@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckFailure, expectStatus, expectStep } from '../../src/checks/assert.ts';
 import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { HttpResponse } from '../../src/checks/types.ts';
+import type { CheckResult } from '../../src/events/index.ts';
 import { OPERATION_IDS, RULE_IDS } from '../../src/generated/ids.ts';
 import { isIn, USER_READS } from '../../src/mutants/ops.ts';
 import { faults } from '../../src/mutants/variant.ts';
@@ -53,5 +54,27 @@ describe('ids are typed end to end (a typo fails tsc)', () => {
     // @ts-expect-error a fault point the reference does not have
     void faults('token.accept-any-grant-types');
     expect(FAULT_POINTS).toEqual(expect.arrayContaining([...opts.faults!]));
+  });
+});
+
+describe('CheckResult is a union on its verdict (its invariants are types)', () => {
+  const base = { checkId: 'c', title: 't', area: 'a', section: '7', rules: [], durationMs: 0, requests: 0, seed: 1 };
+  it('a failure carries its failure, a skip its reason, a blocked check its cause; no other verdict does', () => {
+    const results: CheckResult[] = [
+      { ...base, verdict: 'pass' },
+      { ...base, verdict: 'fail', failure: { message: 'm', rules: [] } },
+      { ...base, verdict: 'skip', reason: 'r' },
+      { ...base, verdict: 'blocked', blocked: { operation: 'createToken', rules: [], message: 'm' } },
+    ];
+    // @ts-expect-error a failed check without its failure
+    const noFailure: CheckResult = { ...base, verdict: 'fail' };
+    // @ts-expect-error a skipped check without its reason
+    const noReason: CheckResult = { ...base, verdict: 'skip' };
+    // @ts-expect-error a passed check carrying a failure
+    const passWithFailure: CheckResult = { ...base, verdict: 'pass', failure: { message: 'm', rules: [] } };
+    void [noFailure, noReason, passWithFailure];
+    const failed = results.find((r) => r.verdict === 'fail');
+    // Narrowed on the verdict: `failure` is there without a non-null assertion.
+    expect(failed?.verdict === 'fail' ? failed.failure.message : undefined).toBe('m');
   });
 });
