@@ -64,6 +64,8 @@ export interface RawRule {
   operations?: string[];
   testable?: boolean;
   untestable_reason?: string;
+  /** Why a testable rule is checked loosely (rules --audit). */
+  loose?: string;
   unspecified?: unknown;
   readings?: unknown;
 }
