@@ -9,8 +9,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Handlebars from 'handlebars';
 import { loadModel, renderSpecText } from '../src/model/index.ts';
 import type { Model, Rule, ErrorRule } from '../src/model/types.ts';
-import type { Driver, Drivers, MultiRuleDrivers } from '../suites/drivers/driver.ts';
+import type { Driver, MultiRuleDrivers } from '../suites/drivers/driver.ts';
 import { loadPlacement, type Placement } from './placement.ts';
+
+/** A drivers module as imported at run time: keyed by rule id, or by operationId in the schema area. */
+type Drivers = Readonly<Record<string, Driver>>;
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');

@@ -79,16 +79,16 @@ describe('expectErrorRule', () => {
 
 describe('expectSchema / expectStatus', () => {
   const ajv = new Ajv();
-  const validators: Record<string, any> = { 'getThing:200': ajv.compile({ type: 'object', required: ['id'], properties: { id: { type: 'string' } } }), 'getThing:default': ajv.compile({}) };
+  const validators: Record<string, any> = { 'getConfig:200': ajv.compile({ type: 'object', required: ['id'], properties: { id: { type: 'string' } } }), 'getConfig:default': ajv.compile({}) };
   const model = { validator: (k: string) => validators[k] } as unknown as Model;
   it('validates by status, falls back to default, and requires application/json', () => {
-    expectSchema(res(200, { id: 'a' }), 'getThing', model);
-    expectSchema(res(404, { anything: 1 }), 'getThing', model);
-    const schemaFail = failure(() => expectSchema(res(200, { id: 1 }), 'getThing', model));
+    expectSchema(res(200, { id: 'a' }), 'getConfig', model);
+    expectSchema(res(404, { anything: 1 }), 'getConfig', model);
+    const schemaFail = failure(() => expectSchema(res(200, { id: 1 }), 'getConfig', model));
     expect(schemaFail.message).toContain('/id must be string');
     expect(schemaFail.comparison).toEqual([{ field: 'body/id', expected: 'must be string', actual: '1', differs: true }]);
-    expect(failure(() => expectSchema(res(200, { id: 'a' }, 'text/html'), 'getThing', model)).message).toContain('expected application/json');
-    expect(failure(() => expectSchema(res(200, {}), 'other', model)).message).toContain('not a documented response');
+    expect(failure(() => expectSchema(res(200, { id: 'a' }, 'text/html'), 'getConfig', model)).message).toContain('expected application/json');
+    expect(failure(() => expectSchema(res(200, {}), 'getWallet', model)).message).toContain('not a documented response');
     expect(isJsonContentType('Application/JSON ; charset=UTF-8')).toBe(true);
     expect(isJsonContentType('application/jsonp')).toBe(false);
   });

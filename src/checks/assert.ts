@@ -2,9 +2,9 @@
 // spec wants and what the target sent, and the rule ids the assertion is about.
 
 import type { FieldComparison } from '../events/index.ts';
-import type { ErrorRule, ErrorRuleId, Model, RuleId } from '../model/types.ts';
+import type { ErrorRule, ErrorRuleId, Model, OperationId, RuleId } from '../model/types.ts';
 import { currentContext } from './current.ts';
-import { PrerequisiteFailed } from './prerequisite.ts';
+import { PrerequisiteFailed, type StepOperation } from './prerequisite.ts';
 import { CheckFailure, SkipSignal } from './signals.ts';
 import type { HttpResponse } from './types.ts';
 
@@ -22,11 +22,11 @@ function bodySnippet(res: HttpResponse): string {
 }
 
 /** Fails unless `condition`; `rules` default to all of the check's rules. */
-export function check(condition: unknown, message: string, opts: { rules?: string[]; response?: HttpResponse } = {}): asserts condition {
+export function check(condition: unknown, message: string, opts: { rules?: RuleId[]; response?: HttpResponse } = {}): asserts condition {
   if (!condition) throw new CheckFailure(message, opts);
 }
 
-export function fail(message: string, opts: { rules?: string[]; response?: HttpResponse } = {}): never {
+export function fail(message: string, opts: { rules?: RuleId[]; response?: HttpResponse } = {}): never {
   throw new CheckFailure(message, opts);
 }
 
@@ -35,7 +35,7 @@ export function is2xx(res: HttpResponse): boolean {
 }
 
 /** Success may be any 2xx (200 or 201 are both readings the spec allows). */
-export function expect2xx(res: HttpResponse, what: string, rules?: string[]): void {
+export function expect2xx(res: HttpResponse, what: string, rules?: RuleId[]): void {
   if (!is2xx(res)) throw new CheckFailure(`${what}: expected a 2xx answer, got HTTP ${res.status}: ${bodySnippet(res)}`, { rules, response: res });
 }
 
@@ -45,21 +45,21 @@ export function expect2xx(res: HttpResponse, what: string, rules?: string[]): vo
  * the runner reports the check as blocked by that operation (or as its own failure when the check is
  * about that operation), never as a failure of the rule under test.
  */
-export function expectStep(res: HttpResponse, operation: string, what: string): void {
+export function expectStep(res: HttpResponse, operation: StepOperation, what: string): void {
   if (!is2xx(res)) throw new PrerequisiteFailed(operation, `${what}: expected a 2xx answer, got HTTP ${res.status}: ${bodySnippet(res)}`, { response: res });
 }
 
 /** Fails as a prerequisite step on `operation` (see expectStep) unless `condition`. */
-export function checkStep(condition: unknown, operation: string, message: string, response?: HttpResponse): asserts condition {
+export function checkStep(condition: unknown, operation: StepOperation, message: string, response?: HttpResponse): asserts condition {
   if (!condition) throw new PrerequisiteFailed(operation, message, { response });
 }
 
-export function expectNot2xx(res: HttpResponse, what: string, rules?: string[]): void {
+export function expectNot2xx(res: HttpResponse, what: string, rules?: RuleId[]): void {
   if (is2xx(res)) throw new CheckFailure(`${what}: expected a refusal, got HTTP ${res.status}: ${bodySnippet(res)}`, { rules, response: res });
 }
 
 /** Fails unless the status is `expected` (or one of them). */
-export function expectStatus(res: HttpResponse, expected: number | number[], rules?: string[]): void {
+export function expectStatus(res: HttpResponse, expected: number | number[], rules?: RuleId[]): void {
   const list = Array.isArray(expected) ? expected : [expected];
   if (!list.includes(res.status)) {
     const comparison = [{ field: 'status', expected: list.join(' or '), actual: String(res.status), differs: true }];
@@ -125,7 +125,7 @@ export function expectErrorRule(res: HttpResponse, rule: ErrorRule): void {
  * message, category, details) with the section 7 body shape. A mismatch names the row and every rule
  * the caller adds (the runner keeps those the check covers).
  */
-export function expectError(ctx: { model: Model }, res: HttpResponse, ruleId: ErrorRuleId, rules?: string[]): void {
+export function expectError(ctx: { model: Model }, res: HttpResponse, ruleId: ErrorRuleId, rules?: RuleId[]): void {
   const rule = ctx.model.errorRule(ruleId);
   const named = [...new Set([...(rules ?? []), ruleId])];
   try {
@@ -149,7 +149,7 @@ export function expectRefusedBy(ctx: { model: Model }, res: HttpResponse, row: E
 }
 
 /** Passes when the response is exactly one of the section 7 rows (a cause two rows share); otherwise fails naming all of them. */
-export function expectOneOfErrors(ctx: { model: Model }, res: HttpResponse, ruleIds: ErrorRuleId[], rules: string[]): void {
+export function expectOneOfErrors(ctx: { model: Model }, res: HttpResponse, ruleIds: ErrorRuleId[], rules: RuleId[]): void {
   const problems: string[] = [];
   for (const id of ruleIds) {
     try {
@@ -164,7 +164,7 @@ export function expectOneOfErrors(ctx: { model: Model }, res: HttpResponse, rule
 }
 
 /** Fails unless the body has the section 7 error shape and its category matches the HTTP status. */
-export function expectErrorShape(ctx: { model: Model }, res: HttpResponse, rules?: string[]): void {
+export function expectErrorShape(ctx: { model: Model }, res: HttpResponse, rules?: RuleId[]): void {
   const validate = ctx.model.errorBodyValidator;
   if (!validate(res.json)) {
     const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
@@ -181,7 +181,7 @@ export function expectErrorShape(ctx: { model: Model }, res: HttpResponse, rules
 }
 
 /** The caller's rules plus the rule the failed part of an assertion is about (the runner keeps those the check covers). */
-function withRule(rules: string[] | undefined, rule: string): string[] {
+function withRule(rules: RuleId[] | undefined, rule: RuleId): RuleId[] {
   return [...new Set([...(rules ?? []), rule])];
 }
 
@@ -195,7 +195,7 @@ function modelOrCurrent(model: Model | undefined): Model {
  * Fails unless the response body validates against the operation's schema for its status
  * (`op:status`, then `op:2XX` style, then `op:default`) and is served as application/json.
  */
-export function expectSchema(res: HttpResponse, op: string, model?: Model, rules?: string[]): void {
+export function expectSchema(res: HttpResponse, op: OperationId, model?: Model, rules?: RuleId[]): void {
   const m = modelOrCurrent(model);
   const ct = res.headers['content-type'];
   if (!isJsonContentType(ct)) {

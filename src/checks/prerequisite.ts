@@ -4,22 +4,26 @@
 // as blocked by the operation's rules, so one missing endpoint reads as one cause, not five failures.
 
 import { isTransportError } from '../client/errors.ts';
+import type { ControlOperationId, OperationId, RuleId } from '../model/types.ts';
 import { CheckFailure } from './signals.ts';
 import type { HttpClient, HttpRequest, HttpResponse } from './types.ts';
 
+/** What a setup step calls: an operation of spec/openapi.yaml, or a control operation of spec/control.yaml. */
+export type StepOperation = OperationId | `control:${ControlOperationId}`;
+
 export interface PrerequisiteOptions {
   /** Rules of `operation` the failed step breaks; default: the model's happy-path rules for it. */
-  rules?: string[];
+  rules?: RuleId[];
   response?: HttpResponse;
 }
 
 export class PrerequisiteFailed extends Error {
   readonly code = 'CHECK_BLOCKED';
   /** operationId (spec/openapi.yaml) of the setup step that failed. */
-  readonly operation: string;
-  readonly rules?: string[];
+  readonly operation: StepOperation;
+  readonly rules?: RuleId[];
   readonly response?: HttpResponse;
-  constructor(operation: string, message: string, opts: PrerequisiteOptions = {}) {
+  constructor(operation: StepOperation, message: string, opts: PrerequisiteOptions = {}) {
     super(message);
     this.name = 'PrerequisiteFailed';
     this.operation = operation;
@@ -35,7 +39,7 @@ export function isPrerequisiteFailed(err: unknown): err is PrerequisiteFailed {
 const SHOW = 300;
 
 /** A setup call must succeed (any 2xx): otherwise the check is blocked by `operation`. */
-export function expectPrerequisite2xx(res: HttpResponse, operation: string, what: string, rules?: string[]): void {
+export function expectPrerequisite2xx(res: HttpResponse, operation: StepOperation, what: string, rules?: RuleId[]): void {
   if (res.status >= 200 && res.status < 300) return;
   const body = res.text.length > SHOW ? `${res.text.slice(0, SHOW)}…` : res.text;
   throw new PrerequisiteFailed(operation, `${what}: expected a 2xx answer, got HTTP ${res.status}: ${body}`, { rules, response: res });
@@ -45,7 +49,7 @@ export function expectPrerequisite2xx(res: HttpResponse, operation: string, what
  * Sends a setup request and requires a 2xx: a refusal, or a transport failure (refused, reset, DNS,
  * TLS, timeout; not the check's own abort), blocks the check by `req.op`.
  */
-export async function sendStep(http: HttpClient, req: HttpRequest & { op: string }, what: string, rules?: string[]): Promise<HttpResponse> {
+export async function sendStep(http: HttpClient, req: HttpRequest & { op: OperationId }, what: string, rules?: RuleId[]): Promise<HttpResponse> {
   let res: HttpResponse;
   try {
     res = await http.send(req);
@@ -62,14 +66,14 @@ export async function sendStep(http: HttpClient, req: HttpRequest & { op: string
 }
 
 /** A setup answer must carry what the next step needs (e.g. card_token): otherwise blocked by `operation`. */
-export function prerequisite(condition: unknown, operation: string, message: string, opts: PrerequisiteOptions = {}): asserts condition {
+export function prerequisite(condition: unknown, operation: StepOperation, message: string, opts: PrerequisiteOptions = {}): asserts condition {
   if (!condition) throw new PrerequisiteFailed(operation, message, opts);
 }
 
 /** A check's own failure on the operation it is about; `operation` lets the root-cause summary group blocked checks under it. */
 export class OwnStepFailure extends CheckFailure {
-  readonly operation: string;
-  constructor(operation: string, message: string, response?: HttpResponse) {
+  readonly operation: StepOperation;
+  constructor(operation: StepOperation, message: string, response?: HttpResponse) {
     super(message, { response });
     this.operation = operation;
   }
@@ -79,7 +83,7 @@ export class OwnStepFailure extends CheckFailure {
  * Runs `fn`, whose subject is `operation`: a setup helper failing on that very operation is this
  * check's own failure (schema.tokenize-card calling the tokenize helper), not a blocked one.
  */
-export async function ownStep<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+export async function ownStep<T>(operation: StepOperation, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { RuleId } from '../model/types.ts';
 import { checkProperty } from './property.ts';
 import { CheckFailure, SkipSignal } from './signals.ts';
 
@@ -10,7 +11,7 @@ describe('checkProperty', () => {
     // Large values fail an assertion; shrinking heads for small values, which skip.
     const prop = fc.property(fc.integer({ min: 0, max: 1000 }), (n) => {
       if (n < 5) throw new SkipSignal('too small to say');
-      if (n > 50) throw new CheckFailure('too big', { rules: ['R-BIG'] });
+      if (n > 50) throw new CheckFailure('too big', { rules: ['R-BIG' as RuleId] });
     });
     const err = await checkProperty(ctx, prop).then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(CheckFailure);
@@ -27,7 +28,7 @@ describe('checkProperty', () => {
 
   it('reports a shrunk counterexample for a plain failure', async () => {
     const prop = fc.property(fc.integer({ min: 0, max: 1000 }), (n) => {
-      if (n > 50) throw new CheckFailure(`big ${n}`, { rules: ['R-BIG'] });
+      if (n > 50) throw new CheckFailure(`big ${n}`, { rules: ['R-BIG' as RuleId] });
     });
     const err = (await checkProperty(ctx, prop).catch((e: unknown) => e)) as CheckFailure;
     expect(err.message).toBe('big 51');

@@ -2,11 +2,12 @@
 // check cannot run here, with a reason). The runner maps anything else to a failure with a cause.
 
 import type { FieldComparison } from '../events/index.ts';
+import type { RuleId } from '../model/types.ts';
 import type { HttpResponse } from './types.ts';
 
 export interface CheckFailureOptions {
   /** Rule ids the failed assertion is about; default: all of the check's rules. */
-  rules?: string[];
+  rules?: RuleId[];
   /** The response that showed the failure; the runner attaches its recorded exchange. */
   response?: HttpResponse;
   counterexample?: string;
@@ -16,7 +17,7 @@ export interface CheckFailureOptions {
 
 export class CheckFailure extends Error {
   readonly code = 'CHECK_FAILED';
-  readonly rules?: string[];
+  readonly rules?: RuleId[];
   readonly response?: HttpResponse;
   readonly counterexample?: string;
   readonly comparison?: FieldComparison[];

@@ -100,18 +100,14 @@ export interface Unjudged {
   missing: string;
 }
 
-export interface CheckResult {
+/** What every check result carries, whatever its verdict. */
+export interface CheckResultBase {
   checkId: string;
   title: string;
   area: string;
   section: string;
   rules: string[];
   verdict: Verdict;
-  /** Skip reason, always set for skip. */
-  reason?: string;
-  failure?: CheckFailureInfo;
-  /** Set for verdict blocked. */
-  blocked?: BlockedInfo;
   /** What the spec recommends but does not require and the target did not do (ctx.warn); never a failure unless --strict. */
   warnings?: string[];
   /** Assertions the check could not judge for a missing service (ctx.couldNotJudge): reported, never counted as passed. */
@@ -120,6 +116,45 @@ export interface CheckResult {
   requests: number;
   seed: number;
 }
+
+/** The check ran to its end and every assertion held. */
+export interface PassedCheck extends CheckResultBase {
+  verdict: 'pass';
+  reason?: undefined;
+  failure?: undefined;
+  blocked?: undefined;
+}
+
+/** An assertion failed (or the check crashed, timed out, lost its transport): the failure says which and why. */
+export interface FailedCheck extends CheckResultBase {
+  verdict: 'fail';
+  failure: CheckFailureInfo;
+  reason?: undefined;
+  blocked?: undefined;
+}
+
+/** The check could not run here (a missing need, --safe, cancellation): the reason says why. */
+export interface SkippedCheck extends CheckResultBase {
+  verdict: 'skip';
+  reason: string;
+  failure?: undefined;
+  blocked?: undefined;
+}
+
+/** A setup step of another operation failed first: the check observed nothing about its own rules. */
+export interface BlockedCheck extends CheckResultBase {
+  verdict: 'blocked';
+  blocked: BlockedInfo;
+  reason?: undefined;
+  failure?: undefined;
+}
+
+/**
+ * One check's outcome, a union on its verdict (as fast-check's RunDetails is on `failed`): a failure
+ * always has its `failure`, a skip its `reason`, a blocked check its `blocked`, and no other verdict
+ * carries them, so a reader narrows on `verdict` instead of trusting a comment.
+ */
+export type CheckResult = PassedCheck | FailedCheck | SkippedCheck | BlockedCheck;
 
 export interface RuleVerdict {
   id: string;

@@ -32,6 +32,7 @@ function pickCommon(raw: any, file: string, pointer: string, defaults: { section
     operations: (raw.operations ?? []) as string[],
     testable: raw.testable ?? true,
     ...(raw.untestable_reason ? { untestable_reason: raw.untestable_reason } : {}),
+    ...(raw.loose ? { loose: raw.loose as string } : {}),
     ...(raw.unspecified ? { unspecified: raw.unspecified } : {}),
     ...(raw.readings ? { readings: raw.readings } : {}),
     source: { file, pointer },
@@ -204,6 +205,9 @@ function buildModel(inputs: ModelInputs, ajv: ReturnType<typeof newAjv>, lazy: b
     checkReadings(r);
     if (!r.testable && !r.untestable_reason) {
       throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/untestable_reason`, `rule ${r.id} is marked testable: false without an untestable_reason`);
+    }
+    if (!r.testable && r.loose) {
+      throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/loose`, `rule ${r.id} is untestable (not checked at all) and loose at once: keep untestable_reason and drop loose`);
     }
   }
 

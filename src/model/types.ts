@@ -32,6 +32,12 @@ export interface RuleBase {
   /** false when no black-box check can observe the rule; `untestable_reason` says why. */
   testable: boolean;
   untestable_reason?: string;
+  /**
+   * Set when a testable rule is checked loosely: why a faulty server can still pass its checks
+   * (presence only, a reading the spec does not pick, a skip). Absent on a testable rule: checked
+   * exactly. `baas-conform rules --audit` (src/checks/spec-audit.ts) counts both.
+   */
+  loose?: string;
   /** Parts of the rule the spec marks "not shown": recorded, never invented. */
   unspecified?: string[];
   /**

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../model/index.ts';
 import { FAULT_POINTS } from '../reference/index.ts';
-import { bankDigest, buildMutantBank, MUTANT_BANK, PENDING_BANK, variantsById } from './registry.ts';
+import { ConfigError } from '../errors/index.ts';
+import { RULE_PLACEMENT } from '../generated/placement.ts';
+import { areaNames, bankDigest, buildMutantBank, MUTANT_BANK, PENDING_BANK, selectVariants, variantsById } from './registry.ts';
 import { ulidOf } from './ulid.ts';
 import { brokenRules, describeVariant, op, webhook } from './variant.ts';
 
@@ -50,6 +52,38 @@ describe('mutant bank (registry)', () => {
     const getConfig = model.operation('getConfig');
     expect(describeVariant({ description: `${op('getConfig')} on ${webhook('user')}` }, model)).toBe(`${getConfig.method.toUpperCase()} ${getConfig.path} on ${model.webhookPath('user')}`);
     for (const v of [...MUTANT_BANK, ...PENDING_BANK]) expect(describeVariant(v, model), v.id).not.toMatch(/\{(op|path|message|webhook):/);
+  });
+
+  it('places every variant in the area and topic of the rule it breaks (benign: benign)', () => {
+    for (const v of MUTANT_BANK) {
+      if (v.kind === 'benign') expect([v.area, v.topic], v.id).toEqual(['benign', 'benign']);
+      else expect({ area: v.area, topic: v.topic }, v.id).toEqual(RULE_PLACEMENT[v.breaks]);
+    }
+  });
+
+  it('--area s2s selects every default-bank variant breaking an s2s rule, wherever it is declared', () => {
+    const s2sRules = Object.entries(RULE_PLACEMENT).filter(([, p]) => p.topic === 's2s').map(([id]) => id);
+    const expected = MUTANT_BANK.filter((v) => v.kind === 'faulty' && s2sRules.includes(v.breaks)).map((v) => v.id);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(selectVariants(['s2s']).variants.map((v) => v.id)).toEqual(expected);
+    // Declared among the auth-coverage variants (variants/coverage.ts), it breaks AUTH-S2S-BEARER-ACCEPTED.
+    expect(expected).toContain('s2s.bearer.config-refused');
+  });
+
+  it('selects every default-bank variant by some area, and the opt-in sets only by name', () => {
+    const names = areaNames().filter((n) => n !== 'pending' && n !== 'slow');
+    const selected = new Set(names.flatMap((n) => selectVariants([n]).variants.map((v) => v.id)));
+    expect(MUTANT_BANK.filter((v) => !selected.has(v.id)).map((v) => v.id)).toEqual([]);
+    expect(selectVariants(['pending', 'slow']).variants.map((v) => v.id)).toEqual(PENDING_BANK.map((v) => v.id));
+  });
+
+  it('maps a former subject area to its successor with a notice, and refuses a retired or unknown one', () => {
+    const renamed = selectVariants(['threeds']);
+    expect(renamed.variants.map((v) => v.id)).toEqual(selectVariants(['3ds']).variants.map((v) => v.id));
+    expect(renamed.notices.join()).toMatch(/--area 3ds/);
+    expect(() => selectVariants(['coverage'])).toThrow(ConfigError);
+    expect(() => selectVariants(['coverage'])).toThrow(/no longer an area/);
+    expect(() => selectVariants(['nonsense'])).toThrow(/unknown area "nonsense"/);
   });
 
   it('spreads faulty variants over every area of the brief', () => {

@@ -1,9 +1,10 @@
 // Response transforms for mutant variants: small combinators over the reference's OutgoingResponse
 // (status, headers, JSON body of one response). A variant composes them in its `options.transform`.
 
-import type { ErrorRuleId } from '../model/types.ts';
+import type { ErrorRuleId, OperationId } from '../model/types.ts';
 import type { OutgoingResponse, ResponseTransform, TransformRequest } from '../reference/index.ts';
 import { categoryOf, withCategories } from './categories.ts';
+import { isIn } from './ops.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -23,8 +24,8 @@ export function parse(text: string): any {
 export const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Operations the transform applies to (undefined = any). */
-export type Ops = string[] | undefined;
-const inOps = (ops: Ops, req: { operationId?: string }) => ops === undefined || (req.operationId !== undefined && ops.includes(req.operationId));
+export type Ops = readonly OperationId[] | undefined;
+const inOps = (ops: Ops, req: { operationId?: string }) => ops === undefined || isIn(ops, req.operationId);
 
 export type Edit = (body: any, res: OutgoingResponse, req: TransformRequest) => any;
 
@@ -39,7 +40,7 @@ export function rewrite(when: (req: TransformRequest, res: OutgoingResponse, bod
 }
 
 /** Successful answers of `ops`. */
-export const onOk = (ops: string[], edit: Edit) => rewrite((req, res) => is2xx(res.status) && inOps(ops, req), edit);
+export const onOk = (ops: readonly OperationId[], edit: Edit) => rewrite((req, res) => is2xx(res.status) && inOps(ops, req), edit);
 
 /** Successful answers of any operation. */
 export function onOkAny(edit: Edit): ResponseTransform {
@@ -60,7 +61,7 @@ export function restatus(body: any, res: OutgoingResponse, status: number): void
  * "Accepts" a request the spec says must be refused: the error rendering rule `ruleId` on `ops`
  * becomes a 200 with the last successful body this operation gave on this server (a plausible answer).
  */
-export function acceptInsteadOf(ruleId: ErrorRuleId, ops: string[]): ResponseTransform {
+export function acceptInsteadOf(ruleId: ErrorRuleId, ops: readonly OperationId[]): ResponseTransform {
   const last = new Map<string, string>();
   return (req, res) => {
     if (!inOps(ops, req)) return;

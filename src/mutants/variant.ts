@@ -7,7 +7,7 @@
 // (latency, rate limits), and, only where the request must be seen or the transport framing changed,
 // the interception proxy (proxy.ts).
 
-import type { ReferenceOptions, ReferenceTls } from '../reference/index.ts';
+import type { FaultPoint, ReferenceOptions, ReferenceTls } from '../reference/index.ts';
 import type { ProxyHooks } from './proxy.ts';
 
 import { renderSpecText } from '../model/facts.ts';
@@ -53,8 +53,11 @@ export type VariantTls = Pick<ReferenceTls, 'minVersion' | 'maxVersion' | 'ciphe
 /** A variant as an area file declares it. */
 export type VariantSpec = VariantBase & ({ kind: 'faulty'; breaks: RuleId } | { kind: 'benign' });
 
-/** A variant in the bank: its spec plus the area (registry key) it was declared in. */
-export type MutantVariant = VariantSpec & { area: string };
+/**
+ * A variant in the bank: its spec, the area and topic of the rule it breaks (spec/placement.yaml;
+ * `benign` for a benign variant), and the set it belongs to (the default bank or an opt-in set).
+ */
+export type MutantVariant = VariantSpec & { area: string; topic: string; set: 'default' | 'pending' | 'slow' };
 
 export type VariantKind = VariantSpec['kind'];
 
@@ -79,7 +82,7 @@ export const benign = (id: string, description: string, options: Partial<Referen
 });
 
 /** Reference options switching on the named fault points (src/reference/faults.ts). */
-export const faults = (...names: string[]): Partial<ReferenceOptions> => ({ faults: new Set(names) });
+export const faults = (...names: FaultPoint[]): Partial<ReferenceOptions> => ({ faults: new Set(names) });
 
 /**
  * An operation named in a variant description: rendered "METHOD /path" from the model when the

@@ -4,7 +4,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadModel } from '../model/index.ts';
-import { ALL_AREA_NAMES, buildMutantBank } from './registry.ts';
+import { ALL_SETS, buildMutantBank } from './registry.ts';
 import { runVariant, type RunContext, type RunRaw } from './run-variant.ts';
 
 export interface WorkerInit {
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const init = workerData as WorkerInit;
   const { loadChecks } = await import('../../suites/index.ts');
   const ctx: RunContext = { ...init, checks: await loadChecks(), model: await loadModel() };
-  const bank = new Map(buildMutantBank(ALL_AREA_NAMES).map((v) => [v.id, v]));
+  const bank = new Map(buildMutantBank(ALL_SETS).map((v) => [v.id, v]));
   port.on('message', (msg: WorkerTask | 'close') => {
     if (msg === 'close') return void port.close();
     void (async () => {

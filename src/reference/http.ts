@@ -2,7 +2,7 @@
 // body reader and request contexts. No framework; the reference controls every byte it sends.
 
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import type { ErrorRuleId } from '../model/types.ts';
+import type { ControlOperationId, ErrorRuleId, OperationId } from '../model/types.ts';
 import type { User } from './state/store.ts';
 
 /**
@@ -56,7 +56,7 @@ export interface Route {
   method: string;
   path: string;
   /** operationId of spec/openapi.yaml, or `control:<operationId>` of spec/control.yaml. */
-  operationId: string;
+  operationId: OperationId | `control:${ControlOperationId}`;
   auth: AuthMode;
   body: BodyMode;
   /** 3DS approve/decline: token failures never answer 401 (section 7 other rule 1). */

@@ -8,7 +8,10 @@
 import { constants, generateKeyPair, privateEncrypt, randomBytes, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
 import { promisify } from 'node:util';
-import forge from 'node-forge';
+import type forge from 'node-forge';
+
+/** node-forge, loaded by the first generateTlsIdentity: only TLS references need it, not every CLI start. */
+let lib: typeof forge;
 
 export interface TlsIdentity {
   /** The CA certificate (PEM): what the client trusts, written to profile.ca_file. */
@@ -38,7 +41,7 @@ async function rsaPair(): Promise<Pair> {
   return {
     pem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     key: privateKey,
-    pub: forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString()) as forge.pki.rsa.PublicKey,
+    pub: lib.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString()) as forge.pki.rsa.PublicKey,
   };
 }
 
@@ -67,13 +70,14 @@ function altName(name: string): { type: number; value?: string; ip?: string } {
 
 /** A fresh CA and a server certificate for `hosts` (plus the loopback names), signed SHA-256, RSA 2048. */
 export async function generateTlsIdentity(hosts: string[] = []): Promise<TlsIdentity> {
+  lib ??= (await import('node-forge')).default;
   const now = Date.now();
   const notBefore = new Date(now - SKEW_MS);
   const notAfter = new Date(now + VALID_MS);
   const [ca, server] = await Promise.all([rsaPair(), rsaPair()]);
   const caName = [{ name: 'commonName', value: `baas-conform reference CA ${serial().slice(0, 8)}` }];
 
-  const caCert = forge.pki.createCertificate();
+  const caCert = lib.pki.createCertificate();
   caCert.publicKey = ca.pub;
   caCert.serialNumber = serial();
   caCert.validity.notBefore = notBefore;
@@ -85,10 +89,10 @@ export async function generateTlsIdentity(hosts: string[] = []): Promise<TlsIden
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     { name: 'subjectKeyIdentifier' },
   ]);
-  caCert.sign(nativeSigner(ca.key), forge.md.sha256.create());
+  caCert.sign(nativeSigner(ca.key), lib.md.sha256.create());
 
   const names = [...new Set([...hosts.filter((h) => h && h !== '0.0.0.0' && h !== '::'), ...LOOPBACK_NAMES])];
-  const cert = forge.pki.createCertificate();
+  const cert = lib.pki.createCertificate();
   cert.publicKey = server.pub;
   cert.serialNumber = serial();
   cert.validity.notBefore = notBefore;
@@ -102,7 +106,7 @@ export async function generateTlsIdentity(hosts: string[] = []): Promise<TlsIden
     { name: 'subjectAltName', altNames: names.map(altName) },
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
-  cert.sign(nativeSigner(ca.key), forge.md.sha256.create());
+  cert.sign(nativeSigner(ca.key), lib.md.sha256.create());
 
-  return { caPem: forge.pki.certificateToPem(caCert), certPem: forge.pki.certificateToPem(cert), keyPem: server.pem };
+  return { caPem: lib.pki.certificateToPem(caCert), certPem: lib.pki.certificateToPem(cert), keyPem: server.pem };
 }

@@ -10,9 +10,10 @@ export const COLLECT_DEFAULTS = {
 
 export type RunStarted = Extract<RunEvent, { type: 'run-started' }>;
 
-export interface CollectedCheck extends CheckResult {
+/** A check result with the exchanges recorded for it (failed and blocked checks). */
+export type CollectedCheck = CheckResult & {
   exchanges?: Exchange[];
-}
+};
 
 export interface CollectedRun {
   started?: RunStarted;

@@ -73,7 +73,7 @@ it('a check failing on its own rule still reports a bad answer it received, unde
     id: 'x.own-failure', title: 'x', area: 'x', section: '7', rules: ['MINE'] as unknown as RuleId[], safe: true,
     run: async (ctx) => {
       for (let i = 0; i < 3; i++) await ctx.http.send({ op: 'getThing' as never });
-      throw new CheckFailure('the thing is wrong in a way only this check knows', { rules: ['MINE'] });
+      throw new CheckFailure('the thing is wrong in a way only this check knows', { rules: ['MINE'] as unknown as RuleId[] });
     },
   };
   const outcome = await runChecks({ profile, model: withSchema, preflight: false, concurrency: 1 }, [check], []);

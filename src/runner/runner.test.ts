@@ -166,7 +166,7 @@ describe('runChecks', () => {
     const checks = [
       check('f.prop', async (ctx) => checkProperty(ctx, fc.property(fc.integer({ min: 0, max: 1000 }), (x) => x < 50))),
       check('f.assert', async (ctx) => fc.assert(fc.property(fc.nat(), (x) => x < 10), { seed: ctx.seed })),
-      check('f.status', async (ctx) => expectStatus(await ctx.http.send({ path: '/x' }), 200, ['R1', 'NOT-MINE']), { rules: ['R1', 'R2'] }),
+      check('f.status', async (ctx) => expectStatus(await ctx.http.send({ path: '/x' }), 200, ['R1', 'NOT-MINE'] as unknown as RuleId[]), { rules: ['R1', 'R2'] }),
       check('f.reset', async (ctx) => void (await ctx.http.send({ path: 'http://127.0.0.1:1/never' }))),
       check('f.hang', () => new Promise(() => undefined)),
       check('f.bug', async () => {

@@ -6,8 +6,9 @@
 
 import type { CheckContext, ReceivedWebhook } from '../../src/checks/types.ts';
 import { type TestUser, asUser, check, is2xx, mentionsDeep } from '../kit/index.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
-const RULES = ['EVENT-ACTIVITY-WEBHOOK-REPORTS'];
+const RULES: RuleId[] = ['EVENT-ACTIVITY-WEBHOOK-REPORTS'];
 /** Nesting searched for the activity object (envelopes such as { event, data: {...} } are common). */
 const DEPTH = 4;
 

@@ -6,7 +6,7 @@
 
 import fc from 'fast-check';
 import { checkProperty } from '../../src/checks/property.ts';
-import type { AliasRule, AliasRuleId, OperationId } from '../../src/model/types.ts';
+import type { AliasRule, AliasRuleId, OperationId, RuleId } from '../../src/model/types.ts';
 import type { CheckContext, HttpRequest, HttpResponse, Need } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
@@ -164,7 +164,7 @@ const sameText = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCa
  * Mismatching pair, in either direction. When both values are valid on their own the mismatch is the only
  * fault and the exact section 7 validation row applies; otherwise any 4xx with the section 7 body.
  */
-async function expectMismatchRefused(ctx: CheckContext, rule: AliasRule, target: AliasTarget, oldWrong: boolean, rules: string[]) {
+async function expectMismatchRefused(ctx: CheckContext, rule: AliasRule, target: AliasTarget, oldWrong: boolean, rules: RuleId[]) {
   const c = await target.build(ctx, (v, other) => (oldWrong ? { [rule.old]: other, [rule.new]: v } : { [rule.old]: v, [rule.new]: other }));
   const res = await ctx.http.send(c.req);
   if (c.singleFault) return expectError(ctx, res, 'ERR-ALIAS-MISMATCH', rules);

@@ -10,6 +10,7 @@ import {
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { precedenceOnWrites } from './token-precedence.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,7 +27,7 @@ function isUrl(value: string): boolean {
  * unit is told by the magnitude the model's UnixSeconds schema uses (below its maximum, 10^11 - 1: any
  * future time is accepted, user-token validity is not shown; the schema's x-unspecified note).
  */
-function expectUnixSeconds(ctx: CheckContext, res: HttpResponse, rules: string[]): void {
+function expectUnixSeconds(ctx: CheckContext, res: HttpResponse, rules: RuleId[]): void {
   const at = (res.json as { expires_at?: unknown })?.expires_at;
   check(Number.isInteger(at), `expires_at ${JSON.stringify(at)} is not an integer (Unix seconds)`, { rules, response: res });
   const now = Date.now() / 1000;
@@ -64,7 +65,7 @@ export const drivers: Drivers = {
       const documented = typeof tpl === 'string';
       const audience = documented ? tpl : ctx.profile.base_url;
       const withAudience = await requestToken(ctx, { ...tokenBody(ctx), audience });
-      const rules = ['AUTH-S2S-TOKEN-RESPONSE'];
+      const rules: RuleId[] = ['AUTH-S2S-TOKEN-RESPONSE'];
       if (!documented && !is2xx(withAudience)) {
         warnReading(ctx, 'AUTH-S2S-TOKEN-RESPONSE', 'audience-value', `${opLabel(ctx, 'createToken')} with the optional audience ${JSON.stringify(audience)} (the base URL; the profile documents no value) answered HTTP ${withAudience.status}`);
         return;
@@ -87,7 +88,7 @@ export const drivers: Drivers = {
       const missing = facts.claims.filter((c) => claims[c] === undefined);
       check(missing.length === 0, `S2S token lacks claim(s) ${missing.join(', ')}; section 5 lists ${facts.claims.join(', ')}`, { response: res });
       check(claims.scope === facts.scope, `scope ${JSON.stringify(claims.scope)}, expected ${JSON.stringify(facts.scope)}`, { response: res });
-      const rules = ['AUTH-S2S-TOKEN-CLAIMS'];
+      const rules: RuleId[] = ['AUTH-S2S-TOKEN-CLAIMS'];
       check(typeof claims.sub === 'string' && claims.sub === claims.azp, `sub ${JSON.stringify(claims.sub)} and azp ${JSON.stringify(claims.azp)} must both be the client UUID`, { rules, response: res });
       // Section 5: "sub (client UUID), azp (client UUID)", "iss (<issuer_url>)".
       check(UUID.test(String(claims.sub)), `sub ${JSON.stringify(claims.sub)} is not a UUID; section 5 gives sub and azp as the client UUID`, { rules, response: res });

@@ -10,6 +10,7 @@ import {
 import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
 function accountTypes(ctx: CheckContext): string[] {
   const e = (ctx.model.operations.get('createBankAccount')?.requestSchema as any)?.properties?.account_type?.enum;
@@ -42,7 +43,7 @@ const sameType = (v: unknown, type: string) => typeof v === 'string' && v.toLowe
  * (listBankAccounts, path not shown) shows with that details_id. Absent: nothing is asserted.
  */
 async function expectTypeOrdered(ctx: CheckContext, user: TestUser, type: string, res: HttpResponse): Promise<void> {
-  const rules = ['ENDPOINT-BANK-ACCOUNT-TYPES'];
+  const rules: RuleId[] = ['ENDPOINT-BANK-ACCOUNT-TYPES'];
   const got = res.json?.account_type;
   if (got !== undefined) check(sameType(got, type), `${opLabel(ctx, 'createBankAccount')} with account_type ${type} answered account_type ${JSON.stringify(got)}`, { rules, response: res });
   const id = res.json?.details_id;

@@ -5,7 +5,7 @@ import {
   expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, is2xx, listItems, rnd,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
-import type { OperationId } from '../../src/model/types.ts';
+import type { OperationId, RuleId } from '../../src/model/types.ts';
 import type { Drivers } from './driver.ts';
 
 export async function createCard(ctx: CheckContext, user: TestUser, name = `conform ${rnd.hex(3)}`) {
@@ -16,7 +16,7 @@ export async function createCard(ctx: CheckContext, user: TestUser, name = `conf
 }
 
 const CARD_ACTIONS: OperationId[] = ['activateCard', 'blockCard', 'unblockCard'];
-const RULES = ['STATE-CARD-CLOSE-TERMINAL'];
+const RULES: RuleId[] = ['STATE-CARD-CLOSE-TERMINAL'];
 
 /** The status an answer gives for card `id`: a card object (its id, when it carries one, must be `id`); else undefined. */
 function cardStatusIn(body: unknown, id: string): unknown {
@@ -27,8 +27,8 @@ function cardStatusIn(body: unknown, id: string): unknown {
   return o.status === undefined || o.status === null ? undefined : o.status;
 }
 
-const AS_CREATED = ['ENDPOINT-CARD-AS-CREATED'];
-const LISTED = ['ENDPOINT-CARDS'];
+const AS_CREATED: RuleId[] = ['ENDPOINT-CARD-AS-CREATED'];
+const LISTED: RuleId[] = ['ENDPOINT-CARDS'];
 
 /** The virtual format (section 2 "Card formats are virtual and plastic"; the rule's facts), any letter case (reading format-spelling). */
 function virtualFormat(ctx: CheckContext): string {

@@ -2,7 +2,7 @@
 // driver with its rule from spec/rules (id, section, title) into suites/generated/<area>.ts.
 
 import type { CheckContext, Need } from '../../src/checks/types.ts';
-import type { RuleId } from '../../src/model/types.ts';
+import type { OperationId, RuleId } from '../../src/model/types.ts';
 
 export interface Driver {
   /**
@@ -20,8 +20,11 @@ export interface Driver {
   run(ctx: CheckContext): Promise<void>;
 }
 
-export type Drivers = Record<string, Driver>;
+/** An area's drivers, keyed by the rule id each one checks (a key spec/rules does not have fails tsc). */
+export type Drivers = { [K in RuleId]?: Driver };
 
+/** The schema area's drivers, keyed by the operationId whose happy path each one validates. */
+export type OperationDrivers = { [K in OperationId]?: Driver };
 /**
  * A check of several rules at once (a section 3 state-machine model, a concurrency check, a second
  * check of a rule): registered by check id in suites/models/index.ts. The generator places it in the

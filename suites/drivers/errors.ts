@@ -66,7 +66,7 @@ const formsFor = <T>(ops: RowOperation[], forms: T[]) => (i: number): T[] => (op
 async function s2sRowOnOperations(ctx: CheckContext, ruleId: ErrorRuleId, forms: Record<string, string | undefined>[]): Promise<void> {
   const ops = rowOperations(ctx, ruleId, 's2s-token', await rowStepBodies(ctx));
   await rowOnOperations(ctx, ops, fc.constantFrom(...forms), formsFor(ops, forms), async (o, form) => {
-    expectError(ctx, await ctx.http.send({ op: o.op as never, headers: await s2sProbeHeaders(ctx, o, form), body: o.body }), ruleId);
+    expectError(ctx, await ctx.http.send({ op: o.op, headers: await s2sProbeHeaders(ctx, o, form), body: o.body }), ruleId);
   }, ops.length + forms.length + 2);
 }
 
@@ -83,7 +83,7 @@ function s2sSecret(ctx: CheckContext): string {
 async function forgedBaseline(ctx: CheckContext, ruleId: RuleId, claims: Record<string, unknown>, secret: string): Promise<void> {
   const token = await forgeHs256(claims, secret);
   for (const o of rowOperations(ctx, ruleId, 's2s-token').filter((x) => x.weight === 1)) {
-    const res = await ctx.http.send({ op: o.op as never, headers: await s2sProbeHeaders(ctx, o, bearer(token)), body: o.body });
+    const res = await ctx.http.send({ op: o.op, headers: await s2sProbeHeaders(ctx, o, bearer(token)), body: o.body });
     // Refused re-signed baseline: the secret does not match or the path is disturbed (a proxy's 429/307);
     // the check is blocked, blaming no rule, since it never reached the faulty token.
     if (res.status < 200 || res.status >= 300) {
@@ -129,7 +129,7 @@ function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2
       // fast-check after one run each; a failure names the operation.
       const ops = ownRowOperations(ctx, ruleId, { registerRetailUser: { country: 'DE' } });
       await rowOnOperations(ctx, ops, fc.constantFrom(...variants), () => variants, async (o, v) => {
-        expectError(ctx, await ctx.http.send({ op: o.op as never, headers: await idpHeaders(ctx, who, v), body: o.body }), ruleId);
+        expectError(ctx, await ctx.http.send({ op: o.op, headers: await idpHeaders(ctx, who, v), body: o.body }), ruleId);
       }, ops.length * variants.length + 4);
     },
   };
@@ -148,7 +148,7 @@ async function userTokenSetup(ctx: CheckContext, ruleId: ErrorRuleId) {
   const token = await userToken(ctx, user);
   const ops = rowOperations(ctx, ruleId, 'user-token', await rowStepBodies(ctx));
   const own = ops.filter((o) => o.weight === 1);
-  const send = async (o: RowOperation, t: string) => ctx.http.send({ op: o.op as never, headers: headers(bearer(t), chainHeader(ctx)), body: o.body });
+  const send = async (o: RowOperation, t: string) => ctx.http.send({ op: o.op, headers: headers(bearer(t), chainHeader(ctx)), body: o.body });
   for (const o of own) expect2xx(await send(o, token), `baseline: ${o.label} with a real user token`, ['AUTH-USER-TOKEN-USE']);
   /** A re-signed copy of the real claims works on the own operations: the signing secret matches the target. */
   const forgedBaseline = async (t: string) => {
@@ -351,7 +351,7 @@ export const drivers: Drivers = {
       const ops = ownRowOperations(ctx, 'ERR-IDP-IDENTIFIERS-INCOMPLETE', { registerRetailUser: { country: 'DE' } });
       const omits = [{ identity: { omitEmail: true } }, { identity: { omitWallet: true } }];
       await rowOnOperations(ctx, ops, fc.constantFrom(...omits), () => omits, async (o, v) => {
-        const res = await ctx.http.send({ op: o.op as never, headers: await idpHeaders(ctx, who, v), body: o.body });
+        const res = await ctx.http.send({ op: o.op, headers: await idpHeaders(ctx, who, v), body: o.body });
         if (v.identity.omitEmail) expectError(ctx, res, 'ERR-IDP-IDENTIFIERS-INCOMPLETE');
         // No wallet entry (neither the EOA nor the smart_wallet) fits two section 7 causes: "email or wallet absent" and "no wallet linked".
         else expectOneOfErrors(ctx, res, ['ERR-IDP-IDENTIFIERS-INCOMPLETE', 'ERR-IDP-LINKED-ACCOUNTS-MISSING'], ['ERR-IDP-IDENTIFIERS-INCOMPLETE']);
@@ -368,7 +368,7 @@ export const drivers: Drivers = {
       // Both operations the row names (suites/kit/rows.ts), picked by fast-check after one run each.
       const ops = ownRowOperations(ctx, 'ERR-IDP-APP-NOT-REGISTERED', { registerRetailUser: { country: 'DE' } });
       await rowOnOperations(ctx, ops, fc.constant(null), () => [null], async (o) => {
-        const res = await ctx.http.send({ op: o.op as never, headers: await idpHeaders(ctx, who, { access: { aud: `conform-unregistered-${rnd.hex(6)}` } }), body: o.body });
+        const res = await ctx.http.send({ op: o.op, headers: await idpHeaders(ctx, who, { access: { aud: `conform-unregistered-${rnd.hex(6)}` } }), body: o.body });
         expectAudienceRefused(ctx, res, ['ERR-IDP-APP-NOT-REGISTERED']);
       }, ops.length + 2);
     },

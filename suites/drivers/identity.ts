@@ -7,6 +7,7 @@ import type { CheckContext } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { isolationOnWrites } from './isolation-writes.ts';
 import { rowStepBodies } from './row-steps.ts';
+import type { RuleId } from '../../src/model/types.ts';
 import {
   opLabel,
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError, expectRefusedBy,
@@ -14,7 +15,7 @@ import {
   identityRowOperations, rowOnOperations, rowOperations, is2xx, warnReading,
 } from '../kit/index.ts';
 
-function expectSameUser(res: { json: any }, user: TestUser, what: string, rules?: string[]) {
+function expectSameUser(res: { json: any }, user: TestUser, what: string, rules?: RuleId[]) {
   const got = res.json?.user_id ?? res.json?.id;
   check(got === user.id, `${what}: answered user ${JSON.stringify(got)}, expected ${user.id}`, { rules, response: res as any });
 }
@@ -49,7 +50,7 @@ export const drivers: Drivers = {
       // One value only, so fast-check's own picks just repeat operations: two after the examples.
       const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MISSING', await rowStepBodies(ctx));
       await rowOnOperations(ctx, ops, fc.constant(null), () => [null], async (o) => {
-        expectError(ctx, await ctx.http.send({ op: o.op as never, headers: h, body: o.body }), 'ERR-S2S-USER-IDENTIFIER-MISSING');
+        expectError(ctx, await ctx.http.send({ op: o.op, headers: h, body: o.body }), 'ERR-S2S-USER-IDENTIFIER-MISSING');
       }, ops.length + 2);
     },
   },
@@ -64,7 +65,7 @@ export const drivers: Drivers = {
       // Every operation the row applies to (suites/kit/rows.ts) with every subset of two or more headers.
       const ops = identityRowOperations(ctx, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE', await rowStepBodies(ctx));
       await rowOnOperations(ctx, ops, fc.subarray(IDENTITY_KINDS, { minLength: 2 }), () => [[...IDENTITY_KINDS]], async (o, kinds) => {
-        const res = await ctx.http.send({ op: o.op as never, headers: await identityHeaders(ctx, user, kinds), body: o.body });
+        const res = await ctx.http.send({ op: o.op, headers: await identityHeaders(ctx, user, kinds), body: o.body });
         expectError(ctx, res, 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
       }, ops.length + 16);
     },
@@ -78,7 +79,7 @@ export const drivers: Drivers = {
       // Every operation the row applies to (suites/kit/rows.ts), each identity header kind in turn first.
       const ops = identityRowOperations(ctx, 'ERR-S2S-USER-NOT-FOUND', await rowStepBodies(ctx));
       await rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => [IDENTITY_KINDS[i % IDENTITY_KINDS.length]], async (o, kind) => {
-        expectError(ctx, await ctx.http.send({ op: o.op as never, headers: await userHeaders(ctx, ghost, kind), body: o.body }), 'ERR-S2S-USER-NOT-FOUND');
+        expectError(ctx, await ctx.http.send({ op: o.op, headers: await userHeaders(ctx, ghost, kind), body: o.body }), 'ERR-S2S-USER-NOT-FOUND');
       }, ops.length + 12);
     },
   },
@@ -101,7 +102,7 @@ export const drivers: Drivers = {
       expectError(ctx, await authorizeRaw(ctx, { ...theirs, client: 0 }), 'ERR-S2S-USER-NOT-FOUND', ['AUTH-COMPANY-ISOLATION']);
       // Every other user-scoped read with a path (shown, or given by the profile) and no path parameter:
       // reads carry no body, so the other company's user is the only fault: exactly the not-found row.
-      const rules = ['AUTH-COMPANY-ISOLATION'];
+      const rules: RuleId[] = ['AUTH-COMPANY-ISOLATION'];
       const reads = [...ctx.model.operations.values()].filter((op) => op.userScoped && op.server === 'api' && op.method.toLowerCase() === 'get'
         && (!op.pathUnspecified || ctx.profile.operations[op.operationId]) && !/\{\w+\}/.test(op.path));
       for (const op of reads) {
@@ -156,8 +157,8 @@ export const drivers: Drivers = {
       // calls, and POST /api/v1/user with a complete valid body), each identity header kind in turn.
       const ops = rowOperations(ctx, 'ERR-S2S-CHAIN-ID-MISSING', 'chain', await rowStepBodies(ctx));
       await rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => [IDENTITY_KINDS[i % IDENTITY_KINDS.length]], async (o, kind) => {
-        const userCall = ctx.model.operation(o.op as never).userScoped;
-        const res = await ctx.http.send({ op: o.op as never, headers: drop(userCall ? await userHeaders(ctx, user, kind) : await s2sHeaders(ctx)), body: o.body });
+        const userCall = ctx.model.operation(o.op).userScoped;
+        const res = await ctx.http.send({ op: o.op, headers: drop(userCall ? await userHeaders(ctx, user, kind) : await s2sHeaders(ctx)), body: o.body });
         // A user call that accepts it breaks section 5 ("also required on user calls"); POST /api/v1/user the row.
         if (userCall) expectRefusedBy(ctx, res, 'ERR-S2S-CHAIN-ID-MISSING', 'AUTH-CHAIN-ID-REQUIRED', `without ${chainName}`);
         else expectError(ctx, res, 'ERR-S2S-CHAIN-ID-MISSING');
@@ -167,7 +168,7 @@ export const drivers: Drivers = {
       expectRefusedBy(ctx, auth, 'ERR-S2S-CHAIN-ID-MISSING', 'AUTH-CHAIN-ID-REQUIRED', `${opLabel(ctx, 'authorizeUser')} without ${chainName}`);
       // Section 5 requires X-Chain-Id on user-token calls and on the identity-provider form too; section 7
       // shows a row only for S2S requests, so there any refusal with the section 7 body passes.
-      const rules = ['AUTH-CHAIN-ID-REQUIRED'];
+      const rules: RuleId[] = ['AUTH-CHAIN-ID-REQUIRED'];
       const token = await userToken(ctx, user);
       const noChain = await readUser(ctx, 'v1', bearer(token));
       expectNot2xx(noChain, `${opLabel(ctx, 'getUserV1')} with a user token and no ${chainName}`, rules);

@@ -7,14 +7,14 @@
 // user as it was for the second.
 
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
-import type { OperationId } from '../../src/model/types.ts';
+import type { OperationId, RuleId } from '../../src/model/types.ts';
 import {
   CheckFailure, IDENTITY_KINDS, expectOneOfErrors, type IdentityKind, controlRaw, create3ds, createUser, expectError, expectNot2xx, hasControl,
   identityHeader, is2xx, requestBody, rnd, sepaStates, setPrimaryWallet, setSepaStatus, userHeaders,
 } from '../kit/index.ts';
 import { tokenize } from './transfers.ts';
 
-const RULES = ['AUTH-COMPANY-ISOLATION'];
+const RULES: RuleId[] = ['AUTH-COMPANY-ISOLATION'];
 /** Card actions tried on a card of client 2's user; close last, so the others act on a live card. */
 const CARD_ACTIONS: OperationId[] = ['blockCard', 'unblockCard', 'activateCard', 'closeCard'];
 

@@ -5,6 +5,7 @@
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import { advanceClock, asUser, bearer, check, chainHeader, control, createUser, createWithdrawal, expect2xx, expectRefusedBy, expectStep, headers, requestToken, rnd, tokenBody, opLabel } from '../kit/index.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
 /** The target's clock in Unix seconds: control advanceClock by 0 answers `now` (spec/control.yaml ClockNow). */
 export async function serverNow(ctx: CheckContext): Promise<number> {
@@ -64,7 +65,7 @@ export const s2sTokenLifetime: Driver = {
     async run(ctx) {
       const validity = ctx.model.limits.s2s_token_validity?.value;
       if (!validity) throw new Error('the model has no s2s_token_validity limit');
-      const rules = ['LIMIT-S2S-TOKEN-VALIDITY'];
+      const rules: RuleId[] = ['LIMIT-S2S-TOKEN-VALIDITY'];
       const call = (token: string): Promise<HttpResponse> => ctx.http.send({ op: 'getConfig', headers: headers(bearer(token), chainHeader(ctx)) });
       // Issue time bracketed by the server's own clock: the token was issued in [t0, t1], so it is
       // valid at least until t0 + validity and at most until t1 + validity.
@@ -88,7 +89,7 @@ export const clockDrivers: Drivers = {
     safe: false,
     needs: ['control:createWithdrawalRequest', 'control:advanceClock'],
     async run(ctx) {
-      const rules = ['LIMIT-WITHDRAWAL-DELAY'];
+      const rules: RuleId[] = ['LIMIT-WITHDRAWAL-DELAY'];
       const minDelay = ctx.profile.withdrawal_delay_min_seconds ?? WITHDRAWAL_DELAY_MIN_DEFAULT;
       const user = await createUser(ctx);
       for (let attempt = 1; attempt <= DELAY_ATTEMPTS; attempt++) {

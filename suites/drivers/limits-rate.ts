@@ -14,11 +14,12 @@ import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import { TransportError } from '../../src/client/errors.ts';
 import type { Driver } from './driver.ts';
 import { check, fail, is2xx, tokenBody } from '../kit/index.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
 /** Bounds of the rate-limit probes; the profile (rate_limit) overrides each. */
 export const RATE_PROBE_DEFAULTS = { max_probe_requests: 400, max_probe_seconds: 20, recovery_seconds: 60 } as const;
 
-const RULES = ['LIMIT-TOKEN-RATE-LIMIT'];
+const RULES: RuleId[] = ['LIMIT-TOKEN-RATE-LIMIT'];
 const CONCURRENCY = 20;
 /** Source addresses are 127.0.0.<n>: at most this many per burst (two parts, each tried at most twice, stay under .254). */
 const MAX_ADDRESSES = 50;

@@ -9,11 +9,12 @@ import {
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse, Need } from '../../src/checks/types.ts';
 import { ownStep } from '../../src/checks/prerequisite.ts';
-import type { Driver, Drivers } from './driver.ts';
+import type { Driver, OperationDrivers } from './driver.ts';
+import type { OperationId } from '../../src/model/types.ts';
 import { estimateTransfer, executeTransfer, pushToCardRecipient, tokenize } from './transfers.ts';
 import { WALLET_LINK_NEEDS, walletLinkUser } from './bank.ts';
 
-function schemaCheck(op: string, safe: boolean, needs: Need[], exercise: (ctx: CheckContext) => Promise<HttpResponse>): Driver {
+function schemaCheck(op: OperationId, safe: boolean, needs: Need[], exercise: (ctx: CheckContext) => Promise<HttpResponse>): Driver {
   return {
     safe,
     needs,
@@ -38,7 +39,7 @@ async function estimate(ctx: CheckContext) {
   return { user, res: await estimateTransfer(ctx, user, r, '5.00') };
 }
 
-export const drivers: Drivers = {
+export const drivers: OperationDrivers = {
   createToken: schemaCheck('createToken', true, [], (ctx) => requestToken(ctx, tokenBody(ctx))),
   authorizeUser: schemaCheck('authorizeUser', false, [], async (ctx) => authorizeRaw(ctx, await createUser(ctx))),
   registerRetailUser: schemaCheck('registerRetailUser', false, ['idp'], async (ctx) =>

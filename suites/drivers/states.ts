@@ -14,10 +14,11 @@ import {
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { WALLET_LINK_NEEDS, walletLinkUser } from './bank.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
 // ------------------------------------------------------------------------------------------------ SEPA
 
-async function expectSepa(ctx: CheckContext, user: TestUser, want: string, what: string, rules?: string[]) {
+async function expectSepa(ctx: CheckContext, user: TestUser, want: string, what: string, rules?: RuleId[]) {
   const { status, res } = await sepaStatus(ctx, user);
   check(status === want, `${what}: SepaAccount status is ${JSON.stringify(status)}, expected ${want}`, { rules, response: res });
 }
@@ -41,7 +42,7 @@ export async function decide(ctx: CheckContext, user: TestUser, op: Decision, tr
 }
 
 /** The 3DS refusal: 400 ErrorNotFound (ERR-3DS-NOT-FOUND), never 401. */
-export function expect3dsNotFound(ctx: CheckContext, res: HttpResponse, rules: string[]) {
+export function expect3dsNotFound(ctx: CheckContext, res: HttpResponse, rules: RuleId[]) {
   check(res.status !== 401, `3DS ${res.status === 401 ? 'answered 401' : ''}: approve and decline never return 401`, { rules: rules.includes('STATE-3DS-NEVER-401') ? ['STATE-3DS-NEVER-401'] : rules, response: res });
   expectError(ctx, res, 'ERR-3DS-NOT-FOUND', rules);
 }
@@ -133,7 +134,7 @@ export const drivers: Drivers = {
       const S = sepaStates(ctx);
       // A wrong path that is accepted, or that moves the status, breaks the state rule; a refusal other
       // than 400 breaks the error row (expectRefusedBy keeps the two apart).
-      const rules = ['STATE-SEPA-WRONG-PATH'];
+      const rules: RuleId[] = ['STATE-SEPA-WRONG-PATH'];
       const refused = (res: HttpResponse, what: string) => expectRefusedBy(ctx, res, 'ERR-SEPA-WRONG-PATH', 'STATE-SEPA-WRONG-PATH', what);
       // Direct path while verification is required.
       const a = await walletLinkUser(ctx);
@@ -243,7 +244,7 @@ export const drivers: Drivers = {
     needs: [...THREE_DS_NEEDS],
     alsoCovers: ['ERR-3DS-NOT-FOUND'],
     async run(ctx) {
-      const rules = ['STATE-3DS-NO-REPLAY', 'ERR-3DS-NOT-FOUND'];
+      const rules: RuleId[] = ['STATE-3DS-NO-REPLAY', 'ERR-3DS-NOT-FOUND'];
       const user = await createUser(ctx);
       for (const [first, second] of [['approve3ds', 'approve3ds'], ['approve3ds', 'decline3ds'], ['decline3ds', 'decline3ds'], ['decline3ds', 'approve3ds']] as const) {
         const ch = await create3ds(ctx, user);
@@ -271,7 +272,7 @@ export const drivers: Drivers = {
       if (!windowS) throw new Error('the model has no three_ds_window limit');
       // A refusal inside the window breaks only the window's length (LIMIT-3DS-WINDOW); an acceptance
       // after it breaks both the length and expiry itself (the pair stays apart in a report and in kills).
-      const rules = ['STATE-3DS-EXPIRY', 'LIMIT-3DS-WINDOW'];
+      const rules: RuleId[] = ['STATE-3DS-EXPIRY', 'LIMIT-3DS-WINDOW'];
       const user = await createUser(ctx);
       const early = await create3ds(ctx, user);
       const late1 = await create3ds(ctx, user);
@@ -289,7 +290,7 @@ export const drivers: Drivers = {
     safe: false,
     needs: [...THREE_DS_NEEDS],
     async run(ctx) {
-      const rules = ['STATE-3DS-CALLER-SCOPED'];
+      const rules: RuleId[] = ['STATE-3DS-CALLER-SCOPED'];
       const owner = await createUser(ctx);
       const other = await createUser(ctx);
       const ch = await create3ds(ctx, owner);
@@ -313,7 +314,7 @@ export const drivers: Drivers = {
     safe: false,
     needs: [...THREE_DS_NEEDS],
     async run(ctx) {
-      const rules = ['STATE-3DS-NEVER-401'];
+      const rules: RuleId[] = ['STATE-3DS-NEVER-401'];
       const user = await createUser(ctx);
       const other = await createUser(ctx);
       const ch = await create3ds(ctx, user);

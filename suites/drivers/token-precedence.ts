@@ -10,8 +10,9 @@ import {
   IDENTITY_KINDS, type TestUser, asUser, bearer, chainHeader, check, expectStep, headers, identityHeader, identityValue, is2xx, listItems,
   requestBody, rnd, smartWallets,
 } from '../kit/index.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
-const RULES = ['AUTH-USER-TOKEN-USE'];
+const RULES: RuleId[] = ['AUTH-USER-TOKEN-USE'];
 
 export async function precedenceOnWrites(ctx: CheckContext, user: TestUser, token: string, other: TestUser): Promise<void> {
   for (const kind of IDENTITY_KINDS) {

@@ -11,6 +11,7 @@ import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import { sendStep } from '../../src/checks/prerequisite.ts';
 import type { Drivers } from './driver.ts';
 import { expectActivityReported } from './activity-report.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
 /** Default card details for tokenization (a well-known test PAN); the payload is not shown, profile.request_templates.tokenizeCard adjusts it. */
 export function testCard(): Record<string, unknown> {
@@ -142,7 +143,7 @@ async function expectCompletionReported(ctx: CheckContext, user: TestUser, o: { 
   check(done, `the activity ${o.activityId} reads ${JSON.stringify(after)}, but its activity webhooks on ${o.path} only reported ${JSON.stringify([...new Set(seen)])} (statuses before completion: ${JSON.stringify([...pre])}): completion was not reported within the webhook wait (section 6; profile.webhook_timeout_ms)`, { rules: ['EVENT-CARD-TRANSFER-ACTIVITY'] });
 }
 
-const AS_CREATED = ['ENDPOINT-RECIPIENT-AS-CREATED'];
+const AS_CREATED: RuleId[] = ['ENDPOINT-RECIPIENT-AS-CREATED'];
 
 /**
  * personal_info of a recipient answer against the create input (section 2: personal_info

@@ -8,11 +8,12 @@ import {
 import { estimateTransfer, executeTransfer, pushToCardRecipient } from './transfers.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
 const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 
 /** The fields of a user read against the registered ones; those checked only when present (model) may be absent. */
-export function expectUserFields(ctx: CheckContext, op: 'getUserV1' | 'getUserV2', res: HttpResponse, user: TestUser, what: string, rules?: string[]): void {
+export function expectUserFields(ctx: CheckContext, op: 'getUserV1' | 'getUserV2', res: HttpResponse, user: TestUser, what: string, rules?: RuleId[]): void {
   const u = res.json ?? {};
   const fails: string[] = [];
   if (u.user_id !== user.id) fails.push(`user_id ${JSON.stringify(u.user_id)} (expected ${user.id})`);
@@ -76,7 +77,7 @@ export const drivers: Drivers = {
     title: '{op:listWallets} lists wallets with wallet_address (skipped while none is listed: no provisioning time is shown); {op:getWallet} reads the default wallet and a wallet by id, with balances',
     safe: false,
     async run(ctx: CheckContext) {
-      const rules = ['ENDPOINT-WALLETS'];
+      const rules: RuleId[] = ['ENDPOINT-WALLETS'];
       const user = await createUser(ctx);
       // The spec gives no provisioning time for a user's Smart Wallet (sections 1, 2): like every other
       // check, this one skips when none is listed within the bound (the rule's reading provisioning-time),
@@ -127,7 +128,7 @@ export const drivers: Drivers = {
     // check skips naming the field. A card transfer (section 4 rule 3) puts an item in the feed.
     needs: ['operation:listActivity', 'operation:getActivity', 'pci'],
     async run(ctx) {
-      const rules = ['ENDPOINT-ACTIVITY-FEED'];
+      const rules: RuleId[] = ['ENDPOINT-ACTIVITY-FEED'];
       const user = await createUser(ctx);
       const recipient = await pushToCardRecipient(ctx, user);
       const est = await estimateTransfer(ctx, user, recipient, '5.00');

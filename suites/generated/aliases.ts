@@ -14,7 +14,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-USER-CREATE-WALLET-ADDRESS-V1"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ALIAS-USER-CREATE-WALLET-ADDRESS-V1"].run(ctx),
+    run: (ctx) => drivers["ALIAS-USER-CREATE-WALLET-ADDRESS-V1"]!.run(ctx),
   },
   {
     id: "aliases.user.create-wallet-address-v2",
@@ -24,7 +24,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-USER-CREATE-WALLET-ADDRESS-V2"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ALIAS-USER-CREATE-WALLET-ADDRESS-V2"].run(ctx),
+    run: (ctx) => drivers["ALIAS-USER-CREATE-WALLET-ADDRESS-V2"]!.run(ctx),
   },
   {
     id: "aliases.user.read-id",
@@ -34,7 +34,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-USER-READ-ID"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ALIAS-USER-READ-ID"].run(ctx),
+    run: (ctx) => drivers["ALIAS-USER-READ-ID"]!.run(ctx),
   },
   {
     id: "aliases.user.read-wallet-address",
@@ -44,7 +44,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-USER-READ-WALLET-ADDRESS"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ALIAS-USER-READ-WALLET-ADDRESS"].run(ctx),
+    run: (ctx) => drivers["ALIAS-USER-READ-WALLET-ADDRESS"]!.run(ctx),
   },
   {
     id: "aliases.3ds.owner",
@@ -54,7 +54,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-3DS-OWNER"],
     safe: false,
     needs: ["control:create3dsChallenge|fixture:three_ds_pending"],
-    run: (ctx) => drivers["ALIAS-3DS-OWNER"].run(ctx),
+    run: (ctx) => drivers["ALIAS-3DS-OWNER"]!.run(ctx),
   },
   {
     id: "aliases.withdrawal.account-address",
@@ -64,7 +64,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-WITHDRAWAL-ACCOUNT-ADDRESS"],
     safe: false,
     needs: ["control:createWithdrawalRequest|fixture:withdrawal_pending"],
-    run: (ctx) => drivers["ALIAS-WITHDRAWAL-ACCOUNT-ADDRESS"].run(ctx),
+    run: (ctx) => drivers["ALIAS-WITHDRAWAL-ACCOUNT-ADDRESS"]!.run(ctx),
   },
   {
     id: "aliases.withdrawal.to-address",
@@ -74,7 +74,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-WITHDRAWAL-TO-ADDRESS"],
     safe: false,
     needs: ["control:createWithdrawalRequest|fixture:withdrawal_pending"],
-    run: (ctx) => drivers["ALIAS-WITHDRAWAL-TO-ADDRESS"].run(ctx),
+    run: (ctx) => drivers["ALIAS-WITHDRAWAL-TO-ADDRESS"]!.run(ctx),
   },
   {
     id: "aliases.fx.deposit-address",
@@ -84,7 +84,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-FX-DEPOSIT-ADDRESS"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ALIAS-FX-DEPOSIT-ADDRESS"].run(ctx),
+    run: (ctx) => drivers["ALIAS-FX-DEPOSIT-ADDRESS"]!.run(ctx),
   },
   {
     id: "aliases.statement.owner",
@@ -94,7 +94,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-STATEMENT-OWNER"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ALIAS-STATEMENT-OWNER"].run(ctx),
+    run: (ctx) => drivers["ALIAS-STATEMENT-OWNER"]!.run(ctx),
   },
   {
     id: "aliases.statement.account-address",
@@ -104,7 +104,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-STATEMENT-ACCOUNT-ADDRESS"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ALIAS-STATEMENT-ACCOUNT-ADDRESS"].run(ctx),
+    run: (ctx) => drivers["ALIAS-STATEMENT-ACCOUNT-ADDRESS"]!.run(ctx),
   },
   {
     id: "aliases.recipient.address",
@@ -114,7 +114,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-RECIPIENT-ADDRESS"],
     safe: false,
     needs: ["pci"],
-    run: (ctx) => drivers["ALIAS-RECIPIENT-ADDRESS"].run(ctx),
+    run: (ctx) => drivers["ALIAS-RECIPIENT-ADDRESS"]!.run(ctx),
   },
   {
     id: "aliases.webhook.user-id",
@@ -124,7 +124,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-WEBHOOK-USER-ID"],
     safe: false,
     needs: ["webhooks"],
-    run: (ctx) => drivers["ALIAS-WEBHOOK-USER-ID"].run(ctx),
+    run: (ctx) => drivers["ALIAS-WEBHOOK-USER-ID"]!.run(ctx),
   },
   {
     id: "aliases.webhook.user-owner",
@@ -134,7 +134,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-WEBHOOK-USER-OWNER"],
     safe: false,
     needs: ["webhooks"],
-    run: (ctx) => drivers["ALIAS-WEBHOOK-USER-OWNER"].run(ctx),
+    run: (ctx) => drivers["ALIAS-WEBHOOK-USER-OWNER"]!.run(ctx),
   },
   {
     id: "aliases.webhook.3ds-owner",
@@ -144,7 +144,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-WEBHOOK-3DS-OWNER"],
     safe: false,
     needs: ["webhooks", "control:create3dsChallenge|control:triggerWebhook"],
-    run: (ctx) => drivers["ALIAS-WEBHOOK-3DS-OWNER"].run(ctx),
+    run: (ctx) => drivers["ALIAS-WEBHOOK-3DS-OWNER"]!.run(ctx),
   },
   {
     id: "aliases.webhook.withdrawal-account-address",
@@ -154,7 +154,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS"],
     safe: false,
     needs: ["webhooks", "control:createWithdrawalRequest|control:triggerWebhook"],
-    run: (ctx) => drivers["ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS"].run(ctx),
+    run: (ctx) => drivers["ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS"]!.run(ctx),
   },
   {
     id: "aliases.webhook.withdrawal-to-address",
@@ -164,7 +164,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS"],
     safe: false,
     needs: ["webhooks", "control:createWithdrawalRequest|control:triggerWebhook"],
-    run: (ctx) => drivers["ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS"].run(ctx),
+    run: (ctx) => drivers["ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS"]!.run(ctx),
   },
   {
     id: "aliases.webhook.recipient-address",
@@ -174,7 +174,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-WEBHOOK-RECIPIENT-ADDRESS"],
     safe: false,
     needs: ["webhooks", "pci|control:triggerWebhook"],
-    run: (ctx) => drivers["ALIAS-WEBHOOK-RECIPIENT-ADDRESS"].run(ctx),
+    run: (ctx) => drivers["ALIAS-WEBHOOK-RECIPIENT-ADDRESS"]!.run(ctx),
   },
   {
     id: "aliases.mismatch.rejected",
@@ -184,7 +184,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-MISMATCH-REJECTED", "ERR-ALIAS-MISMATCH"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ALIAS-MISMATCH-REJECTED"].run(ctx),
+    run: (ctx) => drivers["ALIAS-MISMATCH-REJECTED"]!.run(ctx),
   },
   {
     id: "aliases.deprecated.not-removed",
@@ -194,7 +194,7 @@ export const checks: Check[] = [
     rules: ["ALIAS-DEPRECATED-NOT-REMOVED"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ALIAS-DEPRECATED-NOT-REMOVED"].run(ctx),
+    run: (ctx) => drivers["ALIAS-DEPRECATED-NOT-REMOVED"]!.run(ctx),
   },
   {
     id: "aliases.unchanged.wallet-names",
@@ -204,6 +204,6 @@ export const checks: Check[] = [
     rules: ["ALIAS-UNCHANGED-WALLET-NAMES"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ALIAS-UNCHANGED-WALLET-NAMES"].run(ctx),
+    run: (ctx) => drivers["ALIAS-UNCHANGED-WALLET-NAMES"]!.run(ctx),
   },
 ];

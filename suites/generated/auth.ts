@@ -14,7 +14,7 @@ export const checks: Check[] = [
     rules: ["AUTH-S2S-TOKEN-RESPONSE"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["AUTH-S2S-TOKEN-RESPONSE"].run(ctx),
+    run: (ctx) => drivers["AUTH-S2S-TOKEN-RESPONSE"]!.run(ctx),
   },
   {
     id: "auth.s2s.token-claims",
@@ -24,7 +24,7 @@ export const checks: Check[] = [
     rules: ["AUTH-S2S-TOKEN-CLAIMS"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["AUTH-S2S-TOKEN-CLAIMS"].run(ctx),
+    run: (ctx) => drivers["AUTH-S2S-TOKEN-CLAIMS"]!.run(ctx),
   },
   {
     id: "auth.s2s.bearer-accepted",
@@ -34,7 +34,7 @@ export const checks: Check[] = [
     rules: ["AUTH-S2S-BEARER-ACCEPTED"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["AUTH-S2S-BEARER-ACCEPTED"].run(ctx),
+    run: (ctx) => drivers["AUTH-S2S-BEARER-ACCEPTED"]!.run(ctx),
   },
   {
     id: "auth.user.agnostic",
@@ -44,7 +44,7 @@ export const checks: Check[] = [
     rules: ["AUTH-USER-AGNOSTIC"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["AUTH-USER-AGNOSTIC"].run(ctx),
+    run: (ctx) => drivers["AUTH-USER-AGNOSTIC"]!.run(ctx),
   },
   {
     id: "auth.user.token-issuance",
@@ -54,7 +54,7 @@ export const checks: Check[] = [
     rules: ["AUTH-USER-TOKEN-ISSUANCE"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["AUTH-USER-TOKEN-ISSUANCE"].run(ctx),
+    run: (ctx) => drivers["AUTH-USER-TOKEN-ISSUANCE"]!.run(ctx),
   },
   {
     id: "auth.user.token-use",
@@ -64,7 +64,7 @@ export const checks: Check[] = [
     rules: ["AUTH-USER-TOKEN-USE"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["AUTH-USER-TOKEN-USE"].run(ctx),
+    run: (ctx) => drivers["AUTH-USER-TOKEN-USE"]!.run(ctx),
   },
   {
     id: "auth.idp.exchange",
@@ -74,7 +74,7 @@ export const checks: Check[] = [
     rules: ["AUTH-IDP-EXCHANGE", "ENDPOINT-RETAIL-REGISTER"],
     safe: false,
     needs: ["idp_tokens"],
-    run: (ctx) => drivers["AUTH-IDP-EXCHANGE"].run(ctx),
+    run: (ctx) => drivers["AUTH-IDP-EXCHANGE"]!.run(ctx),
   },
   {
     id: "auth.idp.audience",
@@ -84,6 +84,6 @@ export const checks: Check[] = [
     rules: ["AUTH-IDP-AUDIENCE"],
     safe: false,
     needs: ["idp"],
-    run: (ctx) => drivers["AUTH-IDP-AUDIENCE"].run(ctx),
+    run: (ctx) => drivers["AUTH-IDP-AUDIENCE"]!.run(ctx),
   },
 ];

@@ -14,7 +14,7 @@ export const checks: Check[] = [
     rules: ["ERR-CHAIN-NOT-NUMERIC", "ENDPOINT-CHAIN-NUMERIC-STRING"],
     safe: false,
     needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus"],
-    run: (ctx) => drivers["ERR-CHAIN-NOT-NUMERIC"].run(ctx),
+    run: (ctx) => drivers["ERR-CHAIN-NOT-NUMERIC"]!.run(ctx),
   },
   {
     id: "bank.accounts.types",
@@ -24,7 +24,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-BANK-ACCOUNT-TYPES"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ENDPOINT-BANK-ACCOUNT-TYPES"].run(ctx),
+    run: (ctx) => drivers["ENDPOINT-BANK-ACCOUNT-TYPES"]!.run(ctx),
   },
   {
     id: "bank.primary-wallet.server-resolved",
@@ -34,6 +34,6 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-PRIMARY-WALLET-SERVER", "STATE-SEPA-INIT-RESULT"],
     safe: false,
     needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus"],
-    run: (ctx) => drivers["ENDPOINT-PRIMARY-WALLET-SERVER"].run(ctx),
+    run: (ctx) => drivers["ENDPOINT-PRIMARY-WALLET-SERVER"]!.run(ctx),
   },
 ];

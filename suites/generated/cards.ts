@@ -14,7 +14,7 @@ export const checks: Check[] = [
     rules: ["STATE-CARD-CLOSE-TERMINAL"],
     safe: false,
     needs: ["operation:closeCard"],
-    run: (ctx) => drivers["STATE-CARD-CLOSE-TERMINAL"].run(ctx),
+    run: (ctx) => drivers["STATE-CARD-CLOSE-TERMINAL"]!.run(ctx),
   },
   {
     id: "cards.virtual.create-and-list",
@@ -24,6 +24,6 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-CARDS", "ENDPOINT-CARD-AS-CREATED"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ENDPOINT-CARDS"].run(ctx),
+    run: (ctx) => drivers["ENDPOINT-CARDS"]!.run(ctx),
   },
 ];

@@ -14,7 +14,7 @@ export const checks: Check[] = [
     rules: ["ERR-BODY-SHAPE", "ERR-CATEGORY-STATUS"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["ERR-BODY-SHAPE"].run(ctx),
+    run: (ctx) => drivers["ERR-BODY-SHAPE"]!.run(ctx),
   },
   {
     id: "errors.token.client-id-missing",
@@ -24,7 +24,7 @@ export const checks: Check[] = [
     rules: ["ERR-TOKEN-CLIENT-ID-MISSING"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["ERR-TOKEN-CLIENT-ID-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-TOKEN-CLIENT-ID-MISSING"]!.run(ctx),
   },
   {
     id: "errors.token.client-secret-missing",
@@ -34,7 +34,7 @@ export const checks: Check[] = [
     rules: ["ERR-TOKEN-CLIENT-SECRET-MISSING"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["ERR-TOKEN-CLIENT-SECRET-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-TOKEN-CLIENT-SECRET-MISSING"]!.run(ctx),
   },
   {
     id: "errors.token.grant-type-invalid",
@@ -44,7 +44,7 @@ export const checks: Check[] = [
     rules: ["ERR-TOKEN-GRANT-TYPE-INVALID"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["ERR-TOKEN-GRANT-TYPE-INVALID"].run(ctx),
+    run: (ctx) => drivers["ERR-TOKEN-GRANT-TYPE-INVALID"]!.run(ctx),
   },
   {
     id: "errors.token.unknown-client",
@@ -54,7 +54,7 @@ export const checks: Check[] = [
     rules: ["ERR-TOKEN-UNKNOWN-CLIENT"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["ERR-TOKEN-UNKNOWN-CLIENT"].run(ctx),
+    run: (ctx) => drivers["ERR-TOKEN-UNKNOWN-CLIENT"]!.run(ctx),
   },
   {
     id: "errors.token.wrong-secret",
@@ -64,7 +64,7 @@ export const checks: Check[] = [
     rules: ["ERR-TOKEN-WRONG-SECRET"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["ERR-TOKEN-WRONG-SECRET"].run(ctx),
+    run: (ctx) => drivers["ERR-TOKEN-WRONG-SECRET"]!.run(ctx),
   },
   {
     id: "errors.token.no-secret-configured",
@@ -74,7 +74,7 @@ export const checks: Check[] = [
     rules: ["ERR-TOKEN-NO-SECRET-CONFIGURED"],
     safe: true,
     needs: ["special_client:no_secret"],
-    run: (ctx) => drivers["ERR-TOKEN-NO-SECRET-CONFIGURED"].run(ctx),
+    run: (ctx) => drivers["ERR-TOKEN-NO-SECRET-CONFIGURED"]!.run(ctx),
   },
   {
     id: "errors.token.company-type",
@@ -84,7 +84,7 @@ export const checks: Check[] = [
     rules: ["ERR-TOKEN-COMPANY-TYPE"],
     safe: true,
     needs: ["special_client:company_type_restricted"],
-    run: (ctx) => drivers["ERR-TOKEN-COMPANY-TYPE"].run(ctx),
+    run: (ctx) => drivers["ERR-TOKEN-COMPANY-TYPE"]!.run(ctx),
   },
   {
     id: "errors.s2s.auth-header-missing",
@@ -94,7 +94,7 @@ export const checks: Check[] = [
     rules: ["ERR-S2S-AUTH-HEADER-MISSING"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ERR-S2S-AUTH-HEADER-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-S2S-AUTH-HEADER-MISSING"]!.run(ctx),
   },
   {
     id: "errors.s2s.bearer-format",
@@ -104,7 +104,7 @@ export const checks: Check[] = [
     rules: ["ERR-S2S-BEARER-FORMAT"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ERR-S2S-BEARER-FORMAT"].run(ctx),
+    run: (ctx) => drivers["ERR-S2S-BEARER-FORMAT"]!.run(ctx),
   },
   {
     id: "errors.s2s.token-expired",
@@ -114,7 +114,7 @@ export const checks: Check[] = [
     rules: ["ERR-S2S-TOKEN-EXPIRED"],
     safe: false,
     needs: ["s2s_signing_secret"],
-    run: (ctx) => drivers["ERR-S2S-TOKEN-EXPIRED"].run(ctx),
+    run: (ctx) => drivers["ERR-S2S-TOKEN-EXPIRED"]!.run(ctx),
   },
   {
     id: "errors.s2s.signature-invalid",
@@ -124,7 +124,7 @@ export const checks: Check[] = [
     rules: ["ERR-S2S-SIGNATURE-INVALID"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ERR-S2S-SIGNATURE-INVALID"].run(ctx),
+    run: (ctx) => drivers["ERR-S2S-SIGNATURE-INVALID"]!.run(ctx),
   },
   {
     id: "errors.s2s.azp-missing",
@@ -134,7 +134,7 @@ export const checks: Check[] = [
     rules: ["ERR-S2S-AZP-MISSING"],
     safe: false,
     needs: ["s2s_signing_secret"],
-    run: (ctx) => drivers["ERR-S2S-AZP-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-S2S-AZP-MISSING"]!.run(ctx),
   },
   {
     id: "errors.s2s.company-id-missing",
@@ -144,7 +144,7 @@ export const checks: Check[] = [
     rules: ["ERR-S2S-COMPANY-ID-MISSING"],
     safe: false,
     needs: ["s2s_signing_secret"],
-    run: (ctx) => drivers["ERR-S2S-COMPANY-ID-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-S2S-COMPANY-ID-MISSING"]!.run(ctx),
   },
   {
     id: "errors.idp.auth-header-missing",
@@ -154,7 +154,7 @@ export const checks: Check[] = [
     rules: ["ERR-IDP-AUTH-HEADER-MISSING"],
     safe: false,
     needs: ["idp_tokens"],
-    run: (ctx) => drivers["ERR-IDP-AUTH-HEADER-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-IDP-AUTH-HEADER-MISSING"]!.run(ctx),
   },
   {
     id: "errors.idp.identity-header-missing",
@@ -164,7 +164,7 @@ export const checks: Check[] = [
     rules: ["ERR-IDP-IDENTITY-HEADER-MISSING"],
     safe: false,
     needs: ["idp_tokens"],
-    run: (ctx) => drivers["ERR-IDP-IDENTITY-HEADER-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-IDP-IDENTITY-HEADER-MISSING"]!.run(ctx),
   },
   {
     id: "errors.idp.access-token-expired",
@@ -174,7 +174,7 @@ export const checks: Check[] = [
     rules: ["ERR-IDP-ACCESS-TOKEN-EXPIRED"],
     safe: false,
     needs: ["idp"],
-    run: (ctx) => drivers["ERR-IDP-ACCESS-TOKEN-EXPIRED"].run(ctx),
+    run: (ctx) => drivers["ERR-IDP-ACCESS-TOKEN-EXPIRED"]!.run(ctx),
   },
   {
     id: "errors.idp.id-token-expired",
@@ -184,7 +184,7 @@ export const checks: Check[] = [
     rules: ["ERR-IDP-ID-TOKEN-EXPIRED"],
     safe: false,
     needs: ["idp"],
-    run: (ctx) => drivers["ERR-IDP-ID-TOKEN-EXPIRED"].run(ctx),
+    run: (ctx) => drivers["ERR-IDP-ID-TOKEN-EXPIRED"]!.run(ctx),
   },
   {
     id: "errors.idp.access-token-signature",
@@ -194,7 +194,7 @@ export const checks: Check[] = [
     rules: ["ERR-IDP-ACCESS-TOKEN-SIGNATURE"],
     safe: false,
     needs: ["idp"],
-    run: (ctx) => drivers["ERR-IDP-ACCESS-TOKEN-SIGNATURE"].run(ctx),
+    run: (ctx) => drivers["ERR-IDP-ACCESS-TOKEN-SIGNATURE"]!.run(ctx),
   },
   {
     id: "errors.idp.id-token-signature",
@@ -204,7 +204,7 @@ export const checks: Check[] = [
     rules: ["ERR-IDP-ID-TOKEN-SIGNATURE"],
     safe: false,
     needs: ["idp"],
-    run: (ctx) => drivers["ERR-IDP-ID-TOKEN-SIGNATURE"].run(ctx),
+    run: (ctx) => drivers["ERR-IDP-ID-TOKEN-SIGNATURE"]!.run(ctx),
   },
   {
     id: "errors.idp.linked-accounts-missing",
@@ -214,7 +214,7 @@ export const checks: Check[] = [
     rules: ["ERR-IDP-LINKED-ACCOUNTS-MISSING"],
     safe: false,
     needs: ["idp"],
-    run: (ctx) => drivers["ERR-IDP-LINKED-ACCOUNTS-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-IDP-LINKED-ACCOUNTS-MISSING"]!.run(ctx),
   },
   {
     id: "errors.idp.identifiers-incomplete",
@@ -224,7 +224,7 @@ export const checks: Check[] = [
     rules: ["ERR-IDP-IDENTIFIERS-INCOMPLETE"],
     safe: false,
     needs: ["idp"],
-    run: (ctx) => drivers["ERR-IDP-IDENTIFIERS-INCOMPLETE"].run(ctx),
+    run: (ctx) => drivers["ERR-IDP-IDENTIFIERS-INCOMPLETE"]!.run(ctx),
   },
   {
     id: "errors.idp.app-not-registered",
@@ -234,7 +234,7 @@ export const checks: Check[] = [
     rules: ["ERR-IDP-APP-NOT-REGISTERED"],
     safe: false,
     needs: ["idp"],
-    run: (ctx) => drivers["ERR-IDP-APP-NOT-REGISTERED"].run(ctx),
+    run: (ctx) => drivers["ERR-IDP-APP-NOT-REGISTERED"]!.run(ctx),
   },
   {
     id: "errors.user-token.expired",
@@ -244,7 +244,7 @@ export const checks: Check[] = [
     rules: ["ERR-USER-TOKEN-EXPIRED"],
     safe: false,
     needs: ["user_token_signing_secret"],
-    run: (ctx) => drivers["ERR-USER-TOKEN-EXPIRED"].run(ctx),
+    run: (ctx) => drivers["ERR-USER-TOKEN-EXPIRED"]!.run(ctx),
   },
   {
     id: "errors.user-token.signature",
@@ -254,7 +254,7 @@ export const checks: Check[] = [
     rules: ["ERR-USER-TOKEN-SIGNATURE"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ERR-USER-TOKEN-SIGNATURE"].run(ctx),
+    run: (ctx) => drivers["ERR-USER-TOKEN-SIGNATURE"]!.run(ctx),
   },
   {
     id: "errors.user-token.user-id-missing",
@@ -264,7 +264,7 @@ export const checks: Check[] = [
     rules: ["ERR-USER-TOKEN-USER-ID-MISSING"],
     safe: false,
     needs: ["user_token_signing_secret"],
-    run: (ctx) => drivers["ERR-USER-TOKEN-USER-ID-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-USER-TOKEN-USER-ID-MISSING"]!.run(ctx),
   },
   {
     id: "errors.user-token.email-missing",
@@ -274,7 +274,7 @@ export const checks: Check[] = [
     rules: ["ERR-USER-TOKEN-EMAIL-MISSING"],
     safe: false,
     needs: ["user_token_signing_secret"],
-    run: (ctx) => drivers["ERR-USER-TOKEN-EMAIL-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-USER-TOKEN-EMAIL-MISSING"]!.run(ctx),
   },
   {
     id: "errors.user-token.address-missing",
@@ -284,6 +284,6 @@ export const checks: Check[] = [
     rules: ["ERR-USER-TOKEN-ADDRESS-MISSING"],
     safe: false,
     needs: ["user_token_signing_secret"],
-    run: (ctx) => drivers["ERR-USER-TOKEN-ADDRESS-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-USER-TOKEN-ADDRESS-MISSING"]!.run(ctx),
   },
 ];

@@ -14,7 +14,7 @@ export const checks: Check[] = [
     rules: ["ERR-S2S-CHAIN-ID-MISSING", "AUTH-CHAIN-ID-REQUIRED"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ERR-S2S-CHAIN-ID-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-S2S-CHAIN-ID-MISSING"]!.run(ctx),
   },
   {
     id: "identity.s2s.user-identifier-missing",
@@ -24,7 +24,7 @@ export const checks: Check[] = [
     rules: ["ERR-S2S-USER-IDENTIFIER-MISSING"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["ERR-S2S-USER-IDENTIFIER-MISSING"].run(ctx),
+    run: (ctx) => drivers["ERR-S2S-USER-IDENTIFIER-MISSING"]!.run(ctx),
   },
   {
     id: "identity.s2s.user-identifier-multiple",
@@ -34,7 +34,7 @@ export const checks: Check[] = [
     rules: ["ERR-S2S-USER-IDENTIFIER-MULTIPLE"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ERR-S2S-USER-IDENTIFIER-MULTIPLE"].run(ctx),
+    run: (ctx) => drivers["ERR-S2S-USER-IDENTIFIER-MULTIPLE"]!.run(ctx),
   },
   {
     id: "identity.s2s.user-not-found",
@@ -44,7 +44,7 @@ export const checks: Check[] = [
     rules: ["ERR-S2S-USER-NOT-FOUND"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["ERR-S2S-USER-NOT-FOUND"].run(ctx),
+    run: (ctx) => drivers["ERR-S2S-USER-NOT-FOUND"]!.run(ctx),
   },
   {
     id: "identity.headers.each-kind",
@@ -54,7 +54,7 @@ export const checks: Check[] = [
     rules: ["AUTH-IDENTITY-HEADER-KINDS"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["AUTH-IDENTITY-HEADER-KINDS"].run(ctx),
+    run: (ctx) => drivers["AUTH-IDENTITY-HEADER-KINDS"]!.run(ctx),
   },
   {
     id: "identity.wallet-header.eoa-only",
@@ -64,7 +64,7 @@ export const checks: Check[] = [
     rules: ["AUTH-X-USER-WALLET-IS-EOA"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["AUTH-X-USER-WALLET-IS-EOA"].run(ctx),
+    run: (ctx) => drivers["AUTH-X-USER-WALLET-IS-EOA"]!.run(ctx),
   },
   {
     id: "identity.company.isolation",
@@ -74,6 +74,6 @@ export const checks: Check[] = [
     rules: ["AUTH-COMPANY-ISOLATION"],
     safe: false,
     needs: ["two_clients"],
-    run: (ctx) => drivers["AUTH-COMPANY-ISOLATION"].run(ctx),
+    run: (ctx) => drivers["AUTH-COMPANY-ISOLATION"]!.run(ctx),
   },
 ];

@@ -15,7 +15,7 @@ export const checks: Check[] = [
     rules: ["LIMIT-S2S-TOKEN-VALIDITY"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["LIMIT-S2S-TOKEN-VALIDITY"].run(ctx),
+    run: (ctx) => drivers["LIMIT-S2S-TOKEN-VALIDITY"]!.run(ctx),
   },
   {
     id: "limits.token.rate-limit",
@@ -26,7 +26,7 @@ export const checks: Check[] = [
     safe: false,
     exclusive: true,
     needs: [],
-    run: (ctx) => drivers["LIMIT-TOKEN-RATE-LIMIT"].run(ctx),
+    run: (ctx) => drivers["LIMIT-TOKEN-RATE-LIMIT"]!.run(ctx),
   },
   {
     id: "limits.request.timeout",
@@ -36,7 +36,7 @@ export const checks: Check[] = [
     rules: ["LIMIT-REQUEST-TIMEOUT"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["LIMIT-REQUEST-TIMEOUT"].run(ctx),
+    run: (ctx) => drivers["LIMIT-REQUEST-TIMEOUT"]!.run(ctx),
   },
   {
     id: "limits.withdrawal.delay",
@@ -46,7 +46,7 @@ export const checks: Check[] = [
     rules: ["LIMIT-WITHDRAWAL-DELAY"],
     safe: false,
     needs: ["control:createWithdrawalRequest", "control:advanceClock"],
-    run: (ctx) => drivers["LIMIT-WITHDRAWAL-DELAY"].run(ctx),
+    run: (ctx) => drivers["LIMIT-WITHDRAWAL-DELAY"]!.run(ctx),
   },
   {
     id: "limits.transport.tls",
@@ -56,7 +56,7 @@ export const checks: Check[] = [
     rules: ["LIMIT-TRANSPORT-TLS"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["LIMIT-TRANSPORT-TLS"].run(ctx),
+    run: (ctx) => drivers["LIMIT-TRANSPORT-TLS"]!.run(ctx),
   },
   {
     id: "limits.s2s.token-lifetime",
@@ -67,7 +67,7 @@ export const checks: Check[] = [
     safe: false,
     exclusive: true,
     needs: ["control:advanceClock"],
-    run: (ctx) => multiRuleDrivers["limits.s2s.token-lifetime"].run(ctx),
+    run: (ctx) => multiRuleDrivers["limits.s2s.token-lifetime"]!.run(ctx),
   },
   {
     id: "limits.token.rate-limit-split",
@@ -78,6 +78,6 @@ export const checks: Check[] = [
     safe: false,
     exclusive: true,
     needs: [],
-    run: (ctx) => multiRuleDrivers["limits.token.rate-limit-split"].run(ctx),
+    run: (ctx) => multiRuleDrivers["limits.token.rate-limit-split"]!.run(ctx),
   },
 ];

@@ -14,7 +14,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["createToken"].run(ctx),
+    run: (ctx) => drivers["createToken"]!.run(ctx),
   },
   {
     id: "schema.authorize-user",
@@ -24,7 +24,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["authorizeUser"].run(ctx),
+    run: (ctx) => drivers["authorizeUser"]!.run(ctx),
   },
   {
     id: "schema.register-retail-user",
@@ -34,7 +34,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: ["idp"],
-    run: (ctx) => drivers["registerRetailUser"].run(ctx),
+    run: (ctx) => drivers["registerRetailUser"]!.run(ctx),
   },
   {
     id: "schema.get-user-v1",
@@ -44,7 +44,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["getUserV1"].run(ctx),
+    run: (ctx) => drivers["getUserV1"]!.run(ctx),
   },
   {
     id: "schema.create-user-v1",
@@ -54,7 +54,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["createUserV1"].run(ctx),
+    run: (ctx) => drivers["createUserV1"]!.run(ctx),
   },
   {
     id: "schema.get-user-v2",
@@ -64,7 +64,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["getUserV2"].run(ctx),
+    run: (ctx) => drivers["getUserV2"]!.run(ctx),
   },
   {
     id: "schema.create-user-v2",
@@ -74,7 +74,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["createUserV2"].run(ctx),
+    run: (ctx) => drivers["createUserV2"]!.run(ctx),
   },
   {
     id: "schema.validate-retail-user",
@@ -84,7 +84,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["validateRetailUser"].run(ctx),
+    run: (ctx) => drivers["validateRetailUser"]!.run(ctx),
   },
   {
     id: "schema.get-config",
@@ -94,7 +94,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["getConfig"].run(ctx),
+    run: (ctx) => drivers["getConfig"]!.run(ctx),
   },
   {
     id: "schema.get-validation-rules",
@@ -104,7 +104,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["getValidationRules"].run(ctx),
+    run: (ctx) => drivers["getValidationRules"]!.run(ctx),
   },
   {
     id: "schema.get-wallet",
@@ -114,7 +114,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["getWallet"].run(ctx),
+    run: (ctx) => drivers["getWallet"]!.run(ctx),
   },
   {
     id: "schema.list-wallets",
@@ -124,7 +124,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["listWallets"].run(ctx),
+    run: (ctx) => drivers["listWallets"]!.run(ctx),
   },
   {
     id: "schema.create-xrpl-account",
@@ -134,7 +134,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["createXrplAccount"].run(ctx),
+    run: (ctx) => drivers["createXrplAccount"]!.run(ctx),
   },
   {
     id: "schema.list-cards",
@@ -144,7 +144,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["listCards"].run(ctx),
+    run: (ctx) => drivers["listCards"]!.run(ctx),
   },
   {
     id: "schema.create-virtual-card",
@@ -154,7 +154,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["createVirtualCard"].run(ctx),
+    run: (ctx) => drivers["createVirtualCard"]!.run(ctx),
   },
   {
     id: "schema.list-3ds-requests",
@@ -164,7 +164,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["list3dsRequests"].run(ctx),
+    run: (ctx) => drivers["list3dsRequests"]!.run(ctx),
   },
   {
     id: "schema.estimate-card-transfer",
@@ -174,7 +174,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: ["pci"],
-    run: (ctx) => drivers["estimateCardTransfer"].run(ctx),
+    run: (ctx) => drivers["estimateCardTransfer"]!.run(ctx),
   },
   {
     id: "schema.execute-card-transfer",
@@ -184,7 +184,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: ["pci"],
-    run: (ctx) => drivers["executeCardTransfer"].run(ctx),
+    run: (ctx) => drivers["executeCardTransfer"]!.run(ctx),
   },
   {
     id: "schema.create-recipient-v2",
@@ -194,7 +194,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: ["pci"],
-    run: (ctx) => drivers["createRecipientV2"].run(ctx),
+    run: (ctx) => drivers["createRecipientV2"]!.run(ctx),
   },
   {
     id: "schema.tokenize-card",
@@ -204,7 +204,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: ["pci"],
-    run: (ctx) => drivers["tokenizeCard"].run(ctx),
+    run: (ctx) => drivers["tokenizeCard"]!.run(ctx),
   },
   {
     id: "schema.list-withdrawal-requests",
@@ -214,7 +214,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["listWithdrawalRequests"].run(ctx),
+    run: (ctx) => drivers["listWithdrawalRequests"]!.run(ctx),
   },
   {
     id: "schema.estimate-fx",
@@ -224,7 +224,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["estimateFx"].run(ctx),
+    run: (ctx) => drivers["estimateFx"]!.run(ctx),
   },
   {
     id: "schema.get-full-statement",
@@ -234,7 +234,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["getFullStatement"].run(ctx),
+    run: (ctx) => drivers["getFullStatement"]!.run(ctx),
   },
   {
     id: "schema.create-bank-account",
@@ -244,7 +244,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["createBankAccount"].run(ctx),
+    run: (ctx) => drivers["createBankAccount"]!.run(ctx),
   },
   {
     id: "schema.init-bank-account",
@@ -254,7 +254,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus"],
-    run: (ctx) => drivers["initBankAccount"].run(ctx),
+    run: (ctx) => drivers["initBankAccount"]!.run(ctx),
   },
   {
     id: "schema.complete-bank-account",
@@ -264,6 +264,6 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-RESPONSE-SCHEMA", "GENERAL-TRANSPORT-JSON"],
     safe: false,
     needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus", "control:signChallenge"],
-    run: (ctx) => drivers["completeBankAccount"].run(ctx),
+    run: (ctx) => drivers["completeBankAccount"]!.run(ctx),
   },
 ];

@@ -15,7 +15,7 @@ export const checks: Check[] = [
     rules: ["STATE-SEPA-DIRECT-ACTIVATION"],
     safe: false,
     needs: ["control:setSepaCapabilityStatus"],
-    run: (ctx) => drivers["STATE-SEPA-DIRECT-ACTIVATION"].run(ctx),
+    run: (ctx) => drivers["STATE-SEPA-DIRECT-ACTIVATION"]!.run(ctx),
   },
   {
     id: "states.sepa.wallet-link-activation",
@@ -25,7 +25,7 @@ export const checks: Check[] = [
     rules: ["STATE-SEPA-WALLET-LINK-ACTIVATION"],
     safe: false,
     needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus", "control:signChallenge"],
-    run: (ctx) => drivers["STATE-SEPA-WALLET-LINK-ACTIVATION"].run(ctx),
+    run: (ctx) => drivers["STATE-SEPA-WALLET-LINK-ACTIVATION"]!.run(ctx),
   },
   {
     id: "states.sepa.webhook-active",
@@ -35,7 +35,7 @@ export const checks: Check[] = [
     rules: ["STATE-SEPA-WEBHOOK-ACTIVE"],
     safe: false,
     needs: ["control:setSepaCapabilityStatus", "control:completeSepaActivation"],
-    run: (ctx) => drivers["STATE-SEPA-WEBHOOK-ACTIVE"].run(ctx),
+    run: (ctx) => drivers["STATE-SEPA-WEBHOOK-ACTIVE"]!.run(ctx),
   },
   {
     id: "states.sepa.active-retrieve",
@@ -45,7 +45,7 @@ export const checks: Check[] = [
     rules: ["STATE-SEPA-ACTIVE-RETRIEVE"],
     safe: false,
     needs: ["control:setSepaCapabilityStatus", "control:completeSepaActivation"],
-    run: (ctx) => drivers["STATE-SEPA-ACTIVE-RETRIEVE"].run(ctx),
+    run: (ctx) => drivers["STATE-SEPA-ACTIVE-RETRIEVE"]!.run(ctx),
   },
   {
     id: "states.sepa.wrong-path",
@@ -55,7 +55,7 @@ export const checks: Check[] = [
     rules: ["STATE-SEPA-WRONG-PATH", "ERR-SEPA-WRONG-PATH"],
     safe: false,
     needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus"],
-    run: (ctx) => drivers["STATE-SEPA-WRONG-PATH"].run(ctx),
+    run: (ctx) => drivers["STATE-SEPA-WRONG-PATH"]!.run(ctx),
   },
   {
     id: "states.sepa.primary-wallet-required",
@@ -65,7 +65,7 @@ export const checks: Check[] = [
     rules: ["STATE-SEPA-PRIMARY-WALLET-REQUIRED"],
     safe: false,
     needs: ["control:setPrimaryWallet", "control:setSepaCapabilityStatus", "control:signChallenge"],
-    run: (ctx) => drivers["STATE-SEPA-PRIMARY-WALLET-REQUIRED"].run(ctx),
+    run: (ctx) => drivers["STATE-SEPA-PRIMARY-WALLET-REQUIRED"]!.run(ctx),
   },
   {
     id: "states.withdrawal.requested",
@@ -75,7 +75,7 @@ export const checks: Check[] = [
     rules: ["STATE-WITHDRAWAL-REQUESTED"],
     safe: false,
     needs: ["control:createWithdrawalRequest|fixture:withdrawal_pending"],
-    run: (ctx) => drivers["STATE-WITHDRAWAL-REQUESTED"].run(ctx),
+    run: (ctx) => drivers["STATE-WITHDRAWAL-REQUESTED"]!.run(ctx),
   },
   {
     id: "states.3ds.no-replay",
@@ -85,7 +85,7 @@ export const checks: Check[] = [
     rules: ["STATE-3DS-NO-REPLAY", "ERR-3DS-NOT-FOUND"],
     safe: false,
     needs: ["control:create3dsChallenge", "operation:approve3ds", "operation:decline3ds"],
-    run: (ctx) => drivers["STATE-3DS-NO-REPLAY"].run(ctx),
+    run: (ctx) => drivers["STATE-3DS-NO-REPLAY"]!.run(ctx),
   },
   {
     id: "states.3ds.expiry",
@@ -96,7 +96,7 @@ export const checks: Check[] = [
     safe: false,
     exclusive: true,
     needs: ["control:create3dsChallenge", "operation:approve3ds", "operation:decline3ds", "control:advanceClock"],
-    run: (ctx) => drivers["STATE-3DS-EXPIRY"].run(ctx),
+    run: (ctx) => drivers["STATE-3DS-EXPIRY"]!.run(ctx),
   },
   {
     id: "states.3ds.decide-pending",
@@ -106,7 +106,7 @@ export const checks: Check[] = [
     rules: ["STATE-3DS-DECIDE-PENDING"],
     safe: false,
     needs: ["control:create3dsChallenge", "operation:approve3ds", "operation:decline3ds"],
-    run: (ctx) => drivers["STATE-3DS-DECIDE-PENDING"].run(ctx),
+    run: (ctx) => drivers["STATE-3DS-DECIDE-PENDING"]!.run(ctx),
   },
   {
     id: "states.3ds.caller-scoped",
@@ -116,7 +116,7 @@ export const checks: Check[] = [
     rules: ["STATE-3DS-CALLER-SCOPED"],
     safe: false,
     needs: ["control:create3dsChallenge", "operation:approve3ds", "operation:decline3ds"],
-    run: (ctx) => drivers["STATE-3DS-CALLER-SCOPED"].run(ctx),
+    run: (ctx) => drivers["STATE-3DS-CALLER-SCOPED"]!.run(ctx),
   },
   {
     id: "states.3ds.never-401",
@@ -126,7 +126,7 @@ export const checks: Check[] = [
     rules: ["STATE-3DS-NEVER-401"],
     safe: false,
     needs: ["control:create3dsChallenge", "operation:approve3ds", "operation:decline3ds"],
-    run: (ctx) => drivers["STATE-3DS-NEVER-401"].run(ctx),
+    run: (ctx) => drivers["STATE-3DS-NEVER-401"]!.run(ctx),
   },
   {
     id: "states.sepa.model",
@@ -136,7 +136,7 @@ export const checks: Check[] = [
     rules: ["STATE-SEPA-DIRECT-ACTIVATION", "STATE-SEPA-WALLET-LINK-ACTIVATION", "STATE-SEPA-WEBHOOK-ACTIVE", "STATE-SEPA-ACTIVE-RETRIEVE", "STATE-SEPA-WRONG-PATH", "ERR-SEPA-WRONG-PATH", "STATE-SEPA-PRIMARY-WALLET-REQUIRED", "VERSION-SEPA-CAPABILITY-STATUSES"],
     safe: false,
     needs: ["control:setSepaCapabilityStatus", "control:setPrimaryWallet", "control:completeSepaActivation"],
-    run: (ctx) => multiRuleDrivers["states.sepa.model"].run(ctx),
+    run: (ctx) => multiRuleDrivers["states.sepa.model"]!.run(ctx),
   },
   {
     id: "states.3ds.model",
@@ -147,6 +147,6 @@ export const checks: Check[] = [
     safe: false,
     exclusive: true,
     needs: ["control:create3dsChallenge", "control:advanceClock", "operation:approve3ds", "operation:decline3ds"],
-    run: (ctx) => multiRuleDrivers["states.3ds.model"].run(ctx),
+    run: (ctx) => multiRuleDrivers["states.3ds.model"]!.run(ctx),
   },
 ];

@@ -15,7 +15,7 @@ export const checks: Check[] = [
     rules: ["FLOW-PUSH-TO-CARD", "EVENT-CARD-TRANSFER-ACTIVITY", "ENDPOINT-RECIPIENT-AS-CREATED", "EVENT-ACTIVITY-WEBHOOK-REPORTS"],
     safe: false,
     needs: ["pci", "webhooks"],
-    run: (ctx) => drivers["FLOW-PUSH-TO-CARD"].run(ctx),
+    run: (ctx) => drivers["FLOW-PUSH-TO-CARD"]!.run(ctx),
   },
   {
     id: "transfers.recipients.concurrent",
@@ -25,6 +25,6 @@ export const checks: Check[] = [
     rules: ["FLOW-PUSH-TO-CARD"],
     safe: false,
     needs: ["pci"],
-    run: (ctx) => multiRuleDrivers["transfers.recipients.concurrent"].run(ctx),
+    run: (ctx) => multiRuleDrivers["transfers.recipients.concurrent"]!.run(ctx),
   },
 ];

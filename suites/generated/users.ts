@@ -14,7 +14,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-USER-CREATE"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ENDPOINT-USER-CREATE"].run(ctx),
+    run: (ctx) => drivers["ENDPOINT-USER-CREATE"]!.run(ctx),
   },
   {
     id: "users.config.reads",
@@ -24,7 +24,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-CONFIG-READS"],
     safe: true,
     needs: [],
-    run: (ctx) => drivers["ENDPOINT-CONFIG-READS"].run(ctx),
+    run: (ctx) => drivers["ENDPOINT-CONFIG-READS"]!.run(ctx),
   },
   {
     id: "users.activity.feed",
@@ -34,7 +34,7 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-ACTIVITY-FEED"],
     safe: false,
     needs: ["operation:listActivity", "operation:getActivity", "pci"],
-    run: (ctx) => drivers["ENDPOINT-ACTIVITY-FEED"].run(ctx),
+    run: (ctx) => drivers["ENDPOINT-ACTIVITY-FEED"]!.run(ctx),
   },
   {
     id: "users.wallets.read",
@@ -44,6 +44,6 @@ export const checks: Check[] = [
     rules: ["ENDPOINT-WALLETS"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["ENDPOINT-WALLETS"].run(ctx),
+    run: (ctx) => drivers["ENDPOINT-WALLETS"]!.run(ctx),
   },
 ];

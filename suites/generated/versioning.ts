@@ -14,7 +14,7 @@ export const checks: Check[] = [
     rules: ["VERSION-V2-CAPABILITIES"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["VERSION-V2-CAPABILITIES"].run(ctx),
+    run: (ctx) => drivers["VERSION-V2-CAPABILITIES"]!.run(ctx),
   },
   {
     id: "versioning.v1.no-capabilities",
@@ -24,7 +24,7 @@ export const checks: Check[] = [
     rules: ["VERSION-V1-NO-CAPABILITIES"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["VERSION-V1-NO-CAPABILITIES"].run(ctx),
+    run: (ctx) => drivers["VERSION-V1-NO-CAPABILITIES"]!.run(ctx),
   },
   {
     id: "versioning.coexist",
@@ -34,7 +34,7 @@ export const checks: Check[] = [
     rules: ["VERSION-COEXIST"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["VERSION-COEXIST"].run(ctx),
+    run: (ctx) => drivers["VERSION-COEXIST"]!.run(ctx),
   },
   {
     id: "versioning.sepa.capability-statuses",
@@ -44,6 +44,6 @@ export const checks: Check[] = [
     rules: ["VERSION-SEPA-CAPABILITY-STATUSES"],
     safe: false,
     needs: [],
-    run: (ctx) => drivers["VERSION-SEPA-CAPABILITY-STATUSES"].run(ctx),
+    run: (ctx) => drivers["VERSION-SEPA-CAPABILITY-STATUSES"]!.run(ctx),
   },
 ];

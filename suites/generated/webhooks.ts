@@ -14,7 +14,7 @@ export const checks: Check[] = [
     rules: ["EVENT-WEBHOOK-POST"],
     safe: false,
     needs: ["webhooks"],
-    run: (ctx) => drivers["EVENT-WEBHOOK-POST"].run(ctx),
+    run: (ctx) => drivers["EVENT-WEBHOOK-POST"]!.run(ctx),
   },
   {
     id: "webhooks.activation.bank-account",
@@ -24,7 +24,7 @@ export const checks: Check[] = [
     rules: ["EVENT-ACTIVATION-BANK-ACCOUNT", "EVENT-BANK-ACCOUNT-DETAILS"],
     safe: false,
     needs: ["control:setSepaCapabilityStatus", "control:completeSepaActivation", "webhooks"],
-    run: (ctx) => drivers["EVENT-ACTIVATION-BANK-ACCOUNT"].run(ctx),
+    run: (ctx) => drivers["EVENT-ACTIVATION-BANK-ACCOUNT"]!.run(ctx),
   },
   {
     id: "webhooks.user.webhook-path",
@@ -34,7 +34,7 @@ export const checks: Check[] = [
     rules: ["EVENT-USER-WEBHOOK-PATH"],
     safe: false,
     needs: ["webhooks"],
-    run: (ctx) => drivers["EVENT-USER-WEBHOOK-PATH"].run(ctx),
+    run: (ctx) => drivers["EVENT-USER-WEBHOOK-PATH"]!.run(ctx),
   },
   {
     id: "webhooks.delivery.json-post",
@@ -44,6 +44,6 @@ export const checks: Check[] = [
     rules: ["EVENT-WEBHOOK-DELIVERY"],
     safe: false,
     needs: ["webhooks"],
-    run: (ctx) => drivers["EVENT-WEBHOOK-DELIVERY"].run(ctx),
+    run: (ctx) => drivers["EVENT-WEBHOOK-DELIVERY"]!.run(ctx),
   },
 ];

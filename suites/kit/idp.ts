@@ -10,6 +10,7 @@ import { warnReading } from './readings.ts';
 import { bearer, chainHeader, headers, opLabel } from './http.ts';
 import { rnd } from './random.ts';
 import { userIdFrom } from './users.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
 /** A provider user: sub, and the email, smart wallet and EOA (when linked) its identity token links. */
 export interface ProviderIdentity {
@@ -142,7 +143,7 @@ export async function idpAuthorize(ctx: CheckContext, who: ProviderIdentity, o: 
  * not configured") is one reading (the aud names no registered application), a 401 refusal with the
  * section 7 body is the other (the token is not valid for this company). Both pass; anything else fails.
  */
-export function expectAudienceRefused(ctx: CheckContext, res: HttpResponse, rules: string[]): void {
+export function expectAudienceRefused(ctx: CheckContext, res: HttpResponse, rules: RuleId[]): void {
   // Accepted: the caller's rule (the aud must match). Refused with a wrong answer: only the 500 row's.
   if (res.status >= 200 && res.status < 300) throw new CheckFailure(`an access token whose aud is not the configured app id was accepted (HTTP ${res.status}); section 5: "The access token's aud must match it"`, { rules, response: res });
   if (res.status === 401) {

@@ -58,7 +58,7 @@ describe('rowOperations by family (rows on every operation they apply to)', () =
     const ctx = await ctxWith({});
     const ops = rowOperations(ctx, 'ERR-S2S-TOKEN-EXPIRED', 's2s-token');
     for (const o of ops) {
-      const op = ctx.model.operation(o.op as never);
+      const op = ctx.model.operation(o.op);
       expect(op.movesMoney, o.op).toBe(false);
       expect(!op.mutates || !op.userScoped, o.op).toBe(true);
     }

@@ -12,12 +12,12 @@ import fc from 'fast-check';
 import { checkProperty } from '../../src/checks/property.ts';
 import { CheckFailure } from '../../src/checks/signals.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
-import type { Operation, RuleId } from '../../src/model/types.ts';
+import type { Operation, OperationId, RuleId } from '../../src/model/types.ts';
 import { rnd } from './random.ts';
 import { requestBody } from './templates.ts';
 
 export interface RowOperation {
-  op: string;
+  op: OperationId;
   /** The request body a successful call sends (so the row's fault is the only one), if any. */
   body?: Record<string, unknown>;
   /** fast-check weight: the row's own operations 1, the others (never tried before) 3. */

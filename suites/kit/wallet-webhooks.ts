@@ -6,6 +6,7 @@ import type { CheckContext } from '../../src/checks/types.ts';
 import { check } from '../../src/checks/assert.ts';
 import { mentionsDeep } from './http.ts';
 import { provokedWebhookWaitMs } from './webhooks.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
 export const WALLET_WEBHOOKS = ['wallets', 'balances'] as const;
 
@@ -13,7 +14,7 @@ export const WALLET_WEBHOOKS = ['wallets', 'balances'] as const;
  * Every wallets / balances delivery about `user` (its id or one of its Smart Wallet addresses anywhere
  * in the body) carries wallet_address as a string. Waits at most a bounded time per path.
  */
-export async function expectUnchangedWalletWebhooks(ctx: CheckContext, user: { id: string }, wallets: string[], rules: string[]): Promise<void> {
+export async function expectUnchangedWalletWebhooks(ctx: CheckContext, user: { id: string }, wallets: string[], rules: RuleId[]): Promise<void> {
   const rx = ctx.services.webhooks;
   if (!rx) {
     ctx.couldNotJudge('the wallets and balances webhook payloads carry wallet_address', 'a webhook receiver (profile.webhooks, or control setWebhookBaseUrl)');

@@ -4,6 +4,7 @@
 import type { ValidateFunction } from 'ajv';
 import { CheckFailure } from '../../src/checks/signals.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
 /** Delivery path of a section 6 webhook, from the model (spec/openapi.yaml webhooks.<name>.post.x-webhook-path). */
 export function webhookPath(ctx: CheckContext, name: string): string {
@@ -51,7 +52,7 @@ export function webhookValidator(ctx: CheckContext, name: string): ValidateFunct
 }
 
 /** A webhook body matches the schema of its webhook (section 6 names the fields; most schemas only type them). */
-export function expectWebhookSchema(ctx: CheckContext, name: string, body: unknown, rules: string[]): void {
+export function expectWebhookSchema(ctx: CheckContext, name: string, body: unknown, rules: RuleId[]): void {
   const validate = webhookValidator(ctx, name);
   if (!validate || validate(body)) return;
   const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');

@@ -10,11 +10,12 @@
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import { check, createUser, is2xx } from '../kit/index.ts';
 import { createCardRecipient, estimateTransfer, tokenize } from '../drivers/transfers.ts';
+import type { RuleId } from '../../src/model/types.ts';
 
 /** Bounds: creations sent at once, and batches; 2 x 6 creations, 12 estimates, 12 tokenizations. */
 export const CONCURRENT_RECIPIENTS = { batch: 6, batches: 2 } as const;
 
-const RULES = ['FLOW-PUSH-TO-CARD'];
+const RULES: RuleId[] = ['FLOW-PUSH-TO-CARD'];
 
 export async function concurrentRecipientsRun(ctx: CheckContext): Promise<void> {
   const user = await createUser(ctx);

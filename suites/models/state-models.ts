@@ -24,7 +24,7 @@ export const SEPA_MODEL_RULES: RuleId[] = [
 ];
 // The state rule: a wrong path is refused and the status does not move. Which refusal (400) is the
 // error row's, named apart by expectRefusedBy so the two verdicts stay separate.
-const WRONG = ['STATE-SEPA-WRONG-PATH'];
+const WRONG: RuleId[] = ['STATE-SEPA-WRONG-PATH'];
 const refusedWrongPath = (ctx: CheckContext, res: HttpResponse, what: string) => expectRefusedBy(ctx, res, 'ERR-SEPA-WRONG-PATH', 'STATE-SEPA-WRONG-PATH', what);
 
 interface SepaModel {
@@ -48,12 +48,12 @@ interface SepaReal {
   warnedDetails?: boolean;
 }
 
-async function expectStatus(r: SepaReal, m: SepaModel, after: string, rules: string[]) {
+async function expectStatus(r: SepaReal, m: SepaModel, after: string, rules: RuleId[]) {
   const { status, res } = await sepaStatus(r.ctx, r.user);
   check(status === m.status, `after ${after}: SepaAccount status ${JSON.stringify(status)}, the section 3 model says ${m.status}`, { rules, response: res });
 }
 
-function detailsOk(res: HttpResponse, what: string, rules: string[]) {
+function detailsOk(res: HttpResponse, what: string, rules: RuleId[]) {
   expect2xx(res, what, rules);
   check(res.json?.details_id !== undefined && res.json?.details_id !== null, `${what}: no details_id`, { rules, response: res });
 }
@@ -129,7 +129,7 @@ class CompleteCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
       m.challenge = false;
       r.signed = undefined;
     }
-    const rules = from !== S.verificationRequired ? WRONG : !m.primary ? ['STATE-SEPA-PRIMARY-WALLET-REQUIRED'] : ['STATE-SEPA-WALLET-LINK-ACTIVATION'];
+    const rules: RuleId[] = from !== S.verificationRequired ? WRONG : !m.primary ? ['STATE-SEPA-PRIMARY-WALLET-REQUIRED'] : ['STATE-SEPA-WALLET-LINK-ACTIVATION'];
     await expectStatus(r, m, `complete from ${from}${m.primary ? '' : ' without a Primary wallet'}`, rules);
   }
   toString = () => 'complete';
@@ -238,7 +238,7 @@ function refusalSig(res: HttpResponse): string {
   return JSON.stringify([res.status, res.json?.error_reason, res.json?.error_description]);
 }
 
-function expectRefusal(r: TdsReal, res: HttpResponse, rules: string[]) {
+function expectRefusal(r: TdsReal, res: HttpResponse, rules: RuleId[]) {
   expect3dsNotFound(r.ctx, res, rules);
   const sig = refusalSig(res);
   r.refusal ??= sig;
@@ -270,8 +270,8 @@ class DecideCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
       expect2xx(res, `${this.op} of the caller's pending challenge, ${m.clock - ch.createdAt} s after creation`, ['STATE-3DS-DECIDE-PENDING', 'STATE-3DS-EXPIRY']);
       ch.decided = true;
     } else {
-      const why = ch.owner !== this.caller ? 'STATE-3DS-CALLER-SCOPED' : ch.decided ? 'STATE-3DS-NO-REPLAY' : 'STATE-3DS-EXPIRY';
-      expectRefusal(r, res, [why, 'ERR-3DS-NOT-FOUND', 'STATE-3DS-NEVER-401', ...(why === 'STATE-3DS-EXPIRY' ? ['LIMIT-3DS-WINDOW'] : [])]);
+      const why: RuleId = ch.owner !== this.caller ? 'STATE-3DS-CALLER-SCOPED' : ch.decided ? 'STATE-3DS-NO-REPLAY' : 'STATE-3DS-EXPIRY';
+      expectRefusal(r, res, [why, 'ERR-3DS-NOT-FOUND', 'STATE-3DS-NEVER-401', ...(why === 'STATE-3DS-EXPIRY' ? ['LIMIT-3DS-WINDOW' as const] : [])]);
     }
   }
   toString = () => `${this.op}(#${this.pick}, by ${this.asOwner ? 'its owner' : 'the other user'})`;
@@ -308,7 +308,7 @@ class ListCmd implements fc.AsyncCommand<TdsModel, TdsReal> {
     // The list item's id field is not shown (section 4): an item lists a challenge when it carries its id under any name.
     const listed = r.ids.filter((id) => items.some((it) => mentionsDeep(it, id)));
     const notPending = r.ids.filter((_, i) => !mine(i));
-    const rules = ['STATE-3DS-DECIDE-PENDING', 'STATE-3DS-NO-REPLAY'];
+    const rules: RuleId[] = ['STATE-3DS-DECIDE-PENDING', 'STATE-3DS-NO-REPLAY'];
     const missing = pending.filter((id) => !listed.includes(id));
     const extra = listed.filter((id) => notPending.includes(id));
     check(missing.length === 0 && extra.length === 0, `challenge list: the caller's pending ones are ${JSON.stringify(pending)}; missing ${JSON.stringify(missing)}, listed but decided or another user's ${JSON.stringify(extra)}`, { rules, response: res });

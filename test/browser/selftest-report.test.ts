@@ -21,7 +21,9 @@ const HOSTILE = `<script>window.__pwned=1;alert(1)</script><img src=x onerror="w
 const mislabelled: MutantVariant = {
   id: 'test.mislabelled-hostile',
   kind: 'benign',
-  area: 'test',
+  area: 'benign',
+  topic: 'benign',
+  set: 'default',
   description: `labelled benign, answers token errors with ${HOSTILE}`,
   options: {
     transform: (req, res) => {

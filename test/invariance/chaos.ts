@@ -22,7 +22,7 @@ export function chaosHooks(condition: Condition, seed: number, tally: ChaosTally
   return {
     delayMs: () => {
       tally.answers++;
-      const ms = Math.floor(latency() * condition.latencyMaxMs);
+      const ms = Math.floor(latency() ** condition.latencyShape * condition.latencyMaxMs);
       tally.heldMs += ms;
       return ms;
     },

@@ -43,6 +43,8 @@ export interface RunUnderOptions {
   checks?: string[];
   /** The client's bound on waiting out 429s (default: the client's own). */
   rateLimitWaitMs?: number;
+  /** Generated cases per property (default: the run's own). */
+  numRuns?: number;
 }
 
 export async function runUnder(condition: Condition, opts: RunUnderOptions = {}): Promise<ConditionRun> {
@@ -67,6 +69,7 @@ export async function runUnder(condition: Condition, opts: RunUnderOptions = {})
       concurrency: opts.concurrency ?? INVARIANCE_DEFAULTS.concurrency,
       ...(opts.checks ? { checks: opts.checks } : {}),
       ...(opts.rateLimitWaitMs !== undefined ? { rateLimitWaitMs: opts.rateLimitWaitMs } : {}),
+      ...(opts.numRuns !== undefined ? { numRuns: opts.numRuns } : {}),
     });
     return {
       condition,

@@ -58,7 +58,9 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-describe('the packed tarball, installed in an empty folder', () => {
+// The steps below share the one install and write apart (out/, audit-out/, example.mjs, types.ts), and
+// most of their time is process start-up and waiting on a child: they run at once.
+describe.concurrent('the packed tarball, installed in an empty folder', () => {
   it('installs no tsx, no dev dependency and no TypeScript sources', async () => {
     const modules = path.join(app, 'node_modules');
     expect(existsSync(path.join(modules, 'baas-conform', 'bin', 'baas-conform.js'))).toBe(true);

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { ALL_AREA_NAMES, AREA_NAMES, brokenRules, buildMutantBank, describeVariant, isVariantArea, runSelftest, SELFTEST_DEFAULTS, variantsById, type MutantVariant, type VariantArea } from '../../mutants/index.ts';
+import { ALL_SETS, areaNames, brokenRules, buildMutantBank, describeVariant, runSelftest, selectVariants, SELFTEST_DEFAULTS, variantsById, type MutantVariant } from '../../mutants/index.ts';
 import { nonNegativeInt, resolveRunOptions } from '../../options/index.ts';
 import { formatSelftest } from '../../report/selftest-console.ts';
 import { loadModel } from '../../model/index.ts';
@@ -19,12 +19,16 @@ import { CLIENT_AREA, clientModes, formatClientBank, runClientBank } from './sel
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-function chooseVariants(ids: string[], areas: string[]): MutantVariant[] {
-  for (const a of areas) if (!isVariantArea(a)) throw new ConfigError(`--area: unknown area ${JSON.stringify(a)} (areas: ${ALL_AREA_NAMES.join(', ')})`);
-  const bank = buildMutantBank(areas.length ? (areas as VariantArea[]) : AREA_NAMES);
+function chooseVariants(ids: string[], areas: string[], io: CliIo): MutantVariant[] {
+  let bank: MutantVariant[];
+  if (areas.length) {
+    const { variants, notices } = selectVariants(areas);
+    for (const n of notices) io.stderr.write(`selftest: ${n}\n`);
+    bank = variants;
+  } else bank = buildMutantBank();
   if (!ids.length) return bank;
   try {
-    return variantsById(ids, areas.length ? bank : buildMutantBank(ALL_AREA_NAMES));
+    return variantsById(ids, areas.length ? bank : buildMutantBank(ALL_SETS));
   } catch (err) {
     throw new ConfigError(`--variant: ${(err as Error).message}`);
   }
@@ -49,7 +53,7 @@ async function selftestHandler(args: Record<string, any>, io: CliIo): Promise<nu
   const serverAreas = areas.filter((a) => a !== CLIENT_AREA);
   const withClients = areas.includes(CLIENT_AREA) || (areas.length === 0 && ids.length === 0);
   const withServer = !(areas.length > 0 && serverAreas.length === 0) || ids.length > 0;
-  const variants = withServer ? chooseVariants(ids, serverAreas) : [];
+  const variants = withServer ? chooseVariants(ids, serverAreas, io) : [];
   if (args.list) {
     const model = variants.length ? await loadModel() : undefined;
     for (const v of variants) io.stdout.write(`${v.id.padEnd(48)} ${v.kind.padEnd(7)} ${(brokenRules(v).join(',') || '-').padEnd(36)} ${describeVariant(v, model!)}\n`);
@@ -110,7 +114,7 @@ export const selftestCommand: CliCommand = {
   builder: (y: Argv) =>
     sharedFlags(y, 'config', 'profile', 'seed', 'concurrency', 'timeout-budget', 'report-dir', 'json', 'json-out')
       .option('variant', { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs' })
-      .option('area', { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): ${ALL_AREA_NAMES.join(', ')} (pending: faults no check catches yet; slow: minutes-long twins of default-bank variants; neither is in the default bank), ${CLIENT_AREA} (the client bank of examples/clients, judged by the client audit; in the default run)` })
+      .option('area', { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): the area or topic of the rule a variant breaks, or benign: ${areaNames().join(', ')} (pending: faults no check catches yet; slow: minutes-long twins of default-bank variants; neither is in the default bank), ${CLIENT_AREA} (the client bank of examples/clients, judged by the client audit; in the default run)` })
       .option('workers', { type: 'number', describe: `Worker threads (default ${SELFTEST_DEFAULTS.workers}; 0 runs in this thread)` })
       // selftest: --profile full (control API, secrets, IdP: the default) or minimal (none of them:
       // shows what only they catch), or a profile file that declares all or none of them;

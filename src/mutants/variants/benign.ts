@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OutgoingResponse, TransformRequest } from '../../reference/index.ts';
 import { ulidProxy } from '../ulid.ts';
-import { CLOSED_ANSWER_OPS, CREATE_OPS } from '../ops.ts';
+import { CLOSED_ANSWER_OPS, CREATE_OPS, isIn } from '../ops.ts';
 import { JSON_TYPE, is2xx, isObject, rewrite, onOkAny, walk, reverseKeys, reverseArrays, errorBody, parse, withCategories } from '../transforms.ts';
 import { benign, faults, type VariantSpec } from '../variant.ts';
 
@@ -12,7 +12,7 @@ export function benignVariants(): VariantSpec[] {
   return [
     // Not the success answers the spec closes ("carries only", "returns only": CLOSED_ANSWER_OPS).
     benign('benign.extra-fields', 'every JSON object in every response (errors included) carries extra unknown fields, except the answers the spec says carry only their fields', {
-      transform: rewrite((req, res) => !(is2xx(res.status) && CLOSED_ANSWER_OPS.includes(req.operationId ?? '')), (b) => {
+      transform: rewrite((req, res) => !(is2xx(res.status) && isIn(CLOSED_ANSWER_OPS, req.operationId)), (b) => {
         walk(b, (o) => {
           o.x_mutant_extra = 'unknown field';
         });
@@ -81,7 +81,7 @@ export function benignVariants(): VariantSpec[] {
     }),
     benign('benign.created-201', 'resource creations answer 201 instead of 200', {
       transform: (req, res) => {
-        if (res.status === 200 && CREATE_OPS.includes(req.operationId ?? '')) res.status = 201;
+        if (res.status === 200 && isIn(CREATE_OPS, req.operationId)) res.status = 201;
       },
     }),
     benign('benign.429-no-retry-after', '429 answers carry no Retry-After header (the spec does not show one)', faults('ratelimit.no-retry-after')),

@@ -3,12 +3,13 @@
 // shows (a field section 2 names, a webhook section 3 or 6 says reports it), and is caught by its rule.
 
 import { randomUUID } from 'node:crypto';
+import type { OperationId } from '../../model/types.ts';
 import { isObject, onOk } from '../transforms.ts';
 import { onAliasWebhook } from '../proxy-edits.ts';
 import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Every user read (the answers carrying the section 2 User). */
-const USER_READS = ['getUserV1', 'getUserV2', 'validateRetailUser'];
+const USER_READS: OperationId[] = ['getUserV1', 'getUserV2', 'validateRetailUser'];
 
 /** card_data of every card in a create answer or a card list. */
 function eachCardData(b: any, edit: (d: Record<string, any>) => void): void {

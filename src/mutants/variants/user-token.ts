@@ -1,6 +1,6 @@
 // User tokens: issuance (section 5) and the section 7 rows for requests using a user token.
 
-import { USER_READS } from '../ops.ts';
+import { USER_READS, isIn } from '../ops.ts';
 import { resignedToken } from '../proxy-edits.ts';
 import { acceptInsteadOf, onOk, onRule, restatus, rewrite } from '../transforms.ts';
 import { faults, faulty, op, type VariantSpec } from '../variant.ts';
@@ -25,7 +25,7 @@ export function userTokenVariants(): VariantSpec[] {
     faulty('user-token.signature.400', 'ERR-USER-TOKEN-SIGNATURE', 'a user token with a bad signature answers 400 instead of 401', {
       // The reference renders one signature row for both token kinds (ERR-S2S-SIGNATURE-INVALID, same
       // status, reason and message): select the answers to user tokens (no azp claim) on user reads.
-      transform: rewrite((req, res) => res.ruleId === 'ERR-S2S-SIGNATURE-INVALID' && USER_READS.includes(req.operationId ?? '') && isUserToken(req.headers.authorization), (b, res) => restatus(b, res, 400)),
+      transform: rewrite((req, res) => res.ruleId === 'ERR-S2S-SIGNATURE-INVALID' && isIn(USER_READS, req.operationId) && isUserToken(req.headers.authorization), (b, res) => restatus(b, res, 400)),
     }),
     faulty('user-token.email-claim.not-required', 'ERR-USER-TOKEN-EMAIL-MISSING', 'a user token without the email claim is accepted', {
       transform: acceptInsteadOf('ERR-USER-TOKEN-EMAIL-MISSING', USER_READS),
