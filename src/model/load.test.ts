@@ -83,7 +83,7 @@ describe('a malformed model file', () => {
     const dir = await specCopy(async (d) => {
       await writeFile(path.join(d, 'rules/limits.yaml'), 'limits:\n  - { id: X\n');
     });
-    await expectModelError(dir, 'spec/rules/limits.yaml', /line \d+/, /invalid YAML/);
+    await expectModelError(dir, 'spec/rules/limits.yaml', '', /spec\/rules\/limits\.yaml:\d+ at \/: invalid YAML/);
   });
 
   it('that violates its JSON Schema is reported with the JSON pointer', async () => {
