@@ -36,7 +36,7 @@ describe('control operations', () => {
     const ops = controlOperations(model);
     expect(ops.get('create3dsChallenge')).toMatchObject({ method: 'POST', pathParams: ['user_id'], bodyFields: ['amount', 'currency'], resultFields: ['transaction_id', 'expires_at'] });
     expect(ops.get('advanceClock')?.bodyFields).toEqual(['seconds']);
-    expect(ops.size).toBe(Object.values<any>(model.control.paths).flatMap((p) => Object.values<any>(p)).filter((o) => o?.operationId).length);
+    expect(ops.size).toBe(Object.values<any>(model.control.paths ?? {}).flatMap((p) => Object.values<any>(p)).filter((o) => o?.operationId).length);
   });
 });
 

@@ -1,6 +1,7 @@
 // The typed model of the Partner API spec. Everything downstream (reference server, suites,
 // load scenarios, reports) reads rules from here; nothing re-states them.
 
+import type { RawOpenApi } from './raw.ts';
 import type { SpecFacts } from './facts.ts';
 import type { ValidateFunction } from 'ajv';
 import type {
@@ -215,9 +216,9 @@ export interface Webhook {
 
 export interface Model extends SpecFacts {
   /** The dereferenced OpenAPI document. */
-  openapi: any;
+  openapi: RawOpenApi;
   /** The dereferenced control API document. */
-  control: any;
+  control: RawOpenApi;
   operations: ReadonlyMap<OperationId, Operation>;
   /** The operation `id`; throws naming the id when the spec has none (e.g. a model from another --spec). */
   operation(id: OperationId): Operation;
