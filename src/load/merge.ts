@@ -28,7 +28,7 @@ export async function resultValidator(): Promise<ValidateFunction> {
 
 export async function readResultFile(file: string): Promise<LoadResult> {
   const doc = await readInputFile(file, { what: 'load merge: result file', format: 'json' });
-  const r = doc.value as any;
+  const r = doc.value as { kind?: unknown; version?: unknown } | null;
   if (r?.kind !== LOAD_RESULT_KIND || r?.version !== LOAD_RESULT_VERSION) throw new ConfigError(`load merge: ${file} is not a baas-conform load result (kind ${LOAD_RESULT_KIND}, version ${LOAD_RESULT_VERSION})`);
   const validate = await resultValidator();
   if (!validate(r)) {
