@@ -32,7 +32,7 @@ export async function readResultFile(file: string): Promise<LoadResult> {
   } catch (err) {
     throw new ConfigError(`load merge: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
-  let r: any;
+  let r: { kind?: unknown; version?: unknown } | null;
   try {
     r = JSON.parse(text);
   } catch (err) {

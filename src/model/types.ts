@@ -1,7 +1,7 @@
 // The typed model of the Partner API spec. Everything downstream (reference server, suites,
 // load scenarios, reports) reads rules from here; nothing re-states them.
 
-import type { RawOpenApi } from './raw.ts';
+import type { RawOpenApi, RawSchema } from './raw.ts';
 import type { SpecFacts } from './facts.ts';
 import type { ValidateFunction } from 'ajv';
 import type {
@@ -190,7 +190,7 @@ export interface Operation {
   /** true when the spec shows a request body for the operation. */
   hasRequestBody: boolean;
   deprecatedRequestFields: string[];
-  requestSchema?: object;
+  requestSchema?: RawSchema;
   /** status code -> JSON schema (dereferenced). */
   responseSchemas: Record<string, object>;
   /** Whether the operation creates state or moves money (excluded by --safe). */

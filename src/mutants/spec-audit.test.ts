@@ -8,6 +8,7 @@ import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import { inArea, MUTANT_BANK, PENDING_BANK } from './registry.ts';
 import { LOOSE_BUDGET, specAudit } from './spec-audit.ts';
+import { FAULTY } from '../../examples/clients/faults.ts';
 
 /** Every testable rule covered by one check: the coverage of checks is rules.test.ts's concern. */
 function anyCheck(model: Model): Map<string, string[]> {
@@ -48,14 +49,28 @@ describe('spec audit table', () => {
     expect(audit.problems.some((p) => p.includes(`more than ${LOOSE_BUDGET}`))).toBe(true);
   });
 
-  it('is printed by `rules --audit`, with the totals line, and as JSON', async () => {
+  it('counts the client rules with the faulty sample clients breaking them, and fails on one no faulty client breaks', async () => {
     const model = await loadModel();
-    const audit = specAudit(model, anyCheck(model));
-    const text = captureIo();
-    expect(await main(['rules', '--audit'], text.io)).toBe(0);
-    expect(text.out()).toContain(`${audit.totals.items} items: ${audit.totals.exact} checked exactly`);
+    const judged = new Set(model.clientRules.filter((r) => r.testable).map((r) => r.id));
+    const variants = new Map<string, string[]>();
+    for (const [mode, rule] of Object.entries(FAULTY)) variants.set(rule, [...(variants.get(rule) ?? []), mode]);
+    const audit = specAudit(model, anyCheck(model), MUTANT_BANK, PENDING_BANK, { judged, variants });
+    expect(audit.problems).toEqual([]);
+    expect(audit.totals.items).toBe(model.rules.length + model.clientRules.length);
+    variants.delete('CLIENT-CHAIN-STRING');
+    const without = specAudit(model, anyCheck(model), MUTANT_BANK, PENDING_BANK, { judged, variants });
+    expect(without.problems.some((p) => p.startsWith('CLIENT-CHAIN-STRING: checked exactly but no faulty variant'))).toBe(true);
+  });
+
+  it('is printed by `rules --audit`, with the totals line, and as JSON, server and client rules alike', async () => {
+    const model = await loadModel();
     const json = captureIo();
     expect(await main(['rules', '--audit', '--json'], json.io)).toBe(0);
-    expect(JSON.parse(json.out()).totals).toEqual(audit.totals);
+    const { totals, rows } = JSON.parse(json.out());
+    expect(totals.items).toBe(model.rules.length + model.clientRules.length);
+    expect(rows.filter((r: { side: string }) => r.side === 'client')).toHaveLength(model.clientRules.length);
+    const text = captureIo();
+    expect(await main(['rules', '--audit'], text.io)).toBe(0);
+    expect(text.out()).toContain(`${totals.items} items: ${totals.exact} checked exactly (${totals.exact_with_variant} with a faulty variant), ${totals.loose} loosely, ${totals.untestable} not checked`);
   });
 });

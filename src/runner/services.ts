@@ -9,6 +9,7 @@
 // A malformed adapter file is fatal too (exit 2).
 
 import { readFile } from 'node:fs/promises';
+import type { JWK } from 'jose';
 import type { RunServices } from '../checks/types.ts';
 import type { HttpSession } from '../client/http.ts';
 import { resolveControlAdapter, type ControlAdapter } from '../control/index.ts';
@@ -105,7 +106,7 @@ async function startIdp(session: HttpSession, adapter: ControlAdapter | undefine
   const key = await stableKey(profile, session);
   try {
     if (adapter?.supports('setIdpConfig')) {
-      const idp = await startTestIdp({ signingKey: key as any, appId: cfg.app_id });
+      const idp = await startTestIdp({ signingKey: key as JWK | undefined, appId: cfg.app_id });
       const problem = await register(session, adapter, 'setIdpConfig', { client_id: profile.clients[0].client_id, app_id: idp.appId, jwks_url: idp.jwksUrl });
       if (!problem) return idp;
       await idp.close();
@@ -117,7 +118,7 @@ async function startIdp(session: HttpSession, adapter: ControlAdapter | undefine
       return undefined;
     }
     const listen = cfg.jwks_listen ? parseListen(cfg.jwks_listen) : {};
-    return await startTestIdp({ ...listen, signingKey: key as any, appId: cfg.app_id, publicJwksUrl: cfg.jwks_url, issuer: cfg.issuer });
+    return await startTestIdp({ ...listen, signingKey: key as JWK | undefined, appId: cfg.app_id, publicJwksUrl: cfg.jwks_url, issuer: cfg.issuer });
   } catch (err) {
     if (err instanceof ServiceRegistrationError) throw err;
     problems.idp = describeFailure('starting the test identity provider', err, (s) => session.mask(s));

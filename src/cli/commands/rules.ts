@@ -9,6 +9,24 @@ import { formatSpecAudit, mutationCoverage, specAudit } from '../../mutants/inde
 import type { RuleId } from '../../model/types.ts';
 import { needsTable } from '../../runner/needs-table.ts';
 import { clientRuleCatalogue } from '../../audit/index.ts';
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { packagePath } from '../../package/index.ts';
+
+/** Faulty sample-client modes by the client rule each breaks (examples/clients/faults.ts), from a source checkout. */
+async function clientFaults(): Promise<Map<string, string[]> | undefined> {
+  const file = packagePath('examples', 'clients', 'faults.ts');
+  if (!existsSync(file)) return undefined;
+  try {
+    const { FAULTY } = (await import(pathToFileURL(file).href)) as { FAULTY: Record<string, string> };
+    const out = new Map<string, string[]>();
+    for (const [mode, rule] of Object.entries(FAULTY)) out.set(rule, [...(out.get(rule) ?? []), mode]);
+    return out;
+  } catch {
+    // Compiled code under plain node cannot load the TypeScript example.
+    return undefined;
+  }
+}
 
 async function rulesHandler(args: Record<string, any>, io: CliIo): Promise<number> {
   // --needs: which profile field (or control operation) unlocks which checks (the needs table of docs/validate-a-vendor-sandbox.md).
@@ -20,7 +38,9 @@ async function rulesHandler(args: Record<string, any>, io: CliIo): Promise<numbe
   const entries = ruleCatalogue(model, await loadChecks());
   // --audit: every rule checked exactly, loosely or not at all, with its variants; exit 1 on a problem.
   if (args.audit) {
-    const audit = specAudit(model, new Map(entries.map((e) => [e.id, e.checks])));
+    const judged = new Set(clientRuleCatalogue(model).filter((c) => c.judged).map((c) => c.id));
+    const faults = await clientFaults();
+    const audit = specAudit(model, new Map(entries.map((e) => [e.id, e.checks])), undefined, undefined, { judged, ...(faults ? { variants: faults } : {}) });
     io.stdout.write(args.json ? `${JSON.stringify(audit, null, 2)}\n` : `${formatSpecAudit(audit)}\n`);
     return audit.problems.length ? 1 : 0;
   }
