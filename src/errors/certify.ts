@@ -3,13 +3,6 @@
 
 import { BaasConformError } from './base.ts';
 
-/** --key names a file that is not an Ed25519 JWK of the kind needed. */
-export class CertifyKeyError extends BaasConformError {
-  constructor(file: string, problem: string) {
-    super('BAAS_CERT_KEY_INVALID', `${file}: ${problem}`, 2);
-  }
-}
-
 /** `certify --out DIR` cannot write there (not empty, not a directory). */
 export class CertifyOutputError extends BaasConformError {
   constructor(message: string) {

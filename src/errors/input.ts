@@ -46,6 +46,13 @@ export class ModelError extends InputFileError {
   }
 }
 
+/** --key names a file that is not an Ed25519 JWK of the kind needed. */
+export class CertifyKeyError extends InputFileError {
+  constructor(file: string, problem: string) {
+    super('', { file }, problem, 'BAAS_CERT_KEY_INVALID');
+  }
+}
+
 /** A value the schema refuses, before the file is known (validateOrThrow); readers add file and line. */
 export class SchemaViolationError extends ConfigError {
   readonly pointer: string;

@@ -8,12 +8,12 @@
 // would let a target that refuses registration pass every check needing the service.
 // A malformed adapter file is fatal too (exit 2).
 
-import { readFile } from 'node:fs/promises';
 import type { JWK } from 'jose';
+import { readInputFile } from '../input/index.ts';
 import type { RunServices } from '../checks/types.ts';
 import type { HttpSession } from '../client/http.ts';
 import { resolveControlAdapter, type ControlAdapter } from '../control/index.ts';
-import { ConfigError, ServiceRegistrationError } from '../errors/index.ts';
+import { ServiceRegistrationError } from '../errors/index.ts';
 import { startTestIdp, type TestIdp } from '../idp/index.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { parseListen, startWebhookReceiver, type TestWebhookReceiver } from '../webhooks/index.ts';
@@ -65,11 +65,7 @@ async function stableKey(profile: ResolvedProfile, session: HttpSession): Promis
   let key = profile.idp?.signing_key;
   const file = profile.idp?.signing_key_file;
   if (!key && file) {
-    try {
-      key = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    } catch (err) {
-      throw new ConfigError(`profile.idp.signing_key_file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
+    key = (await readInputFile(file, { what: 'profile.idp.signing_key_file', format: 'json' })).value as Record<string, unknown>;
   }
   // The private half must never reach a report.
   for (const k of ['d', 'p', 'q', 'dp', 'dq', 'qi']) if (typeof key?.[k] === 'string') session.learnedSecrets.add(key[k] as string);
