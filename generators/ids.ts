@@ -51,8 +51,8 @@ export async function renderIds(specDir: string): Promise<string> {
       constName: 'CONTROL_OPERATION_IDS',
       typeName: 'ControlOperationId',
       doc: 'operationIds of the test-control API (spec/control.yaml).',
-      values: Object.values<any>(model.control.paths ?? {}).flatMap((item) =>
-        ['get', 'put', 'post', 'delete', 'patch'].flatMap((m) => (item?.[m]?.operationId ? [String(item[m].operationId)] : []))),
+      values: Object.values(model.control.paths ?? {}).flatMap((item) =>
+        (['get', 'put', 'post', 'delete', 'patch'] as const).flatMap((m) => (item?.[m]?.operationId ? [String(item[m].operationId)] : []))),
     },
     { constName: 'WEBHOOK_IDS', typeName: 'WebhookId', doc: 'Section 6 webhooks with a path (spec/openapi.yaml `webhooks` keys).', values: Object.keys(model.openapi.webhooks ?? {}) },
     {

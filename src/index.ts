@@ -13,7 +13,12 @@ export type { RunEvent, Reporter, CheckResult, CheckFailureInfo, Exchange, RuleV
 export type { Check } from './checks/types.ts';
 export { loadChecks } from '../suites/index.ts';
 export { RUN_DEFAULTS, type RunOutcome, type Shard } from './runner/index.ts';
-export { BaasConformError, ConfigError, ModelError, TargetUnreachableError, CredentialsError } from './errors/index.ts';
+export {
+  BaasConformError, ConfigError, TargetUnreachableError, CredentialsError, ServiceRegistrationError,
+  InputFileError, ModelError, SchemaViolationError, PlanError, AuditPlanError, ControlAdapterError, ResultsFileError, ExpectedFailuresError,
+  CertifyKeyError, CertifyOutputError, PackageVerificationError, CertificationRefusedError, TransportError,
+  type InputLocation, type PackageProblem, type TransportErrorCode,
+} from './errors/index.ts';
 export { TOOL_NAME, TOOL_VERSION } from './runner/version.ts';
 export { PACKAGE_ROOT } from './package/index.ts';
 export { diffRuns, formatDiff, loadResults, parseExpectedFailures, applyExpectedFailures, decideExit, type ResultsDoc, type ExpectedFailures } from './baseline/index.ts';

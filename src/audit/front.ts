@@ -5,7 +5,7 @@
 // Calls to the test-control API pass through unrecorded: they are not the client's traffic.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import type { Model, OperationId } from '../model/types.ts';
 import { ErrorFactory } from '../reference/errors.ts';
 import { Router, type Route } from '../reference/http.ts';
@@ -96,7 +96,7 @@ export function createFront(o: FrontOptions): Front {
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
     const res = await request(`${o.upstream[server]}${req.url ?? '/'}`, {
-      method: (req.method ?? 'GET') as any, headers, body: raw.length > 0 ? raw : undefined, dispatcher: agent, headersTimeout: 30_000, bodyTimeout: 30_000,
+      method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers, body: raw.length > 0 ? raw : undefined, dispatcher: agent, headersTimeout: 30_000, bodyTimeout: 30_000,
     });
     const body = Buffer.from(await res.body.arrayBuffer());
     const out: Record<string, string | string[]> = {};
@@ -194,7 +194,7 @@ export function createFront(o: FrontOptions): Front {
   const learn = (ex: Exchange, status: number, body: Buffer): Buffer => {
     if (status < 200 || status > 299) return body;
     if (ex.operationId !== 'createToken' && ex.operationId !== 'authorizeUser') return body;
-    let v: any;
+    let v: { access_token?: unknown; expires_at?: unknown } | null;
     try {
       v = JSON.parse(body.toString('utf8'));
     } catch {

@@ -25,7 +25,7 @@ describe('audit plan', () => {
   it('a bad YAML file is a usage error naming the file', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'plan-'));
     await writeFile(path.join(dir, 'p.yaml'), 'seed: [\n');
-    await expect(readAuditPlan(path.join(dir, 'p.yaml'))).rejects.toMatchObject({ code: 'BAAS_CONFIG_INVALID', message: expect.stringMatching(/p\.yaml.*invalid YAML/) });
+    await expect(readAuditPlan(path.join(dir, 'p.yaml'))).rejects.toMatchObject({ code: 'BAAS_AUDIT_PLAN_INVALID', message: expect.stringMatching(/p\.yaml.*invalid YAML/) });
   });
 
   it('the same seed meets the same calls with the same conditions', () => {

@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import { parse } from 'yaml';
-import { ConfigError, describeSchemaProblem } from '../errors/index.ts';
+import { AuditPlanError, describeSchemaProblem } from '../errors/index.ts';
+import { readInputFile } from '../input/index.ts';
 import { DEFAULT_SPEC_DIR } from '../model/index.ts';
 
 export interface AuditPlan {
@@ -38,11 +38,7 @@ export const DEFAULT_PLAN: AuditPlan = {
   webhooks: { duplicate: true, late_ms: 300, extra_field: 'x_audit_unknown_field' },
 };
 
-export class AuditPlanError extends ConfigError {
-  constructor(file: string, pointer: string, problem: string) {
-    super(`audit plan ${file} at ${pointer || '/'}: ${problem}`);
-  }
-}
+export { AuditPlanError };
 
 let validator: ReturnType<Ajv2020['compile']> | undefined;
 async function firstError(plan: unknown): Promise<ErrorObject | undefined> {
@@ -81,18 +77,11 @@ export async function resolvePlan(raw: unknown, name = 'plan'): Promise<AuditPla
 }
 
 export async function readAuditPlan(file: string): Promise<AuditPlan> {
-  let text: string;
+  const doc = await readInputFile(file, { what: 'audit plan', format: 'yaml', error: (f, pointer, problem, line) => new AuditPlanError(f, pointer ?? '', problem, line) });
   try {
-    text = await readFile(file, 'utf8');
+    return resolvePlan(doc.value ?? {}, file);
   } catch (err) {
-    throw new AuditPlanError(file, '', `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw doc.locate(err);
   }
-  let raw: unknown;
-  try {
-    raw = parse(text);
-  } catch (err) {
-    throw new AuditPlanError(file, '', `invalid YAML: ${String((err as Error).message).split('\n')[0]}`);
-  }
-  return resolvePlan(raw ?? {}, file);
 }
 

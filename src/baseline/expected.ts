@@ -2,10 +2,10 @@
 // Listed failures are reported but do not fail the run. The list cannot rot: an entry whose check now
 // passes, an expired entry, or an unknown check id fails the run, naming the entry.
 
-import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import type { ExpectedFailureEntry, ExpectedFailuresOutcome } from '../events/index.ts';
 import { ExpectedFailuresError } from './errors.ts';
+import { readInputFile } from '../input/index.ts';
 import { describeErrors, SCHEMA_FILES, validatorFor } from './schemas.ts';
 
 export interface ExpectedFailures {
@@ -21,6 +21,11 @@ export function parseExpectedFailures(text: string, file: string): ExpectedFailu
   } catch (err) {
     throw new ExpectedFailuresError(file, `is neither YAML nor JSON (${(err as Error).message.split('\n')[0]})`);
   }
+  return expectedFailuresFrom(value, file);
+}
+
+/** The parsed list, checked against its schema, one entry per check, calendar dates. */
+function expectedFailuresFrom(value: unknown, file: string): ExpectedFailures {
   const validate = validatorFor(SCHEMA_FILES.expectedFailures);
   if (!validate(value)) {
     throw new ExpectedFailuresError(file, `does not match spec/schemas/expected-failures.schema.json (entries of check, reason, optional expires YYYY-MM-DD): ${describeErrors(validate.errors)}`);
@@ -36,13 +41,8 @@ export function parseExpectedFailures(text: string, file: string): ExpectedFailu
 }
 
 export async function loadExpectedFailures(path: string): Promise<ExpectedFailures> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new ExpectedFailuresError(path, `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  return parseExpectedFailures(text, path);
+  const doc = await readInputFile(path, { what: 'expected-failures list', format: 'yaml', error: (f, _pointer, problem) => new ExpectedFailuresError(f, problem) });
+  return expectedFailuresFrom(doc.value, path);
 }
 
 /** Today as YYYY-MM-DD in UTC (expiry dates are compared as strings). */

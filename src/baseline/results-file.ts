@@ -1,9 +1,9 @@
 // Reading a results.json (for diff and --baseline): checked for kind and version first, so an old or
 // foreign file gets a message saying what it is, then against spec/schemas/results.schema.json.
 
-import { readFile } from 'node:fs/promises';
 import type { ComparableRun } from './diff.ts';
 import { ResultsFileError } from './errors.ts';
+import { readInputFile } from '../input/index.ts';
 import { describeErrors, SCHEMA_FILES, validatorFor } from './schemas.ts';
 
 export const RESULTS_KIND = 'baas-conform/results';
@@ -38,19 +38,8 @@ export function parseResults(value: unknown, file: string): ResultsDoc {
 }
 
 export async function loadResults(path: string): Promise<ResultsDoc> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new ResultsFileError(path, `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new ResultsFileError(path, `is not JSON (${(err as Error).message})`);
-  }
-  return parseResults(value, path);
+  const doc = await readInputFile(path, { what: 'results file', format: 'json', error: (f, _pointer, problem) => new ResultsFileError(f, problem) });
+  return parseResults(doc.value, path);
 }
 
 /** The parts of a results document a diff compares. */

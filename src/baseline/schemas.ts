@@ -6,7 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { packagePath } from '../package/index.ts';
 
-const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => unknown;
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
 const cache = new Map<string, ValidateFunction>();

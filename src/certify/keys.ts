@@ -1,7 +1,7 @@
 // Ed25519 keys as JWK files (jose). The signing key comes from --key (a private JWK) or is generated
 // for one package; only the public half is ever written. kid is the RFC 7638 thumbprint.
 
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../input/index.ts';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { CertifyKeyError } from './errors.ts';
 
@@ -18,18 +18,8 @@ export async function thumbprint(jwk: JWK): Promise<string> {
 }
 
 async function readJwk(file: string): Promise<JWK> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new CertifyKeyError(file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  let jwk: JWK;
-  try {
-    jwk = JSON.parse(text) as JWK;
-  } catch {
-    throw new CertifyKeyError(file, 'is not JSON; give an Ed25519 JWK ({"kty":"OKP","crv":"Ed25519","x":...})');
-  }
+  const doc = await readInputFile(file, { what: 'key', format: 'json', error: (f, _pointer, problem) => new CertifyKeyError(f, `${problem}; give an Ed25519 JWK ({"kty":"OKP","crv":"Ed25519","x":...})`) });
+  const jwk = doc.value as JWK;
   if (jwk?.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') throw new CertifyKeyError(file, 'is not an Ed25519 JWK (kty OKP, crv Ed25519, x)');
   return jwk;
 }

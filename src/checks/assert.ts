@@ -218,10 +218,10 @@ export function expectSchema(res: HttpResponse, op: OperationId, model?: Model, 
 
 /** The value at a JSON pointer (ajv's instancePath), or undefined. */
 function atPointer(doc: unknown, pointer: string): unknown {
-  let cur: any = doc;
+  let cur: unknown = doc;
   for (const raw of pointer.split('/').slice(1)) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = cur[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+    cur = (cur as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
   }
   return cur;
 }

@@ -5,3 +5,4 @@ export { RETRY_DEFAULTS, backoffDelay, parseRetryAfter, type RetryOptions } from
 export { toCurl } from './curl.ts';
 export { readTargetCa, targetOrigins, targetSecureContext, tlsConnectOptions } from './target-ca.ts';
 export { createUserRequest, s2sUserHeaders, tokenRequest, userIdOf, type OperationCall } from './credentials.ts';
+export { TokenSource, type IssuedToken, type TokenSourceOptions } from './token-source.ts';

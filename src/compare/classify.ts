@@ -15,7 +15,17 @@ const ERROR_REASON_PATH = '$.error_reason';
 const WHEN_PRESENT = 'x-checked-when-present';
 const MAX_DEPTH = 16;
 
-type Schema = Record<string, any>;
+/** A (dereferenced) JSON Schema node as the classifier walks it: the keywords it reads, typed. */
+type Schema = {
+  [keyword: string]: unknown;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  then?: Schema;
+  else?: Schema;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+};
 
 export interface Placement {
   silent: boolean;
@@ -65,7 +75,7 @@ function factsAt(schema: Schema, path: string): FieldFacts {
   for (const seg of segments(path)) {
     if (seg === '[]') nodes = expand(nodes.flatMap((n) => (n.items && typeof n.items === 'object' ? [n.items as Schema] : [])));
     else {
-      presenceOpen = nodes.some((n) => Array.isArray(n[WHEN_PRESENT]) && n[WHEN_PRESENT].includes(seg));
+      presenceOpen = nodes.some((n) => { const list = n[WHEN_PRESENT]; return Array.isArray(list) && list.includes(seg); });
       nodes = expand(nodes.flatMap((n) => (n.properties?.[seg] ? [n.properties[seg] as Schema] : [])));
     }
     if (!nodes.length) return { listed: false, presenceOpen, typeShown: false, valuesShown: false };

@@ -2,12 +2,12 @@
 // sandbox-simulation calls (spec/schemas/control-adapter.schema.json). Validated once at load; any
 // problem is a ControlAdapterError naming the file, the JSON pointer and what is wrong.
 
-import { readFile } from 'node:fs/promises';
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument } from 'yaml';
 import type { HttpClient } from '../checks/types.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
+import { readInputFile } from '../input/index.ts';
 import { loadSchema } from '../profile/validate.ts';
 import { controlOperations, type ControlOperation } from './operations.ts';
 import { escapePointer, placeholders, readPointer, render, renderString, type Vars } from './template.ts';
@@ -107,7 +107,11 @@ export function parseAdapter(file: string, text: string, model: Pick<Model, 'con
     const where = ` (line ${at.line}, column ${at.col})`;
     throw new ControlAdapterError(file, '', `not valid YAML${where}: ${e.message.split('\n')[0]}`);
   }
-  const raw = doc.toJS();
+  return adapterFrom(file, doc.toJS(), model);
+}
+
+/** The parsed adapter, checked against its schema and the control operations of the model. */
+function adapterFrom(file: string, raw: unknown, model: Pick<Model, 'control'>): AdapterFile {
   const err = validate(raw);
   if (err) {
     const { pointer, problem } = explain(err);
@@ -129,14 +133,12 @@ export interface FileAdapterOptions {
 
 /** Reads, validates and builds an adapter from a file. */
 export async function loadAdapterFile(file: string, model: Pick<Model, 'control'>, opts: FileAdapterOptions): Promise<ControlAdapter> {
-  let text: string;
+  const doc = await readInputFile(file, { what: 'control adapter', format: 'yaml', error: (f, pointer, problem, line) => new ControlAdapterError(f, pointer ?? '', problem, line) });
   try {
-    text = await readFile(file, 'utf8');
+    return fileAdapter(file, adapterFrom(file, doc.value, model), opts);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ControlAdapterError(file, '', `cannot read it: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}`);
+    throw doc.locate(err);
   }
-  return fileAdapter(file, parseAdapter(file, text, model), opts);
 }
 
 function globalVars(opts: FileAdapterOptions, used: string[]): Vars {

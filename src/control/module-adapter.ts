@@ -14,7 +14,8 @@ import { ControlAdapterError, type ControlAdapter, type ControlAnswer, type Cont
 export type ModuleOperation = (input: ControlInput, tools: { http: HttpClient; profile: ResolvedProfile }) => Promise<unknown>;
 
 export async function loadAdapterModule(file: string, model: Pick<Model, 'control'>, profile: ResolvedProfile): Promise<ControlAdapter> {
-  let mod: any;
+  // A user's module: `operations`, or a default export holding them (or being them), is checked below.
+  let mod: { operations?: unknown; default?: { operations?: unknown } } | undefined;
   try {
     mod = await import(pathToFileURL(file).href);
   } catch (err) {

@@ -2,6 +2,7 @@
 // method, path template, path parameters and the request-body fields. Nothing here restates them;
 // adapters and needs take the list from this one reading.
 
+import type { RawSchema } from '../model/raw.ts';
 import type { Model } from '../model/types.ts';
 
 export interface ControlOperation {
@@ -19,9 +20,9 @@ export interface ControlOperation {
   resultFields: string[];
 }
 
-const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
-function fieldsOf(schema: any): string[] {
+function fieldsOf(schema: RawSchema | undefined): string[] {
   return schema && typeof schema === 'object' && schema.properties ? Object.keys(schema.properties) : [];
 }
 
@@ -34,11 +35,11 @@ export function controlOperations(model: Pick<Model, 'control'>): Map<string, Co
   const hit = cache.get(doc);
   if (hit) return hit;
   const out = new Map<string, ControlOperation>();
-  for (const [path, item] of Object.entries<any>(doc?.paths ?? {})) {
+  for (const [path, item] of Object.entries(doc?.paths ?? {})) {
     for (const m of METHODS) {
       const op = item?.[m];
       if (!op?.operationId) continue;
-      const ok = Object.entries<any>(op.responses ?? {}).find(([code]) => /^2/.test(code))?.[1];
+      const ok = Object.entries(op.responses ?? {}).find(([code]) => /^2/.test(code))?.[1];
       out.set(op.operationId, {
         id: op.operationId,
         method: m.toUpperCase(),

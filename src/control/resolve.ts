@@ -15,7 +15,7 @@ const MODULE_EXTENSIONS = ['.js', '.mjs', '.ts', '.mts'];
 
 export async function resolveControlAdapter(
   profile: ResolvedProfile,
-  model: Pick<Model, 'control' | 'openapi' | 'grantType' | 'refreshBufferSeconds' | 'operation'>,
+  model: Pick<Model, 'control' | 'openapi' | 'grantType' | 'refreshBufferSeconds' | 'tokenValiditySeconds' | 'operation'>,
   opts: { file?: string; cwd?: string; env?: Record<string, string | undefined>; onSecret?: (value: string) => void } = {},
 ): Promise<ControlAdapter | undefined> {
   const given = opts.file ?? profile.control_adapter;

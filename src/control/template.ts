@@ -56,11 +56,11 @@ export function render(template: unknown, vars: Vars): unknown {
 /** RFC 6901 JSON pointer read; undefined when any step is absent. "" is the whole document. */
 export function readPointer(doc: unknown, pointer: string): unknown {
   if (pointer === '') return doc;
-  let cur: any = doc;
+  let cur: unknown = doc;
   for (const raw of pointer.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, key)) return undefined;
-    cur = cur[key];
+    cur = (cur as Record<string, unknown>)[key];
   }
   return cur;
 }

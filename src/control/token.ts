@@ -1,24 +1,25 @@
 // `{{s2s_token}}` in an adapter file: vendors' sandbox-simulation calls usually take the partner's
 // own S2S token. Minted once with profile.clients[0] through POST /api/v1/token (grant type from the
-// model, never a literal) and reused until the section 8 refresh buffer before expires_at; the client masks it.
+// model, never a literal) and kept by a TokenSource (the section 8 refresh buffer); the client masks it.
 
 import type { HttpClient } from '../checks/types.ts';
+import { TokenSource } from '../client/token-source.ts';
 import { operationLabel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 
-export function s2sTokenSource(model: Pick<Model, 'grantType' | 'refreshBufferSeconds' | 'operation'>, profile: Pick<ResolvedProfile, 'clients'>): (http: HttpClient) => Promise<string> {
-  let cached: { token: string; exp: number } | undefined;
-  return async (http) => {
-    const buffer = model.refreshBufferSeconds();
-    if (cached && cached.exp - buffer > Date.now() / 1000) return cached.token;
-    const c = profile.clients[0];
-    const res = await http.send({ op: 'createToken', body: { client_id: c.client_id, client_secret: c.client_secret, grant_type: model.grantType() } });
-    const token = res.json?.access_token;
-    if (res.status < 200 || res.status >= 300 || typeof token !== 'string') {
-      throw new Error(`{{s2s_token}}: ${operationLabel(model.operation('createToken'))} for profile.clients[0] answered HTTP ${res.status}`);
-    }
-    cached = { token, exp: typeof res.json?.expires_at === 'number' ? res.json.expires_at : Date.now() / 1000 + 600 };
-    return token;
-  };
+export function s2sTokenSource(model: Pick<Model, 'grantType' | 'refreshBufferSeconds' | 'tokenValiditySeconds' | 'operation'>, profile: Pick<ResolvedProfile, 'clients'>): (http: HttpClient) => Promise<string> {
+  const source = new TokenSource<HttpClient>({
+    model,
+    mint: async (http) => {
+      const c = profile.clients[0];
+      const res = await http.send({ op: 'createToken', body: { client_id: c.client_id, client_secret: c.client_secret, grant_type: model.grantType() } });
+      const token = res.json?.access_token;
+      if (res.status < 200 || res.status >= 300 || typeof token !== 'string') {
+        throw new Error(`{{s2s_token}}: ${operationLabel(model.operation('createToken'))} for profile.clients[0] answered HTTP ${res.status}; check profile.clients[0]`);
+      }
+      return { token, ...(typeof res.json?.expires_at === 'number' ? { expiresAt: res.json.expires_at } : {}) };
+    },
+  });
+  return (http) => source.get(http);
 }

@@ -2,7 +2,7 @@
 // operation of spec/control.yaml; how it reaches the target (our control API over HTTP, a vendor's
 // sandbox-simulation calls described in a file, a JS module) is the adapter's business.
 
-import { BaasConformError } from '../errors/index.ts';
+import { ControlAdapterError } from '../errors/index.ts';
 import type { HttpClient } from '../checks/types.ts';
 
 /** Inputs of one control operation: path parameters and request-body fields, as spec/control.yaml names them. */
@@ -34,15 +34,4 @@ export interface ControlAdapter {
   call(http: HttpClient, operationId: string, input: ControlInput): Promise<ControlAnswer>;
 }
 
-/** A control adapter file is malformed: names the file, the JSON pointer and the problem (exit 2). */
-export class ControlAdapterError extends BaasConformError {
-  readonly file: string;
-  readonly pointer: string;
-  readonly problem: string;
-  constructor(file: string, pointer: string, problem: string) {
-    super('BAAS_CONTROL_ADAPTER_INVALID', `control adapter ${file} at ${pointer || '/'}: ${problem}`, 2);
-    this.file = file;
-    this.pointer = pointer;
-    this.problem = problem;
-  }
-}
+export { ControlAdapterError };

@@ -1,57 +1,7 @@
-// Typed errors with a stable code and a message that says what to do (after undici's lib/core/errors.js).
-// Exit codes: 2 = usage/configuration/model error, 3 = target unreachable.
-
-export class BaasConformError extends Error {
-  readonly code: string;
-  readonly exitCode: number;
-  constructor(code: string, message: string, exitCode = 2) {
-    super(message);
-    this.name = new.target.name;
-    this.code = code;
-    this.exitCode = exitCode;
-  }
-}
-
-/** A model file (spec/openapi.yaml, spec/rules/*.yaml, spec/control.yaml) is malformed. */
-export class ModelError extends BaasConformError {
-  readonly file: string;
-  readonly pointer: string;
-  constructor(file: string, pointer: string, problem: string) {
-    super('BAAS_MODEL_INVALID', `${file}${pointer ? ` at ${pointer}` : ''}: ${problem}`, 2);
-    this.file = file;
-    this.pointer = pointer;
-  }
-}
-
-/** Command-line usage, config file or target profile is wrong. */
-export class ConfigError extends BaasConformError {
-  constructor(message: string) {
-    super('BAAS_CONFIG_INVALID', message, 2);
-  }
-}
-
-/** The target could not be reached at all (before any check runs). */
-export class TargetUnreachableError extends BaasConformError {
-  constructor(message: string) {
-    super('BAAS_TARGET_UNREACHABLE', message, 3);
-  }
-}
-
-/** Credentials in the profile were rejected by the target. */
-export class CredentialsError extends BaasConformError {
-  constructor(message: string) {
-    super('BAAS_CREDENTIALS_REJECTED', message, 2);
-  }
-}
-
-/**
- * A service the profile declares (control_url or a control adapter for the webhook receiver;
- * idp.enabled for the test identity provider) could not be registered with the target. A skip would
- * let a target that refuses registration pass every check that needs the service, so the run stops.
- */
-export class ServiceRegistrationError extends BaasConformError {
-  constructor(message: string) {
-    super('BAAS_SERVICE_REGISTRATION_REFUSED', message, 2);
-  }
-}
+// Every typed error of the toolkit, in one place: each has a stable `code`, an exit code (2 usage or
+// input, 3 target unreachable, 1 a finding) and a message that says what to do. src/index.ts exports them all.
+export { BaasConformError, ConfigError, TargetUnreachableError, CredentialsError, ServiceRegistrationError } from './base.ts';
+export { InputFileError, ModelError, SchemaViolationError, PlanError, AuditPlanError, ControlAdapterError, ResultsFileError, ExpectedFailuresError, CertifyKeyError, type InputLocation } from './input.ts';
+export { CertifyOutputError, PackageVerificationError, CertificationRefusedError, type PackageProblem } from './certify.ts';
+export { TransportError, type TransportErrorCode } from './transport.ts';
 export { describeSchemaProblem } from './schema-problem.ts';

@@ -46,12 +46,12 @@ function userDiffs(model: Model, w: Written, got: Record<string, unknown>): stri
   return out;
 }
 
-function cardDiffs(w: Written, got: Record<string, any>): string[] {
+function cardDiffs(w: Written, got: { card_data?: { card_name?: unknown } }): string[] {
   const name = got.card_data?.card_name;
   return name !== undefined && w.sent.card_name !== undefined && name !== w.sent.card_name ? [`card_data.card_name ${JSON.stringify(name)} != sent ${JSON.stringify(w.sent.card_name)}`] : [];
 }
 
-function recipientDiffs(w: Written, got: Record<string, any>): string[] {
+function recipientDiffs(w: Written, got: { id?: unknown; personal_info?: Record<string, unknown> }): string[] {
   const out: string[] = [];
   if (got.id !== undefined && got.id !== w.id) out.push(`id ${JSON.stringify(got.id)} != ${w.id}`);
   for (const k of ['first_name', 'last_name']) {
@@ -90,14 +90,16 @@ export async function verifyWrites(s: SetupHttp, model: Model, token: string, us
     counts(op).unchecked += n;
   }
   const chain = s.profile.chain_id;
-  const judge = (op: string, w: Written, status: number, json: any, diffs: (w: Written, got: any) => string[], read: string) => {
+  // The read-back body is the operation's JSON answer (an object on 2xx); `diffs` reads the fields it compares.
+  const judge = <T>(op: string, w: Written, status: number, json: unknown, diffs: (w: Written, got: T) => string[], read: string) => {
     const c = counts(op);
     if (!(status >= 200 && status < 300) || json === undefined || json === null) {
       c.missing++;
-      problem(op, w.id, `acknowledged, then ${read} answered HTTP ${status}${json?.error_reason ? ` ${json.error_reason}` : ''}`);
+      const reason = (json as { error_reason?: unknown } | null | undefined)?.error_reason;
+      problem(op, w.id, `acknowledged, then ${read} answered HTTP ${status}${reason ? ` ${String(reason)}` : ''}`);
       return;
     }
-    const d = diffs(w, json);
+    const d = diffs(w, json as T);
     if (d.length) {
       c.differs++;
       problem(op, w.id, `read back different by ${read}: ${d.join('; ')}`);
@@ -109,7 +111,7 @@ export async function verifyWrites(s: SetupHttp, model: Model, token: string, us
   const getUser = operation(s, 'getUserV1');
   await pool(users, READERS, async (w) => {
     const r = await send(s, getUser.method, getUser.path, userHeaders(model, token, w.id, chain));
-    judge('createUserV2', w, r.status, r.json, (x, got) => userDiffs(model, x, got), `getUserV1 (user id ${w.id})`);
+    judge('createUserV2', w, r.status, r.json, (x, got: Record<string, unknown>) => userDiffs(model, x, got), `getUserV1 (user id ${w.id})`);
   });
 
   const cards = written.get('createVirtualCard') ?? [];
@@ -117,8 +119,9 @@ export async function verifyWrites(s: SetupHttp, model: Model, token: string, us
   if (cards.length) {
     const list = operation(s, 'listCards');
     const r = await send(s, list.method, list.path, userHeaders(model, token, userId, chain));
-    const data: any[] = Array.isArray(r.json?.data) ? r.json.data : [];
-    const byId = new Map(data.filter((c) => c && typeof c.id === 'string').map((c) => [c.id as string, c]));
+    const listedData = (r.json as { data?: unknown } | null | undefined)?.data;
+    const data: ({ id?: unknown } | null)[] = Array.isArray(listedData) ? listedData : [];
+    const byId = new Map(data.filter((c) => c && typeof c.id === 'string').map((c) => [c!.id as string, c]));
     const listed = r.status >= 200 && r.status < 300;
     for (const w of cards) {
       if (listed && !byId.has(w.id)) {

@@ -11,7 +11,7 @@ export function category429(model: Model): string {
 
 /** The section 7/8 429 contract for one response; returns the problem or undefined. */
 export function check429(body: string, expectedCategory: string): string | undefined {
-  let b: any;
+  let b: { error_category?: { category?: unknown; http_status_code?: unknown } } | null;
   try {
     b = JSON.parse(body);
   } catch {

@@ -1,25 +1,18 @@
-// The HTML load report (reports/load.html.hbs): self-contained, inline SVG, a CSP that forbids
-// scripts and network. Handlebars escapes every `{{value}}` and the template has no triple-stash,
-// so strings that came from the target (429 bodies, Retry-After, error codes) render as inert text.
+// The HTML load report (reports/load.html.hbs, styled by reports/css/load.css): self-contained, inline
+// SVG, through the same page template and CSP as the run report (src/report/html-template.ts: nothing
+// may load or run, the one stylesheet allowed by its hash). Handlebars escapes every `{{value}}` and the
+// template has no triple-stash, so strings that came from the target (429 bodies, Retry-After, error
+// codes) render as inert text.
 
 import { mkdir, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
 import { ConfigError } from '../errors/index.ts';
-import { packagePath } from '../package/index.ts';
 import { maskSecrets, type TargetProfile } from '../profile/index.ts';
+import { pageTemplate } from '../report/html-template.ts';
 import { GEOMETRY, fmt, latencyHistogram, percentileCurve, perSecond } from './charts.ts';
 import { conformanceLine, modeLine } from './report.ts';
 import type { LoadResult } from './types.ts';
 import { errorRate } from './verdict.ts';
-
-const TEMPLATE = packagePath('reports', 'load.html.hbs');
-let compiled: HandlebarsTemplateDelegate | undefined;
-function template(): HandlebarsTemplateDelegate {
-  // A private instance: helpers registered elsewhere cannot change this output.
-  return (compiled ??= Handlebars.create().compile(readFileSync(TEMPLATE, 'utf8'), { strict: false, noEscape: false }));
-}
 
 const num = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 3 });
 const pct = (v: number) => `${(v * 100).toFixed(v > 0 && v < 0.001 ? 3 : 1)}%`;
@@ -93,7 +86,7 @@ export function buildLoadHtml(r: LoadResult): string {
     recovery: (r.recovery ?? []).map(recoveryChart),
     late: r.late_sends,
   };
-  return template()(view);
+  return pageTemplate('load', ['load']).render(view);
 }
 
 /** Writes load.json and load.html into `dir` (secrets masked in both). Returns the two paths. */

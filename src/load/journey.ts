@@ -111,7 +111,7 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
   };
 
   /** One step: sends, records, judges; a non-2xx or a transport failure ends the journey at this step. */
-  const step = async (op: OperationId, headers: Record<string, string>, body?: Record<string, unknown>): Promise<any> => {
+  const step = async (op: OperationId, headers: Record<string, string>, body?: Record<string, unknown>): Promise<Record<string, unknown> | undefined> => {
     const where = operation(s, op);
     const server = model.operation(op).server;
     const origin = server === 'pci' ? s.profile.pci_url : s.profile.base_url;
@@ -202,7 +202,7 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
       await think();
       const recipient = await step('createRecipientV2', asUser, { type: 'Card', first_name: 'Ada', last_name: 'Lovelace', is_business: false, card_token: cardToken });
       const details = Array.isArray(recipient?.payment_details) ? recipient.payment_details : [recipient?.payment_details];
-      const pd = details.find((d: any) => d?.type === 'Card') ?? details[0];
+      const pd = (details.find((d) => (d as { type?: unknown } | null)?.type === 'Card') ?? details[0]) as { id?: unknown } | undefined;
       await think();
       const estimate = await step('estimateCardTransfer', asUser, { amount: '10.00', currency: 'EUR', ...(recipient?.id ? { recipient_id: recipient.id } : {}), payment_details_id: pd?.id });
       await think();

@@ -2,6 +2,7 @@
 // Histograms and counts are added; percentiles are recomputed from the summed histogram (never
 // averaged); throughput is the sum of each machine's req/s (the runs are assumed concurrent).
 
+import { readInputFile } from '../input/index.ts';
 import { readFile } from 'node:fs/promises';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ConfigError } from '../errors/index.ts';
@@ -26,23 +27,13 @@ export async function resultValidator(): Promise<ValidateFunction> {
 }
 
 export async function readResultFile(file: string): Promise<LoadResult> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new ConfigError(`load merge: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  let r: any;
-  try {
-    r = JSON.parse(text);
-  } catch (err) {
-    throw new ConfigError(`load merge: ${file} is not valid JSON: ${(err as Error).message}`);
-  }
+  const doc = await readInputFile(file, { what: 'load merge: result file', format: 'json' });
+  const r = doc.value as { kind?: unknown; version?: unknown } | null;
   if (r?.kind !== LOAD_RESULT_KIND || r?.version !== LOAD_RESULT_VERSION) throw new ConfigError(`load merge: ${file} is not a baas-conform load result (kind ${LOAD_RESULT_KIND}, version ${LOAD_RESULT_VERSION})`);
   const validate = await resultValidator();
   if (!validate(r)) {
     const e = validate.errors![0];
-    throw new ConfigError(`load merge: ${file} at ${e.instancePath || '/'}: ${e.message ?? e.keyword} (spec/schemas/load-result.schema.json)`);
+    throw doc.problem(e.instancePath, `${e.message ?? e.keyword} (spec/schemas/load-result.schema.json)`);
   }
   return r as LoadResult;
 }

@@ -4,8 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import { LineCounter, parseDocument } from 'yaml';
-import { ConfigError, describeSchemaProblem } from '../errors/index.ts';
+import { ConfigError, describeSchemaProblem, PlanError } from '../errors/index.ts';
+import { readInputFile } from '../input/index.ts';
 import { DEFAULT_SPEC_DIR, type Model } from '../model/index.ts';
 import type { LoadOptions } from './run.ts';
 import { scenarioById, SCENARIOS } from './scenarios.ts';
@@ -37,16 +37,7 @@ export interface LoadPlan {
 /** A threshold: the expression, or with k6's abortOnFail and delayAbortEval (grace, s). */
 export type PlanRule = string | { threshold: string; abort_on_fail?: boolean; grace?: number };
 
-/** A plan the schema or the model refuses: file, JSON pointer, problem. */
-export class PlanError extends ConfigError {
-  constructor(
-    readonly file: string,
-    readonly pointer: string,
-    problem: string,
-  ) {
-    super(`load plan ${file} at ${pointer || '/'}: ${problem}`);
-  }
-}
+export { PlanError };
 
 let validator: ReturnType<Ajv2020['compile']> | undefined;
 async function validate(plan: unknown): Promise<ErrorObject | undefined> {
@@ -100,22 +91,10 @@ export function parseThresholdFlag(text: string, model: Model): ThresholdRule {
 }
 
 export async function readPlan(file: string, displayName = file): Promise<LoadPlan> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new PlanError(displayName, '', `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
-  if (doc.errors.length) {
-    const pos = doc.errors[0].linePos?.[0];
-    throw new PlanError(displayName, '', `invalid YAML${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}: ${doc.errors[0].message.split('\n')[0]}`);
-  }
-  const plan = doc.toJS({ maxAliasCount: 100 }) as unknown;
-  const e = await validate(plan);
-  if (e) throw new PlanError(displayName, e.instancePath, describe(e));
-  return plan as LoadPlan;
+  const doc = await readInputFile(file, { what: 'load plan', format: 'yaml', displayName, error: (f, pointer, problem, line) => new PlanError(f, pointer ?? '', problem, line) });
+  const e = await validate(doc.value);
+  if (e) throw doc.problem(e.instancePath, describe(e));
+  return doc.value as LoadPlan;
 }
 
 /** Checks the plan against the scenarios and the model, and turns it into runLoad options. */

@@ -32,8 +32,12 @@ export interface HttpReply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  json: any;
+  /** The parsed body (undefined when it is not JSON): read through JsonFields. */
+  json: JsonFields | undefined;
 }
+
+/** A JSON answer as setup reads it: fields of unknown type, each narrowed where it is used. */
+export type JsonFields = Record<string, unknown>;
 
 /** base_url path prefix + operation path (a target may sit under a path). */
 export function targetPath(profile: ResolvedProfile, path: string): string {
@@ -76,7 +80,7 @@ export async function send(s: SetupHttp, method: string, path: string, headers: 
     chunks.push(c as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
-  let json: any;
+  let json: JsonFields | undefined;
   try {
     json = JSON.parse(text);
   } catch {

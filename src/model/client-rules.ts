@@ -3,12 +3,13 @@
 // the headers a rule names being section 5 headers of spec/rules/auth.yaml.
 
 import { ModelError } from '../errors/index.ts';
+import type { RawClientRule } from './raw.ts';
 import type { ClientRule } from './types.ts';
 
-export function clientRulesOf(raw: any, rel: string, operations: ReadonlyMap<string, unknown>, auth: { chain_header: string; identity_headers: string[] }): ClientRule[] {
+export function clientRulesOf(raw: { rules: RawClientRule[] }, rel: string, operations: ReadonlyMap<string, unknown>, auth: { chain_header: string; identity_headers: string[] }): ClientRule[] {
   const seen = new Set<string>();
   const headers = new Set<string>([auth.chain_header, ...auth.identity_headers]);
-  return raw.rules.map((r: any, i: number): ClientRule => {
+  return raw.rules.map((r, i): ClientRule => {
     const pointer = `/rules/${i}`;
     if (seen.has(r.id)) throw new ModelError(`spec/${rel}`, `${pointer}/id`, `duplicate client rule id "${r.id}"`);
     seen.add(r.id);

@@ -1,7 +1,8 @@
 // Single values the spec states once and several subsystems need: the token request's grant type
 // (section 4: "grant_type ... must be `client_credentials`"), the recommended client request timeout
 // (section 8: "Recommended client request timeout | 30 seconds") and the recommended token refresh
-// buffer (section 8: "Recommended token refresh buffer | 5 minutes before expiry"). Each is read
+// buffer (section 8: "Recommended token refresh buffer | 5 minutes before expiry") and the S2S token
+// validity (section 8: "S2S token validity | 48 hours"). Each is read
 // from the model here, so no caller digs it out of the raw OpenAPI or restates it as a literal.
 
 import { ModelError } from '../errors/index.ts';
@@ -14,6 +15,8 @@ export interface SpecFacts {
   requestTimeoutMs(): number;
   /** Section 8's recommended token refresh buffer, in seconds (spec/rules/limits.yaml token_refresh_buffer). */
   refreshBufferSeconds(): number;
+  /** Section 8's S2S token validity, in seconds (spec/rules/limits.yaml s2s_token_validity). */
+  tokenValiditySeconds(): number;
 }
 
 function seconds(limits: Partial<Record<LimitKey, LimitRule>>, key: LimitKey): number {
@@ -37,6 +40,7 @@ export function specFactsOf(operations: ReadonlyMap<OperationId, Operation>, lim
     },
     requestTimeoutMs: () => seconds(limits, 'request_timeout') * 1000,
     refreshBufferSeconds: () => seconds(limits, 'token_refresh_buffer'),
+    tokenValiditySeconds: () => seconds(limits, 's2s_token_validity'),
   };
 }
 

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { parseDocument, LineCounter } from 'yaml';
+import { readInputFile, type InputDocument } from '../input/index.ts';
 import { describeSchemaProblem, ModelError } from '../errors/index.ts';
 
 // ajv-formats is CommonJS: its function is the module itself or its default export, by loader.
@@ -39,23 +39,13 @@ export function newAjv(): Ajv2020 {
   return ajv;
 }
 
-async function readYaml(dir: string, rel: string): Promise<unknown> {
-  const file = path.join(dir, rel);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new ModelError(`spec/${rel}`, '', `cannot read the file (${e.code ?? e.message}); restore it from git`);
-  }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0];
-    const pos = e.linePos?.[0];
-    throw new ModelError(`spec/${rel}`, pos ? `line ${pos.line}, column ${pos.col}` : '', `invalid YAML: ${e.message.split('\n')[0]}`);
-  }
-  return doc.toJS({ maxAliasCount: 100 });
+async function readYaml(dir: string, rel: string): Promise<InputDocument> {
+  return readInputFile(path.join(dir, rel), {
+    what: '',
+    format: 'yaml',
+    displayName: `spec/${rel}`,
+    error: (file, pointer, problem, line) => new ModelError(file, pointer ?? '', problem.replace('check the path', 'restore it from git'), line),
+  });
 }
 
 async function readJson(dir: string, rel: string): Promise<object> {
@@ -67,11 +57,11 @@ async function readJson(dir: string, rel: string): Promise<object> {
   }
 }
 
-function validateAgainst(ajv: Ajv2020, schema: object, data: unknown, rel: string): void {
+function validateAgainst(ajv: Ajv2020, schema: object, doc: InputDocument): void {
   const validate = ajv.compile(schema);
-  if (!validate(data)) {
+  if (!validate(doc.value)) {
     const e = validate.errors![0];
-    throw new ModelError(`spec/${rel}`, e.instancePath || '/', describeSchemaProblem(e));
+    throw doc.problem(e.instancePath || '/', describeSchemaProblem(e));
   }
 }
 
@@ -97,11 +87,13 @@ export async function readInputs(dir: string, ajv: Ajv2020): Promise<ModelInputs
   const rules = {} as Record<RuleFile, unknown>;
   for (const name of RULE_FILES) {
     const rel = `rules/${name}.yaml`;
-    rules[name] = await readYaml(dir, rel);
-    validateAgainst(ajv, await readJson(dir, `schemas/${name}.schema.json`), rules[name], rel);
+    const doc = await readYaml(dir, rel);
+    validateAgainst(ajv, await readJson(dir, `schemas/${name}.schema.json`), doc);
+    rules[name] = doc.value;
   }
   const clientRel = 'rules/client.yaml';
-  const client = await readYaml(dir, clientRel);
-  validateAgainst(ajv, await readJson(dir, 'schemas/client.schema.json'), client, clientRel);
+  const clientDoc = await readYaml(dir, clientRel);
+  validateAgainst(ajv, await readJson(dir, 'schemas/client.schema.json'), clientDoc);
+  const client = clientDoc.value;
   return { openapi, control, rules, client };
 }

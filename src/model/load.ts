@@ -12,7 +12,8 @@ import { ModelError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
 import { clientRulesOf } from './client-rules.ts';
 import { specFactsOf } from './facts.ts';
-import { newAjv, readInputs, type ModelInputs, type RuleFile } from './inputs.ts';
+import { newAjv, readInputs, type ModelInputs } from './inputs.ts';
+import { HTTP_METHODS, type RawClientRule, type RawOpenApi, type RawRule, type RawRuleFiles } from './raw.ts';
 import { checkReadings } from './readings.ts';
 import { readSnapshot, specDigest, writeSnapshot } from './snapshot.ts';
 import { checkWhenPresent, whenPresentOf } from './when-present.ts';
@@ -22,9 +23,8 @@ import type {
 
 export const DEFAULT_SPEC_DIR = packagePath('spec');
 
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
-function pickCommon(raw: any, file: string, pointer: string, defaults: { section?: string } = {}) {
+function pickCommon(raw: RawRule, file: string, pointer: string, defaults: { section?: string } = {}) {
   return {
     id: raw.id as string,
     section: (raw.section ?? defaults.section) as string,
@@ -32,15 +32,16 @@ function pickCommon(raw: any, file: string, pointer: string, defaults: { section
     operations: (raw.operations ?? []) as string[],
     testable: raw.testable ?? true,
     ...(raw.untestable_reason ? { untestable_reason: raw.untestable_reason } : {}),
+    ...(raw.loose ? { loose: raw.loose as string } : {}),
     ...(raw.unspecified ? { unspecified: raw.unspecified } : {}),
     ...(raw.readings ? { readings: raw.readings } : {}),
     source: { file, pointer },
   };
 }
 
-function collectOperations(openapi: any, rel: string): Map<string, Operation> {
+function collectOperations(openapi: RawOpenApi, rel: string): Map<string, Operation> {
   const ops = new Map<string, Operation>();
-  for (const [p, item] of Object.entries<any>(openapi.paths ?? {})) {
+  for (const [p, item] of Object.entries(openapi.paths ?? {})) {
     for (const method of HTTP_METHODS) {
       const op = item?.[method];
       if (!op) continue;
@@ -49,25 +50,25 @@ function collectOperations(openapi: any, rel: string): Map<string, Operation> {
       if (ops.has(op.operationId)) throw new ModelError(`spec/${rel}`, `${pointer}/operationId`, `duplicate operationId "${op.operationId}"`);
       const requestSchema = op.requestBody?.content?.['application/json']?.schema;
       const responseSchemas: Record<string, object> = {};
-      for (const [code, resp] of Object.entries<any>(op.responses ?? {})) {
+      for (const [code, resp] of Object.entries(op.responses ?? {})) {
         const schema = resp?.content?.['application/json']?.schema;
         if (schema) responseSchemas[code] = schema;
       }
       const deprecatedRequestFields: string[] = [];
-      for (const [name, prop] of Object.entries<any>(requestSchema?.properties ?? {})) {
+      for (const [name, prop] of Object.entries(requestSchema?.properties ?? {})) {
         if (prop?.deprecated) deprecatedRequestFields.push(name);
       }
       const servers = op.servers ?? item.servers;
-      const isPci = Array.isArray(servers) && servers.some((s: any) => String(s.url).includes('pci_url'));
+      const isPci = Array.isArray(servers) && servers.some((s) => String(s.url).includes('pci_url'));
       ops.set(op.operationId, {
-        operationId: op.operationId,
+        operationId: op.operationId as OperationId,
         method: method.toUpperCase(),
         path: p,
         server: isPci ? 'pci' : 'api',
         pathUnspecified: op['x-path-unspecified'] === true,
         auth: op['x-auth'] ?? [],
         userScoped: op['x-user-scoped'] === true,
-        parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])].map((x: any) => ({ name: String(x.name), in: String(x.in), required: x.required === true })),
+        parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])].map((x) => ({ name: String(x.name), in: String(x.in), required: x.required === true })),
         hasRequestBody: op.requestBody !== undefined,
         deprecatedRequestFields,
         requestSchema,
@@ -97,9 +98,9 @@ export async function loadModelFrom(dir: string): Promise<Model> {
 }
 
 function buildModel(inputs: ModelInputs, ajv: ReturnType<typeof newAjv>, lazy: boolean): Model {
-  const openapi = inputs.openapi as any;
-  const control = inputs.control as any;
-  const raw = inputs.rules as Record<RuleFile, any>;
+  const openapi = inputs.openapi as RawOpenApi;
+  const control = inputs.control as RawOpenApi;
+  const raw = inputs.rules as unknown as RawRuleFiles;
   checkWhenPresent(openapi, 'openapi.yaml');
   const operations = collectOperations(openapi, 'openapi.yaml');
 
@@ -113,7 +114,7 @@ function buildModel(inputs: ModelInputs, ajv: ReturnType<typeof newAjv>, lazy: b
     if (!r) continue;
     rules.push({ ...pickCommon(r, ef, `/${key}`), kind: 'general' } as GenericRule);
   }
-  raw.errors.rules.forEach((r: any, i: number) => {
+  raw.errors.rules.forEach((r, i) => {
     const pointer = `/rules/${i}`;
     const derived = categoryFor(r.status);
     if (r.category && r.category !== derived) {
@@ -129,19 +130,20 @@ function buildModel(inputs: ModelInputs, ajv: ReturnType<typeof newAjv>, lazy: b
   });
   // states.yaml
   const sf = 'rules/states.yaml';
-  const machines: StateMachine[] = raw.states.machines.map((m: any) => ({
+  const machines: StateMachine[] = raw.states.machines.map((m) => ({
     name: m.name,
     section: m.section,
     states: [...(m.states ?? [])],
     ...(m.pending_status ? { pending_status: m.pending_status } : {}),
-  }));
-  raw.states.machines.forEach((m: any, mi: number) => {
-    m.rules.forEach((r: any, ri: number) => {
+  })) as StateMachine[];
+  raw.states.machines.forEach((m, mi) => {
+    m.rules.forEach((r, ri) => {
       // Transitions name states of their machine (when the machine lists its states).
-      if (Array.isArray(m.states) && m.states.length > 0) {
-        (r.transitions ?? []).forEach((t: any, ti: number) => {
+      const states = m.states ?? [];
+      if (states.length > 0) {
+        (r.transitions ?? []).forEach((t, ti) => {
           for (const key of ['from', 'to'] as const) {
-            if (t[key] !== undefined && !m.states.includes(t[key])) {
+            if (t[key] !== undefined && !states.includes(t[key])) {
               throw new ModelError(`spec/${sf}`, `/machines/${mi}/rules/${ri}/transitions/${ti}/${key}`, `state "${t[key]}" is not one of machine ${m.name}'s states ${JSON.stringify(m.states)}`);
             }
           }
@@ -157,16 +159,16 @@ function buildModel(inputs: ModelInputs, ajv: ReturnType<typeof newAjv>, lazy: b
   });
   // aliases.yaml
   const af = 'rules/aliases.yaml';
-  raw.aliases.aliases.forEach((r: any, i: number) => {
+  raw.aliases.aliases.forEach((r, i) => {
     rules.push({ ...pickCommon(r, af, `/aliases/${i}`), kind: 'alias', direction: r.direction, old: r.old, new: r.new, ...(r.webhook ? { webhook: r.webhook } : {}) } as AliasRule);
   });
-  (raw.aliases.general ?? []).forEach((r: any, i: number) => {
+  (raw.aliases.general ?? []).forEach((r, i) => {
     rules.push({ ...pickCommon(r, af, `/general/${i}`), kind: 'general' } as GenericRule);
   });
   // limits.yaml
   const lf = 'rules/limits.yaml';
   const limits: Record<string, LimitRule> = {};
-  raw.limits.limits.forEach((r: any, i: number) => {
+  raw.limits.limits.forEach((r, i) => {
     const rule = { ...pickCommon(r, lf, `/limits/${i}`), kind: 'limit', ...(r.value !== undefined ? { value: r.value } : {}), ...(r.unit ? { unit: r.unit } : {}) } as LimitRule;
     if (limits[r.key]) throw new ModelError(`spec/${lf}`, `/limits/${i}/key`, `duplicate limit key "${r.key}"`);
     limits[r.key] = rule;
@@ -174,7 +176,7 @@ function buildModel(inputs: ModelInputs, ajv: ReturnType<typeof newAjv>, lazy: b
   });
   // auth.yaml
   const auf = 'rules/auth.yaml';
-  raw.auth.rules.forEach((r: any, i: number) => {
+  raw.auth.rules.forEach((r, i) => {
     rules.push({ ...pickCommon(r, auf, `/rules/${i}`), kind: 'auth' } as GenericRule);
   });
   for (const [i, opId] of (raw.auth.user_agnostic_operations as string[]).entries()) {
@@ -182,11 +184,11 @@ function buildModel(inputs: ModelInputs, ajv: ReturnType<typeof newAjv>, lazy: b
   }
   // general.yaml
   const gf = 'rules/general.yaml';
-  raw.general.rules.forEach((r: any, i: number) => {
+  raw.general.rules.forEach((r, i) => {
     rules.push({ ...pickCommon(r, gf, `/rules/${i}`), kind: r.kind, ...(r.facts ? { facts: r.facts } : {}) } as GenericRule);
   });
 
-  const clientRules = clientRulesOf(inputs.client, 'rules/client.yaml', operations, raw.auth);
+  const clientRules = clientRulesOf(inputs.client as { rules: RawClientRule[] }, 'rules/client.yaml', operations, raw.auth);
 
   // Cross-checks: unique ids, existing operations, untestable rules say why.
   const byId = new Map<string, Rule>();
@@ -205,6 +207,9 @@ function buildModel(inputs: ModelInputs, ajv: ReturnType<typeof newAjv>, lazy: b
     if (!r.testable && !r.untestable_reason) {
       throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/untestable_reason`, `rule ${r.id} is marked testable: false without an untestable_reason`);
     }
+    if (!r.testable && r.loose) {
+      throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/loose`, `rule ${r.id} is untestable (not checked at all) and loose at once: keep untestable_reason and drop loose`);
+    }
   }
 
   // Validators compile once, eagerly when the inputs were just validated (a schema that does not
@@ -214,8 +219,8 @@ function buildModel(inputs: ModelInputs, ajv: ReturnType<typeof newAjv>, lazy: b
     for (const [code, schema] of Object.entries(op.responseSchemas)) schemas.set(`${op.operationId}:${code}`, schema);
     if (op.requestSchema) schemas.set(`${op.operationId}:request`, op.requestSchema);
   }
-  for (const [name, schema] of Object.entries<any>(openapi.components?.schemas ?? {})) schemas.set(`#/components/schemas/${name}`, schema);
-  for (const [name, item] of Object.entries<any>(openapi.webhooks ?? {})) {
+  for (const [name, schema] of Object.entries(openapi.components?.schemas ?? {})) schemas.set(`#/components/schemas/${name}`, schema);
+  for (const [name, item] of Object.entries(openapi.webhooks ?? {})) {
     const schema = item?.post?.requestBody?.content?.['application/json']?.schema;
     if (schema) schemas.set(`webhook:${name}`, schema);
   }
@@ -227,8 +232,8 @@ function buildModel(inputs: ModelInputs, ajv: ReturnType<typeof newAjv>, lazy: b
     if (!schema) return undefined;
     try {
       v = ajv.compile(schema);
-    } catch (err: any) {
-      throw new ModelError('spec/openapi.yaml', key, `schema does not compile: ${err.message}`);
+    } catch (err) {
+      throw new ModelError('spec/openapi.yaml', key, `schema does not compile: ${(err as Error).message}`);
     }
     validators.set(key, v);
     return v;
@@ -239,10 +244,10 @@ function buildModel(inputs: ModelInputs, ajv: ReturnType<typeof newAjv>, lazy: b
 
   const aliases = rules.filter((r): r is AliasRule => r.kind === 'alias');
   const webhooks: Webhook[] = [
-    ...Object.entries<any>(openapi.webhooks ?? {}).map(([id, item]) => ({
+    ...Object.entries(openapi.webhooks ?? {}).map(([id, item]) => ({
       id, path: item?.post?.['x-webhook-path'] as string | undefined, summary: String(item?.post?.summary ?? ''),
     })),
-    ...Object.entries<any>(openapi['x-unspecified-webhooks'] ?? {}).map(([id, w]) => ({ id, summary: String(w?.summary ?? '') })),
+    ...Object.entries(openapi['x-unspecified-webhooks'] ?? {}).map(([id, w]) => ({ id, summary: String(w?.summary ?? '') })),
   ] as Webhook[];
   return {
     openapi,

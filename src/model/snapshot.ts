@@ -7,8 +7,9 @@
 // $ref'd schema used in many places) stay shared through the round trip, as swagger-parser built them.
 
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { packagePath } from '../package/index.ts';
 import type { ModelInputs } from './inputs.ts';
 
@@ -28,9 +29,24 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** Digest of every file under `specDir` (names and bytes). */
+/**
+ * The code that reads the inputs (inputs.ts, or inputs.js in dist/): a change to how they are read is a
+ * different snapshot even for the same spec files, without anyone remembering SNAPSHOT_FORMAT.
+ */
+async function readerSource(): Promise<Buffer> {
+  for (const name of ['inputs.ts', 'inputs.js']) {
+    try {
+      return await readFile(fileURLToPath(new URL(name, import.meta.url)));
+    } catch {
+      // not this build's file name
+    }
+  }
+  return Buffer.alloc(0);
+}
+
+/** Digest of every file under `specDir` (names and bytes) and of the inputs reader's source. */
 export async function specDigest(specDir: string): Promise<string> {
-  const h = createHash('sha256').update(SNAPSHOT_FORMAT);
+  const h = createHash('sha256').update(SNAPSHOT_FORMAT).update(await readerSource());
   for (const f of await filesUnder(specDir)) h.update(`\0${path.relative(specDir, f)}\0`).update(await readFile(f));
   return h.digest('hex');
 }
@@ -95,6 +111,16 @@ export async function readSnapshot(digest: string): Promise<ModelInputs | undefi
   }
 }
 
+/** Snapshots kept: the sources and dist/ of one checkout each have theirs (their readers differ). */
+const KEEP = 4;
+
+/** Drops all but the KEEP newest snapshots: those of earlier spec files are never read again. */
+async function prune(): Promise<void> {
+  const files = (await readdir(CACHE_DIR)).filter((f) => /^model-[0-9a-f]+\.json$/.test(f)).map((f) => path.join(CACHE_DIR, f));
+  const dated = await Promise.all(files.map(async (f) => ({ f, at: (await stat(f).catch(() => undefined))?.mtimeMs ?? 0 })));
+  for (const { f } of dated.sort((a, b) => b.at - a.at).slice(KEEP)) await rm(f, { force: true });
+}
+
 /** Stores validated inputs; written whole or not at all (rename), failures ignored. */
 export async function writeSnapshot(digest: string, inputs: ModelInputs): Promise<void> {
   const file = snapshotFile(digest);
@@ -103,8 +129,7 @@ export async function writeSnapshot(digest: string, inputs: ModelInputs): Promis
     await mkdir(CACHE_DIR, { recursive: true });
     await writeFile(tmp, JSON.stringify({ digest, inputs: encodeShared(inputs) }));
     await rename(tmp, file);
-    // One snapshot per package: the ones of earlier spec files are never read again.
-    for (const f of await readdir(CACHE_DIR)) if (/^model-[0-9a-f]+\.json$/.test(f) && path.join(CACHE_DIR, f) !== file) await rm(path.join(CACHE_DIR, f), { force: true });
+    await prune();
   } catch {
     // A read-only install: every start takes the full path, as without a snapshot.
     await rm(tmp, { force: true }).catch(() => undefined);

@@ -1,6 +1,7 @@
 // The typed model of the Partner API spec. Everything downstream (reference server, suites,
 // load scenarios, reports) reads rules from here; nothing re-states them.
 
+import type { RawOpenApi, RawSchema } from './raw.ts';
 import type { SpecFacts } from './facts.ts';
 import type { ValidateFunction } from 'ajv';
 import type {
@@ -32,6 +33,12 @@ export interface RuleBase {
   /** false when no black-box check can observe the rule; `untestable_reason` says why. */
   testable: boolean;
   untestable_reason?: string;
+  /**
+   * Set when a testable rule is checked loosely: why a faulty server can still pass its checks
+   * (presence only, a reading the spec does not pick, a skip). Absent on a testable rule: checked
+   * exactly. `baas-conform rules --audit` (src/checks/spec-audit.ts) counts both.
+   */
+  loose?: string;
   /** Parts of the rule the spec marks "not shown": recorded, never invented. */
   unspecified?: string[];
   /**
@@ -183,7 +190,7 @@ export interface Operation {
   /** true when the spec shows a request body for the operation. */
   hasRequestBody: boolean;
   deprecatedRequestFields: string[];
-  requestSchema?: object;
+  requestSchema?: RawSchema;
   /** status code -> JSON schema (dereferenced). */
   responseSchemas: Record<string, object>;
   /** Whether the operation creates state or moves money (excluded by --safe). */
@@ -209,9 +216,9 @@ export interface Webhook {
 
 export interface Model extends SpecFacts {
   /** The dereferenced OpenAPI document. */
-  openapi: any;
+  openapi: RawOpenApi;
   /** The dereferenced control API document. */
-  control: any;
+  control: RawOpenApi;
   operations: ReadonlyMap<OperationId, Operation>;
   /** The operation `id`; throws naming the id when the spec has none (e.g. a model from another --spec). */
   operation(id: OperationId): Operation;

@@ -5,6 +5,7 @@
 // note: neither can demand a field the model says is checked only when present.
 
 import { ModelError } from '../errors/index.ts';
+import type { RawOpenApi, RawSchema } from './raw.ts';
 
 const KEY = 'x-checked-when-present';
 
@@ -18,8 +19,9 @@ export function whenPresentOf(schema: unknown): string[] {
 }
 
 /** Loader cross-check over components.schemas: each listed field is a property and is not required. */
-export function checkWhenPresent(openapi: any, rel: string): void {
-  for (const [name, schema] of Object.entries<any>(openapi?.components?.schemas ?? {})) {
+export function checkWhenPresent(openapi: RawOpenApi, rel: string): void {
+  const schemas: Record<string, RawSchema> = openapi?.components?.schemas ?? {};
+  for (const [name, schema] of Object.entries(schemas)) {
     const list = schema?.[KEY];
     if (list === undefined) continue;
     const pointer = `/components/schemas/${name}/${KEY}`;

@@ -29,3 +29,12 @@ it('is undefined when the checks of the rule ran and judged everything, or the r
   expect(hiddenBy(run({ unjudgedChecks: [{ checkId: 'b.other', missing: ['x'] }] }), checks)).toBeUndefined();
   expect(hiddenBy(run({ breaks: ['R-9'] }), checks)).toBeUndefined();
 });
+
+it('judges by the variant\'s reach when it gives one: those checks all skipped hide it, though another check of the rule ran', () => {
+  const skippedChecks = [{ checkId: 'a.one', reason: 'needs control operation advanceClock' }];
+  // Without reach, a.two ran and judged everything: silently passed.
+  expect(hiddenBy(run({ skippedChecks }), checks)).toBeUndefined();
+  expect(hiddenBy(run({ skippedChecks }), checks, ['a.one'])).toEqual(['needs control operation advanceClock']);
+  // The reaching check ran: nothing hid the fault.
+  expect(hiddenBy(run({}), checks, ['a.one'])).toBeUndefined();
+});

@@ -35,6 +35,13 @@ describe('mutant bank (registry)', () => {
     }
   });
 
+  it('names real checks in reach: checks that exist and judge the broken rule or name it when they fail', async () => {
+    const { loadChecks } = await import('../../suites/index.ts');
+    const ids = new Set((await loadChecks()).map((c) => c.id));
+    const reaching = [...MUTANT_BANK, ...PENDING_BANK].filter((v) => v.reach?.length);
+    for (const v of reaching) for (const c of v.reach!) expect(ids.has(c), `${v.id} reach names ${c}, no check`).toBe(true);
+  });
+
   it('uses only known fault points and says how it mutates', () => {
     const known = new Set<string>(FAULT_POINTS);
     for (const v of MUTANT_BANK) {

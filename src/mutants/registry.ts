@@ -10,6 +10,7 @@ import { CHECK_AREAS, RULE_PLACEMENT } from '../generated/placement.ts';
 import { aliasesVariants } from './variants/aliases.ts';
 import { benignVariants } from './variants/benign.ts';
 import { clockVariants } from './variants/clock.ts';
+import { constraintsVariants } from './variants/constraints.ts';
 import { coverageVariants } from './variants/coverage.ts';
 import { depthVariants } from './variants/depth.ts';
 import { errorsVariants } from './variants/errors.ts';
@@ -44,6 +45,7 @@ export const VARIANT_FILES = {
   'user-token': userTokenVariants,
   errors: errorsVariants,
   schema: schemaVariants,
+  constraints: constraintsVariants,
   aliases: aliasesVariants,
   versioning: versioningVariants,
   sepa: sepaVariants,

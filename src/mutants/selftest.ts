@@ -214,7 +214,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
     const scored = scoreSelftest(baseline, ordered, checkIds);
     const outcomes = scored.variants.map((o, i) => withRaw(o, ordered[i]));
     const hidden = outcomes.filter((o) => o.kind === 'faulty' && !o.ok && !o.error).flatMap((o) => {
-      const missing = hiddenBy(o, checks);
+      const missing = hiddenBy(o, checks, variants.find((v) => v.id === o.id)?.reach);
       return missing ? [{ variant: o.id, missing }] : [];
     });
     const hiddenBySkips = hidden.map((h) => h.variant);
@@ -253,9 +253,11 @@ function withRaw(scored: ScoredRun, raw: RunRaw): VariantOutcome {
  * its rule skipped (the reasons name what is missing), or a check of its rule passed with an assertion
  * it could not judge (ctx.couldNotJudge names the service; another check of the rule may judge a part
  * the fault is not in). Checks of the rule that all ran and judged everything saw the fault pass.
+ * `reach` (the variant's own, see variant.ts) replaces the checks of the rule: the checks that reach
+ * the fault, all skipped, hide it even when another check of the rule ran.
  */
-export function hiddenBy(o: Pick<VariantOutcome, 'breaks' | 'skippedChecks' | 'unjudgedChecks' | 'failing'>, checks: readonly Pick<Check, 'id' | 'rules'>[]): string[] | undefined {
-  const covering = checks.filter((c) => c.rules.some((r) => o.breaks.includes(r))).map((c) => c.id);
+export function hiddenBy(o: Pick<VariantOutcome, 'breaks' | 'skippedChecks' | 'unjudgedChecks' | 'failing'>, checks: readonly Pick<Check, 'id' | 'rules'>[], reach?: readonly string[]): string[] | undefined {
+  const covering = reach?.length ? [...reach] : checks.filter((c) => c.rules.some((r) => o.breaks.includes(r))).map((c) => c.id);
   const skipped = new Map(o.skippedChecks.map((x) => [x.checkId, x.reason]));
   const unjudged = new Map(o.unjudgedChecks.map((x) => [x.checkId, x.missing]));
   const failing = new Set(o.failing.map((f) => f.checkId));

@@ -45,6 +45,14 @@ interface VariantBase {
    * CA and names it as profile.ca_file): a transport variant. Not combined with `proxy` (plain HTTP).
    */
   tls?: VariantTls;
+  /**
+   * The checks whose runs reach the fault, when they are not all the checks of the broken rule: a
+   * rule judged on every answer (ERR-CATEGORY-STATUS) is caught where the fault sits, and a rule of
+   * two checks may have its fault in the part one of them judges. The minimal-profile accounting
+   * (selftest.ts hiddenBy) judges reachability by these: all of them skipped, the fault is hidden by
+   * their missing services. registry.test.ts checks that each names a check.
+   */
+  reach?: readonly string[];
 }
 
 /** The protocol side of a TLS variant; the identity (key, certificate, CA file) is made per run. */

@@ -1,9 +1,9 @@
 // The optional config file (`baas-conform.config.json` in the cwd, or `--config FILE`): the same
 // knobs as the command line, so CI can keep them in the repo. Command-line flags win over it.
 
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ConfigError } from '../errors/index.ts';
+import { readInputFile } from '../input/index.ts';
 import { validateOrThrow } from './validate.ts';
 
 export const CONFIG_FILE_NAME = 'baas-conform.config.json';
@@ -63,20 +63,14 @@ const CONFIG_SCHEMA = {
 export async function loadConfig(opts: { file?: string; cwd?: string } = {}): Promise<RunConfig> {
   const cwd = opts.cwd ?? process.cwd();
   const path = resolve(cwd, opts.file ?? CONFIG_FILE_NAME);
-  let text: string;
+  if (!opts.file && !existsSync(path)) return {};
+  const doc = await readInputFile(path, { what: 'config file', format: 'json' });
+  let config: RunConfig;
   try {
-    text = await readFile(path, 'utf8');
+    config = { ...validateOrThrow<RunConfig>(CONFIG_SCHEMA, doc.value, 'config', `config file ${path}`) };
   } catch (err) {
-    if (!opts.file && (err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new ConfigError(`cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw doc.locate(err);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new ConfigError(`config file ${path} is not valid JSON: ${(err as Error).message}`);
-  }
-  const config = { ...validateOrThrow<RunConfig>(CONFIG_SCHEMA, raw, 'config', `config file ${path}`) };
   if (config.profile) config.profile = resolve(dirname(path), config.profile);
   if (config.control_adapter) config.control_adapter = resolve(dirname(path), config.control_adapter);
   return config;

@@ -2,9 +2,9 @@
 // constant, apply overrides (CLI --target, environment credentials). Past this point the engine
 // trusts the ResolvedProfile and never re-checks it.
 
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { ConfigError } from '../errors/index.ts';
+import { readInputFile } from '../input/index.ts';
 import type { ClientCredentials, ResolvedProfile, TargetProfile } from './types.ts';
 import { loadSchema, validateOrThrow } from './validate.ts';
 
@@ -33,23 +33,18 @@ function profileSchema(): object {
 
 /** Reads a profile file as JSON without validating it (resolveProfile validates). */
 export async function readProfileFile(file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ConfigError(`cannot read profile ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new ConfigError(`profile ${file} is not valid JSON: ${(err as Error).message}`);
-  }
+  return (await readInputFile(file, { what: 'profile', format: 'json' })).value;
 }
 
 /** Reads, validates and resolves a profile file. */
 export async function loadProfile(file: string, overrides: ProfileOverrides = {}): Promise<ResolvedProfile> {
-  const p = resolveProfile(await readProfileFile(file), overrides, `profile ${file}`);
+  const doc = await readInputFile(file, { what: 'profile', format: 'json' });
+  let p: ResolvedProfile;
+  try {
+    p = resolveProfile(doc.value, overrides, `profile ${file}`);
+  } catch (err) {
+    throw doc.locate(err);
+  }
   // Files a profile names are relative to the profile, not to wherever the command runs.
   const dir = dirname(resolvePath(file));
   if (p.control_adapter) p.control_adapter = resolvePath(dir, p.control_adapter);

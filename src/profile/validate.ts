@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { ConfigError } from '../errors/index.ts';
+import { SchemaViolationError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
 
 const ajv = new Ajv({ allErrors: false, strict: false });
@@ -58,7 +58,7 @@ export function validateOrThrow<T>(schema: object, value: unknown, root: string,
   }
   if (!validate(value)) {
     const err = validate.errors?.[0];
-    throw new ConfigError(`${context}: ${err ? describe(root, err) : 'is invalid'}`);
+    throw new SchemaViolationError(`${context}: ${err ? describe(root, err) : 'is invalid'}`, err?.instancePath ?? '');
   }
   return value as T;
 }

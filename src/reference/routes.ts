@@ -51,7 +51,7 @@ export function apiRoutes(st: RefState, server: 'api' | 'pci'): Route[] {
 /** The test-control API (spec/control.yaml) under CONTROL_PREFIX; no authentication. */
 export function controlRoutes(st: RefState, model: Model): Route[] {
   const routes: Route[] = [];
-  for (const [path, item] of Object.entries<Record<string, { operationId?: string }>>(model.control.paths ?? {})) {
+  for (const [path, item] of Object.entries(model.control.paths ?? {})) {
     for (const m of HTTP_METHODS) {
       const id = item?.[m]?.operationId as ControlOperationId | undefined;
       if (!id) continue;

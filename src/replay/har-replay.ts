@@ -5,7 +5,7 @@
 // creating state or moving money; any non-GET request the model does not know) are refused unless
 // allowWrites: a replay must not open accounts or move money by surprise.
 
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../input/index.ts';
 import { describeErrors, validatorFor } from '../baseline/schemas.ts';
 import { HttpSession } from '../client/index.ts';
 import { tokenRequest } from '../client/credentials.ts';
@@ -47,12 +47,7 @@ export interface HarReplayOptions {
 }
 
 export async function loadHar(file: string): Promise<Har> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(await readFile(file, 'utf8'));
-  } catch (err) {
-    throw new ConfigError(`${file}: not a readable JSON file (${(err as Error).message}); give a HAR written by \`baas-conform run --har\` or a browser`);
-  }
+  const { value: doc } = await readInputFile(file, { what: 'HAR', format: 'json' });
   const validate = validatorFor('har.schema.json');
   if (!validate(doc)) throw new ConfigError(`${file} is not HAR 1.2: ${describeErrors(validate.errors)}`);
   return doc as Har;

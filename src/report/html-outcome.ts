@@ -6,7 +6,7 @@ import type { CoverageSummary, DiffGroup, RootCause, RunDiff, RunSummary } from 
 import type { Model } from '../model/types.ts';
 import type { CollectedCheck, CollectedRun } from './collect.ts';
 import { replayCurl } from './html-curl.ts';
-import { anchorOf, exchangeView, findRule, ruleLine, ruleQuote } from './html-view.ts';
+import { anchorOf, exchangeView, findRule, ruleLine, ruleQuote } from './html-parts.ts';
 import { replayCommand } from './replay.ts';
 
 interface Ctx {

@@ -8,7 +8,7 @@ import type { SelftestResult, VariantOutcome } from '../mutants/selftest.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
 import { writeReport } from './files.ts';
 import { pageTemplate } from './html-template.ts';
-import { findRule, ruleLine } from './html-view.ts';
+import { findRule, ruleLine } from './html-parts.ts';
 
 export const SELFTEST_FILES = { html: 'selftest.html', json: 'selftest.json' } as const;
 

@@ -39,7 +39,7 @@ export function formatSelftest(r: SelftestResult): string {
   for (const w of rc.without.filter((x) => !notRun.includes(x))) lines.push(`  ${w.rule}: ${w.why.slice(0, 240)}`);
   if (notRun.length) lines.push(`  ${notRun.length} rules whose variants were not run (a partial bank: --variant/--area)`);
   if (r.hidden.length) {
-    lines.push(`Hidden by a missing service (every check of the rule skipped, or could not judge, under profile ${r.profile}; ${r.profile === 'minimal' ? 'expected here' : 'counts as not caught'}): ${r.hidden.length}`);
+    lines.push(`Hidden by a missing service (every check of the rule, or every check reaching the fault, skipped or could not judge, under profile ${r.profile}; ${r.profile === 'minimal' ? 'expected here' : 'counts as not caught'}): ${r.hidden.length}`);
     for (const h of r.hidden) lines.push(`  ${h.variant}: ${h.missing.map((m) => m.slice(0, 160)).join('; ')}`);
   }
   if (r.silentlyPassed.length) lines.push(`Silently passed (a check of the rule ran, judged and passed; counts as not caught under every profile): ${r.silentlyPassed.join(', ')}`);

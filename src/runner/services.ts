@@ -8,11 +8,12 @@
 // would let a target that refuses registration pass every check needing the service.
 // A malformed adapter file is fatal too (exit 2).
 
-import { readFile } from 'node:fs/promises';
+import type { JWK } from 'jose';
+import { readInputFile } from '../input/index.ts';
 import type { RunServices } from '../checks/types.ts';
 import type { HttpSession } from '../client/http.ts';
 import { resolveControlAdapter, type ControlAdapter } from '../control/index.ts';
-import { ConfigError, ServiceRegistrationError } from '../errors/index.ts';
+import { ServiceRegistrationError } from '../errors/index.ts';
 import { startTestIdp, type TestIdp } from '../idp/index.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { parseListen, startWebhookReceiver, type TestWebhookReceiver } from '../webhooks/index.ts';
@@ -64,11 +65,7 @@ async function stableKey(profile: ResolvedProfile, session: HttpSession): Promis
   let key = profile.idp?.signing_key;
   const file = profile.idp?.signing_key_file;
   if (!key && file) {
-    try {
-      key = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    } catch (err) {
-      throw new ConfigError(`profile.idp.signing_key_file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
+    key = (await readInputFile(file, { what: 'profile.idp.signing_key_file', format: 'json' })).value as Record<string, unknown>;
   }
   // The private half must never reach a report.
   for (const k of ['d', 'p', 'q', 'dp', 'dq', 'qi']) if (typeof key?.[k] === 'string') session.learnedSecrets.add(key[k] as string);
@@ -105,7 +102,7 @@ async function startIdp(session: HttpSession, adapter: ControlAdapter | undefine
   const key = await stableKey(profile, session);
   try {
     if (adapter?.supports('setIdpConfig')) {
-      const idp = await startTestIdp({ signingKey: key as any, appId: cfg.app_id });
+      const idp = await startTestIdp({ signingKey: key as JWK | undefined, appId: cfg.app_id });
       const problem = await register(session, adapter, 'setIdpConfig', { client_id: profile.clients[0].client_id, app_id: idp.appId, jwks_url: idp.jwksUrl });
       if (!problem) return idp;
       await idp.close();
@@ -117,7 +114,7 @@ async function startIdp(session: HttpSession, adapter: ControlAdapter | undefine
       return undefined;
     }
     const listen = cfg.jwks_listen ? parseListen(cfg.jwks_listen) : {};
-    return await startTestIdp({ ...listen, signingKey: key as any, appId: cfg.app_id, publicJwksUrl: cfg.jwks_url, issuer: cfg.issuer });
+    return await startTestIdp({ ...listen, signingKey: key as JWK | undefined, appId: cfg.app_id, publicJwksUrl: cfg.jwks_url, issuer: cfg.issuer });
   } catch (err) {
     if (err instanceof ServiceRegistrationError) throw err;
     problems.idp = describeFailure('starting the test identity provider', err, (s) => session.mask(s));

@@ -13,7 +13,7 @@ import type { Drivers } from './driver.ts';
 import type { RuleId } from '../../src/model/types.ts';
 
 function accountTypes(ctx: CheckContext): string[] {
-  const e = (ctx.model.operations.get('createBankAccount')?.requestSchema as any)?.properties?.account_type?.enum;
+  const e = ctx.model.operations.get('createBankAccount')?.requestSchema?.properties?.account_type?.enum;
   if (!Array.isArray(e) || e.length === 0) throw new Error('spec/openapi.yaml: createBankAccount has no account_type enum');
   return e;
 }

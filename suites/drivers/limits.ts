@@ -62,8 +62,9 @@ const LOCAL_TLS_ERRORS = /NO_PROTOCOLS_AVAILABLE|LEGACY_SIGALG|CA_MD_TOO_WEAK|EE
 /** The peer refused the handshake: a protocol-version or handshake-failure alert, or it answered a version we did not offer. */
 const PEER_REFUSAL = /ALERT_PROTOCOL_VERSION|ALERT_HANDSHAKE_FAILURE|ALERT_INSUFFICIENT_SECURITY|WRONG_SSL_VERSION|ERR_SSL_UNSUPPORTED_PROTOCOL|UNSUPPORTED_PROTOCOL|VERSION_TOO_LOW|TLSV1_ALERT/i;
 
-function tlsErrorText(err: any): string {
-  return `${err?.code ?? ''} ${err?.message ?? String(err)}`.trim();
+function tlsErrorText(err: unknown): string {
+  const e = err as { code?: string; message?: string } | null | undefined;
+  return `${e?.code ?? ''} ${e?.message ?? String(err)}`.trim();
 }
 
 

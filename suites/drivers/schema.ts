@@ -97,7 +97,7 @@ export const drivers: OperationDrivers = {
       return directSepa(ctx, user);
     }
     // Without the control API: the first account type this user may order (eligibility is not shown).
-    const types: string[] = (ctx.model.operations.get('createBankAccount')?.requestSchema as any)?.properties?.account_type?.enum ?? [];
+    const types = (ctx.model.operations.get('createBankAccount')?.requestSchema?.properties?.account_type?.enum ?? []) as string[];
     for (const t of types) {
       const res = await asUser(ctx, user, { op: 'createBankAccount', body: { account_type: t } });
       if (is2xx(res)) return res;

@@ -13,7 +13,7 @@ import {
 /** Section 6 paths: the model's webhooks (x-webhook-path) plus the profile's paths for those the spec does not show. */
 export function webhookPaths(ctx: CheckContext): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [name, item] of Object.entries<any>(ctx.model.openapi?.webhooks ?? {})) {
+  for (const [name, item] of Object.entries(ctx.model.openapi?.webhooks ?? {})) {
     const p = item?.post?.['x-webhook-path'];
     if (typeof p === 'string') out.set(p, name);
   }

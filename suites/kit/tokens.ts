@@ -1,8 +1,9 @@
 // S2S tokens (section 5): the token request of a profile client, and a token cache per target and
-// client refreshed 5 minutes before expiry (the section 8 buffer, read from the model).
+// client refreshed the section 8 buffer before expiry (src/client/token-source.ts).
 
 import { checkStep, expectStep } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import { TokenSource, type IssuedToken } from '../../src/client/index.ts';
 import { clockSkewAllowance } from './control.ts';
 import { bearer, chainHeader, headers, opLabel } from './http.ts';
 
@@ -23,35 +24,26 @@ export function requestToken(ctx: CheckContext, body: unknown, opts: { noRetry?:
   return ctx.http.send({ op: 'createToken', body, noRetry: opts.noRetry });
 }
 
-const tokenCache = new Map<string, Promise<{ token: string; exp: number }>>();
+/** One TokenSource per target and client: checks share a client's token, refreshed the section 8 buffer before expiry. */
+const sources = new Map<string, TokenSource<{ ctx: CheckContext; i: number }>>();
 
-/** S2S token for client i, cached per target and client, refreshed 5 minutes before expiry. */
+async function mintFor({ ctx, i }: { ctx: CheckContext; i: number }): Promise<IssuedToken> {
+  const step = `${opLabel(ctx, 'createToken')} for profile.clients[${i}]`;
+  const res = await requestToken(ctx, tokenBody(ctx, i));
+  expectStep(res, 'createToken', step);
+  const token = res.json?.access_token;
+  checkStep(typeof token === 'string' && token.length > 0, 'createToken', `${step}: the answer carries no access_token`, res);
+  return { token, ...(typeof res.json?.expires_at === 'number' ? { expiresAt: res.json.expires_at } : {}) };
+}
+
+/** S2S token for client i, cached per target and client (TokenSource). */
 export async function s2sToken(ctx: CheckContext, i = 0): Promise<string> {
   const c = profileClient(ctx, i);
   const key = `${ctx.profile.base_url}|${c.client_id}|${c.client_secret}`;
-  const buffer = ctx.model.refreshBufferSeconds();
-  const cached = tokenCache.get(key);
-  if (cached) {
-    try {
-      const got = await cached;
-      // The target's clock may have been moved forward (control API): its notion of expiry is ahead of ours.
-      if (got.exp - buffer - clockSkewAllowance(ctx) > Date.now() / 1000) return got.token;
-    } catch {
-      // fall through and fetch again
-    }
-  }
-  const p = (async () => {
-    const step = `${opLabel(ctx, 'createToken')} for profile.clients[${i}]`;
-    const res = await requestToken(ctx, tokenBody(ctx, i));
-    expectStep(res, 'createToken', step);
-    const token = res.json?.access_token;
-    checkStep(typeof token === 'string' && token.length > 0, 'createToken', `${step}: the answer carries no access_token`, res);
-    const exp = typeof res.json?.expires_at === 'number' ? res.json.expires_at : Date.now() / 1000 + 600;
-    return { token, exp };
-  })();
-  tokenCache.set(key, p);
-  p.catch(() => tokenCache.delete(key));
-  return (await p).token;
+  let source = sources.get(key);
+  if (!source) sources.set(key, (source = new TokenSource({ mint: mintFor, model: ctx.model })));
+  // The target's clock may have been moved forward (control API): its notion of expiry is ahead of ours.
+  return source.get({ ctx, i }, { aheadSeconds: clockSkewAllowance(ctx) });
 }
 
 export async function s2sHeaders(ctx: CheckContext, i = 0, opts: { chain?: boolean } = {}): Promise<Record<string, string>> {

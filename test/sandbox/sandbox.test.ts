@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JWK } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { runConformance } from '../../src/api/index.ts';
 import { captureIo } from '../../src/cli/capture.ts';
 import { main } from '../../src/cli/index.ts';
@@ -56,8 +57,10 @@ describe('a sandbox without our control API', () => {
     expect(after.length).toBeLessThanOrEqual(skipped(withControl.results).length);
     expect(after.filter((id) => !skipped(withControl.results).includes(id))).toEqual([]);
     expect(viaAdapter.results.summary.coverage.minimum).toEqual({ share: 0.9, met: true });
-    // Every simulation route was used: the control operations went through the vendor's paths and shapes.
-    expect(sb.sim.calls.size).toBe(8);
+    // Every simulation route but the test-event one was used: the control operations went through the
+    // vendor's paths and shapes. triggerWebhook is asked for only when an event cannot be provoked
+    // (see the test without the 3DS simulation call).
+    expect(sb.sim.calls.size).toBe(Object.keys((parseYaml(await readFile(ADAPTER_FILE, 'utf8')) as { operations: object }).operations).length - 1);
     // The external receiver got the deliveries the vendor sent to the dashboard URL.
     expect(viaAdapter.results.summary.webhooks.received).toBeGreaterThan(0);
   }, 400_000);
@@ -97,6 +100,22 @@ describe('a sandbox without our control API', () => {
     for (const id of needing) expect(partial.results.find((r) => r.checkId === id)?.reason).toMatch(/advanceClock/);
     expect(partial.results.filter((r) => r.verdict === 'fail')).toEqual([]);
   }, 400_000);
+
+  it('without a 3DS simulation call the 3DS webhook check runs through the vendor\'s test-event call (triggerWebhook)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bc-adapter-'));
+    const without = (await readFile(ADAPTER_FILE, 'utf8')).replace(/\n {2}create3dsChallenge:\n(?: {4}.*\n)+/, '\n');
+    expect(without).not.toContain('create3dsChallenge');
+    expect(without).toContain('triggerWebhook');
+    const file = join(dir, 'no-3ds.yaml');
+    await writeFile(file, without);
+    const sb = await sandbox(file);
+    const out = await runConformance({ profile: sb.sandboxProfile, env: sb.env, numRuns: 1, checks: ['aliases.webhook.3ds-owner'] });
+    expect(out.results).toHaveLength(1);
+    expect(out.results[0]).toMatchObject({ checkId: 'aliases.webhook.3ds-owner', verdict: 'pass' });
+    // The webhook came from the vendor's test-event route, not from a 3DS challenge.
+    expect([...sb.sim.calls.keys()].some((k) => k.includes('test-events'))).toBe(true);
+    expect([...sb.sim.calls.keys()].some((k) => k.includes('auth-challenges'))).toBe(false);
+  }, 200_000);
 
   it('a stranger posting garbage to the public receiver does not fail the delivery check (only deliveries with ids it provoked are judged)', async () => {
     const sb = await sandbox();

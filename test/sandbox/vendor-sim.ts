@@ -18,6 +18,14 @@ export const VENDOR_SEPA_STATES: Record<string, string> = {
   Active: 'live',
 };
 
+/** Vendor test-event names by section 6 webhook name (the adapter maps triggerWebhook's kind with `values`). */
+const VENDOR_EVENTS: Record<string, string> = {
+  'cardholder.updated': 'user',
+  'auth_challenge.created': '3ds',
+  'withdrawal.created': 'erc-withdrawals',
+  'payee.details_added': 'recipients',
+};
+
 export interface VendorSim {
   url: string;
   /** Calls received per vendor route (what the adapter actually used). */
@@ -82,6 +90,13 @@ export async function startVendorSim(controlUrl: string, key: string): Promise<V
     ['POST', /^\/sim\/v2\/cardholders\/([^/]+)\/erc20-withdrawals$/, async (m, b) => {
       const r = await forward('POST', `/users/${m[1]}/withdrawal-requests`, { destination_address: b.to });
       return [r.status, { item: r.json }];
+    }],
+    // The vendor's "send a test event" call (like `stripe trigger`), with its own event names.
+    ['POST', /^\/sim\/v2\/cardholders\/([^/]+)\/test-events$/, async (m, b) => {
+      const kind = VENDOR_EVENTS[b.event];
+      if (!kind) return [422, { problem: `unknown event ${b.event}` }];
+      const r = await forward('POST', `/users/${m[1]}/webhooks/${kind}`, {});
+      return [r.status === 202 ? 201 : r.status, { queued: r.status === 202 }];
     }],
     ['POST', /^\/sim\/v2\/settlements$/, async (_m, _b, url) => {
       const r = await forward('POST', `/activities/${url.searchParams.get('activity')}/complete`, {});

@@ -49,7 +49,7 @@ export const chainString: Judge = (ctx) => {
   const judged = ctx.exchanges.filter((e) => e.operationId && ctx.rule.operations.includes(e.operationId) && objectBody(e) && field in objectBody(e)!);
   if (judged.length === 0) return notExercised(`the client made no call carrying ${field} (${ctx.rule.operations.join(', ')})`);
   const wrong = judged.filter((e) => {
-    const schema = (ctx.model.operation(e.operationId!).requestSchema as any)?.properties?.[field];
+    const schema = ctx.model.operation(e.operationId!).requestSchema?.properties?.[field];
     const v = objectBody(e)![field];
     return typeof v !== 'string' || (typeof schema?.pattern === 'string' && !new RegExp(schema.pattern).test(v));
   });

@@ -13,7 +13,7 @@ describe('baas-conform audit', () => {
   it.each([
     [['--duration', '-1'], /--duration/],
     [['--webhook-url', 'ftp://x'], /--webhook-url/],
-    [['--faults', 'no-such-plan.yaml'], /audit plan .*no-such-plan\.yaml at \/: cannot read the file \(ENOENT\)/],
+    [['--faults', 'no-such-plan.yaml'], /audit plan .*no-such-plan\.yaml at \/: cannot read the file \(no such file\)/],
     [['--port', '70000'], /--port/],
   ])('exits 2 on a usage error (%j)', async (args, message) => {
     const out: string[] = [];

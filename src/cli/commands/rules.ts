@@ -5,10 +5,28 @@ import { ruleCatalogue, uncoveredRules } from '../../checks/catalogue.ts';
 import { loadChecks } from '../../../suites/index.ts';
 import { SHARED_FLAGS } from '../flags.ts';
 import type { CliCommand, CliIo } from '../types.ts';
-import { mutationCoverage } from '../../mutants/index.ts';
+import { formatSpecAudit, mutationCoverage, specAudit } from '../../mutants/index.ts';
 import type { RuleId } from '../../model/types.ts';
 import { needsTable } from '../../runner/needs-table.ts';
 import { clientRuleCatalogue } from '../../audit/index.ts';
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { packagePath } from '../../package/index.ts';
+
+/** Faulty sample-client modes by the client rule each breaks (examples/clients/faults.ts), from a source checkout. */
+async function clientFaults(): Promise<Map<string, string[]> | undefined> {
+  const file = packagePath('examples', 'clients', 'faults.ts');
+  if (!existsSync(file)) return undefined;
+  try {
+    const { FAULTY } = (await import(pathToFileURL(file).href)) as { FAULTY: Record<string, string> };
+    const out = new Map<string, string[]>();
+    for (const [mode, rule] of Object.entries(FAULTY)) out.set(rule, [...(out.get(rule) ?? []), mode]);
+    return out;
+  } catch {
+    // Compiled code under plain node cannot load the TypeScript example.
+    return undefined;
+  }
+}
 
 async function rulesHandler(args: Record<string, any>, io: CliIo): Promise<number> {
   // --needs: which profile field (or control operation) unlocks which checks (the needs table of docs/validate-a-vendor-sandbox.md).
@@ -18,6 +36,14 @@ async function rulesHandler(args: Record<string, any>, io: CliIo): Promise<numbe
   }
   const model = await loadModel(args.spec);
   const entries = ruleCatalogue(model, await loadChecks());
+  // --audit: every rule checked exactly, loosely or not at all, with its variants; exit 1 on a problem.
+  if (args.audit) {
+    const judged = new Set(clientRuleCatalogue(model).filter((c) => c.judged).map((c) => c.id));
+    const faults = await clientFaults();
+    const audit = specAudit(model, new Map(entries.map((e) => [e.id, e.checks])), undefined, undefined, { judged, ...(faults ? { variants: faults } : {}) });
+    io.stdout.write(args.json ? `${JSON.stringify(audit, null, 2)}\n` : `${formatSpecAudit(audit)}\n`);
+    return audit.problems.length ? 1 : 0;
+  }
   const shown = args.uncovered ? uncoveredRules(entries) : entries;
   // Client rules (spec/rules/client.yaml) are judged by `baas-conform audit`, not by checks.
   const client = clientRuleCatalogue(model);
@@ -50,6 +76,7 @@ export const rulesCommand: CliCommand = {
   builder: (y: Argv) => y
     .option('json', SHARED_FLAGS.json)
     .option('uncovered', { type: 'boolean', describe: 'only testable rules no check covers (exit 1 if any)' })
+    .option('audit', { type: 'boolean', describe: 'the spec audit table: each rule checked exactly, loosely (why) or not at all, with the faulty variants that prove it (exit 1 on an exact rule no variant breaks, or too many loose)' })
     .option('needs', { type: 'boolean', describe: 'which profile field or control operation unlocks which checks (markdown table)' })
     .option('spec', { type: 'string', describe: 'model directory (default: the bundled spec/)' }),
   run: rulesHandler,

@@ -56,7 +56,7 @@ describe('baas-conform selftest', () => {
     try {
       const c = capture();
       const json = path.join(dir, 'selftest.json');
-      const code = await main(['selftest', '--profile', 'minimal', '--variant', 'token.grant-type.not-checked', '--variant', 'idp.exchange.refused', '--variant', 'feeds.webhooks.wallets-renamed', '--json-out', json], c.io);
+      const code = await main(['selftest', '--profile', 'minimal', '--variant', 'token.grant-type.not-checked', '--variant', 'idp.exchange.refused', '--variant', 'feeds.webhooks.wallets-renamed', '--variant', 's2s.validity.refused-after-24h', '--variant', 'sepa.no-primary-wallet.500-mismatch', '--json-out', json], c.io);
       const result = JSON.parse(await readFile(json, 'utf8'));
       expect(result.profile).toBe('minimal');
       // No control API, no IdP: the IdP checks skip on the baseline already.
@@ -65,16 +65,23 @@ describe('baas-conform selftest', () => {
       // The wallets webhook fault: the alias check runs and passes on what it can judge, but without a
       // receiver it could not judge the webhook payloads, so the fault is hidden by that missing service,
       // not silently passed.
-      expect(result.hiddenBySkips).toEqual(['idp.exchange.refused', 'feeds.webhooks.wallets-renamed']);
+      // The 24 h refusal and the SEPA refusal sit where only a check needing control operations looks
+      // (the variants' reach), though another check of their rule runs and passes: hidden, not silent.
+      expect(result.hiddenBySkips).toEqual(['idp.exchange.refused', 'feeds.webhooks.wallets-renamed', 's2s.validity.refused-after-24h', 'sepa.no-primary-wallet.500-mismatch']);
       expect(result.hidden).toEqual([
         { variant: 'idp.exchange.refused', missing: [expect.stringMatching(/identity-provider exchange: profile\.idp\.enabled is not true/)] },
         { variant: 'feeds.webhooks.wallets-renamed', missing: [expect.stringMatching(/^a webhook receiver/)] },
+        { variant: 's2s.validity.refused-after-24h', missing: [expect.stringMatching(/advanceClock/)] },
+        { variant: 'sepa.no-primary-wallet.500-mismatch', missing: [expect.stringMatching(/setPrimaryWallet/)] },
       ]);
       expect(result.silentlyPassed).toEqual([]);
+      // Total accounting: every faulty variant is caught or hidden by a named missing service.
+      const faulty = result.variants.filter((v: any) => v.kind === 'faulty');
+      for (const v of faulty) expect(v.ok || result.hiddenBySkips.includes(v.id), v.id).toBe(true);
       const wallets = result.variants.find((v: any) => v.id === 'feeds.webhooks.wallets-renamed');
       expect(wallets.unjudgedChecks).toContainEqual({ checkId: 'aliases.unchanged.wallet-names', missing: [expect.stringMatching(/^a webhook receiver/)] });
       expect(result.falsePositives).toEqual([]);
-      expect(c.out()).toMatch(/Hidden by a missing service .*: 2\n {2}idp\.exchange\.refused: needs the identity-provider exchange/);
+      expect(c.out()).toMatch(/Hidden by a missing service .*: 4\n {2}idp\.exchange\.refused: needs the identity-provider exchange/);
       expect(c.out()).toMatch(/\n {2}feeds\.webhooks\.wallets-renamed: a webhook receiver/);
       expect(code).toBe(0);
     } finally {

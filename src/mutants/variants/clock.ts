@@ -6,7 +6,8 @@ import { faulty, faults, type VariantSpec } from '../variant.ts';
 export function clockVariants(): VariantSpec[] {
   return [
     // Section 5/8: validity 48 hours. The token's exp says 48 h but the server refuses it after 24 h.
-    faulty('s2s.validity.refused-after-24h', 'LIMIT-S2S-TOKEN-VALIDITY', 'the server refuses S2S tokens as expired once they are 24 h old, before their 48 h exp', faults('s2s.short-validity')),
+    // The claims are right (limits.s2s.token-validity passes): only a token used for a day shows it.
+    { ...faulty('s2s.validity.refused-after-24h', 'LIMIT-S2S-TOKEN-VALIDITY', 'the server refuses S2S tokens as expired once they are 24 h old, before their 48 h exp', faults('s2s.short-validity')), reach: ['limits.s2s.token-lifetime'] },
     // Section 8: withdrawal delay "minimum about 3 seconds": valid_after is the request time itself.
     faulty('withdrawal.delay.none', 'LIMIT-WITHDRAWAL-DELAY', 'a new withdrawal request has valid_after = the request time (no delay)', faults('withdrawal.valid-after-now')),
     // Section 8: "3DS decision window: 5 minutes". Both sides: a window too short refuses a decision

@@ -25,7 +25,8 @@ export function isolationVariants(): VariantSpec[] {
     // Section 3 rule 3 gives no status for the refusal, and section 7 itself answers a missing setup with
     // 500 (ErrorConfigurationInvalid): a 500 with the section 7 body is a refusal the spec allows.
     // What must fail is a 500 that is not a section 7 answer: here the refusal's 400 body under HTTP 500.
-    faulty('sepa.no-primary-wallet.500-mismatch', 'ERR-CATEGORY-STATUS', 'the refusal for a user without a Primary Smart Wallet answers HTTP 500 with its 400 body (error_category says 400)', faults('sepa.no-primary-wallet-500-mismatch')),
+    // ERR-CATEGORY-STATUS is judged on every answer; this refusal is asked for by one check only.
+    { ...faulty('sepa.no-primary-wallet.500-mismatch', 'ERR-CATEGORY-STATUS', 'the refusal for a user without a Primary Smart Wallet answers HTTP 500 with its 400 body (error_category says 400)', faults('sepa.no-primary-wallet-500-mismatch')), reach: ['states.sepa.primary-wallet-required'] },
     benign('benign.sepa.no-primary-wallet.500', 'the refusal for a user without a Primary Smart Wallet answers 500 ErrorInternal with the section 7 body', faults('sepa.no-primary-wallet-500')),
   ];
 }

@@ -25,8 +25,9 @@ import { Store } from './store.ts';
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perIp: 100, perClient: 250, windowMs: 10_000 };
 /**
  * The limits of the embedded default run (`baas-conform run` with no target): the same counts over a
- * one-second window, published in the profile like any window, so limits.token.rate-limit waits about
- * a second for recovery instead of ten. A second still fits every burst of the rate-limit checks (a few
+ * one-second window, published in the profile like any window, so a run without the control API's
+ * advanceClock (which limits.token.rate-limit uses to move past the window) waits about a second for
+ * recovery instead of ten. A second still fits every burst of the rate-limit checks (a few
  * hundred token requests take well under 200 ms on loopback) and stays above the run's own token
  * traffic (about 55 requests in its busiest second). A target behind added latency needs a longer
  * window than the latency (a burst must fit one window): those runs keep DEFAULT_RATE_LIMIT.

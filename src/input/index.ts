@@ -1,0 +1,1 @@
+export { readInputFile, type InputDocument, type InputFileOptions } from './read.ts';
