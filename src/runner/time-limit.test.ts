@@ -62,8 +62,9 @@ describe('per-check time limit', () => {
         for (let i = 0; i < 40; i++) await ctx.http.send({ path: '/x' });
         slowMs = (ctx.http as unknown as { slowMs: number }).slowMs;
       }),
-    ], { checkTimeoutMs: 1500, concurrency: 1 });
+    ], { checkTimeoutMs: 3000, concurrency: 1 });
     // Total waiting minus 100 ms per request would leave about 3 s - 4 s = 0 of extension; per answer it is ~2.5 s.
+    // The base limit leaves the 35 fast calls seconds of room, so a loaded machine does not time the check out.
     expect(slowMs).toBeGreaterThan(5 * (600 - TIME_LIMIT.fastMs) * 0.9);
     expect(outcome.results[0].verdict).toBe('pass');
   });

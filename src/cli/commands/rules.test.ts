@@ -43,7 +43,7 @@ describe('baas-conform rules', () => {
       const c = capture();
       const code = await main(['rules', '--spec', dir], c.io);
       expect(code).toBe(2);
-      expect(c.err()).toMatch(/spec\/rules\/general\.yaml at \/rules\/0\/id: must match pattern/);
+      expect(c.err()).toMatch(/spec\/rules\/general\.yaml(:\d+)? at \/rules\/0\/id: must match pattern/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
