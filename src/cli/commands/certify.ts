@@ -4,11 +4,18 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { certify } from '../../certify/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
-import { resolveRunOptions } from '../../options/index.ts';
+import { resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
 
-async function certifyHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+/** The run flags plus the ones certify's builder adds. */
+interface CertifyArgs extends RunFlagValues {
+  out?: string;
+  key?: string;
+  strict?: boolean;
+}
+
+async function certifyHandler(args: CertifyArgs, io: CliIo): Promise<number> {
   const o = await resolveRunOptions(args, io.cwd);
   const result = await withCancellation(io, 'running checks are aborted, no package is written', (signal) =>
     certify({

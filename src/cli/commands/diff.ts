@@ -9,7 +9,14 @@ import type { CliCommand, CliIo } from '../types.ts';
 /** Target text may hold terminal control characters. */
 const clean = (s: string) => s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, ' ').replace(/\s*\n\s*/g, ' ⏎ ');
 
-async function diffHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+/** The flags diff's builder declares. */
+interface DiffArgs {
+  old?: string;
+  new?: string;
+  json?: boolean;
+}
+
+async function diffHandler(args: DiffArgs, io: CliIo): Promise<number> {
   const [before, after] = await Promise.all([loadResults(resolve(io.cwd, String(args.old))), loadResults(resolve(io.cwd, String(args.new)))]);
   const diff = diffRuns(comparableOf(before), comparableOf(after));
   if (args.json) io.stdout.write(`${JSON.stringify(diff, null, 2)}\n`);

@@ -28,7 +28,16 @@ async function clientFaults(): Promise<Map<string, string[]> | undefined> {
   }
 }
 
-async function rulesHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+/** The flags rules' builder declares. */
+interface RulesArgs {
+  needs?: boolean;
+  spec?: string;
+  audit?: boolean;
+  uncovered?: boolean;
+  json?: boolean;
+}
+
+async function rulesHandler(args: RulesArgs, io: CliIo): Promise<number> {
   // --needs: which profile field (or control operation) unlocks which checks (the needs table of docs/validate-a-vendor-sandbox.md).
   if (args.needs) {
     io.stdout.write(`${needsTable(await loadChecks())}\n`);

@@ -5,7 +5,13 @@ import type { Argv } from 'yargs';
 import { verifyPackage } from '../../certify/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 
-async function verifyHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+/** The flags verify's builder declares. */
+interface VerifyArgs {
+  package?: string;
+  key?: string;
+}
+
+async function verifyHandler(args: VerifyArgs, io: CliIo): Promise<number> {
   const r = await verifyPackage(resolve(io.cwd, String(args.package)), { keyFile: args.key !== undefined ? resolve(io.cwd, String(args.key)) : undefined });
   io.stdout.write(`OK ${r.dir}: signature (kid ${r.kid}) and ${r.files} files match\n`);
   if (!r.keyGiven) io.stdout.write('Checked with the package\'s own public-key.jwk.json: integrity only. Pass --key with the publisher\'s public JWK to prove who signed.\n');
