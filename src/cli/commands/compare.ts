@@ -10,7 +10,7 @@ import { ConfigError } from '../../errors/index.ts';
 import { writeReport } from '../../report/files.ts';
 import { RUN_DEFAULTS } from '../../runner/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
-import { resolveRunOptions } from '../../options/index.ts';
+import { resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
 
@@ -18,7 +18,15 @@ export const COMPARE_FILES = { json: 'compare.json', html: 'compare.html' } as c
 
 const shellArg = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-async function compareHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+/** The run flags plus the output flags compare's builder adds; --profile repeats. */
+interface CompareArgs extends RunFlagValues {
+  profile?: string | string[];
+  json?: boolean;
+  jsonOut?: string;
+  html?: string;
+}
+
+async function compareHandler(args: CompareArgs, io: CliIo): Promise<number> {
   const o = await resolveRunOptions(args, io.cwd);
   const profiles: string[] = [...(args.profile ?? [])].map(String);
   if (o.profiles.length !== 2) throw new ConfigError(`compare needs exactly two targets: --profile a.json --profile b.json (got ${o.profiles.length})`);

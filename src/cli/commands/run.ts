@@ -7,7 +7,7 @@ import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { runConformance } from '../../api/index.ts';
 import { createReporters } from '../../report/index.ts';
-import { DEFAULT_REPORT_DIR, resolveRunOptions } from '../../options/index.ts';
+import { DEFAULT_REPORT_DIR, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { RUN_DEFAULTS } from '../../runner/index.ts';
 import { RETRY_DEFAULTS } from '../../client/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
@@ -24,7 +24,19 @@ function shellArg(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-async function runHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+/** The run flags plus the output flags run's builder adds (ci-options reads its own). */
+interface RunArgs extends RunFlagValues {
+  profile?: string;
+  json?: boolean;
+  jsonOut?: string;
+  junit?: string;
+  html?: string;
+  har?: string;
+  otlp?: string;
+  verbose?: boolean;
+}
+
+async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   const o = await resolveRunOptions(args, io.cwd);
   const profilePath = o.profiles[0];
   if (o.profiles.length > 1) throw new ConfigError(`run takes one --profile (compare takes two), got ${o.profiles.length}`);
