@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { ALL_SETS, areaNames, brokenRules, buildMutantBank, describeVariant, runSelftest, selectVariants, SELFTEST_DEFAULTS, variantsById, type MutantVariant } from '../../mutants/index.ts';
-import { nonNegativeInt, resolveRunOptions } from '../../options/index.ts';
+import { nonNegativeInt, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { formatSelftest } from '../../report/selftest-console.ts';
 import { loadModel } from '../../model/index.ts';
 import { writeSelftestReport } from '../../report/html-selftest.ts';
@@ -34,7 +34,17 @@ function chooseVariants(ids: string[], areas: string[], io: CliIo): MutantVarian
   }
 }
 
-async function selftestHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+/** The shared flags selftest takes plus the ones its builder adds. */
+interface SelftestArgs extends RunFlagValues {
+  json?: boolean;
+  jsonOut?: string;
+  variant?: string[];
+  area?: string[];
+  workers?: number;
+  list?: boolean;
+}
+
+async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
   // The config file's seed, concurrency, timeout budget and report directory serve selftest too; its
   // target does not (selftest's target is the reference and its variants).
   const o = await resolveRunOptions({ config: args.config, seed: args.seed, concurrency: args.concurrency, timeoutBudget: args.timeoutBudget, reportDir: args.reportDir }, io.cwd);
