@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { AUDIT_FILES, formatVerdict, readAuditPlan, startAudit, writeAuditHar, writeAuditReports, type Audit } from '../../audit/index.ts';
 import { ConfigError } from '../../errors/index.ts';
-import { parseNumber, parsePort, resolveRunOptions } from '../../options/index.ts';
+import { parseNumber, parsePort, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 import { sharedFlags } from '../flags.ts';
 
@@ -36,7 +36,20 @@ function stopSignal(durationS: number | undefined): { stop: Promise<void>; dispo
   return { stop, dispose: () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal); clearTimeout(timer); } };
 }
 
-async function auditHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+/** The shared flags audit takes plus the ones its builder adds. */
+interface AuditArgs extends RunFlagValues {
+  duration?: number;
+  faults?: string;
+  webhookUrl?: string;
+  port?: number;
+  pciPort?: number;
+  host?: string;
+  strict?: boolean;
+  profileOut?: string;
+  har?: string;
+}
+
+async function auditHandler(args: AuditArgs, io: CliIo): Promise<number> {
   const duration = parseNumber('duration', args.duration, { min: 1, max: 86_400, what: 'a number of seconds from 1 to 86400' });
   const plan = args.faults ? await readAuditPlan(resolve(io.cwd, args.faults)) : undefined;
   const o = await resolveRunOptions({ config: args.config, reportDir: args.reportDir }, io.cwd);
