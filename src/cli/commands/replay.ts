@@ -28,9 +28,19 @@ async function kindOf(file: string): Promise<string | undefined> {
   }
 }
 
-async function replayResults(file: string, args: Record<string, any>, io: CliIo): Promise<number> {
+/** The flags replay's builder declares (shared profile/target/check plus the HAR ones). */
+interface ReplayArgs {
+  file?: string;
+  profile?: string;
+  target?: string;
+  check?: string | string[];
+  entry?: number[];
+  allowWrites?: boolean;
+}
+
+async function replayResults(file: string, args: ReplayArgs, io: CliIo): Promise<number> {
   const doc = await loadResults(file);
-  const ids: string[] = [].concat(args.check ?? []).map(String);
+  const ids: string[] = ([] as string[]).concat(args.check ?? []).map(String);
   if (ids.length > 1) throw new ConfigError(`replay ${file}: --check names one check to re-run, got ${ids.length}`);
   const id = ids[0];
   if (!id) throw new ConfigError(`replay ${file}: a results.json replays one check: add --check ID (its failed checks: ${doc.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'blocked').map((c) => c.checkId).join(', ') || 'none'})`);
@@ -57,7 +67,7 @@ function print(o: ReplayOutcome, io: CliIo): void {
   for (const note of o.notes ?? []) io.stdout.write(`    note: ${clean(note)}\n`);
 }
 
-async function replayHarFile(file: string, args: Record<string, any>, io: CliIo): Promise<number> {
+async function replayHarFile(file: string, args: ReplayArgs, io: CliIo): Promise<number> {
   const har = await loadHar(file);
   const entries: number[] = [...(args.entry ?? [])].map((n: unknown) => positiveInt('entry', n)!);
   let reference: Awaited<ReturnType<typeof startReference>> | undefined;
@@ -83,7 +93,7 @@ async function replayHarFile(file: string, args: Record<string, any>, io: CliIo)
   }
 }
 
-async function replayHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+async function replayHandler(args: ReplayArgs, io: CliIo): Promise<number> {
   const file = resolve(io.cwd, String(args.file));
   return (await kindOf(file)) === RESULTS_KIND ? replayResults(file, args, io) : replayHarFile(file, args, io);
 }
