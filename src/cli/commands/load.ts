@@ -22,7 +22,43 @@ import type { CliCommand, CliIo } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
 
-function thresholdsOf(args: Record<string, any>, model: Model): Thresholds {
+/** The flags load's builder declares (shared run flags plus the load ones). */
+interface LoadArgs {
+  config?: string;
+  profile?: string;
+  target?: string;
+  seed?: number;
+  shard?: string;
+  timeoutBudget?: number;
+  reportDir?: string;
+  json?: boolean;
+  har?: string;
+  scenario?: string;
+  files?: string[];
+  plan?: string;
+  allowRemote?: boolean;
+  duration?: number;
+  amount?: number;
+  connections?: number;
+  arrivalRate?: number;
+  model?: string;
+  drain?: number;
+  progress?: boolean;
+  p99Max?: number;
+  errorRateMax?: number;
+  threshold?: string | string[];
+  conformanceErrorsMax?: number;
+  judgeSample?: number;
+  arrivals?: string;
+  thinkTime?: number;
+  metricsPort?: number;
+  metricsHost?: string;
+  rpsMin?: number;
+  rawOut?: string;
+  out?: string;
+}
+
+function thresholdsOf(args: LoadArgs, model: Model): Thresholds {
   const rules = ([] as unknown[]).concat(args.threshold ?? []).map((t) => parseThresholdFlag(String(t), model));
   return {
     ...(args.p99Max !== undefined ? { p99MaxMs: boundedNumber('p99-max', args.p99Max, 0, 3_600_000) } : {}),
@@ -41,7 +77,7 @@ async function writeRaw(file: string, samples: number[]): Promise<void> {
   }
 }
 
-async function emit(result: LoadResult, args: Record<string, any>, io: CliIo, profile?: ResolvedProfile): Promise<number> {
+async function emit(result: LoadResult, args: LoadArgs, io: CliIo, profile?: ResolvedProfile): Promise<number> {
   if (args.out) await writeResult(resolve(io.cwd, args.out), result, profile);
   if (args.har) await writeLoadHar(resolve(io.cwd, args.har), result, profile);
   if (args.reportDir) {
@@ -54,14 +90,14 @@ async function emit(result: LoadResult, args: Record<string, any>, io: CliIo, pr
   return result.verdict.pass ? 0 : 1;
 }
 
-async function mergeHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+async function mergeHandler(args: LoadArgs, io: CliIo): Promise<number> {
   const files: string[] = (args.files ?? []).map(String);
   if (files.length < 2) throw new ConfigError('load merge: give at least two result files (load merge a.json b.json ...)');
   const inputs = await Promise.all(files.map((f) => readResultFile(resolve(io.cwd, f))));
   return emit(mergeResults(inputs, thresholdsOf(args, await loadModel())), args, io);
 }
 
-function flagOptions(scenario: string, args: Record<string, any>, model: Model): Omit<LoadOptions, 'profile'> {
+function flagOptions(scenario: string, args: LoadArgs, model: Model): Omit<LoadOptions, 'profile'> {
   const durationSec = boundedNumber('duration', args.duration, 0.1, LOAD_LIMITS.maxDurationSec) ?? LOAD_LIMITS.defaultDurationSec;
   const connections = args.connections === undefined ? undefined : boundedInt('connections', args.connections, LOAD_LIMITS.defaultConnections, 1, LOAD_LIMITS.maxConnections);
   const maxRequests = args.amount === undefined ? undefined : boundedInt('amount', args.amount, 0, 1, LOAD_LIMITS.maxMaxRequests);
@@ -73,7 +109,7 @@ function flagOptions(scenario: string, args: Record<string, any>, model: Model):
 }
 
 /** Options a plan may also set: the flag wins over nothing, the plan over nothing; both given is refused. */
-function sharedOptions(args: Record<string, any>): Pick<LoadOptions, 'judgeSample' | 'arrivals' | 'seed' | 'thinkTimeMs'> {
+function sharedOptions(args: LoadArgs): Pick<LoadOptions, 'judgeSample' | 'arrivals' | 'seed' | 'thinkTimeMs'> {
   if (args.arrivals !== undefined && args.arrivals !== 'uniform' && args.arrivals !== 'poisson') throw new ConfigError('load: --arrivals must be uniform or poisson');
   return {
     ...(args.judgeSample !== undefined ? { judgeSample: boundedNumber('judge-sample', args.judgeSample, 0, 1) } : {}),
@@ -83,8 +119,8 @@ function sharedOptions(args: Record<string, any>): Pick<LoadOptions, 'judgeSampl
   };
 }
 
-async function planOptionsOf(file: string, args: Record<string, any>, io: CliIo): Promise<Omit<LoadOptions, 'profile'>> {
-  for (const flag of ['duration', 'connections', 'arrivalRate', 'amount', 'model', 'timeoutBudget', 'drain', 'arrivals', 'seed', 'judgeSample', 'thinkTime']) {
+async function planOptionsOf(file: string, args: LoadArgs, io: CliIo): Promise<Omit<LoadOptions, 'profile'>> {
+  for (const flag of ['duration', 'connections', 'arrivalRate', 'amount', 'model', 'timeoutBudget', 'drain', 'arrivals', 'seed', 'judgeSample', 'thinkTime'] as const) {
     if (args[flag] !== undefined) throw new ConfigError(`load --plan: --${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} conflicts with the plan; set it in ${file}`);
   }
   const model = await loadModel();
@@ -93,7 +129,7 @@ async function planOptionsOf(file: string, args: Record<string, any>, io: CliIo)
   return { ...opts, thresholds: { ...extra, ...opts.thresholds, ...(extra.rules || opts.thresholds?.rules ? { rules: [...(opts.thresholds?.rules ?? []), ...(extra.rules ?? [])] } : {}) } };
 }
 
-async function loadHandler(args: Record<string, any>, io: CliIo): Promise<number> {
+async function loadHandler(args: LoadArgs, io: CliIo): Promise<number> {
   const scenario = String(args.scenario ?? '');
   if (scenario === 'merge') return mergeHandler(args, io);
   if (args.plan !== undefined && scenario) throw new ConfigError('load: give a scenario or --plan, not both');
