@@ -15,7 +15,14 @@ export function ciOptions(y: Argv): Argv {
     .option('strict', SHARED_FLAGS.strict);
 }
 
-export async function resolveCiOptions(args: Record<string, any>, cwd: string): Promise<CiRunOptions> {
+/** The flags ciOptions adds; each is read as the builder declares it and coerced here. */
+export interface CiFlagValues {
+  baseline?: unknown;
+  expectedFailures?: unknown;
+  strict?: unknown;
+}
+
+export async function resolveCiOptions(args: CiFlagValues, cwd: string): Promise<CiRunOptions> {
   const out: CiRunOptions = {};
   if (args.baseline !== undefined) out.baseline = comparableOf(await loadResults(resolve(cwd, String(args.baseline))));
   if (args.expectedFailures !== undefined) out.expectedFailures = await loadExpectedFailures(resolve(cwd, String(args.expectedFailures)));

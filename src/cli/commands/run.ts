@@ -13,7 +13,7 @@ import { RETRY_DEFAULTS } from '../../client/index.ts';
 import type { CliCommand, CliIo } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
-import { ciOptions, resolveCiOptions } from '../ci-options.ts';
+import { ciOptions, resolveCiOptions, type CiFlagValues } from '../ci-options.ts';
 
 export const RUN_CLI_DEFAULTS = {
   reportDir: DEFAULT_REPORT_DIR,
@@ -25,7 +25,7 @@ function shellArg(s: string): string {
 }
 
 /** The run flags plus the output flags run's builder adds (ci-options reads its own). */
-interface RunArgs extends RunFlagValues {
+interface RunArgs extends RunFlagValues, CiFlagValues {
   profile?: string;
   json?: boolean;
   jsonOut?: string;
