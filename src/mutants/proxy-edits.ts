@@ -40,13 +40,14 @@ export function onAliasWebhook(rule: AliasRuleId, edit: (body: Record<string, an
 /**
  * Re-signs the access_token of a successful `op` answer with the profile's HS256 secret after `edit`
  * changed its claims: a validly signed token with wrong claims (the header is kept as it was).
- * `syncExpiresAt` also moves the answer's expires_at to the edited exp.
+ * `syncExpiresAt` also moves the answer's expires_at to the edited exp; `alg: 'HS512'` signs with
+ * HMAC-SHA512 and says so in the header (a token of another algorithm than section 5's HS256).
  */
 export function resignedToken(
   op: OperationId,
   secret: 's2s_signing_secret' | 'user_token_signing_secret',
   edit: (claims: Record<string, any>) => void,
-  opts: { syncExpiresAt?: boolean } = {},
+  opts: { syncExpiresAt?: boolean; alg?: 'HS512' } = {},
 ): ProxyHooks {
   return {
     response(req, res, ctx) {
@@ -60,10 +61,18 @@ export function resignedToken(
         return;
       }
       edit(claims);
+      let head = h ?? '';
+      if (opts.alg) {
+        try {
+          head = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(head, 'base64url').toString()), alg: opts.alg })).toString('base64url');
+        } catch {
+          return;
+        }
+      }
       const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
-      const sig = createHmac('sha256', Buffer.from(key)).update(`${h}.${body}`).digest('base64url');
+      const sig = createHmac(opts.alg === 'HS512' ? 'sha512' : 'sha256', Buffer.from(key)).update(`${head}.${body}`).digest('base64url');
       const expires = opts.syncExpiresAt && typeof res.json.expires_at === 'number' && claims.exp ? { expires_at: claims.exp } : {};
-      return proxyJson(res, { ...res.json, access_token: `${h}.${body}.${sig}`, ...expires });
+      return proxyJson(res, { ...res.json, access_token: `${head}.${body}.${sig}`, ...expires });
     },
   };
 }

@@ -5,10 +5,8 @@
 // the Push to Card flow (step 1 gives card_token) and the S2S claims check (spec/rules/auth.yaml
 // algorithm) catch them.
 
-import { createHmac } from 'node:crypto';
-import { proxyJson } from '../proxy-edits.ts';
-import type { ProxyHooks } from '../proxy.ts';
-import { is2xx, isObject, onOk } from '../transforms.ts';
+import { resignedToken } from '../proxy-edits.ts';
+import { isObject, onOk } from '../transforms.ts';
 import { faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Three letters where section 2 says "country code, two letters" (the same country, ISO alpha-3). */
@@ -20,26 +18,8 @@ const renameStatus = (from: string, to: string) =>
     for (const c of Array.isArray(b?.capabilities) ? b.capabilities : []) if (isObject(c) && c.status === from) c.status = to;
   });
 
-/**
- * The S2S token re-signed as HS512 (header alg and HMAC-SHA512, claims unchanged) where section 5
- * says HMAC-SHA256 (HS256). Needs the profile's signing secret, as the claim variants do.
- */
-const hs512Token: ProxyHooks = {
-  response(req, res, ctx) {
-    const key = ctx.profile.s2s_signing_secret;
-    if (req.operationId !== 'createToken' || !is2xx(res.status) || typeof res.json?.access_token !== 'string' || !key) return;
-    const [h, p] = res.json.access_token.split('.');
-    let header: Record<string, unknown>;
-    try {
-      header = JSON.parse(Buffer.from(h ?? '', 'base64url').toString());
-    } catch {
-      return;
-    }
-    const head = Buffer.from(JSON.stringify({ ...header, alg: 'HS512' })).toString('base64url');
-    const sig = createHmac('sha512', Buffer.from(key)).update(`${head}.${p}`).digest('base64url');
-    return proxyJson(res, { ...res.json, access_token: `${head}.${p}.${sig}` });
-  },
-};
+/** The S2S token re-signed as HS512 (header alg and HMAC-SHA512, claims unchanged) where section 5 says HS256. */
+const hs512Token = resignedToken('createToken', 's2s_signing_secret', () => undefined, { alg: 'HS512' });
 
 export function constraintsVariants(): VariantSpec[] {
   return [
