@@ -12,7 +12,7 @@ import { runWithContext } from '../checks/current.ts';
 import { counterexampleFromAssertError } from '../checks/property.ts';
 import { isCheckFailure, isSkipSignal, SkipSignal } from '../checks/signals.ts';
 import { applyExpectedFailures, decideExit, diffRuns, type ComparableRun, type ExpectedFailures } from '../baseline/index.ts';
-import { HttpSession, type CheckHttpClient } from '../client/http.ts';
+import { HttpSession, type CheckHttpClient } from '../client/index.ts';
 import { TransportError } from '../client/errors.ts';
 import { ConfigError } from '../errors/index.ts';
 import type { CheckFailureInfo, CheckResult, Reporter, RootCause, RuleVerdict, RunDiff, RunEvent, RunSummary, ExpectedFailuresOutcome, Unjudged } from '../events/index.ts';
