@@ -1,5 +1,8 @@
 // HTTP client for checks: undici pools per origin, time budget, bounded bodies, 429 backoff, recorded exchanges.
-export { HttpSession, CLIENT_DEFAULTS, type HttpSessionOptions, type CheckClientOptions, type CheckHttpClient } from './http.ts';
+export { HttpSession, type HttpSessionOptions } from './http.ts';
+export { CLIENT_DEFAULTS, FAST_ANSWER_MS } from './defaults.ts';
+export type { CheckClientOptions, CheckHttpClient } from './check-client.ts';
+export type { RequestTarget } from './request-target.ts';
 export { TransportError, isTransportError, type TransportErrorCode } from './errors.ts';
 export { RETRY_DEFAULTS, backoffDelay, parseRetryAfter, type RetryOptions } from './retry.ts';
 export { toCurl } from './curl.ts';

@@ -1,6 +1,6 @@
 // HAR 1.2 export (spec/schemas/har.schema.json): every exchange of the run, in the format the
 // browser's network panel, Insomnia and Postman import. Exchanges arrive masked by the client
-// (src/client/http.ts), so the file carries no more than results.json does. Each entry names its
+// (src/client/exchange-record.ts), so the file carries no more than results.json does. Each entry names its
 // check, that check's rules and its verdict in custom fields (_check, _rules, _verdict): the format
 // allows fields with a leading underscore and tools that do not know them ignore them.
 

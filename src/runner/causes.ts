@@ -5,7 +5,7 @@
 import { isPrerequisiteFailed } from '../checks/prerequisite.ts';
 import { isTransportError } from '../client/errors.ts';
 import type { Check } from '../checks/types.ts';
-import type { CheckHttpClient } from '../client/http.ts';
+import type { CheckHttpClient } from '../client/index.ts';
 import type { BlockedInfo, CheckFailureInfo, CheckResult, RootCause, RuleVerdict } from '../events/index.ts';
 import type { Model, RuleKind } from '../model/types.ts';
 

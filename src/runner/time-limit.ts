@@ -3,7 +3,7 @@
 // 30 s section 8 budget) must not make a 100-request check exceed a fixed 120 s limit, while a check
 // that loops on its own still ends at the base limit. Bounded: at most TIME_LIMIT.maxFactor x base.
 
-import { FAST_ANSWER_MS } from '../client/http.ts';
+import { FAST_ANSWER_MS } from '../client/index.ts';
 
 export const TIME_LIMIT = {
   /** A call answered within this is "fast": no extension for it (the client sums the excess per answer). */

@@ -1,0 +1,79 @@
+// One request on the wire, never retried: a hard time budget (headers and body alike) and a bounded
+// body, so a stalled or hostile target can neither hang the run nor exhaust memory. Failures come
+// back as TransportError with the cause named (timeout, abort, too large, connection).
+
+import type { Dispatcher } from 'undici';
+import type { HttpResponse } from '../checks/types.ts';
+import { decodeBody, parseJsonBounded, tooLarge } from './decode.ts';
+import { toTransportError } from './errors.ts';
+import type { RequestTarget } from './request-target.ts';
+
+export interface AttemptLimits {
+  /** Whole-request budget in ms (connect, headers and body). */
+  budgetMs: number;
+  maxBodyBytes: number;
+  signal?: AbortSignal;
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/**
+ * Sends one request and reads its body within the limits. Throws TransportError. `pool` is called
+ * inside the guarded send, so a pool that cannot be made for the origin is a transport error too.
+ */
+export async function sendAttempt(
+  pool: () => Dispatcher,
+  target: RequestTarget,
+  headers: Record<string, string>,
+  body: string | undefined,
+  limits: AttemptLimits,
+): Promise<HttpResponse> {
+  const started = performance.now();
+  const { budgetMs: budget, maxBodyBytes: max, signal } = limits;
+  const timeout = AbortSignal.timeout(budget);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const href = target.url.href;
+  const state = () => ({ timedOut: timeout.aborted, aborted: !!signal?.aborted, budgetMs: budget });
+  let res;
+  try {
+    res = await pool().request({
+      method: target.method as Dispatcher.HttpMethod,
+      path: target.url.pathname + target.url.search,
+      headers,
+      body,
+      signal: combined,
+      headersTimeout: budget,
+      bodyTimeout: budget,
+    });
+  } catch (err) {
+    throw toTransportError(err, href, state());
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > max) {
+      throw tooLarge(`${href}: Content-Length ${declared} exceeds the ${max}-byte limit (refused before reading)`, href, 0);
+    }
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      // Stop reading as soon as the limit is passed: memory stays bounded whatever the server sends.
+      if (size > max) throw tooLarge(`${href}: response body exceeds the ${max}-byte limit (refused after reading ${size} bytes)`, href, size);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    res.body.destroy();
+    throw toTransportError(err, href, state());
+  }
+  const raw = Buffer.concat(chunks);
+  const headersOut = flattenHeaders(res.headers);
+  const text = decodeBody(raw, headersOut['content-encoding'], max, href).toString('utf8');
+  const { json, jsonError } = parseJsonBounded(text, href);
+  const out: HttpResponse = { status: res.statusCode, headers: headersOut, text, json, durationMs: performance.now() - started };
+  if (jsonError !== undefined) out.jsonError = jsonError;
+  return out;
+}

@@ -1,0 +1,160 @@
+// The HttpClient one check sees. It adds what is per check on top of the run's HttpSession: the
+// 429 retry loop bounded in count and in waiting, the time spent waiting on the target (the check's
+// time limit grows with slow answers, so a slow target is not blamed on the check), the responses kept
+// for the audit of every answer, and one W3C trace whose spans are the attempts.
+
+import type { HttpClient, HttpRequest, HttpResponse } from '../checks/types.ts';
+import type { ObservedResponse } from '../checks/audit.ts';
+import type { Exchange } from '../events/index.ts';
+import { ACCEPT_ENCODING } from './decode.ts';
+import { CLIENT_DEFAULTS, FAST_ANSWER_MS } from './defaults.ts';
+import { TransportError, toTransportError } from './errors.ts';
+import { recordExchange, type AttemptRecord } from './exchange-record.ts';
+import type { HttpSession } from './http.ts';
+import { newTraceId, withTrace } from './trace.ts';
+
+/** Responses kept per check for the audit of every answer (memory stays bounded). */
+const OBSERVED_MAX = 5000;
+
+export interface CheckClientOptions {
+  signal?: AbortSignal;
+  onExchange?: (exchange: Exchange) => void;
+}
+
+/** An HttpClient bound to one check; also maps responses back to their recorded exchange. */
+export interface CheckHttpClient extends HttpClient {
+  exchangeOf(res: HttpResponse): Exchange | undefined;
+  /** The most recent exchange (for failures thrown without a response). */
+  readonly lastExchange: Exchange | undefined;
+  /** Milliseconds spent waiting on the target so far (all attempts). */
+  readonly waitedMs: number;
+  /**
+   * Waiting beyond a fast answer, summed answer by answer (each attempt's time past FAST_ANSWER_MS;
+   * retry sleeps count whole): the per-check limit grows with it. Per answer, so fast answers never
+   * cancel out the slow ones.
+   */
+  readonly slowMs: number;
+  /** Responses received for model operations (every attempt, bounded), for the runner's audit of every answer. */
+  observed(): readonly ObservedResponse[];
+}
+
+export class CheckClient implements CheckHttpClient {
+  private sent = 0;
+  private waited = 0;
+  private slow = 0;
+  private readonly seen: ObservedResponse[] = [];
+  private readonly exchanges = new WeakMap<HttpResponse, Exchange>();
+  private last?: Exchange;
+  /** Set once the target rate limited this check past the wait bound: later sends end at once. */
+  private rateLimited?: TransportError;
+  /** One W3C trace per check (src/client/trace.ts); each attempt is a span of it. */
+  private readonly traceId = newTraceId();
+
+  constructor(
+    private readonly session: HttpSession,
+    private readonly checkId: string,
+    private readonly opts: CheckClientOptions,
+  ) {}
+
+  get count(): number {
+    return this.sent;
+  }
+  get waitedMs(): number {
+    return this.waited;
+  }
+  get slowMs(): number {
+    return this.slow;
+  }
+
+  observed(): readonly ObservedResponse[] {
+    return this.seen;
+  }
+
+  get lastExchange(): Exchange | undefined {
+    return this.last;
+  }
+
+  exchangeOf(res: HttpResponse): Exchange | undefined {
+    return this.exchanges.get(res);
+  }
+
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    const s = this.session;
+    const target = s.resolveTarget(req);
+    // Accept-Encoding is sent deliberately: without it any coding is acceptable (RFC 9110) and a
+    // compressing proxy would answer with a coding the client did not expect.
+    const headers: Record<string, string> = { 'user-agent': CLIENT_DEFAULTS.userAgent, accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING };
+    for (const [k, v] of Object.entries(req.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+    let body: string | undefined;
+    if (req.rawBody !== undefined) body = req.rawBody;
+    else if (req.body !== undefined) body = JSON.stringify(req.body);
+    if (body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
+    // A 429 is waited out (Retry-After, else exponential backoff with full jitter), attempt after
+    // attempt, unless the request is about the 429 (noRetry). Each attempt is a request of its own and
+    // gets the whole budget (section 8's timeout is per request), so a retry answered within it is on
+    // time: the time a 429 made us sleep is never a TIMEOUT blamed on the target. The sleep is slow
+    // waiting, so the check's time limit follows it. Bounded in sleep (retry.maxWaitMs) and in count
+    // (retry.maxRetries); a target still answering 429 after that ends the request as RATE_LIMITED.
+    // Once past the bound, the check is blocked anyway: do not wait the bound out again for every
+    // value fast-check tries while shrinking.
+    if (this.rateLimited && !req.noRetry) {
+      const again = new TransportError('RATE_LIMITED', this.rateLimited.message, this.rateLimited.url);
+      if (req.op) again.operation = req.op;
+      throw again;
+    }
+    let rateWaitedMs = 0;
+    for (let attempt = 1; ; attempt++) {
+      this.opts.signal?.throwIfAborted();
+      this.sent++;
+      const started = performance.now();
+      const { headers: sent, ids } = withTrace(headers, this.traceId);
+      const record = (res: HttpResponse | undefined, error: Exchange['error'], durationMs: number) =>
+        this.record({ checkId: this.checkId, target, headers: sent, body, res, error, durationMs, attempt, ids });
+      let res: HttpResponse;
+      try {
+        res = await s.attempt(target, sent, body, this.opts.signal);
+      } catch (err) {
+        this.waitedOn(performance.now() - started);
+        const te = err instanceof TransportError ? err : toTransportError(err, target.url.href, { timedOut: false, aborted: false, budgetMs: s.timeoutBudgetMs });
+        if (req.op && te.operation === undefined) te.operation = req.op;
+        record(undefined, { code: te.code, message: s.mask(te.message) }, performance.now() - started);
+        throw te;
+      }
+      this.waitedOn(res.durationMs);
+      if (req.op && this.seen.length < OBSERVED_MAX) this.seen.push({ op: req.op, res });
+      s.learn(res);
+      this.exchanges.set(res, record(res, undefined, res.durationMs));
+      if (res.status !== 429 || req.noRetry) return res;
+      const delay = s.backoff(attempt, res.headers['retry-after']);
+      if (attempt > s.retry.maxRetries || rateWaitedMs + delay > s.retry.maxWaitMs) {
+        const err = new TransportError(
+          'RATE_LIMITED',
+          `${s.mask(target.url.href)} answered 429 (rate limiting) to all ${attempt} attempts over ${(rateWaitedMs / 1000).toFixed(1)} s of waiting (Retry-After honoured, else exponential backoff); the check could not get an answer to judge. Run fewer checks at once (--concurrency), or raise the wait bound (--rate-limit-wait) if the target's window is longer`,
+          target.url.href,
+        );
+        if (req.op) err.operation = req.op;
+        this.rateLimited = err;
+        throw err;
+      }
+      // The bound counts the planned waits, so where it ends does not depend on how late timers fire.
+      rateWaitedMs += delay;
+      const slept = performance.now();
+      await s.sleep(delay, this.opts.signal);
+      const ms = performance.now() - slept;
+      this.waited += ms;
+      this.slow += ms;
+    }
+  }
+
+  private waitedOn(ms: number): void {
+    this.waited += ms;
+    this.slow += Math.max(0, ms - FAST_ANSWER_MS);
+  }
+
+  private record(a: AttemptRecord): Exchange {
+    const exchange = recordExchange(a, (text) => this.session.mask(text));
+    this.last = exchange;
+    this.opts.onExchange?.(exchange);
+    return exchange;
+  }
+}
