@@ -1,11 +1,12 @@
 // `npm run generate`: regenerates everything derived from spec/ — TypeScript types (src/generated,
-// generators/types.ts), the id unions (src/generated/ids.ts, generators/ids.ts), each rule's placement (src/generated/placement.ts, generators/placement.ts, from spec/placement.yaml) and the check suites (suites/generated, generators/suites.ts).
+// generators/types.ts), the id unions (src/generated/ids.ts, generators/ids.ts), each operation's 2xx body type (src/generated/responses.ts, generators/responses.ts), each rule's placement (src/generated/placement.ts, generators/placement.ts, from spec/placement.yaml) and the check suites (suites/generated, generators/suites.ts).
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateIds } from './ids.ts';
 import { generatePlacement } from './placement.ts';
+import { generateResponses } from './responses.ts';
 import { generateSuites, placementFor, SUITES_OUT_DIR } from './suites.ts';
 import { loadModelFrom } from '../src/model/load.ts';
 
@@ -21,6 +22,7 @@ export async function generateAll(specDir = SPEC_DIR): Promise<string[]> {
     written.push(...(await generateTypes(specDir, TYPES_OUT_DIR)));
   }
   written.push(await generateIds(specDir, TYPES_OUT_DIR));
+  written.push(await generateResponses(specDir, TYPES_OUT_DIR));
   const model = await loadModelFrom(specDir);
   written.push(await generatePlacement(model, await placementFor(model, specDir), TYPES_OUT_DIR));
   written.push(...(await generateSuites(specDir, SUITES_OUT_DIR)));

@@ -51,6 +51,16 @@ describe('generateSuites', () => {
     expect(await readFile(path.join(ROOT, 'src/generated/ids.ts'), 'utf8'), 'src/generated/ids.ts is stale: run `npm run generate`').toBe(fresh);
   });
 
+  it('matches the committed src/generated/responses.ts (each operation\'s 2xx body type)', async () => {
+    const { renderResponses } = await import('./responses.ts');
+    const fresh = await renderResponses(path.join(ROOT, 'spec'));
+    expect(fresh.split('\n')[0]).toMatch(/^\/\/ GENERATED/);
+    // A named 2xx schema becomes its component type; a shared "not shown" answer is OpenObject (unknown).
+    expect(fresh).toContain('  createToken: Api.Token;');
+    expect(fresh).toContain('  approve3ds: Api.OpenObject;');
+    expect(await readFile(path.join(ROOT, 'src/generated/responses.ts'), 'utf8'), 'src/generated/responses.ts is stale: run `npm run generate`').toBe(fresh);
+  });
+
   it('matches the committed src/generated/placement.ts (each rule\'s area, from spec/placement.yaml)', async () => {
     const model = await loadModel();
     const fresh = renderPlacement(model, await placementFor(model));

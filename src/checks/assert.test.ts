@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { Token } from '../generated/api-types.ts';
 import type { ErrorRule, ErrorRuleId, Model } from '../model/types.ts';
 import { CheckFailure, expectErrorRule, expectRefusedBy, expectSchema, expectStatus, isJsonContentType } from './assert.ts';
 import type { HttpResponse } from './types.ts';
@@ -81,9 +82,11 @@ describe('expectSchema / expectStatus', () => {
   const ajv = new Ajv();
   const validators: Record<string, any> = { 'getConfig:200': ajv.compile({ type: 'object', required: ['id'], properties: { id: { type: 'string' } } }), 'getConfig:default': ajv.compile({}) };
   const model = { validator: (k: string) => validators[k] } as unknown as Model;
-  it('validates by status, falls back to default, and requires application/json', () => {
+  it('validates a success by status, falls back to default, and requires application/json', () => {
     expectSchema(res(200, { id: 'a' }), 'getConfig', model);
-    expectSchema(res(404, { anything: 1 }), 'getConfig', model);
+    expectSchema(res(201, { anything: 1 }), 'getConfig', model);
+    // An error answer is no success body: expectError / expectErrorShape judge it.
+    expect(failure(() => expectSchema(res(404, { anything: 1 }), 'getConfig', model)).message).toContain('expected a 2xx answer');
     const schemaFail = failure(() => expectSchema(res(200, { id: 1 }), 'getConfig', model));
     expect(schemaFail.message).toContain('/id must be string');
     expect(schemaFail.comparison).toEqual([{ field: 'body/id', expected: 'must be string', actual: '1', differs: true }]);
@@ -91,6 +94,16 @@ describe('expectSchema / expectStatus', () => {
     expect(failure(() => expectSchema(res(200, {}), 'getWallet', model)).message).toContain('not a documented response');
     expect(isJsonContentType('Application/JSON ; charset=UTF-8')).toBe(true);
     expect(isJsonContentType('application/jsonp')).toBe(false);
+  });
+  it('narrows the body to the operation\'s generated 2xx type (tsc checks this test)', () => {
+    const tokenModel = { validator: (k: string) => (k === 'createToken:2XX' ? ajv.compile({ type: 'object' }) : undefined) } as unknown as Model;
+    const answer: HttpResponse = res(200, { access_token: 'a.b.c', token_type: 'Bearer', expires_at: 1 });
+    expectSchema(answer, 'createToken', tokenModel);
+    expectTypeOf(answer.json).toEqualTypeOf<Token>();
+    expect(answer.json.access_token).toBe('a.b.c');
+    // @ts-expect-error a field the Token schema does not declare stays unknown (an `any` body would let this through)
+    const undeclared: string = answer.json.no_such_field;
+    expect(undeclared).toBeUndefined();
   });
   it('expectStatus shows the body', () => {
     expect(failure(() => expectStatus(res(500, { oops: true }), [200, 201])).message).toBe('expected HTTP 200 or 201, got 500: {"oops":true}');

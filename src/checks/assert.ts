@@ -2,7 +2,9 @@
 // spec wants and what the target sent, and the rule ids the assertion is about.
 
 import type { FieldComparison } from '../events/index.ts';
+import type { ResponseOf } from '../generated/responses.ts';
 import type { ErrorRule, ErrorRuleId, Model, OperationId, RuleId } from '../model/types.ts';
+import { arrayOf, field, isRecord } from './body.ts';
 import { currentContext } from './current.ts';
 import { PrerequisiteFailed, type StepOperation } from './prerequisite.ts';
 import { CheckFailure, SkipSignal } from './signals.ts';
@@ -88,7 +90,7 @@ export function expectErrorRule(res: HttpResponse, rule: ErrorRule): void {
   if (res.status !== rule.status) fails.push(`status ${res.status}, expected ${rule.status}`);
   row('status', String(rule.status), String(res.status), res.status !== rule.status);
   const body = res.json;
-  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+  if (!isRecord(body)) {
     fails.push(`body is not a JSON object${res.jsonError ? ` (${res.jsonError})` : ''}: ${bodySnippet(res)}`);
     row('body', 'a JSON object (section 7 error body)', bodySnippet(res), true);
     throw new CheckFailure(`${rule.id}: ${fails.join('; ')}`, { rules, response: res, comparison });
@@ -99,14 +101,15 @@ export function expectErrorRule(res: HttpResponse, rule: ErrorRule): void {
   const messageBad = rule.message !== null && body.error_description !== rule.message;
   if (messageBad) fails.push(`error_description ${show(body.error_description)}, expected ${show(rule.message)}`);
   row('error_description', rule.message === null ? 'any' : show(rule.message), show(body.error_description), messageBad);
-  const cat = body.error_category;
-  const categoryBad = rule.category !== null && cat?.category !== rule.category;
-  if (categoryBad) fails.push(`error_category.category ${show(cat?.category)}, expected ${show(rule.category)}`);
-  row('error_category.category', rule.category === null ? 'any' : show(rule.category), show(cat?.category), categoryBad);
-  const codeBad = cat?.http_status_code !== res.status;
-  if (codeBad) fails.push(`error_category.http_status_code ${show(cat?.http_status_code)}, expected ${res.status} (the HTTP status)`);
-  row('error_category.http_status_code', `${res.status} (the HTTP status)`, show(cat?.http_status_code), codeBad);
-  const details: unknown[] = Array.isArray(body.error_details) ? body.error_details.map((d: any) => d?.details) : [];
+  const category = field(body, 'error_category', 'category');
+  const statusCode = field(body, 'error_category', 'http_status_code');
+  const categoryBad = rule.category !== null && category !== rule.category;
+  if (categoryBad) fails.push(`error_category.category ${show(category)}, expected ${show(rule.category)}`);
+  row('error_category.category', rule.category === null ? 'any' : show(rule.category), show(category), categoryBad);
+  const codeBad = statusCode !== res.status;
+  if (codeBad) fails.push(`error_category.http_status_code ${show(statusCode)}, expected ${res.status} (the HTTP status)`);
+  row('error_category.http_status_code', `${res.status} (the HTTP status)`, show(statusCode), codeBad);
+  const details: unknown[] = arrayOf(body.error_details).map((d) => field(d, 'details'));
   for (const want of rule.details ?? []) {
     const missing = !details.includes(want);
     if (missing) fails.push(`error_details has no entry with details ${show(want)} (got ${show(body.error_details)})`);
@@ -192,11 +195,14 @@ function modelOrCurrent(model: Model | undefined): Model {
 }
 
 /**
- * Fails unless the response body validates against the operation's schema for its status
- * (`op:status`, then `op:2XX` style, then `op:default`) and is served as application/json.
+ * Fails unless the response is a success (2xx) whose body validates against the operation's schema for
+ * its status (`op:status`, then `op:2XX` style, then `op:default`) and is served as application/json.
+ * Narrows the body to the operation's generated 2xx type, so the check reads typed fields after it.
+ * An error answer is judged by expectError / expectErrorShape instead.
  */
-export function expectSchema(res: HttpResponse, op: OperationId, model?: Model, rules?: RuleId[]): void {
+export function expectSchema<Op extends OperationId>(res: HttpResponse, op: Op, model?: Model, rules?: RuleId[]): asserts res is HttpResponse<ResponseOf<Op>> {
   const m = modelOrCurrent(model);
+  if (!is2xx(res)) throw new CheckFailure(`${op}: expected a 2xx answer to validate against its success schema, got HTTP ${res.status}: ${bodySnippet(res)}`, { rules, response: res });
   const ct = res.headers['content-type'];
   if (!isJsonContentType(ct)) {
     const comparison = [{ field: 'content-type', expected: 'application/json', actual: ct ?? '(none)', differs: true }];

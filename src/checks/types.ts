@@ -68,12 +68,16 @@ export interface HttpRequest {
   localAddress?: string;
 }
 
-export interface HttpResponse {
+/**
+ * One answer. `Body` is unknown until an assertion validated the body: expectSchema(res, op) narrows it
+ * to the operation's generated 2xx type (ResponseOf<op>, src/generated/responses.ts).
+ */
+export interface HttpResponse<Body = any> {
   status: number;
   headers: Record<string, string>;
   text: string;
   /** Parsed JSON body, or undefined when the body is not JSON (see `jsonError`). */
-  json: any;
+  json: Body;
   jsonError?: string;
   durationMs: number;
 }

@@ -1,5 +1,6 @@
 // Runner: selection, seeds, needs, preflight, services, scheduling, events, rule coverage.
-export { runChecks, RUN_DEFAULTS, type RunOptions, type RunOutcome } from './run.ts';
+export { runChecks } from './run.ts';
+export { RUN_DEFAULTS, type RunOptions, type RunOutcome } from './options.ts';
 export { selectChecks, matchesPattern, inShard, stableHash, type Shard } from './select.ts';
 export { deriveSeed, randomSeed, seededRandom } from './seed.ts';
 export { unmetNeed, skipReasonFor, NO_CONTROL } from './needs.ts';

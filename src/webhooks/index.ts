@@ -58,7 +58,7 @@ const REFUSED_TEXT_BYTES = 64 * 1024;
 
 interface Waiter {
   path: string;
-  predicate: (body: any) => boolean;
+  predicate: (body: unknown) => boolean;
   resolve: (w: ReceivedWebhook | undefined) => void;
 }
 
@@ -82,7 +82,7 @@ function refusedMatches(r: RefusedDelivery, path: string, predicate: Waiter['pre
   }
 }
 
-function matches(w: ReceivedWebhook, path: string, predicate: (body: any) => boolean): boolean {
+function matches(w: ReceivedWebhook, path: string, predicate: Waiter['predicate']): boolean {
   if (w.path !== path) return false;
   try {
     return !!predicate(w.body);
@@ -156,7 +156,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
     req.on('end', () => {
       if (tooLarge) return;
       const text = Buffer.concat(chunks).toString('utf8');
-      let body: any;
+      let body: unknown;
       if (jsonDepth(text) > MAX_JSON_DEPTH) {
         // Nested too deep for the checks' recursive walkers (a RangeError crash) and costly in heap
         // once parsed: kept as raw text, so it reads as "not JSON", the target's fault.

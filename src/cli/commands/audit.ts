@@ -8,7 +8,7 @@ import type { Argv } from 'yargs';
 import { AUDIT_FILES, formatVerdict, readAuditPlan, startAudit, writeAuditHar, writeAuditReports, type Audit } from '../../audit/index.ts';
 import { ConfigError } from '../../errors/index.ts';
 import { parseNumber, parsePort, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 import { sharedFlags } from '../flags.ts';
 
 const AUDIT_REPORT_DIR = 'baas-conform-audit';
@@ -81,9 +81,7 @@ async function auditHandler(args: AuditArgs, io: CliIo): Promise<number> {
   }
 }
 
-export const auditCommand: CliCommand = {
-  command: 'audit',
-  describe: 'Certify a client: serve the reference in audit mode (profile on the first stdout line), judge the calls your client makes',
+export const auditCommand: CommandImpl<AuditArgs> = {
   builder: (y: Argv) =>
     // audit: Ctrl-C (SIGINT) or SIGTERM ends the audit and writes the verdict: that is how it stops;
     // --report-dir gets audit.json, junit.xml and audit.html (default ./baas-conform-audit).

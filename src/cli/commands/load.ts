@@ -18,7 +18,7 @@ import { loadModel, type Model } from '../../model/index.ts';
 import { boundedInt, boundedNumber } from '../../load/safety.ts';
 import { parseShard, resolveRunOptions, resolveTarget, type Target } from '../../options/index.ts';
 import { maskSecrets, type ResolvedProfile } from '../../profile/index.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
 
@@ -181,9 +181,7 @@ async function loadHandler(args: LoadArgs, io: CliIo): Promise<number> {
   }
 }
 
-export const loadCommand: CliCommand = {
-  command: 'load [scenario] [files..]',
-  describe: `Run a bounded load scenario (${SCENARIOS.map((x) => x.id).join(', ')}) in the closed or open model, or merge results: load merge a.json b.json ...`,
+export const loadCommand: CommandImpl<LoadArgs> = {
   builder: (y: Argv) =>
     sharedFlags(y, 'config', 'profile', 'target', 'seed', 'shard', 'timeout-budget', 'report-dir', 'json', 'har')
       .positional('scenario', { type: 'string', choices: [...SCENARIOS.map((s) => s.id), 'merge'], describe: 'scenario to run, or merge' })

@@ -12,7 +12,7 @@ import { nonNegativeInt, resolveRunOptions, type RunFlagValues } from '../../opt
 import { formatSelftest } from '../../report/selftest-console.ts';
 import { loadModel } from '../../model/index.ts';
 import { writeSelftestReport } from '../../report/html-selftest.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 import { sharedFlags } from '../flags.ts';
 import { selftestProfile } from './selftest-profile.ts';
 import { CLIENT_AREA, clientModes, formatClientBank, runClientBank } from './selftest-clients.ts';
@@ -118,9 +118,7 @@ async function runClients(out: CliIo['stdout'], concurrency: number, jsonFile: s
   return rows.every((r) => r.ok) ? 0 : 1;
 }
 
-export const selftestCommand: CliCommand = {
-  command: 'selftest',
-  describe: 'Prove the checks catch non-conformance: run them against the reference and every mutant variant',
+export const selftestCommand: CommandImpl<SelftestArgs> = {
   builder: (y: Argv) =>
     sharedFlags(y, 'config', 'profile', 'seed', 'concurrency', 'timeout-budget', 'report-dir', 'json', 'json-out')
       .option('variant', { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs' })

@@ -9,7 +9,7 @@ import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { DEFAULT_RATE_LIMIT, generateTlsIdentity, startReference, type RateLimitOptions, type ReferenceServer, type ReferenceTls } from '../../reference/index.ts';
 import { parseNumber, parsePort, positiveInt } from '../../options/index.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 import { sharedFlags } from '../flags.ts';
 
 export interface ServeArgs {
@@ -88,9 +88,7 @@ export async function serve(args: ServeArgs, io: CliIo, stop: Promise<unknown>):
   return 0;
 }
 
-export const serveCommand: CliCommand = {
-  command: 'serve',
-  describe: 'Run the reference implementation; prints its target profile as the first stdout line',
+export const serveCommand: CommandImpl<ServeArgs> = {
   builder: (y: Argv) =>
     sharedFlags(y, 'port', 'pci-port', 'host', 'profile-out')
       .option('control', { type: 'boolean', default: true, describe: 'Serve the test-control API under /__control (--no-control to disable)' })
