@@ -16,7 +16,7 @@ import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
 import { selftestProfile } from './selftest-profile.ts';
-import { CLIENT_AREA, clientModes, formatClientBank, runClientBank } from './selftest-clients.ts';
+import { CLIENT_AREA, CLIENT_BANK_MAX_CONCURRENCY, clientModes, formatClientBank, runClientBank } from './selftest-clients.ts';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -109,8 +109,9 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
 
 /** The client bank and its kill matrix; exit 1 unless every client was judged as it should be. */
 async function runClients(out: CliIo['stdout'], concurrency: number, jsonFile: string | undefined): Promise<number> {
-  out.write(`\nselftest clients: the sample client in every mode, each against its own audit, ${Math.min(concurrency, 5)} at once\n`);
-  const rows = await runClientBank(Math.min(concurrency, 5));
+  const atOnce = Math.min(concurrency, CLIENT_BANK_MAX_CONCURRENCY);
+  out.write(`\nselftest clients: the sample client in every mode, each against its own audit, ${atOnce} at once\n`);
+  const rows = await runClientBank(atOnce);
   out.write(formatClientBank(rows));
   if (jsonFile) {
     await mkdir(dirname(jsonFile), { recursive: true });
