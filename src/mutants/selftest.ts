@@ -6,6 +6,7 @@
 // variant or on the baseline is a false positive.
 
 import type { Check } from '../checks/types.ts';
+import { CancelledError } from '../errors/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { RateLimitOptions } from '../reference/index.ts';
@@ -130,6 +131,11 @@ export interface SelftestOptions {
   rateLimit?: RateLimitOptions | null;
   /** Profile the bank runs under (default full). */
   profile?: SelftestProfile;
+  /**
+   * Cancels the selftest: no variant starts after it aborts, the worker threads (and the reference
+   * servers in them) are terminated, and runSelftest rejects with a CancelledError.
+   */
+  signal?: AbortSignal;
 }
 
 async function defaultChecks(): Promise<Check[]> {
@@ -137,11 +143,11 @@ async function defaultChecks(): Promise<Check[]> {
   return loadChecks();
 }
 
-async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) {
+    while (next < items.length && !signal?.aborted) {
       const i = next++;
       out[i] = await fn(items[i], i);
     }
@@ -192,7 +198,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
     const order = [undefined, ...variants.filter((v) => v.realRateLimit), ...variants.filter(slow), ...variants.filter((v) => !v.realRateLimit && !slow(v))];
     let baselineRaw: RunRaw | undefined;
     let done = 0;
-    const raws = await pool(order, concurrency, async (v) => {
+    const running = pool(order, concurrency, async (v) => {
       const index = v ? variants.indexOf(v) + 1 : 0;
       progress({ type: 'variant-started', id: v?.id ?? BASELINE_ID, index, total });
       const raw = await run(v);
@@ -204,7 +210,8 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       const scored = v ? scoreSelftest(known, [raw], checkIds) : scoreSelftest(raw, [], checkIds);
       progress({ type: 'variant-finished', outcome: withRaw(v ? (scored.variants[0] ?? scored.baseline) : scored.baseline, raw), done, total });
       return raw;
-    });
+    }, opts.signal);
+    const raws = await untilCancelled(running, opts.signal);
     const baseline = raws[0];
     const byId = new Map(raws.slice(1).map((r) => [r.id, r]));
     const ordered = variants.map((v) => byId.get(v.id)!);
@@ -239,6 +246,19 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   } finally {
     await workers?.close();
   }
+}
+
+/** `work`, or a CancelledError as soon as `signal` aborts (the caller's finally then stops the workers). */
+function untilCancelled<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  // Runs in flight fail once their workers are terminated: that is the cancellation, not a new error.
+  work.catch(() => undefined);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new CancelledError('selftest cancelled: no variant was scored; rerun it, or a slice of it (--variant, --area)'));
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function withRaw(scored: ScoredRun, raw: RunRaw): VariantOutcome {
