@@ -79,7 +79,7 @@ export async function create3ds(ctx: CheckContext, user: TestUser): Promise<{ tr
   return res.json;
 }
 
-export async function createWithdrawal(ctx: CheckContext, user: TestUser, destination: string): Promise<any> {
+export async function createWithdrawal(ctx: CheckContext, user: TestUser, destination: string): Promise<unknown> {
   return (await control(ctx, 'createWithdrawalRequest', { params: forUser(user), body: { destination_address: destination } })).json;
 }
 
