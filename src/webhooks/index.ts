@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReceivedWebhook, RefusedDelivery, WebhookReceiver } from '../checks/types.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../client/decode.ts';
+import { LISTEN_DEFAULTS } from '../options/defaults.ts';
 
 export const WEBHOOK_DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
@@ -14,7 +15,7 @@ export const WEBHOOK_DEFAULTS = {
   keep: 10_000,
   /** Total bytes of kept bodies: a shared public receiver may be sent far more than a run needs. */
   maxTotalBytes: 64 * 1024 * 1024,
-  host: '127.0.0.1',
+  host: LISTEN_DEFAULTS.host,
 } as const;
 
 export interface WebhookReceiverStats {

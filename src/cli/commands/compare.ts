@@ -8,7 +8,6 @@ import type { Argv } from 'yargs';
 import { buildCompareHtml, compareTargets, formatCompare } from '../../compare/index.ts';
 import { ConfigError } from '../../errors/index.ts';
 import { writeReport } from '../../report/files.ts';
-import { RUN_DEFAULTS } from '../../runner/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { withCancellation } from '../cancel.ts';
@@ -37,7 +36,7 @@ async function compareHandler(args: CompareArgs, io: CliIo): Promise<number> {
     seed: o.seed,
     checks: o.checks,
     safe: o.safe,
-    concurrency: o.concurrency ?? RUN_DEFAULTS.concurrency,
+    concurrency: o.concurrency,
     numRuns: o.numRuns,
     timeoutBudgetMs: o.timeoutBudgetMs,
     checkTimeoutMs: o.checkTimeoutMs,

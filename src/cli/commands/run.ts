@@ -8,7 +8,6 @@ import { ConfigError } from '../../errors/index.ts';
 import { runConformance } from '../../api/index.ts';
 import { createReporters } from '../../report/index.ts';
 import { DEFAULT_REPORT_DIR, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
-import { RUN_DEFAULTS } from '../../runner/index.ts';
 import { RETRY_DEFAULTS } from '../../client/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
@@ -71,7 +70,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       shard: o.shard,
       safe: o.safe,
       checks: o.checks,
-      concurrency: o.concurrency ?? RUN_DEFAULTS.concurrency,
+      concurrency: o.concurrency,
       numRuns: o.numRuns,
       timeoutBudgetMs: o.timeoutBudgetMs,
       checkTimeoutMs: o.checkTimeoutMs,
