@@ -11,6 +11,7 @@ import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { RateLimitOptions } from '../reference/index.ts';
 import { mutationCoverage } from './mutation-coverage.ts';
+import { SELFTEST_RATE_LIMIT } from './rate-limit.ts';
 import { buildMutantBank, MUTANT_BANK, PENDING_BANK } from './registry.ts';
 import { BASELINE_ID, runVariant, type RunContext, type RunRaw, type SelftestProfile } from './run-variant.ts';
 import { scoreSelftest, type Score, type ScoredRun } from './scoring.ts';
@@ -28,13 +29,8 @@ export const SELFTEST_DEFAULTS = {
   /** Checks run at once inside one variant run. */
   checkConcurrency: 4,
   seed: 1,
-  /**
-   * Token-endpoint limit for every run but those about the limit itself (realRateLimit): a short
-   * window makes the rate-limit check's probe and its recovery take a second or two instead of
-   * waiting out the reference's 10 s window. Per IP low enough that a few probe batches (20 each)
-   * reach it; per client above 2 x 60 + 1 so limits.token.rate-limit-split can tell the two apart.
-   */
-  rateLimit: { perIp: 60, perClient: 150, windowMs: 2000 } satisfies RateLimitOptions,
+  /** Token-endpoint limit for every run but those about the limit itself (rate-limit.ts). */
+  rateLimit: SELFTEST_RATE_LIMIT,
   profile: 'full' as SelftestProfile,
 } as const;
 
@@ -196,8 +192,9 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
 
   try {
     // The baseline first, then the longest runs (the variants about the rate limit, then those adding
-    // latency to every answer: minutes of waiting that overlap the rest), then the rest.
-    const slow = (v: MutantVariant) => !v.realRateLimit && (v.options.latencyMs ?? 0) > 0;
+    // latency or declaring that their checks wait, variant.ts waiting: tens of seconds of waiting that
+    // overlap the rest instead of trailing it), then the rest.
+    const slow = (v: MutantVariant) => !v.realRateLimit && ((v.options.latencyMs ?? 0) > 0 || v.checkConcurrency !== undefined);
     const order = [undefined, ...variants.filter((v) => v.realRateLimit), ...variants.filter(slow), ...variants.filter((v) => !v.realRateLimit && !slow(v))];
     let baselineRaw: RunRaw | undefined;
     let done = 0;

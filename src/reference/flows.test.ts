@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type TestWebhookReceiver } from '../webhooks/index.ts';
 import { errorBody, items, randomEoa, startKit, type Kit } from './testkit.ts';
+import { field } from '../checks/body.ts';
 
 /**
  * The waiter resolves as soon as the reference's delivery lands (milliseconds on loopback); only a
@@ -27,7 +28,7 @@ const CARD = { card_number: '4111111111111111', expiry_month: 12, expiry_year: n
 describe('users', () => {
   it('emits the user webhook with aliases on creation', async () => {
     const addr = randomEoa();
-    const wh = hooks.waitFor('/v2/webhooks/user', (b) => b.user_address === addr, WEBHOOK_WAIT_MS);
+    const wh = hooks.waitFor('/v2/webhooks/user', (b) => field(b, 'user_address') === addr, WEBHOOK_WAIT_MS);
     const h = await kit.s2s();
     const r = await kit.call('POST', '/api/v1/user', { headers: h, body: { email: `w-${Date.now()}@example.com`, country: 'ES', wallet_address: addr } });
     expect(r.status, r.text).toBe(200);
@@ -78,7 +79,7 @@ describe('Push to Card', () => {
     const est = await kit.call('POST', '/api/v1/cards/transfer/estimate', { headers: u.headers, body: { recipient_id: rec.obj.id, payment_details_id: pd.id, amount: '25.00', currency: 'EUR' } });
     expect(est.status, est.text).toBe(200);
     expect(items(est.obj.rates)[0]).toMatchObject({ token_symbol: 'USDC' });
-    const wh = hooks.waitFor('/v2/webhooks/activities', (b) => b.payment_details_id === pd.id, WEBHOOK_WAIT_MS);
+    const wh = hooks.waitFor('/v2/webhooks/activities', (b) => field(b, 'payment_details_id') === pd.id, WEBHOOK_WAIT_MS);
     const ex = await kit.call('POST', '/api/v1/cards/transfer', { headers: u.headers, body: { estimation_id: est.obj.estimation_id } });
     expect(ex.status, ex.text).toBe(200);
     const body = (await wh)?.body;
@@ -165,7 +166,7 @@ describe('wallets, withdrawals, fx', () => {
   it('lists withdrawal requests with aliases and emits the webhook', async () => {
     const u = await kit.newUser();
     const dest = randomEoa();
-    const wh = hooks.waitFor('/v2/webhooks/erc-withdrawals', (b) => b.destination_address === dest, WEBHOOK_WAIT_MS);
+    const wh = hooks.waitFor('/v2/webhooks/erc-withdrawals', (b) => field(b, 'destination_address') === dest, WEBHOOK_WAIT_MS);
     // Taken before the request: "now + 2" read after the answers would fail whenever the three calls
     // take over a second (a busy machine), though the server did nothing wrong.
     const before = Math.floor(Date.now() / 1000);

@@ -3,6 +3,7 @@ import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import { startWebhookReceiver, type TestWebhookReceiver } from '../webhooks/index.ts';
 import { errorBody, items, startKit, type Kit } from './testkit.ts';
+import { field } from '../checks/body.ts';
 
 /**
  * The waiter resolves as soon as the reference's delivery lands (milliseconds on loopback); only a
@@ -39,7 +40,7 @@ describe('SEPA activation', () => {
     // The wallet-linking path does not match InProgress.
     const wrong = await kit.call('POST', '/api/v1/bank/accounts/init', { headers: u.headers, body: { chain: '84532' } });
     expect(wrong.status).toBe(model.errorRule('ERR-SEPA-WRONG-PATH').status);
-    const wh = hooks.waitFor(kit.p.webhook_paths!.bank_account, (b) => b.user_id === u.id, WEBHOOK_WAIT_MS);
+    const wh = hooks.waitFor(kit.p.webhook_paths!.bank_account, (b) => field(b, 'user_id') === u.id, WEBHOOK_WAIT_MS);
     expect((await kit.call('POST', `/users/${u.id}/sepa/complete`, { server: 'control', body: {} })).status).toBe(204);
     expect((await wh)?.body).toMatchObject({ user_id: u.id, details_id: r.obj.details_id, account_type: 'Sepa' });
     expect(await sepaStatus(u.headers)).toBe('Active');
@@ -125,7 +126,7 @@ describe('3DS challenges', () => {
 
   it('lists pending challenges with user_address and owner, emits the 3DS webhook; no replay', async () => {
     const u = await kit.newUser();
-    const wh = hooks.waitFor('/v2/webhooks/3ds', (b) => b.user_id === u.id, WEBHOOK_WAIT_MS);
+    const wh = hooks.waitFor('/v2/webhooks/3ds', (b) => field(b, 'user_id') === u.id, WEBHOOK_WAIT_MS);
     const c = await kit.call('POST', `/users/${u.id}/3ds`, { server: 'control', body: { amount: '12.50' } });
     expect(c.status).toBe(201);
     const body = (await wh)?.body;

@@ -2,7 +2,8 @@
 // leaves it open. Each must stay clean: a check failing one fails a correct server.
 
 import { every429, field, items, is2xx, isObject, mapDeep, onOk, rewrite, rewriteObject, type Json } from '../transforms.ts';
-import { benign, faults, op, type VariantSpec } from '../variant.ts';
+import { selftestRateLimitOver } from '../rate-limit.ts';
+import { benign, faults, op, waiting, type VariantSpec } from '../variant.ts';
 
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 
@@ -30,7 +31,7 @@ export function freedomsVariants(): VariantSpec[] {
     benign('benign.gzip', 'every response body is gzip-compressed (Content-Encoding: gzip)', {}, { gzip: true }),
     // Section 6 gives no emission rule for the user webhook: a target may send it only when asked (control triggerWebhook).
     benign('benign.webhooks.user-on-trigger-only', 'creating or updating a user emits no user webhook; control triggerWebhook does', faults('webhooks.user-on-trigger-only')),
-    benign('benign.webhooks.late', 'webhooks arrive 6 s late (the spec shows no delivery time)', {}, { webhook: (_p, b) => b, webhookDelayMs: 6000 }),
+    waiting(benign('benign.webhooks.late', 'webhooks arrive 6 s late (the spec shows no delivery time)', {}, { webhook: (_p, b) => b, webhookDelayMs: 6000 })),
     benign('benign.webhooks.twice', 'every webhook is delivered twice (the spec shows no delivery guarantee)', {}, { webhook: (_p, b) => b, webhookDeliveries: (_p, b) => [b, b] }),
     benign('benign.webhooks.extra', 'webhooks carry extra fields in reverse key order, and an unknown event precedes each on the same path', {}, {
       webhook: (_p, b) => (isObject(b) ? Object.fromEntries([...Object.entries(b).reverse(), ['x_delivery_id', 'd-1']]) : b),
@@ -80,7 +81,7 @@ export function freedomsVariants(): VariantSpec[] {
       }),
     }),
     // Sections 1 and 2 say a user has Smart Wallets, not when they are provisioned.
-    benign('benign.wallets.late', 'a new user\'s Smart Wallet is listed only 3 s after the user is first listed', { transform: walletsLate(3000) }),
+    waiting(benign('benign.wallets.late', 'a new user\'s Smart Wallet is listed only 3 s after the user is first listed', { transform: walletsLate(3000) })),
     // Section 4: 3DS payloads and the id field of a challenge are not shown; `id` is as good a name as `transaction_id`.
     benign('benign.3ds.id-field', 'pending 3DS challenges are listed with their id under `id` instead of `transaction_id`', {
       transform: onOk(['list3dsRequests'], (b) => {
@@ -100,14 +101,21 @@ export function freedomsVariants(): VariantSpec[] {
     // time limit follows its requests and the latency it observes (src/runner/time-limit.ts). Here every
     // 16th answer takes 2 s under a 10 s base limit: bank.chain.not-numeric (about 210 serial calls)
     // waits about 25 s, past a fixed 10 s limit, so a constant limit would time it out. The run only
-    // waits, so 24 checks at once. The every-answer variant (640-730 s alone) is the opt-in area `slow`
-    // (variants/slow.ts).
-    { ...benign('benign.latency-2s.every-16th', 'every 16th response takes 2 s (within the 3 s selftest budget), 10 s base check limit', { latencyMs: 2000, latencyEvery: 16 }), checkConcurrency: 24, checkTimeoutMs: 10_000 },
+    // waits, so 24 checks at once. A 10 s token window: the rate-limit probes, slowed to about ten
+    // requests a second, still reach the limit within one window. The every-answer variant (640-730 s
+    // alone) is the opt-in area `slow` (variants/slow.ts).
+    {
+      ...benign('benign.latency-2s.every-16th', 'every 16th response takes 2 s (within the 3 s selftest budget), 10 s base check limit', { latencyMs: 2000, latencyEvery: 16, rateLimit: selftestRateLimitOver(10_000) }),
+      checkConcurrency: 24,
+      checkTimeoutMs: 10_000,
+    },
     // 429 on endpoints other than the token endpoint (section 8 names only the token endpoint's limit;
     // nothing forbids others), within the client's backoff: every request retries a 429 within its budget.
-    benign('benign.429.other-endpoints', 'every 9th read (GET) answers 429 with Retry-After: 1, within the client\'s backoff', {
-      transform: every429(9, (req) => req.method === 'GET' && req.server === 'api' && !req.operationId?.startsWith('control:'), () => '1'),
-    }),
+    waiting(
+      benign('benign.429.other-endpoints', 'every 9th read (GET) answers 429 with Retry-After: 1, within the client\'s backoff', {
+        transform: every429(9, (req) => req.method === 'GET' && req.server === 'api' && !req.operationId?.startsWith('control:'), () => '1'),
+      }),
+    ),
     benign('benign.429.retry-after-date', 'every 7th token request answers 429 with Retry-After as an HTTP date', {
       transform: every429(7, (req) => req.operationId === 'createToken', () => new Date(Date.now() + 1000).toUTCString()),
     }),

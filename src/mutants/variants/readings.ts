@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { proxyError } from '../proxy-edits.ts';
 import { field, is2xx, isObject, JSON_TYPE, onNonRowTokenError, onOk, restatus } from '../transforms.ts';
-import { benign, faults, op, type VariantSpec } from '../variant.ts';
+import { benign, faults, op, waiting, type VariantSpec } from '../variant.ts';
 
 export function readingsVariants(): VariantSpec[] {
   return [
@@ -54,9 +54,11 @@ export function readingsVariants(): VariantSpec[] {
     benign('benign.idp.user-address-eoa', 'retail registration takes the EOA the identity token links (type wallet) as user_address, not the smart_wallet', faults('idp.user-address-eoa')),
     // Sections 1 and 2: a user has Smart Wallets; no provisioning time is shown (ENDPOINT-WALLETS reading
     // provisioning-time). Every check that needs a listed wallet skips; none fails.
-    benign('benign.wallets.never-listed', `${op('listWallets')} lists no wallet (provisioning takes longer than any check waits)`, {
-      transform: onOk(['listWallets'], (b) => (Array.isArray(b) ? [] : isObject(b) && Array.isArray(b.data) ? { ...b, data: [] } : b)),
-    }),
+    waiting(
+      benign('benign.wallets.never-listed', `${op('listWallets')} lists no wallet (provisioning takes longer than any check waits)`, {
+        transform: onOk(['listWallets'], (b) => (Array.isArray(b) ? [] : isObject(b) && Array.isArray(b.data) ? { ...b, data: [] } : b)),
+      }),
+    ),
     // Section 4: "the client library also sends an optional audience string" (no value shown).
     benign('benign.token.audience-validated', `${op('createToken')} refuses an audience other than the one its profile documents (request_templates.createToken.audience)`, faults('token.audience-validated')),
     // Section 3: Active, "details are retrieved"; section 2: details_id is the order result.
