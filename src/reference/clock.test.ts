@@ -13,14 +13,14 @@ async function withKit(opts: Parameters<typeof startKit>[0], fn: (k: Kit) => Pro
   }
 }
 
-const now = async (k: Kit): Promise<number> => (await k.call('POST', '/clock/advance', { server: 'control', body: { seconds: 0 } })).json.now;
+const now = async (k: Kit): Promise<number> => (await k.call('POST', '/clock/advance', { server: 'control', body: { seconds: 0 } })).obj.now as number;
 
 async function challengeWindow(k: Kit): Promise<number> {
   const u = await k.newUser();
   const t = await now(k);
   const res = await k.call('POST', `/users/${u.id}/3ds`, { server: 'control', body: {} });
   expect(res.status).toBe(201);
-  return res.json.expires_at - t;
+  return Number(res.obj.expires_at) - t;
 }
 
 describe('3DS window fault points', () => {
@@ -42,7 +42,7 @@ describe('s2s.short-validity', () => {
     await withKit({ faults: new Set(['s2s.short-validity']) }, async (k) => {
       const res = await aged(k, 25 * 3600);
       expect(res.status).toBe(401);
-      expect(res.json.error_reason).toBe('ErrorExpired');
+      expect(res.obj.error_reason).toBe('ErrorExpired');
     });
   });
 });
@@ -53,7 +53,7 @@ describe('withdrawal.valid-after-now', () => {
     const t = await now(k);
     const res = await k.call('POST', `/users/${u.id}/withdrawal-requests`, { server: 'control', body: {} });
     expect(res.status).toBe(201);
-    return res.json.valid_after - t;
+    return Number(res.obj.valid_after) - t;
   };
   it('valid_after is about 3 s after the request, and the request time with the fault', async () => {
     await withKit({}, async (k) => expect([2, 3]).toContain(await delay(k)));

@@ -13,7 +13,7 @@ import {
   opLabel,
   type TestUser, aliasProblem, asUser, check, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx, expectError,
   expectErrorShape, listItems, mentionsDeep, readUser, requestBody, rnd, runsFor, s2sHeaders, requireSmartWallets, uniqueUser, userDataArb,
-  userHeaders, userIdFrom, walletItems, CheckFailure, hasControl, provokedWebhookWaitMs, userInState, expectUnchangedWalletWebhooks, triggerWebhook, webhookKindOf
+  userHeaders, userIdFrom, walletItems, CheckFailure, hasControl, provokedWebhookWaitMs, userInState, expectUnchangedWalletWebhooks, triggerWebhook, webhookKindOf, field, isRecord
 } from '../kit/index.ts';
 import { cryptoRecipient } from './transfers.ts';
 
@@ -23,7 +23,7 @@ function aliasRule(ctx: CheckContext, id: AliasRuleId): AliasRule {
   return r;
 }
 
-function expectPair(rule: AliasRule, obj: any, expected: string | undefined, what: string, res?: HttpResponse): void {
+function expectPair(rule: AliasRule, obj: unknown, expected: string | undefined, what: string, res?: HttpResponse): void {
   const p = aliasProblem(obj, rule.old, rule.new, expected);
   if (p) throw new CheckFailure(`${what}: ${p}`, { rules: [rule.id], response: res });
 }
@@ -62,7 +62,7 @@ function userReadAlias(ruleId: AliasRuleId, expectedOf: (u: TestUser) => string)
 interface RequestCase {
   req: HttpRequest;
   /** Value the new name should read back as, when the resource is readable. */
-  readBack?: (res: HttpResponse) => Promise<string | undefined>;
+  readBack?: (res: HttpResponse) => Promise<unknown>;
   /**
    * For a mismatching pair: true when each of the two values is valid for this request on its own, so
    * the mismatch is the request's only fault (then the exact section 7 validation row applies).
@@ -93,7 +93,7 @@ function userCreateTarget(version: 'v1' | 'v2'): AliasTarget {
           if (!id) return undefined;
           const read = await readUser(ctx, 'v1', await userHeaders(ctx, { id, email: d.email, address: d.address, country: d.country, client: 0 }, 'id'));
           expect2xx(read, `${opLabel(ctx, 'getUserV1')} for the user just created`);
-          return read.json?.[aliasRule(ctx, version === 'v1' ? 'ALIAS-USER-CREATE-WALLET-ADDRESS-V1' : 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2').new];
+          return field(read.json, aliasRule(ctx, version === 'v1' ? 'ALIAS-USER-CREATE-WALLET-ADDRESS-V1' : 'ALIAS-USER-CREATE-WALLET-ADDRESS-V2').new);
         },
       };
     },
@@ -116,7 +116,7 @@ const fxTarget: AliasTarget = {
     return {
       req: { op: 'estimateFx', headers: h, body: { ...base, ...fields(rnd.address(), rnd.address()) } },
       singleFault: true,
-      readBack: async (res) => res.json?.[rule.new],
+      readBack: async (res) => field(res.json, rule.new),
     };
   },
 };
@@ -137,7 +137,7 @@ function statementTarget(which: 'user' | 'wallet'): AliasTarget {
       return {
         req: { op: 'getFullStatement', headers: await userHeaders(ctx, user), body: { ...base, ...other, ...fields(value, second ?? rnd.address()) } },
         singleFault: second !== undefined,
-        readBack: async (res) => res.json?.[which === 'user' ? owner.new : account.new],
+        readBack: async (res) => field(res.json, which === 'user' ? owner.new : account.new),
       };
     },
   };
@@ -213,7 +213,7 @@ function userCreateAlias(ruleId: AliasRuleId, version: 'v1' | 'v2'): Driver {
         check(id, 'no user id in the answer', { response: res });
         const read = await readUser(ctx, 'v1', await userHeaders(ctx, { id, ...d, client: 0 }, 'id'));
         expect2xx(read, `${opLabel(ctx, 'getUserV1')} for the new user`);
-        check(sameText(read.json?.[rule.new], d.address), `${rule.old} = ${d.address} was sent, but ${rule.new} reads back as ${JSON.stringify(read.json?.[rule.new])}`, { response: read });
+        check(sameText(field(read.json, rule.new), d.address), `${rule.old} = ${d.address} was sent, but ${rule.new} reads back as ${JSON.stringify(field(read.json, rule.new))}`, { response: read });
       }), { numRuns: runsFor(ctx, 'user') });
       await base.run(ctx);
     },
@@ -230,16 +230,18 @@ const NO_WEBHOOK = 'the spec does not say when this webhook is emitted and none 
  * carrying the deprecated name at the top level or with the value expected for this webhook. Objects
  * carrying neither name (e.g. a Card recipient with no crypto details) are not about the rule.
  */
-function aliasObjects(body: unknown, rule: AliasRule, expected?: string): any[] {
-  const out: any[] = [];
+function aliasObjects(body: unknown, rule: AliasRule, expected?: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
   const seen = new Set<unknown>();
-  const walk = (o: any, depth: number) => {
+  const walk = (o: unknown, depth: number): void => {
     if (o === null || typeof o !== 'object' || seen.has(o)) return;
     seen.add(o);
     if (Array.isArray(o)) return o.forEach((x) => walk(x, depth + 1));
-    const has = (k: string) => Object.hasOwn(o, k) && o[k] !== undefined;
-    if (has(rule.new) || (has(rule.old) && (depth === 0 || (expected !== undefined && sameText(o[rule.old], expected))))) out.push(o);
-    for (const v of Object.values(o)) walk(v, depth + 1);
+    if (!isRecord(o)) return;
+    const rec = o;
+    const has = (k: string) => Object.hasOwn(rec, k) && rec[k] !== undefined;
+    if (has(rule.new) || (has(rule.old) && (depth === 0 || (expected !== undefined && sameText(rec[rule.old], expected))))) out.push(rec);
+    for (const v of Object.values(rec)) walk(v, depth + 1);
   };
   walk(body, 0);
   return out;
@@ -247,11 +249,11 @@ function aliasObjects(body: unknown, rule: AliasRule, expected?: string): any[] 
 
 interface Provoked {
   /** True for the webhook this check provoked (the body mentions what was created). */
-  match: (b: any) => boolean;
+  match: (b: unknown) => boolean;
   /** Value the preferred name should carry in the provoked webhook. */
   expected?: string;
   /** Further problem with an object of the provoked webhook (e.g. section 9.4 wallet_address). */
-  verify?: (obj: any) => string | undefined;
+  verify?: (obj: Record<string, unknown>) => string | undefined;
 }
 
 /**
@@ -286,7 +288,7 @@ function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Prom
       if (!arrived && !provokeFailed && kind !== undefined && hasControl(ctx, 'triggerWebhook')) {
         const user = await createUser(ctx);
         await triggerWebhook(ctx, user, kind);
-        p = { match: (b: any) => mentionsDeep(b, user.id) || mentionsDeep(b, user.address), expected: expected?.(user) };
+        p = { match: (b) => mentionsDeep(b, user.id) || mentionsDeep(b, user.address), expected: expected?.(user) };
         if (!(await hooks.waitFor(path, p.match, wait, ctx.signal))) ctx.log(`control triggerWebhook ${kind} for user ${user.id}: no webhook mentioning the user arrived on ${path} within ${wait / 1000} s`);
       }
       const seen = hooks.all().filter((w) => w.path === path);
@@ -313,25 +315,25 @@ function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Prom
 }
 
 /** Creates a user and waits for its user webhook; the expected value is the user's id or EOA. */
-const provokeUser = (field: 'id' | 'address') => async (ctx: CheckContext): Promise<Provoked> => {
+const provokeUser = (which: 'id' | 'address') => async (ctx: CheckContext): Promise<Provoked> => {
   const user = await createUser(ctx);
-  return { match: (b: any) => mentionsDeep(b, user.id), expected: field === 'id' ? user.id : user.address };
+  return { match: (b) => mentionsDeep(b, user.id), expected: which === 'id' ? user.id : user.address };
 };
 
 /** Creates a pending withdrawal request to a fresh destination (control API). */
-const provokeWithdrawal = (field: 'wallet' | 'destination') => async (ctx: CheckContext): Promise<Provoked | undefined> => {
+const provokeWithdrawal = (which: 'wallet' | 'destination') => async (ctx: CheckContext): Promise<Provoked | undefined> => {
   if (!hasControl(ctx, 'createWithdrawalRequest')) return undefined;
   const user = await createUser(ctx);
   // Section 9.4: on withdrawal payloads wallet_address is a Smart Wallet of the user (checked when the list is readable).
-  const wallets = field === 'wallet' ? await requireSmartWallets(ctx, user).catch(() => undefined) : undefined;
-  if (field === 'wallet' && !wallets) ctx.log(`${opLabel(ctx, 'listWallets')} is not readable; the withdrawal wallet_address is not compared with the Smart Wallets`);
+  const wallets = which === 'wallet' ? await requireSmartWallets(ctx, user).catch(() => undefined) : undefined;
+  if (which === 'wallet' && !wallets) ctx.log(`${opLabel(ctx, 'listWallets')} is not readable; the withdrawal wallet_address is not compared with the Smart Wallets`);
   const dest = rnd.address();
   await createWithdrawal(ctx, user, dest);
-  const rule = aliasRule(ctx, field === 'wallet' ? 'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS' : 'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS');
+  const rule = aliasRule(ctx, which === 'wallet' ? 'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS' : 'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS');
   return {
-    match: (b: any) => mentionsDeep(b, dest),
-    expected: field === 'destination' ? dest : undefined,
-    verify: (obj: any) => {
+    match: (b) => mentionsDeep(b, dest),
+    expected: which === 'destination' ? dest : undefined,
+    verify: (obj) => {
       if (!wallets || !Object.hasOwn(obj, rule.new)) return undefined;
       return wallets.some((w) => sameText(obj[rule.new], w)) ? undefined
         : `${rule.new} ${JSON.stringify(obj[rule.new])} is not one of the user's Smart Wallets (${wallets.join(', ')}); section 9.4`;
@@ -384,7 +386,7 @@ export const drivers: Drivers = {
       for (const item of items) {
         expectPair(rule, item, undefined, 'withdrawal request', res);
         // Section 9.4: on withdrawal payloads wallet_address is the Smart Wallet address, not the EOA.
-        check(wallets.includes(String(item.wallet_address).toLowerCase()), `withdrawal wallet_address ${item.wallet_address} is not one of the user's Smart Wallets (${wallets.join(', ')})`, { response: res });
+        check(wallets.includes(String(field(item, 'wallet_address')).toLowerCase()), `withdrawal wallet_address ${String(field(item, 'wallet_address'))} is not one of the user's Smart Wallets (${wallets.join(', ')})`, { response: res });
       }
     },
   },
@@ -409,7 +411,7 @@ export const drivers: Drivers = {
         for (const item of items) expectPair(rule, item, undefined, 'withdrawal request', res);
         return;
       }
-      const mine = items.find((i) => sameText(i?.[rule.new], dest) || sameText(i?.[rule.old], dest));
+      const mine = items.find((i) => sameText(field(i, rule.new), dest) || sameText(field(i, rule.old), dest));
       check(mine, `no listed withdrawal request carries the destination ${dest} under ${rule.new} or ${rule.old}`, { response: res });
       expectPair(rule, mine, dest, 'withdrawal request', res);
     },
@@ -483,11 +485,11 @@ export const drivers: Drivers = {
       expect2xx(list, opLabel(ctx, 'listWallets'));
       const items = walletItems(list.json);
       check(items.length > 0, `${opLabel(ctx, 'listWallets')} lists no wallet`, { response: list });
-      for (const w of items) check(typeof w?.wallet_address === 'string', `${opLabel(ctx, 'listWallets')} item without wallet_address: ${JSON.stringify(w)}`, { response: list });
+      for (const w of items) check(typeof field(w, 'wallet_address') === 'string', `${opLabel(ctx, 'listWallets')} item without wallet_address: ${JSON.stringify(w)}`, { response: list });
       const xrpl = await asUser(ctx, user, { op: 'createXrplAccount', body: requestBody(ctx, 'createXrplAccount', {}) });
       expect2xx(xrpl, opLabel(ctx, 'createXrplAccount'));
-      check(typeof xrpl.json?.wallet_address === 'string', `${opLabel(ctx, 'createXrplAccount')} answer carries no wallet_address: ${xrpl.text.slice(0, 200)}`, { response: xrpl });
-      await expectUnchangedWalletWebhooks(ctx, user, items.map((w) => String(w?.wallet_address)), ['ALIAS-UNCHANGED-WALLET-NAMES']);
+      check(typeof field(xrpl.json, 'wallet_address') === 'string', `${opLabel(ctx, 'createXrplAccount')} answer carries no wallet_address: ${xrpl.text.slice(0, 200)}`, { response: xrpl });
+      await expectUnchangedWalletWebhooks(ctx, user, items.map((w) => String(field(w, 'wallet_address'))), ['ALIAS-UNCHANGED-WALLET-NAMES']);
     },
   },
 
@@ -499,7 +501,7 @@ export const drivers: Drivers = {
     if (!hasControl(ctx, 'create3dsChallenge')) return undefined;
     const user = await createUser(ctx);
     const ch = await create3ds(ctx, user);
-    return { match: (b: any) => mentionsDeep(b, ch.transaction_id) || mentionsDeep(b, user.address), expected: user.address };
+    return { match: (b) => mentionsDeep(b, ch.transaction_id) || mentionsDeep(b, user.address), expected: user.address };
   }, (u) => u.address, ['control:create3dsChallenge|control:triggerWebhook']),
   'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS', provokeWithdrawal('wallet'), undefined, ['control:createWithdrawalRequest|control:triggerWebhook']),
   'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS', provokeWithdrawal('destination'), undefined, ['control:createWithdrawalRequest|control:triggerWebhook']),

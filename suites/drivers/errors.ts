@@ -15,7 +15,7 @@ import {
   opLabel,
   bearer, chainHeader, check, claimPathsCarrying, expect2xx, expectError, expectErrorShape, forgeHs256, headers, identityHeader,
   jwtClaims, requestToken, rnd, s2sToken, sharedUser, tamperSignature, tokenBody, userToken, CheckFailure, idpAuthorize,
-  sharedIdpUser, expectAudienceRefused, expectOneOfErrors, withoutClaim, idpHeaders, ownRowOperations, rowOnOperations, rowOperations, type RowOperation, warnReading,
+  sharedIdpUser, expectAudienceRefused, expectOneOfErrors, withoutClaim, idpHeaders, ownRowOperations, rowOnOperations, rowOperations, type RowOperation, warnReading, field
 } from '../kit/index.ts';
 
 // ------------------------------------------------------------------------------------------ token
@@ -243,7 +243,7 @@ const bodyShape: Driver = {
       // a 5xx with the section 7 body warns; where a row applies (below) the row decides.
       if (res.status >= 500 && !warned5xx) {
         warned5xx = true;
-        warnReading(ctx, 'ERR-BODY-SHAPE', 'wrong-type-status', `token endpoint answered HTTP ${res.status} ${String(res.json?.error_reason)} to ${JSON.stringify(body)}`);
+        warnReading(ctx, 'ERR-BODY-SHAPE', 'wrong-type-status', `token endpoint answered HTTP ${res.status} ${String(field(res.json, 'error_reason'))} to ${JSON.stringify(body)}`);
       }
       // Exactly one field missing and the others valid: exactly one row applies.
       const missing = forms.flatMap((f, i) => (f === 'missing' ? [TOKEN_FIELDS[i]] : []));
@@ -396,7 +396,7 @@ export const drivers: Drivers = {
       // Section 2: access_token is a JWT (the user-token answer carries the same Token fields), so a token that is not one is no reason to skip.
       check(token.split('.').length === 3, "the user token is not a compact JWT (section 2: access_token is a JWT)", { rules: ['ERR-USER-TOKEN-SIGNATURE'] });
       const tokens = [tamperSignature(token)];
-      if (Object.keys(claims).length > 0) tokens.push(await forgeHs256(claims as any, `not-the-secret-${rnd.hex(16)}`));
+      if (Object.keys(claims).length > 0) tokens.push(await forgeHs256(claims, `not-the-secret-${rnd.hex(16)}`));
       await tryRow(tokens);
     },
   },

@@ -9,7 +9,7 @@ import {
   expectSchema, type TestUser, advanceClock, asUser, bearer, chainHeader, check, completeSepa, completeSepaByProvider, create3ds, createUser,
   createWithdrawal, directSepa, expect2xx, expectError, expectRefusedBy, expectNot2xx, headers, identityHeader, initAndSign, initSepa, listItems, machine,
   mentionsDeep, NO_SIGNER, rnd, unknownIdLike, s2sToken, sepaStatus, sepaStates, setPrimaryWallet, setSepaStatus, signChallenge, tamperSignature,
-  unsignedChallenge, userInState, warnReading,
+  unsignedChallenge, userInState, warnReading, field
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
@@ -25,7 +25,8 @@ async function expectSepa(ctx: CheckContext, user: TestUser, want: string, what:
 
 function expectDetailsId(res: HttpResponse, what: string) {
   expect2xx(res, what);
-  check(res.json?.details_id !== undefined && res.json?.details_id !== null && res.json?.details_id !== '', `${what}: no details_id in ${res.text.slice(0, 200)}`, { response: res });
+  const id = field(res.json, 'details_id');
+  check(id !== undefined && id !== null && id !== '', `${what}: no details_id in ${res.text.slice(0, 200)}`, { response: res });
 }
 
 const SET_STATUS = 'control:setSepaCapabilityStatus' as const;
@@ -116,7 +117,7 @@ export const drivers: Drivers = {
       for (let i = 0; i < 2; i++) {
         const res = await directSepa(ctx, user);
         expectDetailsId(res, `${opLabel(ctx, 'createBankAccount')} {Sepa} when ${S.active} (details are retrieved)`);
-        seen.push(res.json.details_id);
+        seen.push(field(res.json, 'details_id'));
         if (i > 0 && JSON.stringify(seen[i]) !== JSON.stringify(seen[0])) {
           warnReading(ctx, 'STATE-SEPA-ACTIVE-RETRIEVE', 'same-details-id', `${opLabel(ctx, 'createBankAccount')} {Sepa} when ${S.active} answered details_id ${JSON.stringify(seen[0])}, then ${JSON.stringify(seen[i])}`);
         }
@@ -147,7 +148,8 @@ export const drivers: Drivers = {
       await setSepaStatus(ctx, b, S.verificationRequired);
       const first = await initSepa(ctx, b);
       expect2xx(first, `baseline: init while ${S.verificationRequired}`);
-      const signed = typeof first.json?.challenge === 'string' ? await signChallenge(ctx, b, first.json.challenge) : undefined;
+      const firstChallenge = field(first.json, 'challenge');
+      const signed = typeof firstChallenge === 'string' ? await signChallenge(ctx, b, firstChallenge) : undefined;
       const wrongComplete = async (status: string) => {
         const res = await completeSepa(ctx, b, signed ?? unsignedChallenge());
         if (signed !== undefined) refused(res, `complete from ${status}`);
@@ -210,14 +212,14 @@ export const drivers: Drivers = {
       if (fixture) {
         // Read only: the list holds pending requests (section 4), so each carries the pending status.
         if (items.length === 0) ctx.skip(`profile.fixtures.withdrawal_pending user ${user.id} has no pending withdrawal request`);
-        for (const w of items) check(w?.status === pending, `pending withdrawal request has status ${JSON.stringify(w?.status)}, expected ${pending}`, { response: res });
+        for (const w of items) check(field(w, 'status') === pending, `pending withdrawal request has status ${JSON.stringify(field(w, 'status'))}, expected ${pending}`, { response: res });
         expectSchema(res, 'listWithdrawalRequests');
         return;
       }
       // The pending request this check created: the one that mentions its destination (under either alias name).
       const mine = items.find((w) => mentionsDeep(w, dest));
       check(mine, `the pending withdrawal request to ${dest} is not listed`, { response: res });
-      check(mine.status === pending, `pending withdrawal request has status ${JSON.stringify(mine.status)}, expected ${pending}`, { response: res });
+      check(field(mine, 'status') === pending, `pending withdrawal request has status ${JSON.stringify(field(mine, 'status'))}, expected ${pending}`, { response: res });
       expectSchema(res, 'listWithdrawalRequests');
     },
   },
@@ -303,7 +305,7 @@ export const drivers: Drivers = {
         expect3dsNotFound(ctx, unknown, rules);
         bodies.push(unknown);
       }
-      const sig = (r: HttpResponse) => JSON.stringify([r.status, r.json?.error_reason, r.json?.error_description, r.json?.error_category]);
+      const sig = (r: HttpResponse) => JSON.stringify([r.status, field(r.json, 'error_reason'), field(r.json, 'error_description'), field(r.json, 'error_category')]);
       for (const r of bodies) check(sig(r) === sig(bodies[0]), `the 3DS refusals differ (lookup is scoped to the caller, so all are the same 400): ${sig(bodies[0])} vs ${sig(r)}`, { response: r });
       expect2xx(await decide(ctx, owner, 'approve3ds', ch.transaction_id), "the owner approves after the other user's refused attempts");
     },

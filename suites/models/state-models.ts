@@ -12,7 +12,7 @@ import {
   opLabel,
   type TestUser, advanceClock, aliasProblem, asUser, check, completeSepa, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, expectRefusedBy,
   expectNot2xx, initSepa, is2xx, listItems, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus,
-  signChallenge, unsignedChallenge, type SepaStates, CheckFailure, mentionsDeep, unknownIdLike, warnReading,
+  signChallenge, unsignedChallenge, type SepaStates, CheckFailure, mentionsDeep, unknownIdLike, warnReading, field
 } from '../kit/index.ts';
 import { decide, expect3dsNotFound, type Decision } from '../drivers/states.ts';
 
@@ -55,7 +55,8 @@ async function expectStatus(r: SepaReal, m: SepaModel, after: string, rules: Rul
 
 function detailsOk(res: HttpResponse, what: string, rules: RuleId[]) {
   expect2xx(res, what, rules);
-  check(res.json?.details_id !== undefined && res.json?.details_id !== null, `${what}: no details_id`, { rules, response: res });
+  const id = field(res.json, 'details_id');
+  check(id !== undefined && id !== null, `${what}: no details_id`, { rules, response: res });
 }
 
 class DirectCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
@@ -72,7 +73,7 @@ class DirectCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
     }
     if (from === S.active) {
       detailsOk(res, `direct activation when ${S.active} (details are retrieved)`, ['STATE-SEPA-ACTIVE-RETRIEVE']);
-      const id = JSON.stringify(res.json.details_id);
+      const id = JSON.stringify(field(res.json, 'details_id'));
       m.activeDetails ??= id;
       // Whether a retrieval answers the same details_id is a reading (STATE-SEPA-ACTIVE-RETRIEVE
       // same-details-id): another one is a warning, once per run of the model.
@@ -96,9 +97,10 @@ class InitCmd implements fc.AsyncCommand<SepaModel, SepaReal> {
     if (m.status === S.verificationRequired) {
       if (m.primary) expect2xx(res, 'init with a Primary Smart Wallet', ['STATE-SEPA-WALLET-LINK-ACTIVATION']);
       if (is2xx(res)) {
-        check(typeof res.json?.challenge === 'string', 'init answered no challenge string', { rules: ['STATE-SEPA-WALLET-LINK-ACTIVATION'], response: res });
+        const challenge = field(res.json, 'challenge');
+        check(typeof challenge === 'string', 'init answered no challenge string', { rules: ['STATE-SEPA-WALLET-LINK-ACTIVATION'], response: res });
         // The test wallet signs as the Primary Smart Wallet (none to sign with when it is absent).
-        const signed = m.primary ? await signChallenge(r.ctx, r.user, res.json.challenge) : undefined;
+        const signed = m.primary ? await signChallenge(r.ctx, r.user, challenge) : undefined;
         if (m.primary && signed === undefined) r.couldNot.add('complete with a signed challenge (the control API cannot sign as the Primary Smart Wallet), so a successful wallet-linking activation was never exercised');
         r.signed = signed ?? r.signed;
         m.challenge = signed !== undefined;
@@ -235,7 +237,7 @@ interface TdsReal {
 }
 
 function refusalSig(res: HttpResponse): string {
-  return JSON.stringify([res.status, res.json?.error_reason, res.json?.error_description]);
+  return JSON.stringify([res.status, field(res.json, 'error_reason'), field(res.json, 'error_description')]);
 }
 
 function expectRefusal(r: TdsReal, res: HttpResponse, rules: RuleId[]) {
