@@ -9,7 +9,7 @@ import { readInputFile } from '../input/index.ts';
 import { describeErrors, validatorFor } from '../baseline/schemas.ts';
 import { HttpSession } from '../client/index.ts';
 import { tokenRequest } from '../client/credentials.ts';
-import { ConfigError, CredentialsError } from '../errors/index.ts';
+import { CancelledError, ConfigError, CredentialsError } from '../errors/index.ts';
 import type { Model, Operation } from '../model/types.ts';
 import { MASK, type ResolvedProfile } from '../profile/index.ts';
 import { operationOf } from '../report/html-curl.ts';
@@ -44,6 +44,8 @@ export interface HarReplayOptions {
   entries?: number[];
   allowWrites?: boolean;
   timeoutBudgetMs?: number;
+  /** Aborted: no further entry is sent, the one in flight is abandoned, and replayHar throws CancelledError. */
+  signal?: AbortSignal;
 }
 
 export async function loadHar(file: string): Promise<Har> {
@@ -73,7 +75,7 @@ export async function replayHar(har: Har, opts: HarReplayOptions): Promise<Repla
   for (const n of opts.entries ?? []) if (n < 1 || n > all.length) throw new ConfigError(`--entry ${n}: the HAR has entries 1..${all.length}`);
   const picked = opts.entries?.length ? all.filter(({ n }) => opts.entries!.includes(n)) : all;
   const session = new HttpSession({ profile, model, ...(opts.timeoutBudgetMs ? { timeoutBudgetMs: opts.timeoutBudgetMs } : {}) });
-  const http = session.client('replay');
+  const http = session.client('replay', opts.signal ? { signal: opts.signal } : {});
   const client = profile.clients[0];
   let token: string | undefined;
   const s2s = async (): Promise<string> => {
@@ -86,7 +88,17 @@ export async function replayHar(har: Har, opts: HarReplayOptions): Promise<Repla
   };
   const out: ReplayOutcome[] = [];
   try {
-    for (const { e, n } of picked) out.push(await replayOne(e, n, { ...opts, http, s2s, mask: (t) => session.mask(t) }));
+    for (const { e, n } of picked) {
+      if (opts.signal?.aborted) break;
+      // An answer cut short by the abort is not a difference: it is left out, like the entries after it.
+      const outcome = await replayOne(e, n, { ...opts, http, s2s, mask: (t) => session.mask(t) }).catch((err: unknown) => {
+        if (opts.signal?.aborted) return undefined;
+        throw err;
+      });
+      if (!outcome || opts.signal?.aborted) break;
+      out.push(outcome);
+    }
+    if (opts.signal?.aborted) throw new CancelledError(`replay cancelled: ${out.length} of ${picked.length} entries were replayed, none is printed; rerun it, or only some entries (--entry)`);
   } finally {
     await session.close();
   }

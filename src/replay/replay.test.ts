@@ -5,11 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../api/index.ts';
+import { CancelledError } from '../errors/index.ts';
+import { loadModel } from '../model/index.ts';
+import { resolveProfile } from '../profile/index.ts';
 import { captureIo } from '../cli/capture.ts';
 import { main } from '../cli/index.ts';
 import type { TargetProfile } from '../profile/index.ts';
 import { startReference, type ReferenceServer } from '../reference/index.ts';
 import { HarReporter, JsonReporter } from '../report/index.ts';
+import { loadHar, replayHar } from './har-replay.ts';
 import { shapeDiff } from './shape.ts';
 
 /**
@@ -17,12 +21,14 @@ import { shapeDiff } from './shape.ts';
  * answers (the AUTH-S2S-TOKEN-RESPONSE fault), and records every bearer token it forwards and issues.
  */
 async function faultyProxy(upstream: string) {
-  const state = { faulty: true, tokens: new Set<string>(), issued: new Set<string>() };
+  const state = { faulty: true, tokens: new Set<string>(), issued: new Set<string>(), requests: 0, onRequest: undefined as (() => void) | undefined };
   const body = (req: IncomingMessage) => new Promise<string>((r) => {
     let s = '';
     req.on('data', (d) => (s += d)).on('end', () => r(s));
   });
   const server: Server = createServer(async (req, res) => {
+    state.requests++;
+    state.onRequest?.();
     const auth = req.headers.authorization;
     if (auth?.startsWith('Bearer ')) state.tokens.add(auth.slice(7));
     const headers: Record<string, string> = {};
@@ -116,6 +122,34 @@ describe('replay', () => {
     proxy.state.faulty = false;
     expect((await cli('replay', 'results.json', '--check', CHECK, '--profile', profileFile)).code).toBe(0);
     expect((await cli('replay', 'results.json', '--profile', profileFile)).err).toContain(`add --check ID (its failed checks: ${CHECK}`);
+  });
+
+  it('--config names the target as it does for run', async () => {
+    proxy.state.faulty = true;
+    await writeFile(join(dir, 'replay.config.json'), JSON.stringify({ profile: 'profile.json' }));
+    const before = proxy.state.requests;
+    const r = await cli('replay', 'run.har', '--config', 'replay.config.json', '--entry', '1');
+    expect(r.out).not.toContain('embedded reference');
+    expect(r.out).toMatch(/replayed 1, /);
+    expect(proxy.state.requests).toBeGreaterThan(before);
+  });
+
+  it('a cancelled replay sends nothing more and ends in CancelledError', async () => {
+    const har = await loadHar(join(dir, 'run.har'));
+    const profile = resolveProfile({ ...ref.profile, base_url: proxy.url }, { env: {} }, 'test profile');
+    const model = await loadModel();
+    const before = proxy.state.requests;
+    await expect(replayHar(har, { profile, model, allowWrites: true, signal: AbortSignal.abort() })).rejects.toBeInstanceOf(CancelledError);
+    expect(proxy.state.requests).toBe(before);
+    // Aborted while the first request is at the target: that answer is not compared, no other request is sent.
+    const controller = new AbortController();
+    proxy.state.onRequest = () => controller.abort();
+    try {
+      await expect(replayHar(har, { profile, model, allowWrites: true, signal: controller.signal })).rejects.toThrow(/replay cancelled: 0 of \d+ entries/);
+    } finally {
+      proxy.state.onRequest = undefined;
+    }
+    expect(proxy.state.requests).toBe(before + 1);
   });
 
   it('refuses a file that is not HAR 1.2 with a usage error', async () => {

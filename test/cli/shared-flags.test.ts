@@ -1,6 +1,7 @@
 // Every command's shared flags agree: built from the commands' own yargs builders (a recording Argv),
 // so a command that redeclares a shared flag with another type, default or help text fails here, and
 // so does a flag two commands declare alike-named outside the shared table.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Argv } from 'yargs';
 import { loadCommands } from '../../src/cli/commands/index.ts';
@@ -41,7 +42,21 @@ const OWN_MEANING: Record<string, string> = {
   key: 'certify: the private key that signs; verify: the public key that checks',
 };
 
+/** The long commands: each takes --config and stops on Ctrl-C (src/cli/cancel.ts). */
+const LONG_COMMANDS = ['run', 'compare', 'certify', 'load', 'selftest', 'replay'];
+const cancellable = (name: string) => /\bwithCancellation\(/.test(readFileSync(new URL(`../../src/cli/commands/${name}.ts`, import.meta.url), 'utf8'));
+
 describe('shared flags (src/cli/flags.ts)', () => {
+  it.each(LONG_COMMANDS)('%s takes --config and is cancelled by Ctrl-C', (name) => {
+    expect(byCommand.find((c) => c.name === name)?.flags.has('config')).toBe(true);
+    expect(cancellable(name)).toBe(true);
+  });
+
+  it('a command that can be cancelled is a long command (and takes --config)', () => {
+    expect(byCommand.map((c) => c.name).filter(cancellable)).toEqual(expect.arrayContaining(LONG_COMMANDS));
+    expect(byCommand.map((c) => c.name).filter((n) => cancellable(n) && !LONG_COMMANDS.includes(n))).toEqual([]);
+  });
+
   it('are declared by the commands at all (the recorder sees them)', () => {
     expect(rows.length).toBeGreaterThanOrEqual(Object.keys(SHARED_FLAGS).length);
     expect(new Set(rows.map(([, flag]) => flag))).toEqual(new Set(Object.keys(SHARED_FLAGS)));

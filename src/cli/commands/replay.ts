@@ -1,6 +1,6 @@
 // `baas-conform replay FILE`: a HAR (run --har) re-sends its recorded requests with fresh tokens and
 // prints where the answers differ; a results.json with --check re-runs that check with the run's
-// seed. Target as for run: --profile, --target, or the embedded reference.
+// seed. Target as for run: --profile, --target (or the config file's), or the embedded reference.
 
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -14,8 +14,9 @@ import { startReference } from '../../reference/index.ts';
 import { ConsoleReporter } from '../../report/index.ts';
 import { loadHar, replayHar, type ReplayOutcome } from '../../replay/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
+import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
-import { positiveInt } from '../../options/index.ts';
+import { positiveInt, resolveRunOptions } from '../../options/index.ts';
 
 /** Target text may hold terminal control characters. */
 const clean = (s: string) => s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, ' ');
@@ -28,9 +29,10 @@ async function kindOf(file: string): Promise<string | undefined> {
   }
 }
 
-/** The flags replay's builder declares (shared profile/target/check plus the HAR ones). */
+/** The flags replay's builder declares (shared config/profile/target/check plus the HAR ones). */
 interface ReplayArgs {
   file?: string;
+  config?: string;
   profile?: string;
   target?: string;
   check?: string | string[];
@@ -38,7 +40,13 @@ interface ReplayArgs {
   allowWrites?: boolean;
 }
 
-async function replayResults(file: string, args: ReplayArgs, io: CliIo): Promise<number> {
+/** The target flags after the config file: an absolute profile path and/or a target URL. */
+interface ReplayTarget {
+  profile?: string;
+  target?: string;
+}
+
+async function replayResults(file: string, args: ReplayArgs, to: ReplayTarget, io: CliIo): Promise<number> {
   const doc = await loadResults(file);
   const ids: string[] = ([] as string[]).concat(args.check ?? []).map(String);
   if (ids.length > 1) throw new ConfigError(`replay ${file}: --check names one check to re-run, got ${ids.length}`);
@@ -47,15 +55,10 @@ async function replayResults(file: string, args: ReplayArgs, io: CliIo): Promise
   if (!doc.checks.some((c) => c.checkId === id)) throw new ConfigError(`replay: ${file} has no check ${id}`);
   if (doc.seed === undefined) throw new ConfigError(`replay: ${file} records no seed`);
   io.stdout.write(`replaying ${id} with the recorded seed ${doc.seed} (was ${doc.checks.find((c) => c.checkId === id)!.verdict})\n`);
-  const outcome = await runConformance({
-    profile: args.profile === undefined ? undefined : resolve(io.cwd, args.profile),
-    target: args.target,
-    env: io.env,
-    cwd: io.cwd,
-    seed: doc.seed,
-    checks: [id],
-    reporters: [new ConsoleReporter({ stream: io.stdout })],
-  });
+  const seed = doc.seed;
+  const outcome = await withCancellation(io, 'the check is aborted', (signal) =>
+    runConformance({ ...to, env: io.env, cwd: io.cwd, seed, checks: [id], signal, reporters: [new ConsoleReporter({ stream: io.stdout })] }),
+  );
   return outcome.exitCode;
 }
 
@@ -67,20 +70,21 @@ function print(o: ReplayOutcome, io: CliIo): void {
   for (const note of o.notes ?? []) io.stdout.write(`    note: ${clean(note)}\n`);
 }
 
-async function replayHarFile(file: string, args: ReplayArgs, io: CliIo): Promise<number> {
+async function replayHarFile(file: string, args: ReplayArgs, to: ReplayTarget, io: CliIo): Promise<number> {
   const har = await loadHar(file);
   const entries: number[] = [...(args.entry ?? [])].map((n: unknown) => positiveInt('entry', n)!);
   let reference: Awaited<ReturnType<typeof startReference>> | undefined;
   let profile: ResolvedProfile;
-  if (args.profile !== undefined) profile = await loadProfile(resolve(io.cwd, args.profile), { target: args.target, env: io.env });
-  else if (args.target !== undefined) profile = resolveProfile(undefined, { target: args.target, env: io.env }, 'target');
+  if (to.profile !== undefined) profile = await loadProfile(to.profile, { target: to.target, env: io.env });
+  else if (to.target !== undefined) profile = resolveProfile(undefined, { target: to.target, env: io.env }, 'target');
   else {
     reference = await startReference();
     profile = resolveProfile(reference.profile, { env: {} }, 'embedded reference profile');
     io.stdout.write(`no --profile or --target: replaying against the embedded reference at ${profile.base_url}\n`);
   }
   try {
-    const outcomes = await replayHar(har, { profile, model: await loadModel(), entries, allowWrites: !!args.allowWrites });
+    const model = await loadModel();
+    const outcomes = await withCancellation(io, 'no further request is sent, nothing is compared', (signal) => replayHar(har, { profile, model, entries, allowWrites: !!args.allowWrites, signal }));
     for (const o of outcomes) print(o, io);
     const n = (s: ReplayOutcome['status']) => outcomes.filter((o) => o.status === s).length;
     const differing = outcomes.filter((o) => o.differences.length).length;
@@ -95,14 +99,18 @@ async function replayHarFile(file: string, args: ReplayArgs, io: CliIo): Promise
 
 async function replayHandler(args: ReplayArgs, io: CliIo): Promise<number> {
   const file = resolve(io.cwd, String(args.file));
-  return (await kindOf(file)) === RESULTS_KIND ? replayResults(file, args, io) : replayHarFile(file, args, io);
+  // The config file (--config, else ./baas-conform.config.json) names the target as it does for run;
+  // its check list is not read: replay's --check names the one check of a results.json to re-run.
+  const o = await resolveRunOptions({ config: args.config, profile: args.profile, target: args.target }, io.cwd);
+  const to: ReplayTarget = { profile: o.profiles[0], target: o.target };
+  return (await kindOf(file)) === RESULTS_KIND ? replayResults(file, args, to, io) : replayHarFile(file, args, to, io);
 }
 
 export const replayCommand: CommandImpl<ReplayArgs> = {
   builder: (y: Argv) =>
     // replay: tokens are minted from the profile's clients[0]; with a results.json, --check names
     // the one check to re-run with the recorded seed.
-    sharedFlags(y, 'profile', 'target', 'check')
+    sharedFlags(y, 'config', 'profile', 'target', 'check')
       .positional('file', { type: 'string', describe: 'run.har (HAR 1.2) or results.json' })
       .option('entry', { type: 'number', array: true, describe: 'HAR: replay only these entries (1-based); repeatable' })
       .option('allow-writes', { type: 'boolean', describe: 'HAR: also send requests that create state or move money (refused by default, exit 2)' }),
