@@ -6,7 +6,7 @@
 import type { CliCommand, CommandImpl } from '../types.ts';
 
 export interface CommandEntry {
-  /** The first word of `command`: what a user types. */
+  /** The first word of `command`: what a user types, and the module (./<name>.ts, exporting <name>Command). */
   name: string;
   /** yargs command string, e.g. 'run' or 'diff <old> <new>'. */
   command: string;
@@ -14,55 +14,37 @@ export interface CommandEntry {
   load(): Promise<CommandImpl>;
 }
 
-export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'run', command: 'run', describe: 'Run the conformance checks against a target (default: the embedded reference)', load: async () => (await import('./run.ts')).runCommand },
-  { name: 'serve', command: 'serve', describe: 'Run the reference implementation; prints its target profile as the first stdout line', load: async () => (await import('./serve.ts')).serveCommand },
-  { name: 'rules', command: 'rules', describe: 'List every rule of the spec model with its section and the checks that cover it', load: async () => (await import('./rules.ts')).rulesCommand },
-  {
-    name: 'load',
-    command: 'load [scenario] [files..]',
-    describe: 'Run a bounded load scenario (`load --help` lists them) in the closed or open model, or merge results: load merge a.json b.json ...',
-    load: async () => (await import('./load.ts')).loadCommand,
-  },
-  { name: 'selftest', command: 'selftest', describe: 'Prove the checks catch non-conformance: run them against the reference and every mutant variant', load: async () => (await import('./selftest.ts')).selftestCommand },
-  {
-    name: 'diff',
-    command: 'diff <old> <new>',
-    describe: 'Compare two results.json files: newly failing, fixed and newly skipped rules and checks (exit 1 if anything newly fails)',
-    load: async () => (await import('./diff.ts')).diffCommand,
-  },
-  {
-    name: 'certify',
-    command: 'certify',
-    describe: 'Run the full suite and, only if it passes with every testable rule exercised, write a signed certification package',
-    load: async () => (await import('./certify.ts')).certifyCommand,
-  },
-  {
-    name: 'verify',
-    command: 'verify <package>',
-    describe: 'Verify a certification package: exit 1 naming the file that does not match (changed, missing, extra) or a wrong key',
-    load: async () => (await import('./verify.ts')).verifyCommand,
-  },
-  {
-    name: 'audit',
-    command: 'audit',
-    describe: 'Certify a client: serve the reference in audit mode (profile on the first stdout line), judge the calls your client makes',
-    load: async () => (await import('./audit.ts')).auditCommand,
-  },
-  {
-    name: 'replay',
-    command: 'replay <file>',
-    describe: 'Re-send a HAR (run --har) with fresh tokens and print what answers differently; or re-run one check of a results.json with its seed (--check)',
-    load: async () => (await import('./replay.ts')).replayCommand,
-  },
-  {
-    name: 'compare',
-    command: 'compare',
-    describe:
-      'Run the same seeded checks against two targets and report rule verdicts that differ, and how their answers differ (where the spec specifies, where it is silent). Exit 1 if a rule verdict differs',
-    load: async () => (await import('./compare.ts')).compareCommand,
-  },
+/**
+ * Every command: its yargs command string, its description and its module. The import stays a literal
+ * per command (the build rewrites literal .ts specifiers only) and runs only when that command is chosen.
+ */
+const TABLE: ReadonlyArray<readonly [command: string, describe: string, module: () => Promise<Record<string, unknown>>]> = [
+  ['run', 'Run the conformance checks against a target (default: the embedded reference)', () => import('./run.ts')],
+  ['serve', 'Run the reference implementation; prints its target profile as the first stdout line', () => import('./serve.ts')],
+  ['rules', 'List every rule of the spec model with its section and the checks that cover it', () => import('./rules.ts')],
+  ['load [scenario] [files..]', 'Run a bounded load scenario (`load --help` lists them) in the closed or open model, or merge results: load merge a.json b.json ...', () => import('./load.ts')],
+  ['selftest', 'Prove the checks catch non-conformance: run them against the reference and every mutant variant', () => import('./selftest.ts')],
+  ['diff <old> <new>', 'Compare two results.json files: newly failing, fixed and newly skipped rules and checks (exit 1 if anything newly fails)', () => import('./diff.ts')],
+  ['certify', 'Run the full suite and, only if it passes with every testable rule exercised, write a signed certification package', () => import('./certify.ts')],
+  ['verify <package>', 'Verify a certification package: exit 1 naming the file that does not match (changed, missing, extra) or a wrong key', () => import('./verify.ts')],
+  ['audit', 'Certify a client: serve the reference in audit mode (profile on the first stdout line), judge the calls your client makes', () => import('./audit.ts')],
+  ['replay <file>', 'Re-send a HAR (run --har) with fresh tokens and print what answers differently; or re-run one check of a results.json with its seed (--check)', () => import('./replay.ts')],
+  ['compare', 'Run the same seeded checks against two targets and report rule verdicts that differ, and how their answers differ (where the spec specifies, where it is silent). Exit 1 if a rule verdict differs', () => import('./compare.ts')],
 ];
+
+export const COMMANDS: readonly CommandEntry[] = TABLE.map(([command, describe, module]) => {
+  const name = command.split(' ')[0];
+  return {
+    name,
+    command,
+    describe,
+    async load() {
+      const impl = (await module())[`${name}Command`];
+      if (!impl) throw new Error(`src/cli/commands/${name}.ts exports no ${name}Command`);
+      return impl as CommandImpl;
+    },
+  };
+});
 
 export const commandNamed = (name: string | undefined): CommandEntry | undefined => COMMANDS.find((c) => c.name === name);
 
