@@ -14,7 +14,7 @@ import {
   expectNot2xx, initSepa, is2xx, listItems, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus,
   signChallenge, unsignedChallenge, type SepaStates, CheckFailure, mentionsDeep, unknownIdLike, warnReading, field
 } from '../kit/index.ts';
-import { decide, expect3dsNotFound, type Decision } from '../drivers/states.ts';
+import { decide, expect3dsNotFound, type Decision } from '../drivers/states-3ds.ts';
 
 // ------------------------------------------------------------------------------------------------ SEPA
 
