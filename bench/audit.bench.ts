@@ -33,15 +33,15 @@ async function readHeaders(base: string, creds: { client_id: string; client_secr
   const model = await loadModel();
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
     const r = await request(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    const json = (await r.body.json()) as any;
-    if (r.statusCode !== 200) throw new Error(`${path}: ${r.statusCode} ${JSON.stringify(json)}`);
-    return json;
+    const json: unknown = await r.body.json();
+    if (r.statusCode !== 200 || json === null || typeof json !== 'object') throw new Error(`${path}: ${r.statusCode} ${JSON.stringify(json)}`);
+    return Object.fromEntries(Object.entries(json));
   };
   const tokenReq = tokenRequest(model, creds);
   const tok = await post(tokenReq.path, tokenReq.body);
   const userReq = createUserRequest(model, { email: 'bench@example.com', country: 'DE', address: `0x${'2'.repeat(40)}` });
-  const user = await post(userReq.path, userReq.body, { authorization: `Bearer ${tok.access_token}`, [model.auth.chain_header]: chainId });
-  return s2sUserHeaders(model, tok.access_token, userIdOf(model, user)!, chainId);
+  const user = await post(userReq.path, userReq.body, { authorization: `Bearer ${String(tok.access_token)}`, [model.auth.chain_header]: chainId });
+  return s2sUserHeaders(model, String(tok.access_token), userIdOf(model, user)!, chainId);
 }
 
 export async function benchAudit(opts: { durationSec?: number; connections?: number } = {}): Promise<AuditBenchResult> {

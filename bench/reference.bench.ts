@@ -4,7 +4,7 @@
 // - user token: `Authorization: Bearer <user token>` + X-Chain-Id (the token, verified once and then
 //   cached by the reference, names the user);
 // - identity header: an S2S token + X-User-Id + X-Chain-Id (section 5 "User identity headers").
-// Rounds are interleaved (bare, user token, identity header, repeated); req/s is the best round, CPU per
+// Rounds are interleaved (bare, user token, identity header, then the reverse order); req/s is the best round, CPU per
 // request the least, so a burst of load from other processes lowers one round, not the ratio. The
 // ratios reference/bare are the figures of merit (target >= 0.95); printed, never unit-tested.
 
@@ -112,21 +112,25 @@ export async function benchReference(opts: BenchOptions = {}): Promise<BenchResu
     const p = ref.profile!;
     const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
       const r = await request(p.base_url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-      const json = (await r.body.json()) as any;
+      const json = (await r.body.json()) as Record<string, unknown>;
       if (r.statusCode !== 200) throw new Error(`${path}: ${r.statusCode} ${JSON.stringify(json)}`);
       return json;
+    };
+    const accessToken = (answer: Record<string, unknown>): string => {
+      if (typeof answer.access_token !== 'string') throw new Error(`bench: no access_token in ${JSON.stringify(answer)}`);
+      return answer.access_token;
     };
     const model = await loadModel();
     const chain = model.auth.chain_header.toLowerCase();
     const walletHeader = model.auth.identity_headers.find((h) => /wallet/i.test(h))!.toLowerCase();
     const tokenReq = tokenRequest(model, p.clients[0]);
-    const tok = await post(tokenReq.path, tokenReq.body);
+    const s2sToken = accessToken(await post(tokenReq.path, tokenReq.body));
     const address = '0x' + '1'.repeat(40);
     const userReq = createUserRequest(model, { email: 'bench@example.com', country: 'DE', address });
-    const user = await post(userReq.path, userReq.body, { authorization: `Bearer ${tok.access_token}` });
-    const identity = s2sUserHeaders(model, tok.access_token, userIdOf(model, user)!, p.chain_id!);
-    const authorized = await post(model.operation('authorizeUser').path, undefined, { authorization: `Bearer ${tok.access_token}`, [walletHeader]: address, [chain]: p.chain_id! });
-    const userToken = { authorization: `Bearer ${authorized.access_token}`, [chain]: p.chain_id! };
+    const user = await post(userReq.path, userReq.body, { authorization: `Bearer ${s2sToken}` });
+    const identity = s2sUserHeaders(model, s2sToken, userIdOf(model, user)!, p.chain_id!);
+    const authorized = await post(model.operation('authorizeUser').path, undefined, { authorization: `Bearer ${s2sToken}`, [walletHeader]: address, [chain]: p.chain_id! });
+    const userToken = { authorization: `Bearer ${accessToken(authorized)}`, [chain]: p.chain_id! };
     const readUrl = `${p.base_url}${model.operation('getUserV1').path}`;
     const sample = await request(readUrl, { headers: identity });
     const bare = await startServer(['bare', await sample.body.text()]);
@@ -138,7 +142,10 @@ export async function benchReference(opts: BenchOptions = {}): Promise<BenchResu
     ] as const;
     const seen: Record<(typeof scenarios)[number]['name'], Figure[]> = { bare: [], userToken: [], identityHeader: [] };
     if (warmup > 0) for (const s of scenarios) await run(s.url, s.headers, connections, warmup);
-    for (let i = 0; i < rounds; i++) for (const s of scenarios) seen[s.name].push(await measure(s.server, s.url, s.headers, connections, duration));
+    // Odd rounds run in reverse order, so no scenario always follows the same one.
+    for (let i = 0; i < rounds; i++) {
+      for (const s of i % 2 === 0 ? scenarios : [...scenarios].reverse()) seen[s.name].push(await measure(s.server, s.url, s.headers, connections, duration));
+    }
     const b = best(seen.bare);
     const read = (f: Figure[]): ReadFigure => {
       const r = best(f);

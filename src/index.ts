@@ -14,7 +14,7 @@ export type { Check } from './checks/types.ts';
 export { loadChecks } from '../suites/index.ts';
 export { RUN_DEFAULTS, type RunOutcome, type Shard } from './runner/index.ts';
 export {
-  BaasConformError, ConfigError, TargetUnreachableError, CredentialsError, ServiceRegistrationError,
+  BaasConformError, ConfigError, TargetUnreachableError, CredentialsError, ServiceRegistrationError, CancelledError,
   InputFileError, ModelError, SchemaViolationError, PlanError, AuditPlanError, ControlAdapterError, ResultsFileError, ExpectedFailuresError,
   CertifyKeyError, CertifyOutputError, PackageVerificationError, CertificationRefusedError, TransportError,
   type InputLocation, type PackageProblem, type TransportErrorCode,

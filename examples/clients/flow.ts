@@ -9,7 +9,7 @@ import { controlOperations } from '../../src/control/index.ts';
 import { loadModel, type Model } from '../../src/index.ts';
 import type { OperationId, SepaAccountState } from '../../src/model/index.ts';
 import type { ClientMode } from './faults.ts';
-import { Http, type Answer } from './http.ts';
+import { Http, pick, type Answer } from './http.ts';
 import { TokenManager } from './tokens.ts';
 
 export interface FlowOptions {
@@ -87,16 +87,16 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
         : mode === 'both-names' ? { [alias.new]: eoa, [alias.old]: eoa } : { [alias.new]: eoa };
     const created = await s2s('createUserV1', { body: { email, country: 'DE', ...names, ...extra } });
     need('create user', created);
-    const userId = String(created.body?.user_id ?? created.body?.id ?? '');
+    const userId = String(pick(created.body, 'user_id') ?? pick(created.body, 'id') ?? '');
     need('read user', await s2s('getUserV2', { wallet: eoa, email }));
 
     // 2. A user token for the client application; the Smart Wallet from the wallet list.
     const auth = await s2s('authorizeUser', { wallet: eoa, email });
     need('user token', auth);
-    const userToken = String(auth.body?.access_token ?? '');
+    const userToken = String(pick(auth.body, 'access_token') ?? '');
     const wallets = await asUser(userToken, 'listWallets');
     need('wallets', wallets);
-    const smart = String((wallets.body?.data ?? wallets.body ?? [])[0]?.wallet_address ?? '');
+    const smart = String(pick(wallets.body, 'data', 0, 'wallet_address') ?? pick(wallets.body, 0, 'wallet_address') ?? '');
     const walletForHeader = mode === 'smart-wallet-header' && smart ? smart : eoa;
 
     // 3. Cards.
@@ -110,11 +110,12 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
     }
     const tok = await http.call({ method: 'POST', url: url('tokenizeCard'), body: card });
     if (need('tokenize card', tok)) {
-      const rec = await asUser(userToken, 'createRecipientV2', { body: { type: 'Card', first_name: 'Ada', last_name: 'Lovelace', is_business: false, card_token: tok.body.card_token, ...extra } });
-      const pd = [rec.body?.payment_details].flat()[0];
-      if (need('recipient', rec) && pd?.id) {
-        const est = await asUser(userToken, 'estimateCardTransfer', { body: { recipient_id: rec.body.id, payment_details_id: pd.id, amount: '10.00', currency: 'EUR' } });
-        if (need('estimate', est)) need('execute', await asUser(userToken, 'executeCardTransfer', { body: { estimation_id: est.body.estimation_id } }));
+      const rec = await asUser(userToken, 'createRecipientV2', { body: { type: 'Card', first_name: 'Ada', last_name: 'Lovelace', is_business: false, card_token: pick(tok.body, 'card_token'), ...extra } });
+      // payment_details: one object or a list of them; the first is paid to.
+      const detailsId = pick(rec.body, 'payment_details', 0, 'id') ?? pick(rec.body, 'payment_details', 'id');
+      if (need('recipient', rec) && detailsId) {
+        const est = await asUser(userToken, 'estimateCardTransfer', { body: { recipient_id: pick(rec.body, 'id'), payment_details_id: detailsId, amount: '10.00', currency: 'EUR' } });
+        if (need('estimate', est)) need('execute', await asUser(userToken, 'executeCardTransfer', { body: { estimation_id: pick(est.body, 'estimation_id') } }));
       }
     }
 
@@ -125,14 +126,14 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
     // 6. The wallet-linking path: a second user whose status asks for provider verification.
     const eoa2 = randomEoa();
     const u2 = await s2s('createUserV1', { body: { email: `partner+${randomBytes(4).toString('hex')}@example.com`, country: 'FR', ...(mode === 'deprecated-names' ? { [alias.old]: eoa2 } : { [alias.new]: eoa2 }) } });
-    const u2id = String(u2.body?.user_id ?? u2.body?.id ?? '');
+    const u2id = String(pick(u2.body, 'user_id') ?? pick(u2.body, 'id') ?? '');
     const verify: SepaAccountState = 'ExternalProviderVerificationRequired';
     if (need('second user', u2) && (await control('setSepaCapabilityStatus', { user_id: u2id }, { status: verify })).status < 300) {
       const chainValue = mode === 'chain-number' ? Number(profile.chain_id) : profile.chain_id;
       const init = await s2s('initBankAccount', { wallet: eoa2, body: { chain: chainValue } });
       if (need('init', init)) {
-        const signed = await control('signChallenge', { user_id: u2id }, { challenge: init.body.challenge });
-        need('complete', await s2s('completeBankAccount', { wallet: eoa2, body: { chain: chainValue, signed_challenge: signed.body?.signed_challenge } }));
+        const signed = await control('signChallenge', { user_id: u2id }, { challenge: pick(init.body, 'challenge') });
+        need('complete', await s2s('completeBankAccount', { wallet: eoa2, body: { chain: chainValue, signed_challenge: pick(signed.body, 'signed_challenge') } }));
       }
     }
 

@@ -7,7 +7,18 @@ import type { ClientMode } from './faults.ts';
 
 export interface Answer {
   status: number;
-  body: any;
+  /** The parsed JSON answer (the text when it is not JSON): read with `pick`, which checks each step. */
+  body: unknown;
+}
+
+/** The value at `path` in a JSON answer (object keys, array indexes), or undefined where a step is missing. */
+export function pick(body: unknown, ...path: (string | number)[]): unknown {
+  let at = body;
+  for (const step of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = Array.isArray(at) ? (typeof step === 'number' ? at[step] : undefined) : (at as Record<string, unknown>)[String(step)];
+  }
+  return at;
 }
 
 export interface CallOptions {
@@ -75,7 +86,7 @@ export class Http {
           ...(this.mode === 'no-timeout' ? { headersTimeout: 0, bodyTimeout: 0 } : { signal: AbortSignal.timeout(this.timeoutMs) }),
         });
         const text = await res.body.text();
-        let body: any;
+        let body: unknown;
         try {
           body = text ? JSON.parse(text) : undefined;
         } catch {

@@ -3,7 +3,7 @@
 // for it only once the cached token is about to expire.
 
 import type { ClientMode } from './faults.ts';
-import type { Http } from './http.ts';
+import { pick, type Http } from './http.ts';
 
 export interface TokenSource {
   url: string;
@@ -33,9 +33,10 @@ export class TokenManager {
           method: 'POST', url: this.src.url,
           body: { client_id: this.src.clientId, client_secret: this.src.clientSecret, grant_type: this.src.grantType, ...this.extra },
         });
-        if (r.status !== 200 || typeof r.body?.access_token !== 'string') throw new Error(`token endpoint answered ${r.status}`);
-        this.token = { value: r.body.access_token, expiresAtMs: Number(r.body.expires_at) * 1000 };
-        return r.body.access_token as string;
+        const token = pick(r.body, 'access_token');
+        if (r.status !== 200 || typeof token !== 'string') throw new Error(`token endpoint answered ${r.status}`);
+        this.token = { value: token, expiresAtMs: Number(pick(r.body, 'expires_at')) * 1000 };
+        return token;
       } finally {
         this.pending = undefined;
       }

@@ -13,6 +13,7 @@ import type { Server } from 'node:http';
 import { request } from 'undici';
 import { controlOperations } from '../control/index.ts';
 import { loadModel } from '../model/index.ts';
+import { LISTEN_DEFAULTS } from '../options/defaults.ts';
 import { startReference } from '../reference/index.ts';
 import { createFront } from './front.ts';
 import { DEFAULT_PLAN, resolvePlan, type AuditPlan } from './plan.ts';
@@ -73,7 +74,7 @@ function testCard(): AuditProfile['test_card'] {
 export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
   const model = await loadModel();
   const plan = opts.plan === undefined ? DEFAULT_PLAN : await resolvePlan(opts.plan);
-  const host = opts.host ?? '127.0.0.1';
+  const host = opts.host ?? LISTEN_DEFAULTS.host;
   // Tokens live as long as the plan says, in the JWT's exp as in expires_at.
   const ref = await startReference({ port: 0, pciPort: 0, host: '127.0.0.1', control: true, name: 'audit', s2sValiditySeconds: plan.scale.token_lifetime_seconds });
   const exchanges: Exchange[] = [];

@@ -2,7 +2,7 @@
 // depends on the command and is applied after --config) and help text in every command that has them.
 // A command picks its flags by name; test/cli/shared-flags.test.ts holds every command to this table.
 import type { Argv, Options } from 'yargs';
-import { DEFAULT_REPORT_DIR } from '../options/index.ts';
+import { DEFAULT_REPORT_DIR, LISTEN_DEFAULTS } from '../options/index.ts';
 
 export const SHARED_FLAGS = {
   config: { type: 'string', describe: 'Config file (JSON, the keys of `run`; default ./baas-conform.config.json when present). Flags win over it' },
@@ -21,9 +21,9 @@ export const SHARED_FLAGS = {
   json: { type: 'boolean', describe: 'Print the result as JSON on stdout (instead of the human-readable summary there)' },
   'json-out': { type: 'string', describe: 'Write the result JSON to this file' },
   har: { type: 'string', describe: 'Also write the exchanges as HAR 1.2 to this file (secrets masked; entries carry _rules and _verdict)' },
-  port: { type: 'number', default: 0, describe: 'base_url (API) port (0: any free port)' },
-  'pci-port': { type: 'number', default: 0, describe: 'pci_url (card-tokenization environment) port (0: any free port)' },
-  host: { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' },
+  port: { type: 'number', default: LISTEN_DEFAULTS.port, describe: 'base_url (API) port (0: any free port)' },
+  'pci-port': { type: 'number', default: LISTEN_DEFAULTS.port, describe: 'pci_url (card-tokenization environment) port (0: any free port)' },
+  host: { type: 'string', default: LISTEN_DEFAULTS.host, describe: 'Interface to listen on' },
   'profile-out': { type: 'string', describe: 'Also write the profile JSON to this file (mode 0600)' },
 } as const satisfies Record<string, Options>;
 

@@ -5,10 +5,10 @@
 import { BaasConformError, ConfigError } from '../errors/index.ts';
 import { maskSecrets } from '../profile/mask.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
-import type { CliCommand, CliIo } from './types.ts';
+import type { CliIo } from './types.ts';
 import { rewriteDeprecated } from './deprecated.ts';
 
-export type { CliCommand, CliIo } from './types.ts';
+export type { CliCommand, CliIo, CommandImpl } from './types.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3 } as const;
 
@@ -24,9 +24,16 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
     ctx.stdout.write(`${TOOL_VERSION}\n`);
     return EXIT.ok;
   }
-  const [{ default: yargs }, { commands }] = await Promise.all([import('yargs'), import('./commands/index.ts')]);
+  const args = rewriteDeprecated(argv, ctx);
+  const [{ default: yargs }, { COMMANDS, commandNamed, loadCommand }] = await Promise.all([import('yargs'), import('./commands/index.ts')]);
+  // Only the named command's implementation is loaded. A first word that names no command (a flag
+  // before the command, a typo) loads every command, so yargs can still place each flag; `--help`
+  // alone needs none of them (the list of commands is the registry's).
+  const named = commandNamed(args[0]);
+  const helpOnly = args.every((a) => a === '--help' || a === '-h');
+  const loaded = new Map(await Promise.all((named ? [named] : helpOnly ? [] : COMMANDS).map(async (e) => [e.name, await loadCommand(e)] as const)));
   let exitCode: number = EXIT.ok;
-  let y = yargs(rewriteDeprecated(argv, ctx))
+  let y = yargs(args)
     .scriptName(TOOL_NAME)
     .usage(`${TOOL_NAME} <command> [options]`)
     .version(TOOL_VERSION)
@@ -40,9 +47,10 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
       // yargs validation messages become a ConfigError (exit 2); handler errors pass through.
       throw err ?? new ConfigError(msg);
     });
-  for (const cmd of commands as CliCommand[]) {
-    y = y.command(cmd.command, cmd.describe, cmd.builder, async (args) => {
-      exitCode = await cmd.run(args as Record<string, any>, ctx);
+  for (const entry of COMMANDS) {
+    const cmd = loaded.get(entry.name);
+    y = y.command(entry.command, entry.describe, (b) => (cmd ? cmd.builder(b) : b), async (parsed) => {
+      exitCode = await (cmd ?? (await loadCommand(entry))).run(parsed, ctx);
     });
   }
   try {

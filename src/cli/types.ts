@@ -9,11 +9,19 @@ export interface CliIo {
   cwd: string;
 }
 
-export interface CliCommand {
-  /** yargs command string, e.g. 'run' or 'serve [port]'. */
-  command: string | string[];
-  describe: string;
-  builder: (y: Argv) => Argv<any>;
+/**
+ * What a command module exports: its flags and its handler. `A` is the command's own interface of the
+ * camelCase values its builder declares; yargs has parsed and type-checked them (the builder is the
+ * boundary), so the registry holds every command as CommandImpl<object> and hands yargs' arguments on.
+ */
+export interface CommandImpl<A extends object = object> {
+  builder: (y: Argv) => Argv<object>;
   /** Returns the process exit code. Throw BaasConformError for usage/config problems. */
-  run: (args: Record<string, any>, io: CliIo) => Promise<number>;
+  run(args: A, io: CliIo): Promise<number>;
+}
+
+export interface CliCommand<A extends object = object> extends CommandImpl<A> {
+  /** yargs command string, e.g. 'run' or 'serve [port]'. */
+  command: string;
+  describe: string;
 }

@@ -1,48 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkipSignal } from '../checks/signals.ts';
 import type { Exchange } from '../events/index.ts';
 import type { Model } from '../model/types.ts';
-import { resolveProfile } from '../profile/index.ts';
-import { HttpSession, TransportError, backoffDelay, parseRetryAfter, RETRY_DEFAULTS } from './index.ts';
+import { TransportError, backoffDelay, parseRetryAfter, RETRY_DEFAULTS } from './index.ts';
+import { loopback, transportError } from './testing.ts';
 
-const servers: Server[] = [];
-const sessions: HttpSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-function session(baseUrl: string, extra: Partial<ConstructorParameters<typeof HttpSession>[0]> = {}): HttpSession {
-  const profile = resolveProfile(
-    { base_url: baseUrl, clients: [{ client_id: 'cid', client_secret: 'super-secret-1' }], s2s_signing_secret: 'signing-key-xyz' },
-    { env: {} },
-  );
-  const s = new HttpSession({ profile, timeoutBudgetMs: 30_000, ...extra });
-  sessions.push(s);
-  return s;
-}
-
-async function transportError(p: Promise<unknown>): Promise<TransportError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(TransportError);
-    return err as TransportError;
-  }
-  throw new Error('expected TransportError');
-}
+const net = loopback({ s2s_signing_secret: 'signing-key-xyz' });
+const { serve, session } = net;
+afterEach(net.close);
 
 async function transportCode(p: Promise<unknown>): Promise<string> {
   return (await transportError(p)).code;
@@ -212,9 +177,7 @@ describe('HttpSession client', () => {
   });
 
   it('maps a closed port to CONNECTION_REFUSED', async () => {
-    const url = await serve(() => undefined);
-    const server = servers.pop()!;
-    await new Promise((r) => server.close(r));
+    const url = await net.closedPort();
     expect(await transportCode(session(url).client('r').send({ path: '/' }))).toBe('CONNECTION_REFUSED');
   });
 

@@ -2,47 +2,15 @@
 // crash with RangeError or ENOMEM, follow a redirect, or retry without end), and asserts on what the
 // client decided (codes, counts, the budget it armed, the bytes it held), never on wall time or the
 // process's memory, which a busy machine or the rest of the suite moves. A hang is the test timeout's.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveProfile } from '../profile/index.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from './decode.ts';
-import { HttpSession, TransportError } from './index.ts';
+import { TransportError } from './index.ts';
+import { loopback, transportError } from './testing.ts';
 
-const servers: Server[] = [];
-const sessions: HttpSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void, host = '127.0.0.1'): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, host, r));
-  return `http://${host}:${(server.address() as AddressInfo).port}`;
-}
-
-function session(baseUrl: string, extra: Partial<ConstructorParameters<typeof HttpSession>[0]> = {}): HttpSession {
-  const profile = resolveProfile({ base_url: baseUrl, clients: [{ client_id: 'cid', client_secret: 'super-secret-1' }] }, { env: {} });
-  const s = new HttpSession({ profile, timeoutBudgetMs: 30_000, ...extra });
-  sessions.push(s);
-  return s;
-}
-
-async function transportError(p: Promise<unknown>): Promise<TransportError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(TransportError);
-    return err as TransportError;
-  }
-  throw new Error('expected TransportError');
-}
+const net = loopback();
+const { serve, session } = net;
+afterEach(net.close);
 
 describe('content codings', () => {
   it('asks for gzip, deflate and br, and decodes each (and a chain of two)', async () => {

@@ -1,26 +1,18 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../events/index.ts';
-import { resolveProfile } from '../profile/index.ts';
-import { HttpSession } from './index.ts';
+import { loopback } from './testing.ts';
 import { TRACEPARENT, withTrace } from './trace.ts';
 
-const servers: Server[] = [];
-const sessions: HttpSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
+const net = loopback();
+const { session } = net;
+afterEach(net.close);
 
 /** A loopback server that records the headers of every request; `/busy` answers 429 (Retry-After: 0) once. */
 async function recorder(): Promise<{ url: string; seen: IncomingHttpHeaders[] }> {
   const seen: IncomingHttpHeaders[] = [];
   let busy = 1;
-  const server = createServer((req, res) => {
+  const url = await net.serve((req, res) => {
     seen.push(req.headers);
     if (req.url === '/busy' && busy-- > 0) {
       res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' });
@@ -30,15 +22,7 @@ async function recorder(): Promise<{ url: string; seen: IncomingHttpHeaders[] }>
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{}');
   });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
-
-function session(baseUrl: string): HttpSession {
-  const s = new HttpSession({ profile: resolveProfile({ base_url: baseUrl, clients: [{ client_id: 'cid', client_secret: 'super-secret-1' }] }, { env: {} }), timeoutBudgetMs: 30_000 });
-  sessions.push(s);
-  return s;
+  return { url, seen };
 }
 
 const parts = (h: IncomingHttpHeaders) => {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../cli/capture.ts';
 import { main } from '../cli/index.ts';
+import { isObject } from '../mutants/json.ts';
 import { startInterceptProxy, PROXY_CONTROL_PREFIX, type InterceptProxy } from '../mutants/proxy.ts';
 import type { TargetProfile } from '../profile/index.ts';
 import { startReference, type ReferenceServer } from '../reference/index.ts';
@@ -34,7 +35,7 @@ beforeAll(async () => {
   [refA, refB] = await Promise.all([startReference(), startReference()]);
   proxy = await startInterceptProxy(refB.profile, {
     response(req, res) {
-      if (!mutate.on || res.status >= 300 || typeof res.json !== 'object' || res.json === null) return;
+      if (!mutate.on || res.status >= 300 || !isObject(res.json)) return;
       // The faulty mode: the v1 user read carries the capabilities array only v2 returns (section 9.1).
       if (mutate.failing) {
         if (req.operationId !== 'getUserV1') return;

@@ -11,7 +11,7 @@ import { readInputFile } from '../input/index.ts';
 import { loadSchema } from '../profile/validate.ts';
 import { controlOperations, type ControlOperation } from './operations.ts';
 import { escapePointer, placeholders, readPointer, render, renderString, type Vars } from './template.ts';
-import { ControlAdapterError, type ControlAdapter, type ControlAnswer, type ControlInput } from './types.ts';
+import { ControlAdapterError, controlJson, type ControlAdapter, type ControlAnswer, type ControlInput } from './types.ts';
 
 export interface AdapterOperation {
   method: string;
@@ -42,10 +42,10 @@ function validate(raw: unknown): ErrorObject | undefined {
 
 /** One ajv error as pointer + problem, the pointer at the offending member where ajv knows it. */
 function explain(err: ErrorObject): { pointer: string; problem: string } {
-  const p = err.params as Record<string, any>;
+  const p: Record<string, unknown> = err.params;
   switch (err.keyword) {
     case 'additionalProperties':
-      return { pointer: `${err.instancePath}/${escapePointer(p.additionalProperty)}`, problem: 'unknown field' };
+      return { pointer: `${err.instancePath}/${escapePointer(String(p.additionalProperty))}`, problem: 'unknown field' };
     case 'required':
       return { pointer: err.instancePath, problem: `${p.missingProperty} is required` };
     case 'const':
@@ -189,14 +189,15 @@ export function fileAdapter(file: string, doc: AdapterFile, opts: FileAdapterOpt
       const body = spec.body === undefined ? undefined : render(spec.body, vars);
       const res = await http.send({ method: spec.method.toUpperCase(), path: url, query, headers, body });
       const ok = spec.expect_status ? spec.expect_status.includes(res.status) : res.status >= 200 && res.status < 300;
-      let json: any = res.json;
-      if (ok && typeof spec.result === 'string') json = readPointer(res.json, spec.result);
+      let json = controlJson(res.json);
+      if (ok && typeof spec.result === 'string') json = controlJson(readPointer(res.json, spec.result));
       else if (ok && spec.result && typeof spec.result === 'object') {
-        json = {};
+        const picked: Record<string, unknown> = {};
         for (const [field, pointer] of Object.entries(spec.result)) {
           const v = readPointer(res.json, pointer);
-          if (v !== undefined) json[field] = v;
+          if (v !== undefined) picked[field] = v;
         }
+        json = picked;
       }
       return { status: res.status, ok, json, text: res.text };
     },

@@ -4,7 +4,7 @@
 import type { HttpClient } from '../checks/types.ts';
 import type { Model } from '../model/types.ts';
 import { controlOperations } from './operations.ts';
-import type { ControlAdapter, ControlAnswer, ControlInput } from './types.ts';
+import { controlJson, type ControlAdapter, type ControlAnswer, type ControlInput } from './types.ts';
 
 export function httpControlAdapter(model: Pick<Model, 'control'>, source = 'profile.control_url'): ControlAdapter {
   const ops = controlOperations(model);
@@ -22,7 +22,7 @@ export function httpControlAdapter(model: Pick<Model, 'control'>, source = 'prof
         return encodeURIComponent(v);
       });
       const res = await http.send({ server: 'control', method: op.method, path, body: input.body ?? (op.method === 'GET' ? undefined : {}) });
-      return { status: res.status, ok: res.status >= 200 && res.status < 300, json: res.json, text: res.text };
+      return { status: res.status, ok: res.status >= 200 && res.status < 300, json: controlJson(res.json), text: res.text };
     },
   };
 }

@@ -1,7 +1,7 @@
 // Test-control adapters: the control contract of spec/control.yaml as an interface, with our HTTP
 // control API, a declarative adapter file and a JS module as implementations.
-export type { ControlAdapter, ControlAnswer, ControlInput } from './types.ts';
-export { ControlAdapterError } from './types.ts';
+export type { ControlAdapter, ControlAnswer, ControlInput, ControlJson } from './types.ts';
+export { ControlAdapterError, controlJson } from './types.ts';
 export { controlOperations, controlNeed, type ControlOperation } from './operations.ts';
 export { httpControlAdapter } from './http-adapter.ts';
 export { loadAdapterFile, parseAdapter, fileAdapter, type AdapterFile } from './file-adapter.ts';

@@ -9,7 +9,7 @@ import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { controlOperations } from './operations.ts';
 import { escapePointer } from './template.ts';
-import { ControlAdapterError, type ControlAdapter, type ControlAnswer, type ControlInput } from './types.ts';
+import { ControlAdapterError, controlJson, type ControlAdapter, type ControlAnswer, type ControlInput } from './types.ts';
 
 export type ModuleOperation = (input: ControlInput, tools: { http: HttpClient; profile: ResolvedProfile }) => Promise<unknown>;
 
@@ -40,7 +40,7 @@ export async function loadAdapterModule(file: string, model: Pick<Model, 'contro
       const fn = ops.get(id);
       if (!fn) throw new Error(`control adapter module ${file} does not map ${id}`);
       const json = await fn(input, { http, profile });
-      return { status: 200, ok: true, json, text: json === undefined ? '' : JSON.stringify(json) };
+      return { status: 200, ok: true, json: controlJson(json), text: json === undefined ? '' : JSON.stringify(json) };
     },
   };
 }

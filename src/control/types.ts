@@ -11,12 +11,16 @@ export interface ControlInput {
   body?: Record<string, unknown>;
 }
 
+/** A JSON object answer: its fields are the target's, unchecked until a caller narrows them. */
+export type ControlJson = { readonly [field: string]: unknown };
+
 /** The answer, with `json` in the shape spec/control.yaml gives for the operation's success response. */
 export interface ControlAnswer {
   status: number;
   /** True when the adapter counts the status as success (default: 2xx). */
   ok: boolean;
-  json: any;
+  /** The JSON object of the answer; undefined when the body is not a JSON object (every control answer of spec/control.yaml is one). */
+  json: ControlJson | undefined;
   text: string;
 }
 
@@ -35,3 +39,8 @@ export interface ControlAdapter {
 }
 
 export { ControlAdapterError };
+
+/** The answer body as a ControlAnswer holds it: a JSON object, or undefined. */
+export function controlJson(body: unknown): ControlJson | undefined {
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as ControlJson) : undefined;
+}

@@ -43,3 +43,13 @@ export class ServiceRegistrationError extends BaasConformError {
     super('BAAS_SERVICE_REGISTRATION_REFUSED', message, 2);
   }
 }
+
+/**
+ * The command was cancelled (Ctrl-C, or the caller's AbortSignal) before it had a result. Exit 130,
+ * the shell's 128 + SIGINT, so a script tells a cancelled run from a passing or failing one.
+ */
+export class CancelledError extends BaasConformError {
+  constructor(message: string) {
+    super('BAAS_CANCELLED', message, 130);
+  }
+}

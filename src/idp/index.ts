@@ -7,12 +7,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { IdpTokenOptions, TestIdentityProvider } from '../checks/types.ts';
+import { LISTEN_DEFAULTS } from '../options/defaults.ts';
 
 export const IDP_DEFAULTS = {
   /** Token lifetime when `expiresIn` is not given. */
   expiresIn: 3600,
   jwksPath: '/.well-known/jwks.json',
-  host: '127.0.0.1',
+  host: LISTEN_DEFAULTS.host,
 } as const;
 
 export interface TestIdp extends TestIdentityProvider {

@@ -60,8 +60,8 @@ describe('load: consistency', () => {
     const lenient = await lossyProxy(ref.profile.base_url, 1_000_000, {
       rewrite: (m, p, json) => {
         if (m !== 'GET' || p !== '/api/v1/user' || !json || typeof json !== 'object') return json;
-        const { email: _e, country: _c, ...rest } = json;
-        return { ...rest, user_address: String(json.user_address).toUpperCase().replace(/^0X/, '0x'), wallet_address: String(json.wallet_address).toUpperCase().replace(/^0X/, '0x') };
+        const { email: _e, country: _c, ...rest } = json as Record<string, unknown>;
+        return { ...rest, user_address: String(rest.user_address).toUpperCase().replace(/^0X/, '0x'), wallet_address: String(rest.wallet_address).toUpperCase().replace(/^0X/, '0x') };
       },
     });
     try {

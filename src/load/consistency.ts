@@ -6,9 +6,9 @@
 // no way to read (a recipient without profile.operations.getRecipient) is reported unchecked, not lost.
 
 import type { Model, OperationId } from '../model/index.ts';
-import { live, userHeaders, type LoadRequest, type MixEntry, type Scenario } from './mix.ts';
-import { createUser, newUserBody, operation, send, type SetupHttp } from './setup.ts';
-import { TokenKeeper, refreshBufferSec } from './tokens.ts';
+import { live, liveUser, ONLY_2XX, userHeaders, type LoadRequest, type MixEntry, type Scenario } from './mix.ts';
+import { newUserBody, operation, send, type SetupHttp } from './setup.ts';
+import { refreshBufferSec } from './tokens.ts';
 import type { ConsistencyCounts, ConsistencyResult } from './types.ts';
 
 const MAX_RECORDED = 100_000;
@@ -152,16 +152,10 @@ let seq = 0;
 export const consistencyScenario: Scenario = {
   id: 'consistency',
   describe: 'Concurrent creations (users, cards, recipients) at an arrival rate; every 2xx creation is read back after the load, and any acknowledged write lost or read back different fails the run',
-  expectedNon2xx: [],
-  check429Contract: false,
-  require429: false,
-  recoveryProbe: false,
+  ...ONLY_2XX,
   defaultArrivalRate: 50,
   async setup(s) {
-    const tokens = await TokenKeeper.start(s);
-    const userId = await createUser(s, tokens.token());
-    const user = (t: string) => userHeaders(s.model, t, userId, s.profile.chain_id);
-    const agnostic = (t: string) => ({ authorization: `Bearer ${t}` });
+    const { tokens, userId, user, agnostic } = await liveUser(s);
     const mix: MixEntry[] = [
       live(s, tokens, 'createUserV2', 4, agnostic, () => newUserBody(s.model)),
       live(s, tokens, 'createVirtualCard', 3, user, () => ({ card_name: `consistency ${++seq}` })),

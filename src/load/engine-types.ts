@@ -4,7 +4,7 @@ import type { SecureContext } from 'node:tls';
 import type { Histogram } from 'hdr-histogram-js';
 import { newHistogram } from './histogram.ts';
 import type { Shape } from './schedule.ts';
-import type { Timeline } from './timeline.ts';
+import type { SecondBucket, Timeline } from './timeline.ts';
 
 export interface EngineRequest {
   /** Operation id (per-operation figures). */
@@ -94,4 +94,16 @@ export interface EngineRun {
 
 export function newOpStats(): OpStats {
   return { hist: newHistogram(), status: {}, timeouts: 0, transport: 0, incomplete: 0, error_kinds: {} };
+}
+
+/** Counts a request that got no status (timed out, or failed in transport by error kind) in its operation and its second. */
+export function countUnanswered(st: OpStats, b: SecondBucket, kind: 'timeout' | 'transport', errKind: string): void {
+  if (kind === 'timeout') {
+    st.timeouts++;
+    b.timeouts++;
+  } else {
+    st.transport++;
+    st.error_kinds[errKind] = (st.error_kinds[errKind] ?? 0) + 1;
+  }
+  b.errors++;
 }

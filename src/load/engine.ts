@@ -12,9 +12,10 @@ import { Pool } from 'undici';
 import { Fifo } from './fifo.ts';
 import { newHistogram, toMicros } from './histogram.ts';
 import { arrivalTimes, shapeDurationMs, shapeMax, valueAt } from './schedule.ts';
+import { progressTicker, sendPhase, type Stopped } from './send-phase.ts';
 import { Timeline } from './timeline.ts';
 import { Handler, TimeoutAbort, headerMap, type Hooks, type InFlight } from './dispatch.ts';
-import { newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats } from './engine-types.ts';
+import { countUnanswered, newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats } from './engine-types.ts';
 
 export { newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats, type Progress } from './engine-types.ts';
 
@@ -40,7 +41,8 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   let sending = true;
   let activeWorkers = 0;
   const live = o.live;
-  let stopped: { at_s: number; reason: string } | undefined;
+  // Read by the arrival tick once sending ends, so it is declared before the tick that reads it.
+  let stopped: Stopped | undefined = undefined;
   const startedAt = new Date();
   const t0 = performance.now();
   const stat = (op: string) => {
@@ -71,14 +73,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
         errors++;
       }
     } else {
-      if (kind === 'timeout') {
-        s.timeouts++;
-        b.timeouts++;
-      } else {
-        s.transport++;
-        s.error_kinds[errKind] = (s.error_kinds[errKind] ?? 0) + 1;
-      }
-      b.errors++;
+      countUnanswered(s, b, kind, errKind);
       errors++;
     }
   };
@@ -192,35 +187,13 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     if (sending && nextAt && !nextAt.done) scheduler = setTimeout(tick, Math.max(0, Math.min(5, nextAt.value - (performance.now() - t0))));
   };
 
-  let lastCompleted = 0;
-  let lastAt = t0;
-  const progress = o.onProgress
-    ? setInterval(() => {
-        const now = performance.now();
-        o.onProgress!({ elapsed_s: (now - t0) / 1000, rps: ((completed - lastCompleted) * 1000) / Math.max(1, now - lastAt), p99_ms: overall.totalCount ? overall.getValueAtPercentile(99) / 1000 : 0, errors, in_flight: inflight.size, queued: queue.length, completed });
-        lastCompleted = completed;
-        lastAt = now;
-      }, o.progressEveryMs ?? 1000)
-    : undefined;
+  const progress = progressTicker(o.onProgress, o.progressEveryMs ?? 1000, t0, overall, () => ({ completed, errors, inFlight: inflight.size, queued: queue.length }));
 
   const controller = openModel ? undefined : setInterval(control, 50);
   if (openModel) tick();
   else control();
 
-  let stopWatch: NodeJS.Timeout | undefined;
-  await new Promise<void>((r) => {
-    const end = setTimeout(r, sendMs);
-    if (o.stopWhen)
-      stopWatch = setInterval(() => {
-        const elapsed = performance.now() - t0;
-        const reason = o.stopWhen!(timeline, elapsed);
-        if (!reason) return;
-        stopped = { at_s: Math.round(elapsed) / 1000, reason };
-        clearTimeout(end);
-        r();
-      }, 250);
-  });
-  clearInterval(stopWatch);
+  stopped = await sendPhase(sendMs, t0, timeline, o.stopWhen);
   // Timers may fire a little early against performance.now(): the schedule's last arrival is at sendMs.
   while (!stopped && performance.now() - t0 < sendMs) await new Promise<void>((r) => setTimeout(r, 1));
   sending = false;

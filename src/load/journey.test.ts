@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProfile } from '../profile/index.ts';
 import { startReference, type ReferenceServer } from '../reference/index.ts';
 import { runLoad } from './index.ts';
-import { JOURNEY_STEPS } from './journey.ts';
+import { JOURNEY_STEPS } from './journey-flow.ts';
 import { lossyProxy } from './testing.ts';
 
 const ERROR_500 = JSON.stringify({ error_reason: 'ErrorInternal', error_description: 'estimate failed', error_category: { category: 'CategoryInternalFailure', http_status_code: 500 } });

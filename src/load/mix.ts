@@ -3,8 +3,8 @@
 
 import { s2sUserHeaders } from '../client/credentials.ts';
 import type { Model, OperationId } from '../model/index.ts';
-import { operation, type SetupHttp } from './setup.ts';
-import type { TokenKeeper } from './tokens.ts';
+import { createUser, operation, type SetupHttp } from './setup.ts';
+import { TokenKeeper } from './tokens.ts';
 import type { ConsistencyResult } from './types.ts';
 
 export interface LoadRequest {
@@ -59,6 +59,35 @@ export interface Scenario {
 }
 
 export const JSON_CT = { 'content-type': 'application/json' };
+
+/** A scenario whose every answer should be 2xx: no 429 is expected, checked against the contract or probed. */
+export const ONLY_2XX: Pick<Scenario, 'expectedNon2xx' | 'check429Contract' | 'require429' | 'recoveryProbe'> = {
+  expectedNon2xx: [],
+  check429Contract: false,
+  require429: false,
+  recoveryProbe: false,
+};
+
+export interface LiveUser {
+  tokens: TokenKeeper;
+  userId: string;
+  /** User-scoped headers (S2S token, user id, chain) for the current token. */
+  user(token: string): Record<string, string>;
+  /** Headers of a call that names no user: the S2S token alone. */
+  agnostic(token: string): Record<string, string>;
+}
+
+/** The start of a live mix: a token keeper (refreshed through the run) and a user created with its token. */
+export async function liveUser(s: SetupHttp): Promise<LiveUser> {
+  const tokens = await TokenKeeper.start(s);
+  const userId = await createUser(s, tokens.token());
+  return {
+    tokens,
+    userId,
+    user: (t) => userHeaders(s.model, t, userId, s.profile.chain_id),
+    agnostic: (t) => ({ authorization: `Bearer ${t}` }),
+  };
+}
 
 /** A fixed request (built once): reads with a long-lived token. */
 export function fixed(s: SetupHttp, op: OperationId, headers: Record<string, string>, weight = 1, body?: unknown): MixEntry {

@@ -6,6 +6,7 @@ import type { SecureContext } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';
 import { readTargetCa, targetSecureContext } from '../client/target-ca.ts';
 import { ConfigError } from '../errors/index.ts';
+import { LOAD_DEFAULTS } from '../options/defaults.ts';
 import { loadModel, type Model } from '../model/index.ts';
 import type { ResolvedProfile } from '../profile/index.ts';
 import { answerHooks } from './answers.ts';
@@ -154,7 +155,7 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
   if (modelKind === 'open') check(shapeMax(shape) <= LOAD_LIMITS.maxRate, `arrival rate must be <= ${LOAD_LIMITS.maxRate}`);
   const arrivalKind = opts.arrivals ?? 'uniform';
   check(arrivalKind === 'uniform' || arrivalKind === 'poisson', '--arrivals must be uniform or poisson');
-  const seed = opts.seed ?? 1;
+  const seed = opts.seed ?? LOAD_DEFAULTS.seed;
   check(Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff, '--seed must be an integer 0..4294967295');
   // Shards of a poisson schedule draw independent streams (the union of independent Poisson processes is one of the summed rate).
   const arrivals = { kind: arrivalKind, seed: shard && arrivalKind === 'poisson' ? (seed + 7919 * shard.index) >>> 0 : seed };

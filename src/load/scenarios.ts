@@ -5,14 +5,20 @@
 import type { OperationId } from '../model/index.ts';
 import { ConfigError } from '../errors/index.ts';
 import { consistencyScenario } from './consistency.ts';
-import { JOURNEY_STEPS } from './journey.ts';
-import { fixed, live, userHeaders, type MixEntry, type Scenario } from './mix.ts';
-import { createUser, newUserBody, operation, s2sToken, tokenBody } from './setup.ts';
-import { TokenKeeper, refreshBufferSec } from './tokens.ts';
+import { JOURNEY_STEPS } from './journey-flow.ts';
+import { fixed, live, liveUser, ONLY_2XX, userHeaders, type MixEntry, type Scenario } from './mix.ts';
+import { createUser, newUserBody, operation, s2sToken, tokenBody, type SetupHttp } from './setup.ts';
+import { refreshBufferSec } from './tokens.ts';
 
 export { fixed, live, userHeaders, type LoadRequest, type MixEntry, type PreparedScenario, type Scenario } from './mix.ts';
 
 let seq = 0;
+
+/** An S2S token of clients[0] and a user created with it: the start of a fixed read mix. */
+async function s2sUser(s: SetupHttp): Promise<{ token: string; userId: string }> {
+  const token = await s2sToken(s, s.profile.clients[0]);
+  return { token, userId: await createUser(s, token) };
+}
 
 export const SCENARIOS: readonly Scenario[] = [
   {
@@ -35,13 +41,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'user-read',
     describe: 'getUserV1 with an S2S token, a user id header and the chain header for a user created in setup',
-    expectedNon2xx: [],
-    check429Contract: false,
-    require429: false,
-    recoveryProbe: false,
+    ...ONLY_2XX,
     async setup(s) {
-      const token = await s2sToken(s, s.profile.clients[0]);
-      const userId = await createUser(s, token);
+      const { token, userId } = await s2sUser(s);
       const { method, path } = operation(s, 'getUserV1');
       return { mix: [fixed(s, 'getUserV1', userHeaders(s.model, token, userId, s.profile.chain_id))], secrets: [token], sends: `getUserV1 ${method} ${path} (S2S + user id + chain)` };
     },
@@ -49,13 +51,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'mixed-reads',
     describe: 'Round-robin reads: config, validation rules, user v1 and v2, wallets, cards',
-    expectedNon2xx: [],
-    check429Contract: false,
-    require429: false,
-    recoveryProbe: false,
+    ...ONLY_2XX,
     async setup(s) {
-      const token = await s2sToken(s, s.profile.clients[0]);
-      const userId = await createUser(s, token);
+      const { token, userId } = await s2sUser(s);
       const agnostic = { authorization: `Bearer ${token}` };
       const user = userHeaders(s.model, token, userId, s.profile.chain_id);
       const ops: [OperationId, Record<string, string>][] = [
@@ -72,16 +70,10 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'timeout-budget',
     describe: 'Weighted reads and writes (user create, recipients, card create, reads) at a set arrival rate; every request must complete within the section 8 timeout budget',
-    expectedNon2xx: [],
-    check429Contract: false,
-    require429: false,
-    recoveryProbe: false,
+    ...ONLY_2XX,
     defaultArrivalRate: 50,
     async setup(s) {
-      const tokens = await TokenKeeper.start(s);
-      const userId = await createUser(s, tokens.token());
-      const user = (t: string) => userHeaders(s.model, t, userId, s.profile.chain_id);
-      const agnostic = (t: string) => ({ authorization: `Bearer ${t}` });
+      const { tokens, user, agnostic } = await liveUser(s);
       const mix: MixEntry[] = [
         live(s, tokens, 'getUserV1', 25, user),
         live(s, tokens, 'getUserV2', 20, user),
@@ -106,10 +98,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'journey',
     describe: 'The partner flow per virtual user with think times: token, user, user token, card, card tokenization and Card recipient, Push to Card estimate and execute, the activity webhook; percentiles per step',
-    expectedNon2xx: [],
-    check429Contract: false,
-    require429: false,
-    recoveryProbe: false,
+    ...ONLY_2XX,
     journey: true,
     async setup(s) {
       if (!s.profile.pci_url) throw new ConfigError('load journey: the flow tokenizes a card in the card-tokenization environment (section 4 rule 3): give profile.pci_url');

@@ -111,7 +111,7 @@ export interface ProxyOptions {
   /** Answer a request with this instead of forwarding it. */
   fault?: (method: string, path: string) => { status: number; body: string } | undefined;
   /** Rewrite a forwarded JSON answer (a reading the spec allows, or a fault). */
-  rewrite?: (method: string, path: string, json: any) => unknown;
+  rewrite?: (method: string, path: string, json: unknown) => unknown;
 }
 
 export async function lossyProxy(upstream: string, every: number, o: ProxyOptions = {}): Promise<LossyProxy> {

@@ -4,7 +4,8 @@
 import type { Histogram } from 'hdr-histogram-js';
 import { encodeHistogram, newHistogram } from './histogram.ts';
 
-export interface SecondBucket {
+/** One second's counters, kept while running (SecondBucket) and written out (TimelinePoint). */
+export interface SecondCounts {
   /** Intended sends scheduled in this second (open model) or requests sent (closed model). */
   sent: number;
   completed: number;
@@ -12,17 +13,14 @@ export interface SecondBucket {
   s429: number;
   errors: number;
   timeouts: number;
+}
+
+export interface SecondBucket extends SecondCounts {
   hist: Histogram;
 }
 
-export interface TimelinePoint {
+export interface TimelinePoint extends SecondCounts {
   t: number;
-  sent: number;
-  completed: number;
-  ok: number;
-  s429: number;
-  errors: number;
-  timeouts: number;
   p99_ms: number;
   /** This second's latencies (HDR, compressed base64, us): windowed thresholds, exact in a merge. */
   hist?: string;

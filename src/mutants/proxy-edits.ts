@@ -4,7 +4,10 @@
 import { createHmac } from 'node:crypto';
 import type { AliasRuleId, OperationId } from '../model/types.ts';
 import type { ProxyHooks, ProxyResponse } from './proxy.ts';
-import { errorBody, isObject, JSON_TYPE } from './transforms.ts';
+import { asRecord, has, isObject, parseJson, type Json, type JsonObject } from './json.ts';
+import { errorBody, JSON_TYPE } from './transforms.ts';
+
+export { has } from './json.ts';
 
 export function proxyError(status: number, reason: string, message: string, field?: string): ProxyResponse {
   const body = errorBody(status, reason, message, field);
@@ -12,11 +15,9 @@ export function proxyError(status: number, reason: string, message: string, fiel
 }
 
 /** A proxy response whose JSON body was edited. */
-export function proxyJson(res: ProxyResponse, body: any): ProxyResponse {
+export function proxyJson(res: ProxyResponse, body: Json): ProxyResponse {
   return { ...res, body: JSON.stringify(body), json: body };
 }
-
-export const has = (o: any, k: string) => isObject(o) && o[k] !== undefined;
 
 /** Refuses `op` when its body carries only the deprecated name of alias rule `rule` (the pair comes from the model). */
 export function refuseAliasOnly(op: OperationId, rule: AliasRuleId): ProxyHooks {
@@ -29,7 +30,7 @@ export function refuseAliasOnly(op: OperationId, rule: AliasRuleId): ProxyHooks 
 }
 
 /** Edits the webhook payloads alias rule `rule` is about (its webhook, from the model): `edit(body, old, preferred)`. */
-export function onAliasWebhook(rule: AliasRuleId, edit: (body: Record<string, any>, old: string, preferred: string) => any): NonNullable<ProxyHooks['webhook']> {
+export function onAliasWebhook(rule: AliasRuleId, edit: (body: JsonObject, old: string, preferred: string) => Json | void): NonNullable<ProxyHooks['webhook']> {
   return (path, body, ctx, id) => {
     const a = ctx.model.aliasRule(rule);
     const mine = a.webhook !== undefined && (a.webhook === path || a.webhook === id);
@@ -46,33 +47,28 @@ export function onAliasWebhook(rule: AliasRuleId, edit: (body: Record<string, an
 export function resignedToken(
   op: OperationId,
   secret: 's2s_signing_secret' | 'user_token_signing_secret',
-  edit: (claims: Record<string, any>) => void,
+  edit: (claims: JsonObject) => void,
   opts: { syncExpiresAt?: boolean; alg?: 'HS512' } = {},
 ): ProxyHooks {
   return {
     response(req, res, ctx) {
       const key = ctx.profile[secret];
-      if (req.operationId !== op || res.status < 200 || res.status >= 300 || typeof res.json?.access_token !== 'string' || !key) return;
-      const [h, p] = res.json.access_token.split('.');
-      let claims: Record<string, any>;
-      try {
-        claims = JSON.parse(Buffer.from(p ?? '', 'base64url').toString());
-      } catch {
-        return;
-      }
+      const answer = asRecord(res.json);
+      if (req.operationId !== op || res.status < 200 || res.status >= 300 || typeof answer?.access_token !== 'string' || !key) return;
+      const [h, p] = answer.access_token.split('.');
+      const claims = parseJson(Buffer.from(p ?? '', 'base64url').toString());
+      if (!isObject(claims)) return;
       edit(claims);
       let head = h ?? '';
       if (opts.alg) {
-        try {
-          head = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(head, 'base64url').toString()), alg: opts.alg })).toString('base64url');
-        } catch {
-          return;
-        }
+        const header = parseJson(Buffer.from(head, 'base64url').toString());
+        if (!isObject(header)) return;
+        head = Buffer.from(JSON.stringify({ ...header, alg: opts.alg })).toString('base64url');
       }
       const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
       const sig = createHmac(opts.alg === 'HS512' ? 'sha512' : 'sha256', Buffer.from(key)).update(`${head}.${body}`).digest('base64url');
-      const expires = opts.syncExpiresAt && typeof res.json.expires_at === 'number' && claims.exp ? { expires_at: claims.exp } : {};
-      return proxyJson(res, { ...res.json, access_token: `${head}.${body}.${sig}`, ...expires });
+      const expires = opts.syncExpiresAt && typeof answer.expires_at === 'number' && claims.exp ? { expires_at: claims.exp } : {};
+      return proxyJson(res, { ...answer, access_token: `${head}.${body}.${sig}`, ...expires });
     },
   };
 }

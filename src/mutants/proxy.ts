@@ -10,6 +10,7 @@ import { loadModel } from '../model/index.ts';
 import type { Model, OperationId, WebhookId } from '../model/types.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import { withCategories } from './categories.ts';
+import { asRecord, parseJson, type Json } from './json.ts';
 
 export interface ProxyRequest {
   /** The spec operation the method and path match (profile paths for those the spec does not show). */
@@ -23,7 +24,7 @@ export interface ProxyRequest {
   headers: Record<string, string>;
   body: Buffer;
   /** Parsed JSON body, undefined when empty or not JSON. */
-  json?: any;
+  json?: Json;
 }
 
 export interface ProxyResponse {
@@ -31,7 +32,7 @@ export interface ProxyResponse {
   headers: Record<string, string>;
   body: string;
   /** Parsed JSON body, undefined when empty or not JSON. */
-  json?: any;
+  json?: Json;
 }
 
 export interface ProxyContext {
@@ -49,11 +50,11 @@ export interface ProxyHooks {
   /** Rewrite the response the reference gave (mutate or return a new one). */
   response?(req: ProxyRequest, res: ProxyResponse, ctx: ProxyContext): ProxyResponse | void;
   /** Rewrite a webhook payload on its way from the reference to the engine's receiver. */
-  webhook?(path: string, body: any, ctx: ProxyContext, webhook?: WebhookId): any;
+  webhook?(path: string, body: Json, ctx: ProxyContext, webhook?: WebhookId): Json | undefined;
   /** Content-Type of relayed webhook deliveries (default: the reference's own); needs `webhook`. */
   webhookContentType?: string;
   /** Deliveries made of one webhook, in order (default: the one body); needs `webhook`. */
-  webhookDeliveries?(path: string, body: any, ctx: ProxyContext): any[];
+  webhookDeliveries?(path: string, body: Json, ctx: ProxyContext): Json[];
   /** Delay before each relayed webhook delivery (ms); needs `webhook`. */
   webhookDelayMs?: number;
   /** HTTP method of relayed webhook deliveries (default: the reference's own, POST); needs `webhook`. */
@@ -76,15 +77,6 @@ const CONTROL_PREFIX = '/__control';
 const RELAY_PREFIX = '/__mutant-relay';
 const MAX_BODY = 8 * 1024 * 1024;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'proxy-connection', 'upgrade', 'te', 'trailer']);
-
-function parseJson(text: string): any {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 function flatten(h: http.IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
@@ -213,7 +205,7 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
         const target = new URL(relayTarget.replace(/\/$/, '') + rest);
         const wh = flatten(req.headers);
         if (hooks.webhookContentType) wh['content-type'] = hooks.webhookContentType;
-        const bodies = body !== undefined && hooks.webhookDeliveries ? hooks.webhookDeliveries(rest, body, ctx) : [body];
+        const bodies: (Json | undefined)[] = body !== undefined && hooks.webhookDeliveries ? hooks.webhookDeliveries(rest, body, ctx) : [body];
         let out: ProxyResponse = { status: 204, headers: {}, body: '' };
         for (const b of bodies) {
           if (hooks.webhookDelayMs) await new Promise((r) => setTimeout(r, hooks.webhookDelayMs).unref());
@@ -225,9 +217,10 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
       const operationId = operationOf(req.method ?? 'GET', path);
       let preq: ProxyRequest = { ...(operationId ? { operationId } : {}), method: req.method ?? 'GET', path, query, headers: flatten(req.headers), body: raw, json: parseJson(raw.toString('utf8')) };
       // Webhook registration: point the reference at the relay when the variant rewrites webhooks.
-      if (hooks.webhook && preq.method === 'PUT' && path === `${CONTROL_PREFIX}/webhooks` && typeof preq.json?.base_url === 'string') {
-        relayTarget = preq.json.base_url;
-        preq.json = { ...preq.json, base_url: `${selfOrigin}${RELAY_PREFIX}` };
+      const registration = asRecord(preq.json);
+      if (hooks.webhook && preq.method === 'PUT' && path === `${CONTROL_PREFIX}/webhooks` && typeof registration?.base_url === 'string') {
+        relayTarget = registration.base_url;
+        preq.json = { ...registration, base_url: `${selfOrigin}${RELAY_PREFIX}` };
         preq.body = Buffer.from(JSON.stringify(preq.json));
       }
       const hold = hooks.delayMs?.(preq, ctx) ?? 0;

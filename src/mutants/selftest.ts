@@ -6,10 +6,12 @@
 // variant or on the baseline is a false positive.
 
 import type { Check } from '../checks/types.ts';
+import { CancelledError } from '../errors/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { RateLimitOptions } from '../reference/index.ts';
 import { mutationCoverage } from './mutation-coverage.ts';
+import { SELFTEST_RATE_LIMIT } from './rate-limit.ts';
 import { buildMutantBank, MUTANT_BANK, PENDING_BANK } from './registry.ts';
 import { BASELINE_ID, runVariant, type RunContext, type RunRaw, type SelftestProfile } from './run-variant.ts';
 import { scoreSelftest, type Score, type ScoredRun } from './scoring.ts';
@@ -27,13 +29,8 @@ export const SELFTEST_DEFAULTS = {
   /** Checks run at once inside one variant run. */
   checkConcurrency: 4,
   seed: 1,
-  /**
-   * Token-endpoint limit for every run but those about the limit itself (realRateLimit): a short
-   * window makes the rate-limit check's probe and its recovery take a second or two instead of
-   * waiting out the reference's 10 s window. Per IP low enough that a few probe batches (20 each)
-   * reach it; per client above 2 x 60 + 1 so limits.token.rate-limit-split can tell the two apart.
-   */
-  rateLimit: { perIp: 60, perClient: 150, windowMs: 2000 } satisfies RateLimitOptions,
+  /** Token-endpoint limit for every run but those about the limit itself (rate-limit.ts). */
+  rateLimit: SELFTEST_RATE_LIMIT,
   profile: 'full' as SelftestProfile,
 } as const;
 
@@ -134,6 +131,11 @@ export interface SelftestOptions {
   rateLimit?: RateLimitOptions | null;
   /** Profile the bank runs under (default full). */
   profile?: SelftestProfile;
+  /**
+   * Cancels the selftest: no variant starts after it aborts, the worker threads (and the reference
+   * servers in them) are terminated, and runSelftest rejects with a CancelledError.
+   */
+  signal?: AbortSignal;
 }
 
 async function defaultChecks(): Promise<Check[]> {
@@ -141,11 +143,11 @@ async function defaultChecks(): Promise<Check[]> {
   return loadChecks();
 }
 
-async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) {
+    while (next < items.length && !signal?.aborted) {
       const i = next++;
       out[i] = await fn(items[i], i);
     }
@@ -190,12 +192,13 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
 
   try {
     // The baseline first, then the longest runs (the variants about the rate limit, then those adding
-    // latency to every answer: minutes of waiting that overlap the rest), then the rest.
-    const slow = (v: MutantVariant) => !v.realRateLimit && (v.options.latencyMs ?? 0) > 0;
+    // latency or declaring that their checks wait, variant.ts waiting: tens of seconds of waiting that
+    // overlap the rest instead of trailing it), then the rest.
+    const slow = (v: MutantVariant) => !v.realRateLimit && ((v.options.latencyMs ?? 0) > 0 || v.checkConcurrency !== undefined);
     const order = [undefined, ...variants.filter((v) => v.realRateLimit), ...variants.filter(slow), ...variants.filter((v) => !v.realRateLimit && !slow(v))];
     let baselineRaw: RunRaw | undefined;
     let done = 0;
-    const raws = await pool(order, concurrency, async (v) => {
+    const running = pool(order, concurrency, async (v) => {
       const index = v ? variants.indexOf(v) + 1 : 0;
       progress({ type: 'variant-started', id: v?.id ?? BASELINE_ID, index, total });
       const raw = await run(v);
@@ -207,7 +210,8 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       const scored = v ? scoreSelftest(known, [raw], checkIds) : scoreSelftest(raw, [], checkIds);
       progress({ type: 'variant-finished', outcome: withRaw(v ? (scored.variants[0] ?? scored.baseline) : scored.baseline, raw), done, total });
       return raw;
-    });
+    }, opts.signal);
+    const raws = await untilCancelled(running, opts.signal);
     const baseline = raws[0];
     const byId = new Map(raws.slice(1).map((r) => [r.id, r]));
     const ordered = variants.map((v) => byId.get(v.id)!);
@@ -242,6 +246,19 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   } finally {
     await workers?.close();
   }
+}
+
+/** `work`, or a CancelledError as soon as `signal` aborts (the caller's finally then stops the workers). */
+function untilCancelled<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  // Runs in flight fail once their workers are terminated: that is the cancellation, not a new error.
+  work.catch(() => undefined);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new CancelledError('selftest cancelled: no variant was scored; rerun it, or a slice of it (--variant, --area)'));
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function withRaw(scored: ScoredRun, raw: RunRaw): VariantOutcome {

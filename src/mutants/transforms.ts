@@ -4,6 +4,7 @@
 import type { ErrorRuleId, OperationId } from '../model/types.ts';
 import type { OutgoingResponse, ResponseTransform, TransformRequest } from '../reference/index.ts';
 import { categoryOf, withCategories } from './categories.ts';
+import { asRecord, isObject, parseJson, type Json, type JsonObject, type JsonPrimitive } from './json.ts';
 import { isIn } from './ops.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -12,31 +13,34 @@ export { categoryOf, withCategories } from './categories.ts';
 
 export const is2xx = (status: number) => status >= 200 && status < 300;
 
-export function parse(text: string): any {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-export const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export { asRecord, field, has, isObject, items, parseJson as parse, type Json, type JsonObject } from './json.ts';
 
 /** Operations the transform applies to (undefined = any). */
 export type Ops = readonly OperationId[] | undefined;
 const inOps = (ops: Ops, req: { operationId?: string }) => ops === undefined || isIn(ops, req.operationId);
 
-export type Edit = (body: any, res: OutgoingResponse, req: TransformRequest) => any;
+/** Edits a parsed body in place (returning nothing) or returns the body to send instead. */
+export type Edit<B extends Json = Json> = (body: B, res: OutgoingResponse, req: TransformRequest) => Json | void;
 
-/** Rewrites the JSON body of the responses `when` selects; `edit` mutates the body or returns a new one. */
-export function rewrite(when: (req: TransformRequest, res: OutgoingResponse, body: any) => boolean, edit: Edit): ResponseTransform {
+/** Rewrites the bodies `narrow` accepts (it returns the body, typed, or undefined) of the responses `when` selects. */
+function rewriteBody<B extends Json>(narrow: (body: Json) => B | undefined, when: (req: TransformRequest, res: OutgoingResponse, body: B) => boolean, edit: Edit<B>): ResponseTransform {
   return (req, res) => {
-    const body = parse(res.body);
+    const parsed = parseJson(res.body);
+    const body = parsed === undefined ? undefined : narrow(parsed);
     if (body === undefined || !when(req, res, body)) return;
     const out = withCategories(req.categoryFor, () => edit(body, res, req));
     res.body = JSON.stringify(out === undefined ? body : out);
   };
+}
+
+/** Rewrites the JSON body of the responses `when` selects; `edit` mutates the body or returns a new one. */
+export function rewrite(when: (req: TransformRequest, res: OutgoingResponse, body: Json) => boolean, edit: Edit): ResponseTransform {
+  return rewriteBody((b) => b, when, edit);
+}
+
+/** Rewrites the JSON object bodies (every section 7 error body is one) of the responses `when` selects. */
+export function rewriteObject(when: (req: TransformRequest, res: OutgoingResponse, body: JsonObject) => boolean, edit: Edit<JsonObject>): ResponseTransform {
+  return rewriteBody(asRecord, when, edit);
 }
 
 /** Successful answers of `ops`. */
@@ -48,11 +52,11 @@ export function onOkAny(edit: Edit): ResponseTransform {
 }
 
 /** Error answers rendering section 7 rule `ruleId` (OutgoingResponse.ruleId, set by the reference), optionally only on `ops`. */
-export const onRule = (ruleId: ErrorRuleId, edit: Edit, ops?: Ops) =>
-  rewrite((req, res) => res.ruleId === ruleId && inOps(ops, req), edit);
+export const onRule = (ruleId: ErrorRuleId, edit: Edit<JsonObject>, ops?: Ops) =>
+  rewriteObject((req, res) => res.ruleId === ruleId && inOps(ops, req), edit);
 
 /** Moves an error to another HTTP status, keeping the body consistent (category and http_status_code follow). */
-export function restatus(body: any, res: OutgoingResponse, status: number): void {
+export function restatus(body: JsonObject, res: OutgoingResponse, status: number): void {
   res.status = status;
   body.error_category = { category: categoryOf(status), http_status_code: status };
 }
@@ -88,7 +92,7 @@ export function chain(...ts: ResponseTransform[]): ResponseTransform {
 }
 
 /** Applies `fn` to every object in a JSON tree (depth-first, children before parents). */
-export function walk(v: any, fn: (o: Record<string, any>) => void): void {
+export function walk(v: Json | undefined, fn: (o: JsonObject) => void): void {
   if (Array.isArray(v)) for (const x of v) walk(x, fn);
   else if (isObject(v)) {
     for (const x of Object.values(v)) walk(x, fn);
@@ -96,21 +100,22 @@ export function walk(v: any, fn: (o: Record<string, any>) => void): void {
   }
 }
 
-export function mapDeep(v: any, fn: (v: any, key?: string) => any, key?: string): any {
+/** Replaces every leaf (non-container value) of a JSON tree by `fn(leaf, its key)`. */
+export function mapDeep(v: Json, fn: (v: JsonPrimitive, key?: string) => Json, key?: string): Json {
   if (Array.isArray(v)) return v.map((x) => mapDeep(x, fn, key));
-  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapDeep(x, fn, k)]));
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, x === undefined ? x : mapDeep(x, fn, k)]));
   return fn(v, key);
 }
 
-export function reverseKeys(v: any): any {
+export function reverseKeys(v: Json): Json {
   if (Array.isArray(v)) return v.map(reverseKeys);
-  if (isObject(v)) return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)]));
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, x === undefined ? x : reverseKeys(x)]));
   return v;
 }
 
-export function reverseArrays(v: any): any {
+export function reverseArrays(v: Json): Json {
   if (Array.isArray(v)) return v.map(reverseArrays).reverse();
-  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, reverseArrays(x)]));
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, x === undefined ? x : reverseArrays(x)]));
   return v;
 }
 
@@ -119,8 +124,8 @@ export function reverseArrays(v: any): any {
  * rule (e.g. a wrong-typed client_id). Mutating only these breaks the body-shape/category rules
  * without touching any row.
  */
-export function onNonRowTokenError(edit: Edit): ResponseTransform {
-  return rewrite((req, res, body) => req.operationId === 'createToken' && res.status === 400 && res.ruleId === undefined && isObject(body) && typeof body.error_description === 'string', edit);
+export function onNonRowTokenError(edit: Edit<JsonObject>): ResponseTransform {
+  return rewriteObject((req, res, body) => req.operationId === 'createToken' && res.status === 400 && res.ruleId === undefined && typeof body.error_description === 'string', edit);
 }
 
 export function errorBody(status: number, reason: string, message: string, field?: string) {

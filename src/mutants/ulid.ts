@@ -4,7 +4,8 @@
 
 import type { ProxyContext, ProxyHooks } from './proxy.ts';
 import { proxyJson } from './proxy-edits.ts';
-import { is2xx, isObject, mapDeep, walk } from './transforms.ts';
+import { isObject, type Json } from './json.ts';
+import { is2xx, mapDeep, walk } from './transforms.ts';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -35,7 +36,7 @@ function idState(ctx: ProxyContext): IdState {
 }
 
 /** Rewrites UUID values to ULID-like ids, except user ids (section 2 fixes those as UUIDs). */
-function toUlids(body: any, s: IdState, userIdAtTop = false): any {
+function toUlids(body: Json, s: IdState, userIdAtTop = false): Json {
   walk(body, (o) => {
     if (typeof o.user_id === 'string') s.users.add(o.user_id);
   });
@@ -48,8 +49,8 @@ function toUlids(body: any, s: IdState, userIdAtTop = false): any {
   });
 }
 
-function fromUlids(v: any, s: IdState): any {
-  return mapDeep(v, (x) => (typeof x === 'string' && s.back.has(x) ? s.back.get(x) : x));
+function fromUlids(v: Json, s: IdState): Json {
+  return mapDeep(v, (x) => (typeof x === 'string' ? (s.back.get(x) ?? x) : x));
 }
 
 export const ulidProxy: ProxyHooks = {

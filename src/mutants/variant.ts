@@ -89,6 +89,16 @@ export const benign = (id: string, description: string, options: Partial<Referen
   ...(proxy ? { proxy } : {}),
 });
 
+/**
+ * Checks at once in the run of a variant whose checks mostly wait (latency, a late webhook, a wallet
+ * polled for, a stalled answer, Retry-After): the waits overlap instead of queueing four at a time.
+ * The verdicts do not depend on it; the selftest also starts these runs first (selftest.ts).
+ */
+export const WAITING_CHECK_CONCURRENCY = 12;
+
+/** A variant whose run mostly waits: its checks run WAITING_CHECK_CONCURRENCY at once. */
+export const waiting = (v: VariantSpec): VariantSpec => ({ ...v, checkConcurrency: WAITING_CHECK_CONCURRENCY });
+
 /** Reference options switching on the named fault points (src/reference/faults.ts). */
 export const faults = (...names: FaultPoint[]): Partial<ReferenceOptions> => ({ faults: new Set(names) });
 

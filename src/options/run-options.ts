@@ -6,8 +6,10 @@ import { loadConfig, type RunConfig } from '../profile/index.ts';
 import { parseSeed, parseShare, positiveInt } from './numbers.ts';
 import { parseShard, type Shard } from './shard.ts';
 
+import { REPORT_DIRS } from './defaults.ts';
+
 /** Where reports go when neither --report-dir nor the config file says. */
-export const DEFAULT_REPORT_DIR = 'baas-conform-report';
+export const DEFAULT_REPORT_DIR = REPORT_DIRS.run;
 
 /** The yargs values of the shared flags (camelCase), as a command receives them. */
 export interface RunFlagValues {

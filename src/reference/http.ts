@@ -38,6 +38,8 @@ export interface Ctx {
   route: Route;
   raw: Buffer;
   tooLarge: boolean;
+  /** The client kept sending past the drain cap: answer, then close the connection. */
+  abort: boolean;
   caller?: Caller;
   user?: User;
   /** Parsed body (a plain object; {} when the request had none). */
@@ -47,6 +49,8 @@ export interface Ctx {
 export interface Reply {
   status: number;
   body?: unknown;
+  /** The body already serialised as JSON (a cached view); sent instead of JSON.stringify(body). */
+  json?: string;
   headers?: Record<string, string>;
   /** The section 7 rule an error reply renders (ApiError.ruleId), carried to OutgoingResponse. */
   ruleId?: ErrorRuleId;

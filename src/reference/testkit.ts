@@ -1,7 +1,7 @@
 // Test helpers for the reference server's own tests: real HTTP over loopback with undici.
 
 import { randomBytes } from 'node:crypto';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { createUserRequest, s2sUserHeaders, tokenRequest, userIdOf } from '../client/credentials.ts';
 import { loadModel } from '../model/index.ts';
 import type { TargetProfile } from '../profile/types.ts';
@@ -44,9 +44,9 @@ export async function startKit(opts: ReferenceOptions = {}): Promise<Kit> {
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await request(base + path, { method: method as any, headers, body });
+    const res = await request(base + path, { method: method as Dispatcher.HttpMethod, headers, body });
     const text = await res.body.text();
-    let json: any;
+    let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
@@ -91,6 +91,6 @@ export function errorBody(r: Res): { reason: string; message: string; category: 
     message: b.error_description,
     category: b.error_category.category,
     code: b.error_category.http_status_code,
-    details: b.error_details.map((d: any) => d.details),
+    details: b.error_details.map((d: unknown) => (d !== null && typeof d === 'object' && 'details' in d ? String(d.details) : '')),
   };
 }

@@ -22,6 +22,30 @@ export function userV1(st: RefState, u: User): Obj {
   return o;
 }
 
+/** What a GET /api/v1/user answer shows of a user, and that answer serialised. */
+interface V1Json {
+  user_id: string;
+  user_address: string;
+  email: string;
+  country: string;
+  json: string;
+}
+const V1_JSON = new WeakMap<User, V1Json>();
+
+/**
+ * userV1 serialised, kept per user and reused while the fields it shows hold the same values (every
+ * read compares them, so a change to the user can never be answered stale). Alias faults are fixed for
+ * a server's life; the capabilities fault reads statuses that change, so it is never cached.
+ */
+export function userV1Json(st: RefState, u: User): string {
+  if (st.fault('user.v1-capabilities')) return JSON.stringify(userV1(st, u));
+  const c = V1_JSON.get(u);
+  if (c !== undefined && c.user_id === u.user_id && c.user_address === u.user_address && c.email === u.email && c.country === u.country) return c.json;
+  const json = JSON.stringify(userV1(st, u));
+  V1_JSON.set(u, { user_id: u.user_id, user_address: u.user_address, email: u.email, country: u.country, json });
+  return json;
+}
+
 /** GET /api/v2/user: with the capabilities array. */
 export function userV2(st: RefState, u: User): Obj {
   const o = userBase(st, u);

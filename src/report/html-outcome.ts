@@ -6,7 +6,7 @@ import type { CoverageSummary, DiffGroup, RootCause, RunDiff, RunSummary } from 
 import type { Model } from '../model/types.ts';
 import type { CollectedCheck, CollectedRun } from './collect.ts';
 import { replayCurl } from './html-curl.ts';
-import { anchorOf, exchangeView, findRule, ruleLine, ruleQuote } from './html-parts.ts';
+import { anchorOf, cardHead, exchangeView, findRule, ruleLine, ruleQuote } from './html-parts.ts';
 import { replayCommand } from './replay.ts';
 
 interface Ctx {
@@ -40,11 +40,7 @@ function blockedView(c: CollectedCheck, ctx: Ctx) {
   const ex = b?.exchange ?? c.exchanges?.at(-1);
   const curl = ex && ctx.model ? replayCurl(ctx.model, ex.request, ctx.target, !!ex.traceId) : undefined;
   return {
-    anchor: anchorOf(c.checkId),
-    checkId: c.checkId,
-    title: c.title,
-    area: c.area,
-    section: c.section,
+    ...cardHead(c),
     operation: b?.operation,
     message: b?.message,
     causeRules: (b?.rules ?? []).map((id) => ruleQuote(ctx.model, id)),

@@ -3,6 +3,7 @@
 // a check's anchor. Kept apart so the section builders depend on them, not on each other.
 
 import type { Exchange } from '../events/index.ts';
+import type { CollectedCheck } from './collect.ts';
 import type { Model, Rule } from '../model/types.ts';
 
 /** One line for a rule: its summary, or for a section 7 row the row itself (error rules have no summary). */
@@ -69,4 +70,9 @@ export function exchangeView(e: Exchange) {
 
 export function anchorOf(checkId: string): string {
   return `check-${checkId.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
+}
+
+/** What every check card starts with: its anchor (links land on it), id, title, area and section. */
+export function cardHead(c: Pick<CollectedCheck, 'checkId' | 'title' | 'area' | 'section'>) {
+  return { anchor: anchorOf(c.checkId), checkId: c.checkId, title: c.title, area: c.area, section: c.section };
 }

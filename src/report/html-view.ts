@@ -8,7 +8,7 @@ import type { Model } from '../model/types.ts';
 import type { CollectedCheck, CollectedRun } from './collect.ts';
 import { replayCurl, type ReplayCurl } from './html-curl.ts';
 import { outcomeView } from './html-outcome.ts';
-import { anchorOf, exchangeView, findRule, ruleLine, ruleQuote } from './html-parts.ts';
+import { anchorOf, cardHead, exchangeView, findRule, ruleLine, ruleQuote } from './html-parts.ts';
 import { replayCommand } from './replay.ts';
 
 /** The spec section a `section` string belongs to: "9.6" and "4.rule1" are in 9 and 4. */
@@ -87,11 +87,7 @@ function failureView(c: CollectedCheck, ctx: { model?: Model; seed: number; repl
   let curl: ReplayCurl | undefined;
   if (broke && ctx.model) curl = replayCurl(ctx.model, broke.request, ctx.target, !!broke.traceId);
   return {
-    anchor: anchorOf(c.checkId),
-    checkId: c.checkId,
-    title: c.title,
-    area: c.area,
-    section: c.section,
+    ...cardHead(c),
     rules: (f?.rules ?? c.rules).map((id) => ruleQuote(ctx.model, id)),
     message: f?.message,
     cause: f?.cause,

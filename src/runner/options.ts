@@ -8,13 +8,9 @@ import type { CheckResult, ExpectedFailuresOutcome, RootCause, RuleVerdict, RunD
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import type { Shard } from './select.ts';
+import { RUN_DEFAULTS } from '../options/defaults.ts';
 
-export const RUN_DEFAULTS = {
-  concurrency: 4,
-  /** fast-check's own default; --runs scales it. */
-  numRuns: 100,
-  checkTimeoutMs: 120_000,
-} as const;
+export { RUN_DEFAULTS };
 
 export interface RunOptions {
   profile: ResolvedProfile;

@@ -4,7 +4,7 @@
 import { field } from '../checks/body.ts';
 import { tokenRequest } from '../client/credentials.ts';
 import { TransportError } from '../client/errors.ts';
-import type { HttpSession } from '../client/http.ts';
+import type { HttpSession } from '../client/index.ts';
 import { CredentialsError, TargetUnreachableError } from '../errors/index.ts';
 import { loadModel } from '../model/index.ts';
 

@@ -11,7 +11,7 @@
 import type { JWK } from 'jose';
 import { readInputFile } from '../input/index.ts';
 import type { RunServices } from '../checks/types.ts';
-import type { HttpSession } from '../client/http.ts';
+import type { HttpSession } from '../client/index.ts';
 import { resolveControlAdapter, type ControlAdapter } from '../control/index.ts';
 import { ServiceRegistrationError } from '../errors/index.ts';
 import { startTestIdp, type TestIdp } from '../idp/index.ts';

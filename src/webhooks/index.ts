@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReceivedWebhook, RefusedDelivery, WebhookReceiver } from '../checks/types.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../client/decode.ts';
+import { LISTEN_DEFAULTS } from '../options/defaults.ts';
 
 export const WEBHOOK_DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
@@ -14,7 +15,7 @@ export const WEBHOOK_DEFAULTS = {
   keep: 10_000,
   /** Total bytes of kept bodies: a shared public receiver may be sent far more than a run needs. */
   maxTotalBytes: 64 * 1024 * 1024,
-  host: '127.0.0.1',
+  host: LISTEN_DEFAULTS.host,
 } as const;
 
 export interface WebhookReceiverStats {
@@ -58,7 +59,7 @@ const REFUSED_TEXT_BYTES = 64 * 1024;
 
 interface Waiter {
   path: string;
-  predicate: (body: any) => boolean;
+  predicate: (body: unknown) => boolean;
   resolve: (w: ReceivedWebhook | undefined) => void;
 }
 
@@ -82,7 +83,7 @@ function refusedMatches(r: RefusedDelivery, path: string, predicate: Waiter['pre
   }
 }
 
-function matches(w: ReceivedWebhook, path: string, predicate: (body: any) => boolean): boolean {
+function matches(w: ReceivedWebhook, path: string, predicate: Waiter['predicate']): boolean {
   if (w.path !== path) return false;
   try {
     return !!predicate(w.body);
@@ -156,7 +157,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
     req.on('end', () => {
       if (tooLarge) return;
       const text = Buffer.concat(chunks).toString('utf8');
-      let body: any;
+      let body: unknown;
       if (jsonDepth(text) > MAX_JSON_DEPTH) {
         // Nested too deep for the checks' recursive walkers (a RangeError crash) and costly in heap
         // once parsed: kept as raw text, so it reads as "not JSON", the target's fault.

@@ -76,7 +76,8 @@ export async function create3ds(ctx: CheckContext, user: TestUser): Promise<{ tr
   const res = await control(ctx, 'create3dsChallenge', { params: forUser(user), body: { amount: 12.5, currency: 'EUR' } });
   const id = res.json?.transaction_id;
   if (typeof id !== 'string') throw new Error(`test-control create3dsChallenge answered no transaction_id: ${res.text.slice(0, 200)}`);
-  return res.json;
+  const expires = res.json?.expires_at;
+  return { transaction_id: id, ...(typeof expires === 'number' ? { expires_at: expires } : {}) };
 }
 
 export async function createWithdrawal(ctx: CheckContext, user: TestUser, destination: string): Promise<unknown> {

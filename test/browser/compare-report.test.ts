@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCompareHtml, compareTargets, type CompareResult } from '../../src/compare/index.ts';
+import { isObject } from '../../src/mutants/json.ts';
 import { startInterceptProxy, PROXY_CONTROL_PREFIX, type InterceptProxy } from '../../src/mutants/proxy.ts';
 import { startReference, type ReferenceServer } from '../../src/reference/index.ts';
 import { writeReport } from '../../src/report/files.ts';
@@ -33,7 +34,7 @@ describe.skipIf(skip)('compare report in Chromium', () => {
     refs = await Promise.all([startReference(), startReference()]);
     proxy = await startInterceptProxy(refs[1].profile, {
       response(req, res) {
-        if (res.status >= 300 || typeof res.json !== 'object' || res.json === null) return;
+        if (res.status >= 300 || !isObject(res.json)) return;
         if (req.operationId === 'getUserV2') res.json = { ...res.json, [HOSTILE]: 1 };
         else if (req.operationId === 'createVirtualCard') delete res.json.card_data;
         else return;

@@ -7,9 +7,11 @@ import { parse } from 'yaml';
 import { loadChecks } from '../../suites/index.ts';
 import { parseExpectedFailures } from '../../src/baseline/index.ts';
 import yargs from 'yargs';
-import { commands } from '../../src/cli/commands/index.ts';
+import { loadCommands } from '../../src/cli/commands/index.ts';
 import { RUN_CLI_DEFAULTS } from '../../src/cli/commands/run.ts';
 import { packagePath } from '../../src/package/index.ts';
+
+const commands = await loadCommands();
 
 /** Option names a command declares (its yargs builder), e.g. run -> baseline, shard, report-dir ... */
 function optionsOf(command: string): string[] {

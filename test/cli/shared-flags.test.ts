@@ -3,8 +3,10 @@
 // so does a flag two commands declare alike-named outside the shared table.
 import { describe, expect, it } from 'vitest';
 import type { Argv } from 'yargs';
-import { commands } from '../../src/cli/commands/index.ts';
+import { loadCommands } from '../../src/cli/commands/index.ts';
 import { SHARED_FLAGS } from '../../src/cli/flags.ts';
+
+const commands = await loadCommands();
 
 type Declared = { type?: unknown; default?: unknown; describe?: unknown; array?: unknown };
 

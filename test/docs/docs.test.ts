@@ -6,7 +6,9 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../src/cli/commands/index.ts';
+import { loadCommands } from '../../src/cli/commands/index.ts';
+
+const commands = await loadCommands();
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const GUIDES = readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);

@@ -7,11 +7,9 @@ import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { AUDIT_FILES, formatVerdict, readAuditPlan, startAudit, writeAuditHar, writeAuditReports, type Audit } from '../../audit/index.ts';
 import { ConfigError } from '../../errors/index.ts';
-import { parseNumber, parsePort, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import { LISTEN_DEFAULTS, parseNumber, parsePort, REPORT_DIRS, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 import { sharedFlags } from '../flags.ts';
-
-const AUDIT_REPORT_DIR = 'baas-conform-audit';
 
 function httpUrl(v: string): string {
   try {
@@ -53,14 +51,15 @@ async function auditHandler(args: AuditArgs, io: CliIo): Promise<number> {
   const duration = parseNumber('duration', args.duration, { min: 1, max: 86_400, what: 'a number of seconds from 1 to 86400' });
   const plan = args.faults ? await readAuditPlan(resolve(io.cwd, args.faults)) : undefined;
   const o = await resolveRunOptions({ config: args.config, reportDir: args.reportDir }, io.cwd);
-  const reportDir = o.reportDirGiven ? o.reportDir : resolve(io.cwd, AUDIT_REPORT_DIR);
+  const reportDir = o.reportDirGiven ? o.reportDir : resolve(io.cwd, REPORT_DIRS.audit);
+  const host = args.host ?? LISTEN_DEFAULTS.host;
   const webhookUrl = args.webhookUrl ? httpUrl(String(args.webhookUrl)) : undefined;
   let audit: Audit;
   try {
-    audit = await startAudit({ port: parsePort('port', args.port) ?? 0, pciPort: parsePort('pci-port', args.pciPort) ?? 0, host: args.host ?? '127.0.0.1', plan, webhookUrl, strict: !!args.strict });
+    audit = await startAudit({ port: parsePort('port', args.port) ?? LISTEN_DEFAULTS.port, pciPort: parsePort('pci-port', args.pciPort) ?? LISTEN_DEFAULTS.port, host, plan, webhookUrl, strict: !!args.strict });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new ConfigError(`cannot listen on ${args.host ?? '127.0.0.1'}: ${code}`);
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new ConfigError(`cannot listen on ${host}: ${code}`);
     throw e;
   }
   const { stop, dispose } = stopSignal(duration);
@@ -81,9 +80,7 @@ async function auditHandler(args: AuditArgs, io: CliIo): Promise<number> {
   }
 }
 
-export const auditCommand: CliCommand = {
-  command: 'audit',
-  describe: 'Certify a client: serve the reference in audit mode (profile on the first stdout line), judge the calls your client makes',
+export const auditCommand: CommandImpl<AuditArgs> = {
   builder: (y: Argv) =>
     // audit: Ctrl-C (SIGINT) or SIGTERM ends the audit and writes the verdict: that is how it stops;
     // --report-dir gets audit.json, junit.xml and audit.html (default ./baas-conform-audit).

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { certify } from '../../certify/index.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 import { resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
@@ -43,9 +43,7 @@ async function certifyHandler(args: CertifyArgs, io: CliIo): Promise<number> {
   return 0;
 }
 
-export const certifyCommand: CliCommand = {
-  command: 'certify',
-  describe: 'Run the full suite and, only if it passes with every testable rule exercised, write a signed certification package',
+export const certifyCommand: CommandImpl<CertifyArgs> = {
   builder: (y: Argv) =>
     sharedFlags(y, 'config', 'profile', 'target', 'seed', 'concurrency', 'timeout-budget', 'check-timeout', 'strict')
       .option('out', { type: 'string', demandOption: true, describe: 'New (or empty) directory for the package' })

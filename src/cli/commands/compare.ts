@@ -8,8 +8,7 @@ import type { Argv } from 'yargs';
 import { buildCompareHtml, compareTargets, formatCompare } from '../../compare/index.ts';
 import { ConfigError } from '../../errors/index.ts';
 import { writeReport } from '../../report/files.ts';
-import { RUN_DEFAULTS } from '../../runner/index.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 import { resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
@@ -37,7 +36,7 @@ async function compareHandler(args: CompareArgs, io: CliIo): Promise<number> {
     seed: o.seed,
     checks: o.checks,
     safe: o.safe,
-    concurrency: o.concurrency ?? RUN_DEFAULTS.concurrency,
+    concurrency: o.concurrency,
     numRuns: o.numRuns,
     timeoutBudgetMs: o.timeoutBudgetMs,
     checkTimeoutMs: o.checkTimeoutMs,
@@ -57,9 +56,7 @@ async function compareHandler(args: CompareArgs, io: CliIo): Promise<number> {
   return result.exitCode;
 }
 
-export const compareCommand: CliCommand = {
-  command: 'compare',
-  describe: 'Run the same seeded checks against two targets and report rule verdicts that differ, and how their answers differ (where the spec specifies, where it is silent). Exit 1 if a rule verdict differs',
+export const compareCommand: CommandImpl<CompareArgs> = {
   builder: (y: Argv) =>
     // compare: --profile twice, A then B (BAAS_CLIENT* credentials from the environment apply to
     // both); --report-dir gets compare.json and compare.html.

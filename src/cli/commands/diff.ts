@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { comparableOf, diffRuns, formatDiff, hasRegressions, loadResults } from '../../baseline/index.ts';
 import { SHARED_FLAGS } from '../flags.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 
 /** Target text may hold terminal control characters. */
 const clean = (s: string) => s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, ' ').replace(/\s*\n\s*/g, ' ⏎ ');
@@ -24,9 +24,7 @@ async function diffHandler(args: DiffArgs, io: CliIo): Promise<number> {
   return hasRegressions(diff) ? 1 : 0;
 }
 
-export const diffCommand: CliCommand = {
-  command: 'diff <old> <new>',
-  describe: 'Compare two results.json files: newly failing, fixed and newly skipped rules and checks (exit 1 if anything newly fails)',
+export const diffCommand: CommandImpl<DiffArgs> = {
   builder: (y: Argv) =>
     y
       .positional('old', { type: 'string', describe: 'results.json of the earlier run (the baseline)' })

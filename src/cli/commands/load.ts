@@ -16,9 +16,9 @@ import { loadMetrics, serveMetrics, type MetricsServer } from '../../load/metric
 import { progressPrinter } from '../../load/progress.ts';
 import { loadModel, type Model } from '../../model/index.ts';
 import { boundedInt, boundedNumber } from '../../load/safety.ts';
-import { parseShard, resolveRunOptions, resolveTarget, type Target } from '../../options/index.ts';
+import { LISTEN_DEFAULTS, parsePort, parseSeed, parseShard, resolveRunOptions, resolveTarget, type Target } from '../../options/index.ts';
 import { maskSecrets, type ResolvedProfile } from '../../profile/index.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
 
@@ -114,7 +114,7 @@ function sharedOptions(args: LoadArgs): Pick<LoadOptions, 'judgeSample' | 'arriv
   return {
     ...(args.judgeSample !== undefined ? { judgeSample: boundedNumber('judge-sample', args.judgeSample, 0, 1) } : {}),
     ...(args.arrivals !== undefined ? { arrivals: args.arrivals as 'uniform' | 'poisson' } : {}),
-    ...(args.seed !== undefined ? { seed: boundedInt('seed', args.seed, 1, 0, 0xffffffff) } : {}),
+    ...(args.seed !== undefined ? { seed: parseSeed(args.seed) } : {}),
     ...(args.thinkTime !== undefined ? { thinkTimeMs: boundedInt('think-time', args.thinkTime, 0, 0, 60_000) } : {}),
   };
 }
@@ -146,7 +146,7 @@ async function loadHandler(args: LoadArgs, io: CliIo): Promise<number> {
   const metrics = args.metricsPort !== undefined ? loadMetrics() : undefined;
   try {
     if (metrics) {
-      metricsServer = await serveMetrics(metrics, boundedInt('metrics-port', args.metricsPort, 0, 0, 65535), args.metricsHost ?? '127.0.0.1');
+      metricsServer = await serveMetrics(metrics, parsePort('metrics-port', args.metricsPort) ?? LISTEN_DEFAULTS.port, args.metricsHost ?? LISTEN_DEFAULTS.host);
       io.stderr.write(`metrics: ${metricsServer.url} (Prometheus exposition while the run lasts)\n`);
     }
     chosen = await resolveTarget({ profile: profiles[0], target, env: io.env, cwd: io.cwd });
@@ -181,9 +181,7 @@ async function loadHandler(args: LoadArgs, io: CliIo): Promise<number> {
   }
 }
 
-export const loadCommand: CliCommand = {
-  command: 'load [scenario] [files..]',
-  describe: `Run a bounded load scenario (${SCENARIOS.map((x) => x.id).join(', ')}) in the closed or open model, or merge results: load merge a.json b.json ...`,
+export const loadCommand: CommandImpl<LoadArgs> = {
   builder: (y: Argv) =>
     sharedFlags(y, 'config', 'profile', 'target', 'seed', 'shard', 'timeout-budget', 'report-dir', 'json', 'har')
       .positional('scenario', { type: 'string', choices: [...SCENARIOS.map((s) => s.id), 'merge'], describe: 'scenario to run, or merge' })

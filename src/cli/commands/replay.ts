@@ -13,7 +13,7 @@ import { loadProfile, resolveProfile, type ResolvedProfile } from '../../profile
 import { startReference } from '../../reference/index.ts';
 import { ConsoleReporter } from '../../report/index.ts';
 import { loadHar, replayHar, type ReplayOutcome } from '../../replay/index.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 import { sharedFlags } from '../flags.ts';
 import { positiveInt } from '../../options/index.ts';
 
@@ -98,9 +98,7 @@ async function replayHandler(args: ReplayArgs, io: CliIo): Promise<number> {
   return (await kindOf(file)) === RESULTS_KIND ? replayResults(file, args, io) : replayHarFile(file, args, io);
 }
 
-export const replayCommand: CliCommand = {
-  command: 'replay <file>',
-  describe: 'Re-send a HAR (run --har) with fresh tokens and print what answers differently; or re-run one check of a results.json with its seed (--check)',
+export const replayCommand: CommandImpl<ReplayArgs> = {
   builder: (y: Argv) =>
     // replay: tokens are minted from the profile's clients[0]; with a results.json, --check names
     // the one check to re-run with the recorded seed.

@@ -4,7 +4,7 @@ import { loadModel } from '../../model/index.ts';
 import { ruleCatalogue, uncoveredRules } from '../../checks/catalogue.ts';
 import { loadChecks } from '../../../suites/index.ts';
 import { SHARED_FLAGS } from '../flags.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 import { formatSpecAudit, mutationCoverage, specAudit } from '../../mutants/index.ts';
 import type { RuleId } from '../../model/types.ts';
 import { needsTable } from '../../runner/needs-table.ts';
@@ -79,9 +79,7 @@ async function rulesHandler(args: RulesArgs, io: CliIo): Promise<number> {
   return args.uncovered && shown.length + clientShown.length > 0 ? 1 : 0;
 }
 
-export const rulesCommand: CliCommand = {
-  command: 'rules',
-  describe: 'List every rule of the spec model with its section and the checks that cover it',
+export const rulesCommand: CommandImpl<RulesArgs> = {
   builder: (y: Argv) => y
     .option('json', SHARED_FLAGS.json)
     .option('uncovered', { type: 'boolean', describe: 'only testable rules no check covers (exit 1 if any)' })

@@ -8,9 +8,8 @@ import { ConfigError } from '../../errors/index.ts';
 import { runConformance } from '../../api/index.ts';
 import { createReporters } from '../../report/index.ts';
 import { DEFAULT_REPORT_DIR, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
-import { RUN_DEFAULTS } from '../../runner/index.ts';
 import { RETRY_DEFAULTS } from '../../client/index.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
 import { ciOptions, resolveCiOptions, type CiFlagValues } from '../ci-options.ts';
@@ -71,7 +70,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       shard: o.shard,
       safe: o.safe,
       checks: o.checks,
-      concurrency: o.concurrency ?? RUN_DEFAULTS.concurrency,
+      concurrency: o.concurrency,
       numRuns: o.numRuns,
       timeoutBudgetMs: o.timeoutBudgetMs,
       checkTimeoutMs: o.checkTimeoutMs,
@@ -95,9 +94,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   return outcome.exitCode;
 }
 
-export const runCommand: CliCommand = {
-  command: 'run',
-  describe: 'Run the conformance checks against a target (default: the embedded reference)',
+export const runCommand: CommandImpl<RunArgs> = {
   builder: (y: Argv) =>
     sharedFlags(ciOptions(y), 'config', 'profile', 'target', 'seed', 'check', 'shard', 'safe', 'concurrency', 'runs', 'timeout-budget', 'check-timeout', 'report-dir', 'json', 'json-out', 'har')
       .option('rate-limit-wait', { type: 'number', describe: `How long (ms) one request waits out 429s (Retry-After, else backoff) before its check is blocked as RATE_LIMITED (default ${RETRY_DEFAULTS.maxWaitMs})` })

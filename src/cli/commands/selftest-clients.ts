@@ -9,6 +9,8 @@ import { packagePath } from '../../package/index.ts';
 import type { ClientRuleId } from '../../model/types.ts';
 
 export const CLIENT_AREA = 'clients';
+/** Audits (each a reference in audit mode and a sample client) at once, whatever --concurrency says: the bank's runs are CPU-bound. */
+export const CLIENT_BANK_MAX_CONCURRENCY = 5;
 
 export interface ClientBankRow {
   mode: string;

@@ -12,10 +12,11 @@ import { nonNegativeInt, resolveRunOptions, type RunFlagValues } from '../../opt
 import { formatSelftest } from '../../report/selftest-console.ts';
 import { loadModel } from '../../model/index.ts';
 import { writeSelftestReport } from '../../report/html-selftest.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
+import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
 import { selftestProfile } from './selftest-profile.ts';
-import { CLIENT_AREA, clientModes, formatClientBank, runClientBank } from './selftest-clients.ts';
+import { CLIENT_AREA, CLIENT_BANK_MAX_CONCURRENCY, clientModes, formatClientBank, runClientBank } from './selftest-clients.ts';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -74,8 +75,8 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
   const clientsJson = !withServer && jsonOut ? jsonOut : reportDir ? resolve(reportDir, 'selftest-clients.json') : undefined;
   if (!withServer) return runClients(human, concurrency, clientsJson);
   human.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once on ${workers} worker threads, profile ${profile}, timeout budget ${timeoutBudgetMs} ms, seed ${seed}\n`);
-  // runSelftest (src/mutants) takes no signal: Ctrl-C keeps Node's default and quits at once.
-  const result = await runSelftest({
+  // Ctrl-C: no variant starts, the worker threads and their servers are stopped, exit 130 (CancelledError).
+  const result = await withCancellation(io, 'running variants are stopped, nothing is scored', (signal) => runSelftest({
     variants,
     concurrency,
     workers,
@@ -88,7 +89,8 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
       const mark = o.ok ? (o.kind === 'faulty' ? 'caught' : 'clean') : o.kind === 'faulty' ? 'NOT CAUGHT' : 'FALSE POSITIVE';
       human.write(`[${String(p.done).padStart(String(p.total).length)}/${p.total}] ${o.id} ${mark} (${secs(o.durationMs)})\n`);
     },
-  });
+    signal,
+  }));
   human.write('\n');
   human.write(formatSelftest(result));
   if (args.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -107,8 +109,9 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
 
 /** The client bank and its kill matrix; exit 1 unless every client was judged as it should be. */
 async function runClients(out: CliIo['stdout'], concurrency: number, jsonFile: string | undefined): Promise<number> {
-  out.write(`\nselftest clients: the sample client in every mode, each against its own audit, ${Math.min(concurrency, 5)} at once\n`);
-  const rows = await runClientBank(Math.min(concurrency, 5));
+  const atOnce = Math.min(concurrency, CLIENT_BANK_MAX_CONCURRENCY);
+  out.write(`\nselftest clients: the sample client in every mode, each against its own audit, ${atOnce} at once\n`);
+  const rows = await runClientBank(atOnce);
   out.write(formatClientBank(rows));
   if (jsonFile) {
     await mkdir(dirname(jsonFile), { recursive: true });
@@ -118,9 +121,7 @@ async function runClients(out: CliIo['stdout'], concurrency: number, jsonFile: s
   return rows.every((r) => r.ok) ? 0 : 1;
 }
 
-export const selftestCommand: CliCommand = {
-  command: 'selftest',
-  describe: 'Prove the checks catch non-conformance: run them against the reference and every mutant variant',
+export const selftestCommand: CommandImpl<SelftestArgs> = {
   builder: (y: Argv) =>
     sharedFlags(y, 'config', 'profile', 'seed', 'concurrency', 'timeout-budget', 'report-dir', 'json', 'json-out')
       .option('variant', { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs' })

@@ -8,8 +8,8 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { DEFAULT_RATE_LIMIT, generateTlsIdentity, startReference, type RateLimitOptions, type ReferenceServer, type ReferenceTls } from '../../reference/index.ts';
-import { parseNumber, parsePort, positiveInt } from '../../options/index.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import { LISTEN_DEFAULTS, parseNumber, parsePort, positiveInt } from '../../options/index.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 import { sharedFlags } from '../flags.ts';
 
 export interface ServeArgs {
@@ -47,7 +47,7 @@ export function caFileFor(args: Pick<ServeArgs, 'profileOut' | 'caOut'>, cwd: st
 }
 
 async function tlsOptions(args: ServeArgs, cwd: string): Promise<ReferenceTls> {
-  const id = await generateTlsIdentity([args.host ?? '127.0.0.1']);
+  const id = await generateTlsIdentity([args.host ?? LISTEN_DEFAULTS.host]);
   const caFile = caFileFor(args, cwd);
   try {
     await writeFile(caFile, id.caPem, { mode: 0o644 });
@@ -61,19 +61,20 @@ async function tlsOptions(args: ServeArgs, cwd: string): Promise<ReferenceTls> {
 export async function serve(args: ServeArgs, io: CliIo, stop: Promise<unknown>): Promise<number> {
   let ref: ReferenceServer;
   const rateLimit = rateLimitOf(args);
+  const host = args.host ?? LISTEN_DEFAULTS.host;
   try {
     ref = await startReference({
       ...(rateLimit ? { rateLimit } : {}),
-      host: args.host ?? '127.0.0.1',
-      port: parsePort('port', args.port) ?? 0,
-      pciPort: parsePort('pci-port', args.pciPort) ?? 0,
+      host,
+      port: parsePort('port', args.port) ?? LISTEN_DEFAULTS.port,
+      pciPort: parsePort('pci-port', args.pciPort) ?? LISTEN_DEFAULTS.port,
       control: args.control !== false,
       ...(args.tls ? { tls: await tlsOptions(args, io.cwd) } : {}),
     });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      throw new ConfigError(`cannot listen on ${args.host ?? '127.0.0.1'}: ${code}`);
+      throw new ConfigError(`cannot listen on ${host}: ${code}`);
     }
     throw e;
   }
@@ -88,9 +89,7 @@ export async function serve(args: ServeArgs, io: CliIo, stop: Promise<unknown>):
   return 0;
 }
 
-export const serveCommand: CliCommand = {
-  command: 'serve',
-  describe: 'Run the reference implementation; prints its target profile as the first stdout line',
+export const serveCommand: CommandImpl<ServeArgs> = {
   builder: (y: Argv) =>
     sharedFlags(y, 'port', 'pci-port', 'host', 'profile-out')
       .option('control', { type: 'boolean', default: true, describe: 'Serve the test-control API under /__control (--no-control to disable)' })

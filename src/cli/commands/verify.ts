@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { verifyPackage } from '../../certify/index.ts';
-import type { CliCommand, CliIo } from '../types.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
 
 /** The flags verify's builder declares. */
 interface VerifyArgs {
@@ -18,9 +18,7 @@ async function verifyHandler(args: VerifyArgs, io: CliIo): Promise<number> {
   return 0;
 }
 
-export const verifyCommand: CliCommand = {
-  command: 'verify <package>',
-  describe: 'Verify a certification package: exit 1 naming the file that does not match (changed, missing, extra) or a wrong key',
+export const verifyCommand: CommandImpl<VerifyArgs> = {
   builder: (y: Argv) =>
     y
       .positional('package', { type: 'string', describe: 'Directory written by certify --out' })

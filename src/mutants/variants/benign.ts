@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { OutgoingResponse, TransformRequest } from '../../reference/index.ts';
 import { ulidProxy } from '../ulid.ts';
 import { CLOSED_ANSWER_OPS, CREATE_OPS, isIn } from '../ops.ts';
-import { JSON_TYPE, is2xx, isObject, rewrite, onOkAny, walk, reverseKeys, reverseArrays, errorBody, parse, withCategories } from '../transforms.ts';
-import { benign, faults, type VariantSpec } from '../variant.ts';
+import { JSON_TYPE, is2xx, isObject, rewrite, rewriteObject, onOkAny, walk, reverseKeys, reverseArrays, errorBody, parse, withCategories } from '../transforms.ts';
+import { benign, faults, waiting, type VariantSpec } from '../variant.ts';
 
 /** Builds the benign variants (stateful transforms get fresh state on every call). */
 export function benignVariants(): VariantSpec[] {
@@ -52,11 +52,11 @@ export function benignVariants(): VariantSpec[] {
       },
     }),
     benign('benign.extra-error-details', 'error bodies carry extra error_details entries', {
-      transform: rewrite((_req, res, b) => res.status >= 400 && isObject(b), (b) => {
+      transform: rewriteObject((_req, res) => res.status >= 400, (b) => {
         b.error_details = [...(Array.isArray(b.error_details) ? b.error_details : []), { key: 'trace_id', details: randomUUID() }, { key: 'hint', details: 'see the documentation' }];
       }),
     }),
-    benign('benign.latency-50ms', 'every response is delayed by 50 ms (well within the timeout budget)', { latencyMs: 50 }),
+    waiting(benign('benign.latency-50ms', 'every response is delayed by 50 ms (well within the timeout budget)', { latencyMs: 50 })),
     benign('benign.token-429-every-7th', 'every 7th token request answers 429 CategoryTransientFailure with Retry-After: 1', {
       transform: (() => {
         const counts = new Map<string, number>();

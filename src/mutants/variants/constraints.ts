@@ -6,7 +6,7 @@
 // algorithm) catch them.
 
 import { resignedToken } from '../proxy-edits.ts';
-import { isObject, onOk } from '../transforms.ts';
+import { field, isObject, items, onOk } from '../transforms.ts';
 import { faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Three letters where section 2 says "country code, two letters" (the same country, ISO alpha-3). */
@@ -15,7 +15,7 @@ const ALPHA3: Record<string, string> = { US: 'USA', DE: 'DEU', FR: 'FRA', GB: 'G
 /** Renames capability status `from` to `to` in every GET /api/v2/user answer. */
 const renameStatus = (from: string, to: string) =>
   onOk(['getUserV2'], (b) => {
-    for (const c of Array.isArray(b?.capabilities) ? b.capabilities : []) if (isObject(c) && c.status === from) c.status = to;
+    for (const c of items(field(b, 'capabilities'))) if (isObject(c) && c.status === from) c.status = to;
   });
 
 /** The S2S token re-signed as HS512 (header alg and HMAC-SHA512, claims unchanged) where section 5 says HS256. */

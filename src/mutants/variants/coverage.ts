@@ -5,19 +5,17 @@
 import { randomUUID } from 'node:crypto';
 import { IDP_OPS } from '../ops.ts';
 import { has, onAliasWebhook, proxyError, proxyJson, refuseAliasOnly, resignedToken } from '../proxy-edits.ts';
-import { isObject, JSON_TYPE, onRule, onOk, restatus } from '../transforms.ts';
+import { asRecord, field, isObject, JSON_TYPE, onRule, onOk, parse, restatus, type Json } from '../transforms.ts';
 import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Who a request acts for, as far as its headers say (token plus identity header). */
 const identityKey = (h: Record<string, string>) => [h.authorization, h['x-user-wallet'], h['x-user-email'], h['x-user-id']].join('|');
 
-const decodeJwt = (t: string): { header: any; payload: any } | undefined => {
+const decodeJwt = (t: string): { header: Json; payload: Json } | undefined => {
   const [h, p] = t.split('.');
-  try {
-    return { header: JSON.parse(Buffer.from(h, 'base64url').toString()), payload: JSON.parse(Buffer.from(p, 'base64url').toString()) };
-  } catch {
-    return undefined;
-  }
+  const header = parse(Buffer.from(h, 'base64url').toString());
+  const payload = parse(Buffer.from(p ?? '', 'base64url').toString());
+  return header === undefined || payload === undefined ? undefined : { header, payload };
 };
 
 export function coverageVariants(): VariantSpec[] {
@@ -88,7 +86,7 @@ export function coverageVariants(): VariantSpec[] {
         if (!/^Bearer /.test(auth) || req.headers['x-user-wallet'] || req.headers['x-user-email'] || req.headers['x-user-id'] || req.path.startsWith('/__control')) return;
         const jwt = decodeJwt(auth.slice(7));
         // A user token: its claims name a user (S2S tokens carry azp/company_id and no user claims).
-        if (!jwt || jwt.payload.azp !== undefined) return;
+        if (!jwt || field(jwt.payload, 'azp') !== undefined) return;
         return proxyError(400, 'ErrorMissingField', 'a user identity header is required here', 'user_identifier');
       },
     }),
@@ -103,7 +101,7 @@ export function coverageVariants(): VariantSpec[] {
     // wrong shape is the fault users.wallets.read judges.
     faulty('users.wallets.no-wallet-address', 'ENDPOINT-WALLETS', `${op('listWallets')} lists wallets under \`address\` instead of wallet_address`, {
       transform: onOk(['listWallets'], (b) => {
-        const rename = (w: unknown) => {
+        const rename = (w: Json) => {
           if (!isObject(w) || !('wallet_address' in w)) return w;
           const { wallet_address, ...rest } = w;
           return { ...rest, address: wallet_address };
@@ -118,7 +116,7 @@ export function coverageVariants(): VariantSpec[] {
     }),
     faulty('bank.chain.numeric-string-refused', 'ENDPOINT-CHAIN-NUMERIC-STRING', 'init and complete refuse chain sent as a numeric string (they want a number)', {}, {
       request(req) {
-        if ((req.operationId === 'initBankAccount' || req.operationId === 'completeBankAccount') && typeof req.json?.chain === 'string') {
+        if ((req.operationId === 'initBankAccount' || req.operationId === 'completeBankAccount') && typeof field(req.json, 'chain') === 'string') {
           return proxyError(400, 'ErrorInvalidField', 'chain must be a number', 'chain_id');
         }
       },
@@ -145,10 +143,11 @@ export function coverageVariants(): VariantSpec[] {
         ctx.state.set('direct', done);
         const key = identityKey(req.headers);
         const ok = res.status >= 200 && res.status < 300;
-        if (ok && req.operationId === 'createBankAccount' && req.json?.account_type === 'Sepa') done.add(key);
-        if (!ok || req.operationId !== 'getUserV2' || !done.has(key) || !Array.isArray(res.json?.capabilities)) return;
-        for (const c of res.json.capabilities) if (c?.type === 'SepaAccount' && c.status === 'InProgress') c.status = 'ActivationNotStarted';
-        return proxyJson(res, res.json);
+        if (ok && req.operationId === 'createBankAccount' && field(req.json, 'account_type') === 'Sepa') done.add(key);
+        const user = asRecord(res.json);
+        if (!ok || req.operationId !== 'getUserV2' || !done.has(key) || !user || !Array.isArray(user.capabilities)) return;
+        for (const c of user.capabilities) if (isObject(c) && c.type === 'SepaAccount' && c.status === 'InProgress') c.status = 'ActivationNotStarted';
+        return proxyJson(res, user);
       },
     }),
     faulty('sepa.complete.no-details-id', 'STATE-SEPA-WALLET-LINK-ACTIVATION', `${op('completeBankAccount')} answers 200 without details_id`, {
@@ -171,9 +170,10 @@ export function coverageVariants(): VariantSpec[] {
     faulty('alias.statement.account-address-only-refused', 'ALIAS-STATEMENT-ACCOUNT-ADDRESS', 'the statement request with only the deprecated account_address is refused', {}, refuseAliasOnly('getFullStatement', 'ALIAS-STATEMENT-ACCOUNT-ADDRESS')),
     faulty('alias.recipient.address-dropped', 'ALIAS-RECIPIENT-ADDRESS', 'recipient answers omit the deprecated address of crypto payment details', {
       transform: onOk(['createRecipientV2'], (b) => {
-        const strip = (o: any) => isObject(o) && has(o, 'recipient_address') && delete o.address;
+        const strip = (o: Json | undefined) => has(o, 'recipient_address') && delete o.address;
         strip(b);
-        for (const p of Array.isArray(b?.payment_details) ? b.payment_details : [b?.payment_details]) strip(p);
+        const pd = field(b, 'payment_details');
+        for (const p of Array.isArray(pd) ? pd : [pd]) strip(p);
       }),
     }),
     faulty('alias.webhook.withdrawal-account-address-dropped', 'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS', 'the ERC-20 withdrawal webhook omits the deprecated account_address', {}, {
@@ -185,10 +185,11 @@ export function coverageVariants(): VariantSpec[] {
     faulty('alias.mismatch.error-422', 'ERR-ALIAS-MISMATCH', 'mismatching old and new field names answer 422 instead of 400', {}, {
       response(req, res) {
         // The reference's mismatch error names both fields of the pair in error_details.
-        const d = res.json?.error_details;
-        if (res.status !== 400 || !Array.isArray(d) || d.filter((x: any) => x?.key === 'field').length !== 2 || req.path.startsWith('/__control')) return;
-        res.json.error_category = { ...res.json.error_category, http_status_code: 422 };
-        return proxyJson({ ...res, status: 422 }, res.json);
+        const body = asRecord(res.json);
+        const d = body?.error_details;
+        if (!body || res.status !== 400 || !Array.isArray(d) || d.filter((x) => field(x, 'key') === 'field').length !== 2 || req.path.startsWith('/__control')) return;
+        body.error_category = { ...asRecord(body.error_category), http_status_code: 422 };
+        return proxyJson({ ...res, status: 422 }, body);
       },
     }),
   ];

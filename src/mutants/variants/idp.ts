@@ -2,7 +2,7 @@
 
 import { IDP_OPS } from '../ops.ts';
 import { proxyJson } from '../proxy-edits.ts';
-import { onRule, restatus, acceptInsteadOf } from '../transforms.ts';
+import { asRecord, onRule, restatus, acceptInsteadOf } from '../transforms.ts';
 import { benign, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Builds the idp variants (stateful transforms get fresh state on every call). */
@@ -44,8 +44,9 @@ export function idpVariants(): VariantSpec[] {
     // userIdFrom also reads user_id, so auth.idp.exchange requires id itself.
     faulty('idp.retail.user-id-instead-of-id', 'ENDPOINT-RETAIL-REGISTER', `${op('registerRetailUser')} answers user_id instead of id`, {}, {
       response(req, res) {
-        if (req.operationId !== 'registerRetailUser' || res.status < 200 || res.status >= 300 || typeof res.json?.id !== 'string') return;
-        const { id, ...rest } = res.json;
+        const body = asRecord(res.json);
+        if (req.operationId !== 'registerRetailUser' || res.status < 200 || res.status >= 300 || typeof body?.id !== 'string') return;
+        const { id, ...rest } = body;
         return proxyJson(res, { ...rest, user_id: id });
       },
     }),

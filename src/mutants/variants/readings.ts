@@ -4,15 +4,19 @@
 
 import { randomUUID } from 'node:crypto';
 import { proxyError } from '../proxy-edits.ts';
-import { is2xx, isObject, JSON_TYPE, onNonRowTokenError, onOk, restatus } from '../transforms.ts';
-import { benign, faults, op, type VariantSpec } from '../variant.ts';
+import { field, is2xx, isObject, JSON_TYPE, onNonRowTokenError, onOk, restatus } from '../transforms.ts';
+import { benign, faults, op, waiting, type VariantSpec } from '../variant.ts';
 
 export function readingsVariants(): VariantSpec[] {
   return [
     // Issue 23 readings. Section 2: "Card formats are virtual and plastic" (spelling on the wire not fixed).
     benign('benign.cards.format-capitalised', 'card formats come capitalised ("Virtual")', {
       transform: onOk(['createVirtualCard', 'listCards'], (b) => {
-        for (const c of Array.isArray(b?.data) ? b.data : [b]) if (isObject(c?.card_data) && c.card_data.format === 'virtual') c.card_data.format = 'Virtual';
+        const data = field(b, 'data');
+        for (const c of Array.isArray(data) ? data : [b]) {
+          const card = field(c, 'card_data');
+          if (isObject(card) && card.format === 'virtual') card.format = 'Virtual';
+        }
       }),
     }),
     // Section 4: the recipient create answer shows payment_details.id only (reading personal-info-when-present).
@@ -50,9 +54,11 @@ export function readingsVariants(): VariantSpec[] {
     benign('benign.idp.user-address-eoa', 'retail registration takes the EOA the identity token links (type wallet) as user_address, not the smart_wallet', faults('idp.user-address-eoa')),
     // Sections 1 and 2: a user has Smart Wallets; no provisioning time is shown (ENDPOINT-WALLETS reading
     // provisioning-time). Every check that needs a listed wallet skips; none fails.
-    benign('benign.wallets.never-listed', `${op('listWallets')} lists no wallet (provisioning takes longer than any check waits)`, {
-      transform: onOk(['listWallets'], (b) => (Array.isArray(b) ? [] : isObject(b) && Array.isArray(b.data) ? { ...b, data: [] } : b)),
-    }),
+    waiting(
+      benign('benign.wallets.never-listed', `${op('listWallets')} lists no wallet (provisioning takes longer than any check waits)`, {
+        transform: onOk(['listWallets'], (b) => (Array.isArray(b) ? [] : isObject(b) && Array.isArray(b.data) ? { ...b, data: [] } : b)),
+      }),
+    ),
     // Section 4: "the client library also sends an optional audience string" (no value shown).
     benign('benign.token.audience-validated', `${op('createToken')} refuses an audience other than the one its profile documents (request_templates.createToken.audience)`, faults('token.audience-validated')),
     // Section 3: Active, "details are retrieved"; section 2: details_id is the order result.
@@ -61,7 +67,7 @@ export function readingsVariants(): VariantSpec[] {
     // Eligibility depends on the user, so it is judged once the request would otherwise succeed.
     benign('benign.bank.types-refused', `${op('createBankAccount')} refuses Ach, FasterPayment and Spei with 400 ErrorNotSupported (warns under ENDPOINT-BANK-ACCOUNT-TYPES eligibility-refusal)`, {}, {
       response(req, res) {
-        if (req.operationId === 'createBankAccount' && is2xx(res.status) && ['Ach', 'FasterPayment', 'Spei'].includes(String(req.json?.account_type))) {
+        if (req.operationId === 'createBankAccount' && is2xx(res.status) && ['Ach', 'FasterPayment', 'Spei'].includes(String(field(req.json, 'account_type')))) {
           return proxyError(400, 'ErrorNotSupported', 'This account type is not available for the user', 'account_type');
         }
       },
@@ -70,8 +76,9 @@ export function readingsVariants(): VariantSpec[] {
     // Only where the reference refused the value itself (its error names account_type), not another fault of the request.
     benign('benign.bank.other-type-accepted', `${op('createBankAccount')} accepts an account_type outside the four and answers { details_id } (warns under ENDPOINT-BANK-ACCOUNT-TYPES other-type)`, {}, {
       response(req, res) {
-        const namesType = JSON.stringify(res.json?.error_details ?? []).includes('account_type');
-        if (req.operationId === 'createBankAccount' && res.status === 400 && namesType && typeof req.json?.account_type === 'string' && !['Sepa', 'Ach', 'FasterPayment', 'Spei'].includes(req.json.account_type)) {
+        const namesType = JSON.stringify(field(res.json, 'error_details') ?? []).includes('account_type');
+        const type = field(req.json, 'account_type');
+        if (req.operationId === 'createBankAccount' && res.status === 400 && namesType && typeof type === 'string' && !['Sepa', 'Ach', 'FasterPayment', 'Spei'].includes(type)) {
           const body = { details_id: randomUUID() };
           return { status: 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(body), json: body };
         }
@@ -94,7 +101,7 @@ function closedDelistedLater() {
   const seenClosed = new Set<string>();
   return onOk(['listCards'], (b) => {
     if (!isObject(b) || !Array.isArray(b.data)) return;
-    const data = b.data.filter((c: unknown) => !(isObject(c) && seenClosed.has(String(c.id))));
+    const data = b.data.filter((c) => !(isObject(c) && seenClosed.has(String(c.id))));
     for (const c of b.data) if (isObject(c) && c.status === 'Closed') seenClosed.add(String(c.id));
     return { ...b, data };
   });

@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { OperationId } from '../../model/types.ts';
-import { isObject, onOk } from '../transforms.ts';
+import { field, isObject, onOk, type Json, type JsonObject } from '../transforms.ts';
 import { onAliasWebhook } from '../proxy-edits.ts';
 import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
@@ -12,9 +12,12 @@ import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 const USER_READS: OperationId[] = ['getUserV1', 'getUserV2', 'validateRetailUser'];
 
 /** card_data of every card in a create answer or a card list. */
-function eachCardData(b: any, edit: (d: Record<string, any>) => void): void {
-  const cards = Array.isArray(b?.data) ? b.data : [b];
-  for (const c of cards) if (isObject(c?.card_data)) edit(c.card_data);
+function eachCardData(b: Json, edit: (d: JsonObject) => void): void {
+  const data = field(b, 'data');
+  for (const c of Array.isArray(data) ? data : [b]) {
+    const card = field(c, 'card_data');
+    if (isObject(card)) edit(card);
+  }
 }
 
 export function reportedVariants(): VariantSpec[] {
@@ -34,14 +37,15 @@ export function reportedVariants(): VariantSpec[] {
     }),
     faulty('recipients.personal-info.swapped', 'ENDPOINT-RECIPIENT-AS-CREATED', 'the recipient create answer reports first_name and last_name swapped in personal_info', {
       transform: onOk(['createRecipientV2'], (b) => {
-        const p = b?.personal_info;
+        const p = field(b, 'personal_info');
         if (isObject(p)) [p.first_name, p.last_name] = [p.last_name, p.first_name];
       }),
     }),
     faulty('recipients.personal-info.flat-string', 'ENDPOINT-RECIPIENT-AS-CREATED', 'the recipient create answer carries personal_info as one string "First Last" instead of { first_name, last_name }', {
       transform: onOk(['createRecipientV2'], (b) => {
-        const p = b?.personal_info;
-        if (isObject(p)) b.personal_info = `${p.first_name} ${p.last_name}`;
+        if (!isObject(b) || !isObject(b.personal_info)) return;
+        const p = b.personal_info;
+        b.personal_info = `${String(p.first_name)} ${String(p.last_name)}`;
       }),
     }),
     faulty('bank.order.type-other', 'ENDPOINT-BANK-ACCOUNT-TYPES', `every ${op('createBankAccount')} answer says account_type "Spei", whatever type was ordered`, {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { has, proxyJson } from '../proxy-edits.ts';
 import type { ProxyHooks } from '../proxy.ts';
-import { is2xx, isObject, onOk, chain, rewrite } from '../transforms.ts';
+import { field, is2xx, isObject, items, onOk, chain, rewrite } from '../transforms.ts';
 import { everyNth } from './depth.ts';
 import { benign, faults, faulty, op, webhook, type VariantSpec } from '../variant.ts';
 
@@ -44,12 +44,14 @@ export function schemaVariants(): VariantSpec[] {
       },
     }),
     faulty('schema.wallet.balances-dropped', 'ENDPOINT-RESPONSE-SCHEMA', `${op('getWallet')} omits the required balances array`, {
-      transform: onOk(['getWallet'], (b) => void delete b.balances),
+      transform: onOk(['getWallet'], (b) => void (isObject(b) && delete b.balances)),
     }),
     faulty('schema.card.status-number', 'ENDPOINT-RESPONSE-SCHEMA', 'card status is an integer instead of a string', {
       transform: chain(
-        onOk(['createVirtualCard'], (b) => void (b.status = 1)),
-        onOk(['listCards'], (b) => void (Array.isArray(b?.data) && b.data.forEach((c: any) => (c.status = 1)))),
+        onOk(['createVirtualCard'], (b) => void (isObject(b) && (b.status = 1))),
+        onOk(['listCards'], (b) => {
+          for (const c of items(field(b, 'data'))) if (isObject(c)) c.status = 1;
+        }),
       ),
     }),
 
@@ -68,7 +70,7 @@ export function schemaVariants(): VariantSpec[] {
     faulty('schema.user-v2.nested', 'ENDPOINT-RESPONSE-SCHEMA', `${op('getUserV2')} nests the user fields under \`user\` beside capabilities`, {
       transform: onOk(['getUserV2'], (b) => {
         if (!isObject(b)) return;
-        const { capabilities, ...user } = b as Record<string, unknown>;
+        const { capabilities, ...user } = b;
         return { user, capabilities };
       }),
     }),
@@ -79,8 +81,16 @@ export function schemaVariants(): VariantSpec[] {
     }),
     benign('benign.schema.card-format-case', 'card_data.format reads Virtual (capitalised) in card answers', {
       transform: chain(
-        onOk(['createVirtualCard'], (b) => void (isObject(b?.card_data) && (b.card_data.format = 'Virtual'))),
-        onOk(['listCards'], (b) => void (Array.isArray(b?.data) && b.data.forEach((c: any) => isObject(c?.card_data) && (c.card_data.format = 'Virtual')))),
+        onOk(['createVirtualCard'], (b) => {
+          const card = field(b, 'card_data');
+          if (isObject(card)) card.format = 'Virtual';
+        }),
+        onOk(['listCards'], (b) => {
+          for (const c of items(field(b, 'data'))) {
+            const card = field(c, 'card_data');
+            if (isObject(card)) card.format = 'Virtual';
+          }
+        }),
       ),
     }),
 

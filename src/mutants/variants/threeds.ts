@@ -1,7 +1,7 @@
 // 3DS challenges (section 3, section 7 other rules).
 
 import { THREE_DS, isIn } from '../ops.ts';
-import { rewrite, restatus } from '../transforms.ts';
+import { rewriteObject, restatus } from '../transforms.ts';
 import { benign, faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** Builds the threeds variants (stateful transforms get fresh state on every call). */
@@ -12,14 +12,14 @@ export function threedsVariants(): VariantSpec[] {
     // "Never 401" is about the lookup; a rejected token is a section 7 S2S row (401): allowed.
     benign('3ds.token-failure.401', 'approve/decline answer the section 7 S2S 401 row when the token is rejected (expired, bad signature)', faults('3ds.auth-401')),
     faulty('3ds.not-found.401', 'STATE-3DS-NEVER-401', 'approve/decline answer a refused lookup with 401 instead of 400', {
-      transform: rewrite((req, res) => isIn(THREE_DS, req.operationId) && res.status === 400, (b, res) => {
+      transform: rewriteObject((req, res) => isIn(THREE_DS, req.operationId) && res.status === 400, (b, res) => {
         restatus(b, res, 401);
         b.error_reason = 'ErrorPermissionDenied';
       }),
     }),
     faulty('3ds.other-user.decided', 'STATE-3DS-CALLER-SCOPED', "another user's 3DS challenge can be decided", faults('3ds.other-user')),
     faulty('3ds.not-found.wrong-reason', 'ERR-3DS-NOT-FOUND', 'a refused 3DS lookup answers reason ErrorInvalidField instead of ErrorNotFound', {
-      transform: rewrite((req, res, b) => isIn(THREE_DS, req.operationId) && res.status === 400 && b?.error_reason === 'ErrorNotFound', (b) => void (b.error_reason = 'ErrorInvalidField')),
+      transform: rewriteObject((req, res, b) => isIn(THREE_DS, req.operationId) && res.status === 400 && b.error_reason === 'ErrorNotFound', (b) => void (b.error_reason = 'ErrorInvalidField')),
     }),
   ];
 }

@@ -1,6 +1,6 @@
 // Token endpoint: the section 7 token table, the token response (section 4/5) and its validity (section 8).
 
-import { onOk, onRule, restatus } from '../transforms.ts';
+import { isObject, onOk, onRule, restatus } from '../transforms.ts';
 import { faulty, faults, type VariantSpec } from '../variant.ts';
 
 /** Builds the token variants (stateful transforms get fresh state on every call). */
@@ -26,7 +26,7 @@ export function tokenVariants(): VariantSpec[] {
       transform: onRule('ERR-TOKEN-COMPANY-TYPE', (b, res) => restatus(b, res, 400), ['createToken']),
     }),
     faulty('token.response.token-type-jwt', 'AUTH-S2S-TOKEN-RESPONSE', 'the token response carries token_type "JWT" instead of "Bearer"', {
-      transform: onOk(['createToken'], (b) => void (b.token_type = 'JWT')),
+      transform: onOk(['createToken'], (b) => void (isObject(b) && (b.token_type = 'JWT'))),
     }),
     faulty('token.validity.one-hour', 'LIMIT-S2S-TOKEN-VALIDITY', 'S2S tokens are valid for 3600 s instead of 172800 s', faults('token.wrong-validity')),
   ];

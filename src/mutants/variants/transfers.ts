@@ -1,7 +1,7 @@
 // Push to Card (section 4 rule 3, section 6), withdrawals and cards.
 
 
-import { isObject, onOk } from '../transforms.ts';
+import { field, isObject, items, onOk } from '../transforms.ts';
 import { benign, faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Builds the transfers variants (stateful transforms get fresh state on every call). */
@@ -9,12 +9,12 @@ export function transfersVariants(): VariantSpec[] {
   return [
     faulty('p2c.payment-details.no-id', 'FLOW-PUSH-TO-CARD', 'the Card recipient payment_details carry no id', {
       transform: onOk(['createRecipientV2'], (b) => {
-        const pd = b?.payment_details;
-        for (const p of Array.isArray(pd) ? pd : isObject(pd) ? [pd] : []) delete p.id;
+        const pd = field(b, 'payment_details');
+        for (const p of Array.isArray(pd) ? pd : [pd]) if (isObject(p)) delete p.id;
       }),
     }),
     faulty('p2c.execute.no-activity-id', 'FLOW-PUSH-TO-CARD', 'executing a card transfer returns no activity_id', {
-      transform: onOk(['executeCardTransfer'], (b) => void delete b.activity_id),
+      transform: onOk(['executeCardTransfer'], (b) => void (isObject(b) && delete b.activity_id)),
     }),
     // Concurrent recipient creations lose all but one: a Push to Card to a lost recipient's
     // payment_details.id then fails (transfers.recipients.concurrent, suites/models/recipients.ts).
@@ -33,7 +33,9 @@ export function transfersVariants(): VariantSpec[] {
 
     // ---------------------------------------------------------------------------- withdrawals, cards
     faulty('withdrawal.status.pending', 'STATE-WITHDRAWAL-REQUESTED', 'a pending withdrawal request has status "Pending" instead of "Requested"', {
-      transform: onOk(['listWithdrawalRequests'], (b) => void (Array.isArray(b) && b.forEach((w: any) => w.status === 'Requested' && (w.status = 'Pending')))),
+      transform: onOk(['listWithdrawalRequests'], (b) => {
+        for (const w of items(b)) if (isObject(w) && w.status === 'Requested') w.status = 'Pending';
+      }),
     }),
     faulty('cards.close.not-terminal', 'STATE-CARD-CLOSE-TERMINAL', 'activate/block/unblock succeed on a closed card', faults('cards.close-not-terminal')),
     faulty('cards.list.empty', 'ENDPOINT-CARDS', `${op('listCards')} lists no card, even after one was created`, {

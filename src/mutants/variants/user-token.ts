@@ -2,7 +2,7 @@
 
 import { USER_READS, isIn } from '../ops.ts';
 import { resignedToken } from '../proxy-edits.ts';
-import { acceptInsteadOf, onOk, onRule, restatus, rewrite } from '../transforms.ts';
+import { acceptInsteadOf, isObject, onOk, onRule, restatus, rewriteObject } from '../transforms.ts';
 import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** A Bearer JWT whose claims carry no azp: a user token (S2S tokens name their client in azp). */
@@ -25,7 +25,7 @@ export function userTokenVariants(): VariantSpec[] {
     faulty('user-token.signature.400', 'ERR-USER-TOKEN-SIGNATURE', 'a user token with a bad signature answers 400 instead of 401', {
       // The reference renders one signature row for both token kinds (ERR-S2S-SIGNATURE-INVALID, same
       // status, reason and message): select the answers to user tokens (no azp claim) on user reads.
-      transform: rewrite((req, res) => res.ruleId === 'ERR-S2S-SIGNATURE-INVALID' && isIn(USER_READS, req.operationId) && isUserToken(req.headers.authorization), (b, res) => restatus(b, res, 400)),
+      transform: rewriteObject((req, res) => res.ruleId === 'ERR-S2S-SIGNATURE-INVALID' && isIn(USER_READS, req.operationId) && isUserToken(req.headers.authorization), (b, res) => restatus(b, res, 400)),
     }),
     faulty('user-token.email-claim.not-required', 'ERR-USER-TOKEN-EMAIL-MISSING', 'a user token without the email claim is accepted', {
       transform: acceptInsteadOf('ERR-USER-TOKEN-EMAIL-MISSING', USER_READS),
@@ -47,7 +47,7 @@ export function userTokenVariants(): VariantSpec[] {
     // Issue 13 "skips that hide failures": the claim rows used to skip when no claim carried the value.
     faulty('user-token.issued-without-email-claim', 'ERR-USER-TOKEN-EMAIL-MISSING', 'user tokens are issued without the email claim and accepted without it', faults('user-token.skip-claims'), resignedToken('authorizeUser', 'user_token_signing_secret', (c) => void delete c.email)),
     faulty('user-token.issuance.no-expires-at', 'AUTH-USER-TOKEN-ISSUANCE', `${op('authorizeUser')} returns no expires_at`, {
-      transform: onOk(['authorizeUser'], (b) => void delete b.expires_at),
+      transform: onOk(['authorizeUser'], (b) => void (isObject(b) && delete b.expires_at)),
     }),
   ];
 }

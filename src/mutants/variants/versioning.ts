@@ -1,6 +1,6 @@
 // Versioning (section 9): v1/v2 user reads and the SepaAccount statuses.
 
-import { onOk } from '../transforms.ts';
+import { field, isObject, items, onOk } from '../transforms.ts';
 import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Builds the versioning variants (stateful transforms get fresh state on every call). */
@@ -10,7 +10,7 @@ export function versioningVariants(): VariantSpec[] {
     faulty('version.v2.no-capabilities', 'VERSION-V2-CAPABILITIES', `${op('getUserV2')} omits the capabilities array`, faults('user.v2-no-capabilities')),
     faulty('version.sepa-status.unknown-value', 'VERSION-SEPA-CAPABILITY-STATUSES', 'the SepaAccount status ActivationNotStarted is shown as "NotStarted" (not a section 3 value)', {
       transform: onOk(['getUserV2'], (b) => {
-        for (const c of Array.isArray(b?.capabilities) ? b.capabilities : []) if (c?.type === 'SepaAccount' && c.status === 'ActivationNotStarted') c.status = 'NotStarted';
+        for (const c of items(field(b, 'capabilities'))) if (isObject(c) && c.type === 'SepaAccount' && c.status === 'ActivationNotStarted') c.status = 'NotStarted';
       }),
     }),
   ];

@@ -61,7 +61,7 @@ export async function idpCaller(ctx: Ctx, st: RefState): Promise<Caller> {
   const linked = id.linked_accounts;
   if (!Array.isArray(linked)) throw E.rule('ERR-IDP-LINKED-ACCOUNTS-MISSING');
   const entry = (type: string) =>
-    linked.find((a): a is { address: string } => !!a && typeof a === 'object' && (a as any).type === type && typeof (a as any).address === 'string' && (a as any).address !== '');
+    linked.find((a: unknown): a is { address: string } => !!a && typeof a === 'object' && 'type' in a && a.type === type && 'address' in a && typeof a.address === 'string' && a.address !== '');
   const email = entry('email');
   // Section 5 names smart_wallet as an example linked type; section 2 makes user_address the EOA. The
   // reference takes the smart_wallet; the switch idp.user-address-eoa takes the linked EOA (type wallet).

@@ -85,7 +85,7 @@ export function registerRetail(ctx: Ctx, st: RefState): Reply {
   return ok({ id: u.user_id });
 }
 
-export const getUserV1 = (ctx: Ctx, st: RefState): Reply => ok(view.userV1(st, userOf(ctx)));
+export const getUserV1 = (ctx: Ctx, st: RefState): Reply => ({ status: 200, json: view.userV1Json(st, userOf(ctx)) });
 export const getUserV2 = (ctx: Ctx, st: RefState): Reply => ok(view.userV2(st, userOf(ctx)));
 export const validateRetail = (ctx: Ctx, st: RefState): Reply => ok(view.userIds(st, userOf(ctx)));
 

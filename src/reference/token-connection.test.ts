@@ -1,0 +1,64 @@
+// The verified-token memo of a kept-alive connection (auth/token-steps.ts): every request on one
+// connection is judged on its own header. A changed token on the same connection goes through the
+// format and signature rows again, and the remembered one still has its expiry and kind judged.
+
+import { Client } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadModel } from '../model/index.ts';
+import type { ErrorRuleId, Model } from '../model/types.ts';
+import { errorBody, startKit, type Kit } from './testkit.ts';
+
+let kit: Kit;
+let model: Model;
+let conn: Client;
+
+beforeAll(async () => {
+  model = await loadModel();
+  kit = await startKit();
+  // One connection: every request below reuses the same socket.
+  conn = new Client(kit.p.base_url, { pipelining: 1 });
+});
+afterAll(async () => {
+  await conn.close();
+  await kit.close();
+});
+
+async function read(headers: Record<string, string>): Promise<{ status: number; text: string; json: unknown }> {
+  const r = await conn.request({ method: 'GET', path: model.operation('getUserV1').path, headers });
+  const text = await r.body.text();
+  return { status: r.statusCode, text, json: JSON.parse(text) };
+}
+
+function expectRow(r: { status: number; text: string; json: unknown }, id: ErrorRuleId): void {
+  const rule = model.errorRule(id);
+  expect(r.status, `${id}: ${r.text}`).toBe(rule.status);
+  expect(errorBody({ ...r, headers: {} }).reason).toBe(rule.reason);
+}
+
+describe('tokens on one kept-alive connection', () => {
+  it('a token changed between requests is checked again, and the remembered one still expires', async () => {
+    const user = await kit.newUser();
+    const idHeader = model.auth.identity_headers.find((h) => /-id$/i.test(h))!.toLowerCase();
+    const valid = { ...(await kit.s2s()), [idHeader]: user.id };
+    const auth = valid.authorization;
+    // The last signature character changed: the same shape, a signature that no longer verifies.
+    const tampered = { ...valid, authorization: auth.slice(0, -1) + (auth.endsWith('A') ? 'B' : 'A') };
+    const unsigned = { ...valid, authorization: auth.slice(0, auth.lastIndexOf('.') + 1) };
+    expect((await read(valid)).status).toBe(200);
+    expect((await read(valid)).status).toBe(200);
+    expectRow(await read(tampered), 'ERR-S2S-SIGNATURE-INVALID');
+    expectRow(await read(unsigned), 'ERR-S2S-SIGNATURE-INVALID');
+    expectRow(await read({ ...valid, authorization: `bearer ${auth.slice('Bearer '.length)}` }), 'ERR-S2S-BEARER-FORMAT');
+    expect((await read(valid)).status).toBe(200);
+    // A user token on the same connection is judged as a user token (its own user, no identity header).
+    const authorized = await kit.call('POST', model.operation('authorizeUser').path, { headers: valid });
+    expect(authorized.status, authorized.text).toBe(200);
+    const userRead = await read({ authorization: `Bearer ${authorized.json.access_token}`, [model.auth.chain_header.toLowerCase()]: kit.p.chain_id! });
+    expect(userRead.status, userRead.text).toBe(200);
+    expect(Object.values(userRead.json as Record<string, unknown>)).toContain(user.id);
+    // Past the S2S validity on the server clock, the remembered header answers the expiry row.
+    expect((await read(valid)).status).toBe(200);
+    await kit.call('POST', '/clock/advance', { server: 'control', body: { seconds: model.limits.s2s_token_validity!.value! + 1 } });
+    expectRow(await read(valid), 'ERR-S2S-TOKEN-EXPIRED');
+  });
+});
