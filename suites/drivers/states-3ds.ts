@@ -1,6 +1,6 @@
 // Section 3 3DS challenge rules, focused checks: a pending challenge is decided once (approve or
 // decline), expires, is scoped to its caller, and a refusal is never 401. Joined into the states drivers
-// (suites/drivers/states.ts); the model-based test of the machine is suites/models/state-models.ts.
+// (suites/drivers/states.ts); the model-based test of the machine is suites/models/three-ds-model.ts.
 
 import {
   opLabel, type TestUser, advanceClock, asUser, bearer, chainHeader, check, create3ds, createUser, expect2xx, expectError, expectNot2xx, headers, identityHeader, listItems, mentionsDeep, unknownIdLike, s2sToken, tamperSignature, warnReading, field,
