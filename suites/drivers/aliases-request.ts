@@ -8,8 +8,8 @@ import type { AliasRule, AliasRuleId, OperationId, RuleId } from '../../src/mode
 import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
-  opLabel, check, createUser, createUserRaw, expect2xx, expectError, expectErrorShape, field, readUser, requestBody, requireSmartWallets,
-  rnd, runsFor, s2sHeaders, uniqueUser, userDataArb, userHeaders, userIdFrom,
+  opLabel, check, createUser, createUserRaw, expect2xx, expectError, expectErrorShape, field, readUser, requestBody,
+  requireSmartWallets, rnd, runsFor, s2sHeaders, uniqueUser, userDataArb, userHeaders, userIdFrom,
 } from '../kit/index.ts';
 import { aliasRule, sameText } from './aliases-pair.ts';
 

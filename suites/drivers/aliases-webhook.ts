@@ -6,8 +6,8 @@ import type { AliasRule, AliasRuleId } from '../../src/model/types.ts';
 import type { CheckContext, Need } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
-  opLabel, aliasProblem, create3ds, createUser, createWithdrawal, mentionsDeep, rnd, requireSmartWallets, CheckFailure, hasControl,
-  provokedWebhookWaitMs, triggerWebhook, webhookKindOf, isRecord, type TestUser,
+  opLabel, aliasProblem, create3ds, createUser, createWithdrawal, mentionsDeep, rnd, requireSmartWallets, CheckFailure,
+  hasControl, provokedWebhookWaitMs, triggerWebhook, webhookKindOf, isRecord, type TestUser,
 } from '../kit/index.ts';
 import { cryptoRecipient } from './transfers.ts';
 import { aliasRule, sameText } from './aliases-pair.ts';

@@ -8,10 +8,9 @@ import type { AliasRuleId, OperationId } from '../../src/model/types.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
-  opLabel,
-  type TestUser, aliasProblem, asUser, check, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx,
-  listItems, readUser, requestBody, rnd, runsFor, s2sHeaders, requireSmartWallets, uniqueUser, userDataArb,
-  userHeaders, walletItems, CheckFailure, userInState, expectUnchangedWalletWebhooks, field,
+  opLabel, type TestUser, aliasProblem, asUser, check, create3ds, createUser, createUserRaw, createWithdrawal, expect2xx,
+  listItems, readUser, requestBody, rnd, runsFor, s2sHeaders, requireSmartWallets, uniqueUser, userDataArb, userHeaders,
+  walletItems, CheckFailure, userInState, expectUnchangedWalletWebhooks, field,
 } from '../kit/index.ts';
 import { cryptoRecipient } from './transfers.ts';
 import { aliasRule, expectPair, sameText } from './aliases-pair.ts';

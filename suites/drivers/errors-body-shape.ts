@@ -7,7 +7,8 @@ import type { ErrorRuleId } from '../../src/model/types.ts';
 import { checkProperty } from '../../src/checks/property.ts';
 import type { Driver } from './driver.ts';
 import {
-  bearer, chainHeader, check, expectError, expectErrorShape, headers, requestToken, s2sToken, tokenBody, CheckFailure, warnReading, field,
+  bearer, chainHeader, check, expectError, expectErrorShape, headers, requestToken, s2sToken, tokenBody, CheckFailure,
+  warnReading, field,
 } from '../kit/index.ts';
 
 type FieldForm = 'valid' | 'missing' | 'number' | 'boolean' | 'null' | 'array' | 'object' | 'empty';

@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import type { ErrorRuleId } from '../../src/model/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
-  opLabel, expect2xx, expectError, rnd, idpAuthorize, sharedIdpUser, expectAudienceRefused, expectOneOfErrors, idpHeaders, ownRowOperations, rowOnOperations,
+  opLabel, expect2xx, expectError, rnd, idpAuthorize, sharedIdpUser, expectAudienceRefused, expectOneOfErrors, idpHeaders,
+  ownRowOperations, rowOnOperations,
 } from '../kit/index.ts';
 
 function idpRow(ruleId: ErrorRuleId, variants: Parameters<typeof idpAuthorize>[2][]): Driver {

@@ -9,7 +9,8 @@ import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { Driver, Drivers } from './driver.ts';
 import { rowStepBodies } from './row-steps.ts';
 import {
-  bearer, chainHeader, expectError, forgeHs256, headers, identityHeader, jwtClaims, rnd, s2sToken, sharedUser, tamperSignature, rowOnOperations, rowOperations, type RowOperation,
+  bearer, chainHeader, expectError, forgeHs256, headers, identityHeader, jwtClaims, rnd, s2sToken, sharedUser, tamperSignature,
+  rowOnOperations, rowOperations, type RowOperation,
 } from '../kit/index.ts';
 
 /**

@@ -9,7 +9,8 @@ import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { Driver, Drivers } from './driver.ts';
 import { rowStepBodies } from './row-steps.ts';
 import {
-  bearer, chainHeader, check, claimPathsCarrying, expect2xx, expectError, forgeHs256, headers, jwtClaims, rnd, sharedUser, tamperSignature, userToken, withoutClaim, rowOnOperations, rowOperations, type RowOperation,
+  bearer, chainHeader, check, claimPathsCarrying, expect2xx, expectError, forgeHs256, headers, jwtClaims, rnd, sharedUser,
+  tamperSignature, userToken, withoutClaim, rowOnOperations, rowOperations, type RowOperation,
 } from '../kit/index.ts';
 import { formsFor } from './errors-s2s.ts';
 

@@ -3,7 +3,8 @@
 // (suites/drivers/states.ts); the model-based test of the machine is suites/models/three-ds-model.ts.
 
 import {
-  opLabel, type TestUser, advanceClock, asUser, bearer, chainHeader, check, create3ds, createUser, expect2xx, expectError, expectNot2xx, headers, identityHeader, listItems, mentionsDeep, unknownIdLike, s2sToken, tamperSignature, warnReading, field,
+  opLabel, type TestUser, advanceClock, asUser, bearer, chainHeader, check, create3ds, createUser, expect2xx, expectError,
+  expectNot2xx, headers, identityHeader, listItems, mentionsDeep, unknownIdLike, s2sToken, tamperSignature, warnReading, field,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';

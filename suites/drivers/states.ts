@@ -1,9 +1,11 @@
 // Section 3 state machines, focused checks (one rule each): SEPA activation paths and withdrawal
 // requests here, 3DS decisions in states-3ds.ts. The model-based (fast-check command) tests of the same
-// machines live in suites/models/sepa-model.ts and three-ds-model.ts and are registered from suites/models/index.ts.
+// machines live in suites/models/sepa-model.ts and three-ds-model.ts, registered from suites/models/index.ts.
 
 import {
-  opLabel, expectSchema, type TestUser, asUser, check, completeSepa, completeSepaByProvider, createUser, createWithdrawal, directSepa, expect2xx, expectRefusedBy, expectNot2xx, initAndSign, initSepa, listItems, machine, mentionsDeep, NO_SIGNER, rnd, sepaStatus, sepaStates, setPrimaryWallet, setSepaStatus, signChallenge, unsignedChallenge, userInState, warnReading, field,
+  opLabel, expectSchema, type TestUser, asUser, check, completeSepa, completeSepaByProvider, createUser, createWithdrawal,
+  directSepa, expect2xx, expectRefusedBy, expectNot2xx, initAndSign, initSepa, listItems, machine, mentionsDeep, NO_SIGNER, rnd,
+  sepaStatus, sepaStates, setPrimaryWallet, setSepaStatus, signChallenge, unsignedChallenge, userInState, warnReading, field,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';

@@ -8,7 +8,9 @@ import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { RuleId } from '../../src/model/types.ts';
 import {
-  type TestUser, check, completeSepa, completeSepaByProvider, createUser, directSepa, expect2xx, expectRefusedBy, expectNot2xx, initSepa, is2xx, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus, signChallenge, unsignedChallenge, type SepaStates, warnReading, field,
+  type TestUser, check, completeSepa, completeSepaByProvider, createUser, directSepa, expect2xx, expectRefusedBy, expectNot2xx,
+  initSepa, is2xx, runsFor, sepaStates, sepaStatus, sepaStatuses, setPrimaryWallet, setSepaStatus, signChallenge,
+  unsignedChallenge, type SepaStates, warnReading, field,
 } from '../kit/index.ts';
 
 export const SEPA_MODEL_RULES: RuleId[] = [

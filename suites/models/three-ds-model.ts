@@ -7,7 +7,8 @@ import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { RuleId } from '../../src/model/types.ts';
 import {
-  opLabel, type TestUser, advanceClock, aliasProblem, asUser, check, create3ds, createUser, expect2xx, listItems, runsFor, CheckFailure, mentionsDeep, unknownIdLike, field,
+  opLabel, type TestUser, advanceClock, aliasProblem, asUser, check, create3ds, createUser, expect2xx, listItems, runsFor,
+  CheckFailure, mentionsDeep, unknownIdLike, field,
 } from '../kit/index.ts';
 import { decide, expect3dsNotFound, type Decision } from '../drivers/states-3ds.ts';
 
