@@ -87,7 +87,10 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
         : mode === 'both-names' ? { [alias.new]: eoa, [alias.old]: eoa } : { [alias.new]: eoa };
     const created = await s2s('createUserV1', { body: { email, country: 'DE', ...names, ...extra } });
     need('create user', created);
-    const userId = String(pick(created.body, 'user_id') ?? pick(created.body, 'id') ?? '');
+    // The created user's id field is not shown (section 4): either name of the user id alias pair.
+    const idAlias = model.aliasRule('ALIAS-USER-READ-ID');
+    const userIdOf = (body: unknown): string => String(pick(body, idAlias.new) ?? pick(body, idAlias.old) ?? '');
+    const userId = userIdOf(created.body);
     need('read user', await s2s('getUserV2', { wallet: eoa, email }));
 
     // 2. A user token for the client application; the Smart Wallet from the wallet list.
@@ -126,7 +129,7 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
     // 6. The wallet-linking path: a second user whose status asks for provider verification.
     const eoa2 = randomEoa();
     const u2 = await s2s('createUserV1', { body: { email: `partner+${randomBytes(4).toString('hex')}@example.com`, country: 'FR', ...(mode === 'deprecated-names' ? { [alias.old]: eoa2 } : { [alias.new]: eoa2 }) } });
-    const u2id = String(pick(u2.body, 'user_id') ?? pick(u2.body, 'id') ?? '');
+    const u2id = userIdOf(u2.body);
     const verify: SepaAccountState = 'ExternalProviderVerificationRequired';
     if (need('second user', u2) && (await control('setSepaCapabilityStatus', { user_id: u2id }, { status: verify })).status < 300) {
       const chainValue = mode === 'chain-number' ? Number(profile.chain_id) : profile.chain_id;

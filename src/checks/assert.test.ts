@@ -98,6 +98,7 @@ describe('expectSchema / expectStatus', () => {
   it('narrows the body to the operation\'s generated 2xx type (tsc checks this test)', () => {
     const tokenModel = { validator: (k: string) => (k === 'createToken:2XX' ? ajv.compile({ type: 'object' }) : undefined) } as unknown as Model;
     const answer: HttpResponse = res(200, { access_token: 'a.b.c', token_type: 'Bearer', expires_at: 1 });
+    expectTypeOf(answer.json).toEqualTypeOf<unknown>();
     expectSchema(answer, 'createToken', tokenModel);
     expectTypeOf(answer.json).toEqualTypeOf<Token>();
     expect(answer.json.access_token).toBe('a.b.c');

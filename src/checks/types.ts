@@ -72,7 +72,7 @@ export interface HttpRequest {
  * One answer. `Body` is unknown until an assertion validated the body: expectSchema(res, op) narrows it
  * to the operation's generated 2xx type (ResponseOf<op>, src/generated/responses.ts).
  */
-export interface HttpResponse<Body = any> {
+export interface HttpResponse<Body = unknown> {
   status: number;
   headers: Record<string, string>;
   text: string;
@@ -164,14 +164,15 @@ export interface TestIdentityProvider {
 export interface ReceivedWebhook {
   path: string;
   headers: Record<string, string>;
-  body: any;
+  /** The parsed JSON payload (unknown: section 6 shows only some payloads; expectWebhookSchema types none). */
+  body: unknown;
   receivedAt: number;
 }
 
 export interface WebhookReceiver {
   baseUrl: string;
   /** Waits for a webhook on `path` matching `predicate`, up to `timeoutMs` or until `signal` aborts. Resolves undefined on timeout or abort. */
-  waitFor(path: string, predicate: (body: any) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedWebhook | undefined>;
+  waitFor(path: string, predicate: (body: unknown) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedWebhook | undefined>;
   /** All webhooks received so far. */
   all(): ReceivedWebhook[];
   /**

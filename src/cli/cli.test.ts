@@ -1,11 +1,15 @@
+import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from './index.ts';
 import { captureIo } from './capture.ts';
+import { COMMANDS } from './commands/index.ts';
+import { PACKAGE_ROOT } from '../package/index.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -20,6 +24,17 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
 }
 
 describe('cli', () => {
+  it('--help lists every command of the registry; a command\'s --help its own flags', async () => {
+    // yargs prints help on the process's stdout, so the CLI runs as a user runs it.
+    const help = (...args: string[]) => promisify(execFile)(process.execPath, [join(PACKAGE_ROOT, 'bin', 'baas-conform.js'), ...args], { cwd: PACKAGE_ROOT });
+    const top = (await help('--help')).stdout;
+    for (const c of COMMANDS) expect(top).toContain(`baas-conform ${c.command}`);
+    for (const c of COMMANDS) expect(c.command.split(' ')[0]).toBe(c.name);
+    const run = (await help('run', '--help')).stdout;
+    expect(run).toMatch(/--rate-limit-wait/);
+    expect(run).not.toMatch(/--metrics-port/);
+  });
+
   it('usage errors exit 2 with one line', async () => {
     const r = await cli(['run', '--nope']);
     expect(r.code).toBe(2);

@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
+import { field } from '../checks/body.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { HttpSession } from './index.ts';
 
@@ -21,7 +22,7 @@ it('sends from the given source address, one pool per address, and from the defa
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   session = new HttpSession({ profile: resolveProfile({ base_url: base, clients: [{ client_id: 'c', client_secret: 's-123456' }] }, { env: {} }), timeoutBudgetMs: 30_000 });
   const c = session.client('t');
-  const from = async (localAddress?: string) => (await c.send({ path: '/', ...(localAddress ? { localAddress } : {}) })).json.from.replace(/^::ffff:/, '');
+  const from = async (localAddress?: string) => String(field((await c.send({ path: '/', ...(localAddress ? { localAddress } : {}) })).json, 'from')).replace(/^::ffff:/, '');
   expect(await from('127.0.0.2')).toBe('127.0.0.2');
   expect(await from('127.0.0.3')).toBe('127.0.0.3');
   expect(await from()).toBe('127.0.0.1');

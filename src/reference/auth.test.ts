@@ -40,8 +40,8 @@ describe('token endpoint', () => {
     const c = kit.p.clients[0];
     const r = await kit.call('POST', '/api/v1/token', { body: { client_id: c.client_id, client_secret: c.client_secret, grant_type: 'client_credentials', audience: 'x' } });
     expect(r.status).toBe(200);
-    expect(r.json.token_type).toBe('Bearer');
-    const { payload, protectedHeader } = await jwtVerify(r.json.access_token, s2sKey());
+    expect(r.obj.token_type).toBe('Bearer');
+    const { payload, protectedHeader } = await jwtVerify(String(r.obj.access_token), s2sKey());
     expect(protectedHeader.alg).toBe('HS256');
     expect(payload.sub).toBe(c.client_id);
     expect(payload.azp).toBe(c.client_id);
@@ -49,7 +49,7 @@ describe('token endpoint', () => {
     expect(payload.scope).toBe('partner:full');
     expect(typeof payload.iss).toBe('string');
     expect(payload.exp! - payload.iat!).toBe(172800);
-    expect(r.json.expires_at).toBe(payload.exp);
+    expect(r.obj.expires_at).toBe(payload.exp);
   });
 
   it('reference choice: also reads application/x-www-form-urlencoded token requests (the spec shows JSON bodies)', async () => {
@@ -57,7 +57,7 @@ describe('token endpoint', () => {
     const raw = new URLSearchParams({ client_id: c.client_id, client_secret: c.client_secret, grant_type: 'client_credentials' }).toString();
     const r = await kit.call('POST', '/api/v1/token', { raw, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(r.status).toBe(200);
-    expect(r.json.access_token).toBeTypeOf('string');
+    expect(r.obj.access_token).toBeTypeOf('string');
   });
 
   it('answers every token-table row; the order (client_id, client_secret, grant_type, client, secret, company type) is a reference choice', async () => {
@@ -150,7 +150,7 @@ describe('S2S token rows', () => {
     expectRow(await kit.call('POST', '/api/v1/user', { body, headers: auth }), 'ERR-S2S-CHAIN-ID-MISSING');
     const ok = await kit.call('POST', '/api/v1/user', { body, headers: { ...auth, 'x-chain-id': '84532' } });
     expect(ok.status).toBe(200);
-    expect(ok.json.id).toBe(ok.json.user_id);
+    expect(ok.obj.id).toBe(ok.obj.user_id);
     const v2 = await kit.call('POST', '/api/v2/user', { body: { ...body, email: `v2-${Date.now()}@example.com`, user_address: randomEoa() }, headers: auth });
     expect(v2.status).toBe(200);
   });
@@ -169,7 +169,7 @@ describe('identity headers', () => {
     for (const ident of idents) {
       const r = await kit.call('GET', '/api/v1/user', { headers: { ...h, ...ident } });
       expect(r.status, r.text).toBe(200);
-      expect(r.json.user_id).toBe(u.id);
+      expect(r.obj.user_id).toBe(u.id);
     }
   });
 
@@ -177,9 +177,9 @@ describe('identity headers', () => {
     const u = await kit.newUser();
     const w = await kit.call('GET', '/api/v1/wallet', { headers: u.headers });
     expect(w.status).toBe(200);
-    expect(w.json.wallet_address).not.toBe(u.address);
+    expect(w.obj.wallet_address).not.toBe(u.address);
     const h = await kit.s2s();
-    expectRow(await kit.call('GET', '/api/v1/user', { headers: { ...h, 'x-user-wallet': w.json.wallet_address } }), 'ERR-S2S-USER-NOT-FOUND');
+    expectRow(await kit.call('GET', '/api/v1/user', { headers: { ...h, 'x-user-wallet': String(w.obj.wallet_address) } }), 'ERR-S2S-USER-NOT-FOUND');
   });
 
   it('isolates companies', async () => {
@@ -193,10 +193,10 @@ describe('identity headers', () => {
   it('v1 read has no capabilities; v2 read has them', async () => {
     const u = await kit.newUser();
     const v1 = await kit.call('GET', '/api/v1/user', { headers: u.headers });
-    expect(Object.keys(v1.json).sort()).toEqual(['country', 'email', 'id', 'user_address', 'user_id', 'wallet_address']);
-    expect(v1.json.wallet_address).toBe(v1.json.user_address);
+    expect(Object.keys(v1.obj).sort()).toEqual(['country', 'email', 'id', 'user_address', 'user_id', 'wallet_address']);
+    expect(v1.obj.wallet_address).toBe(v1.obj.user_address);
     const v2 = await kit.call('GET', '/api/v2/user', { headers: u.headers });
-    expect(v2.json.capabilities).toEqual([
+    expect(v2.obj.capabilities).toEqual([
       { type: 'VisaVirtualCard', status: 'Active' },
       { type: 'SepaAccount', status: 'ActivationNotStarted' },
     ]);
@@ -226,14 +226,14 @@ describe('user tokens', () => {
     const h = await kit.s2s();
     const a = await kit.call('POST', '/api/v1/user/authorize', { headers: { ...h, 'x-user-wallet': u.address } });
     expect(a.status, a.text).toBe(200);
-    expect(Object.keys(a.json).sort()).toEqual(['access_token', 'expires_at']);
-    const { payload } = await jwtVerify(a.json.access_token, userKey());
+    expect(Object.keys(a.obj).sort()).toEqual(['access_token', 'expires_at']);
+    const { payload } = await jwtVerify(String(a.obj.access_token), userKey());
     expect(payload).toMatchObject({ user_id: u.id, email: u.email, user_address: u.address });
-    const bearer = { authorization: `Bearer ${a.json.access_token}` };
+    const bearer = { authorization: `Bearer ${a.obj.access_token}` };
     expectRow(await kit.call('GET', '/api/v1/user', { headers: bearer }), 'ERR-S2S-CHAIN-ID-MISSING');
     const r = await kit.call('GET', '/api/v2/user', { headers: { ...bearer, 'x-chain-id': '84532' } });
     expect(r.status).toBe(200);
-    expect(r.json.user_id).toBe(u.id);
+    expect(r.obj.user_id).toBe(u.id);
     const v = await kit.call('POST', '/api/v1/user/retail/validate', { headers: { ...bearer, 'x-chain-id': '84532' } });
     expect(v.json).toEqual({ id: u.id, user_id: u.id, user_address: u.address, wallet_address: u.address });
     // A user token is not an S2S token on user-agnostic endpoints.
@@ -285,11 +285,11 @@ describe('identity-provider exchange', () => {
     expectRow(notYet, 'ERR-S2S-USER-NOT-FOUND');
     const reg = await kit.call('POST', '/api/v1/user/retail', { headers: h, body: { country: 'DE' } });
     expect(reg.status, reg.text).toBe(200);
-    expect(Object.keys(reg.json)).toEqual(['id']);
+    expect(Object.keys(reg.obj)).toEqual(['id']);
     const a = await kit.call('POST', '/api/v1/user/authorize', { headers: h });
     expect(a.status, a.text).toBe(200);
-    const me = await kit.call('GET', '/api/v1/user', { headers: { authorization: `Bearer ${a.json.access_token}`, 'x-chain-id': '84532' } });
-    expect(me.json).toMatchObject({ user_id: reg.json.id, email: who.email, user_address: who.wallet, country: 'DE' });
+    const me = await kit.call('GET', '/api/v1/user', { headers: { authorization: `Bearer ${a.obj.access_token}`, 'x-chain-id': '84532' } });
+    expect(me.json).toMatchObject({ user_id: reg.obj.id, email: who.email, user_address: who.wallet, country: 'DE' });
   });
 
   it('answers every identity-provider row; the order (app by aud before the signatures) is a reference choice', async () => {

@@ -21,8 +21,8 @@ describe('reference hooks', () => {
       const missingSecret = await k.call('POST', '/api/v1/token', { body: { client_id: 'x', grant_type: 'client_credentials' } });
       await k.token();
       const noAuth = await k.call('GET', '/api/v1/config');
-      expect(missingId.json.error_description).toBe('client id is required');
-      expect(missingSecret.json.error_description).toBe('mutated');
+      expect(missingId.obj.error_description).toBe('client id is required');
+      expect(missingSecret.obj.error_description).toBe('mutated');
       expect(seen.map((s) => s.ruleId)).toEqual(['ERR-TOKEN-CLIENT-ID-MISSING', 'ERR-TOKEN-CLIENT-SECRET-MISSING', undefined, 'ERR-S2S-AUTH-HEADER-MISSING']);
       expect(noAuth.status).toBe(400);
       // Not on the wire.

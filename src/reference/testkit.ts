@@ -12,7 +12,10 @@ export interface Res {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  json: any;
+  /** The parsed JSON body (undefined when the body is not JSON). */
+  json: unknown;
+  /** The JSON body when it is an object (else empty): its fields, unknown until a test narrows them. */
+  obj: Readonly<Record<string, unknown>>;
 }
 
 export interface Kit {
@@ -25,6 +28,16 @@ export interface Kit {
   /** Creates a user through POST /api/v2/user; returns id, address, email and headers identifying them. */
   newUser(client?: number): Promise<{ id: string; address: string; email: string; headers: Record<string, string> }>;
   close(): Promise<void>;
+}
+
+/** A JSON body's fields when it is an object, else none. */
+export function jsonObject(json: unknown): Readonly<Record<string, unknown>> {
+  return json !== null && typeof json === 'object' && !Array.isArray(json) ? Object.fromEntries(Object.entries(json)) : {};
+}
+
+/** A JSON list's entries as objects (an entry that is not an object reads as one without fields). */
+export function items(json: unknown): Readonly<Record<string, unknown>>[] {
+  return Array.isArray(json) ? json.map(jsonObject) : [];
 }
 
 export function randomEoa(): string {
@@ -52,7 +65,7 @@ export async function startKit(opts: ReferenceOptions = {}): Promise<Kit> {
     } catch {
       json = undefined;
     }
-    return { status: res.statusCode, headers: res.headers, text, json };
+    return { status: res.statusCode, headers: res.headers, text, json, obj: jsonObject(json) };
   };
   const token = async (client = 0) => {
     let t = tokens.get(client);
@@ -61,7 +74,8 @@ export async function startKit(opts: ReferenceOptions = {}): Promise<Kit> {
       const req = tokenRequest(model, c);
       const r = await call(req.method, req.path, { body: req.body });
       if (r.status !== 200) throw new Error(`token: ${r.status} ${r.text}`);
-      t = r.json.access_token as string;
+      if (typeof r.obj.access_token !== 'string') throw new Error(`token: no access_token in ${r.text}`);
+      t = r.obj.access_token;
       tokens.set(client, t);
     }
     return t;
@@ -81,16 +95,17 @@ export async function startKit(opts: ReferenceOptions = {}): Promise<Kit> {
 }
 
 /** Asserts the section 7 body shape and returns it. */
-export function errorBody(r: Res): { reason: string; message: string; category: string; code: number; details: string[] } {
-  const b = r.json;
-  if (!b || typeof b.error_reason !== 'string' || typeof b.error_description !== 'string' || !b.error_category || !Array.isArray(b.error_details)) {
+export function errorBody(r: Pick<Res, 'status' | 'text' | 'json'>): { reason: string; message: string; category: string; code: number; details: string[] } {
+  const b = jsonObject(r.json);
+  const category = b.error_category;
+  if (typeof b.error_reason !== 'string' || typeof b.error_description !== 'string' || category === null || typeof category !== 'object' || !Array.isArray(b.error_details)) {
     throw new Error(`not a section 7 error body (${r.status}): ${r.text}`);
   }
   return {
     reason: b.error_reason,
     message: b.error_description,
-    category: b.error_category.category,
-    code: b.error_category.http_status_code,
+    category: 'category' in category ? String(category.category) : '',
+    code: 'http_status_code' in category ? Number(category.http_status_code) : NaN,
     details: b.error_details.map((d: unknown) => (d !== null && typeof d === 'object' && 'details' in d ? String(d.details) : '')),
   };
 }

@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { field } from '../checks/body.ts';
 import { expectPrerequisite2xx, ownStep, prerequisite } from '../checks/prerequisite.ts';
 import type { Check, CheckContext } from '../checks/types.ts';
 import type { Model, Rule, RuleId } from '../model/types.ts';
@@ -53,8 +54,9 @@ const model = { rules: RULES, operations: new Map(), validator: () => undefined,
 async function tokenize(ctx: CheckContext): Promise<string> {
   const res = await ctx.http.send({ method: 'POST', path: '/tok', body: {} });
   expectPrerequisite2xx(res, 'tokenizeCard', 'POST /tok');
-  prerequisite(res.json?.card_token, 'tokenizeCard', 'no card_token', { response: res });
-  return res.json.card_token;
+  const token = field(res.json, 'card_token');
+  prerequisite(token, 'tokenizeCard', 'no card_token', { response: res });
+  return String(token);
 }
 
 // Synthetic rule ids are cast: these tests exercise the runner, not the project's spec.

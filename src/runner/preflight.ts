@@ -1,6 +1,7 @@
 // Preflight: before any check, make sure the target answers and accepts profile.clients[0]. Without
 // this, a typo in base_url would show up as a hundred identical check failures.
 
+import { field } from '../checks/body.ts';
 import { tokenRequest } from '../client/credentials.ts';
 import { TransportError } from '../client/errors.ts';
 import type { HttpSession } from '../client/index.ts';
@@ -52,7 +53,7 @@ export async function preflight(session: HttpSession): Promise<PreflightResult> 
   if (res.status === 404) {
     throw new TargetUnreachableError(`${req.method} ${profile.base_url}${req.path} returned 404: is profile.base_url the API root (without /api/v1)?`);
   }
-  const token = res.json?.access_token;
+  const token = field(res.json, 'access_token');
   if (res.status >= 200 && res.status < 300 && typeof token === 'string') return { token };
   return { warning: `${req.method} ${req.path} for profile.clients[0] answered ${res.status} without an access_token; checks will show why` };
 }

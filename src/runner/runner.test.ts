@@ -16,6 +16,7 @@ import { parseShard } from '../options/index.ts';
 import { ConfigError } from '../errors/index.ts';
 import { deriveSeed, matchesPattern, NO_CONTROL, runChecks, selectChecks } from './index.ts';
 import { NO_WEBHOOK_ROUTE } from './services.ts';
+import { field } from '../checks/body.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -263,7 +264,7 @@ describe('runChecks', () => {
       check('s.webhooks', async (ctx) => {
         const rx = ctx.services.webhooks!;
         await fetch(`${rx.baseUrl}/v2/webhooks/user`, { method: 'POST', body: '{"user_id":"u9"}' });
-        if (!(await rx.waitFor('/v2/webhooks/user', (b) => b.user_id === 'u9', 1000))) throw new Error('no webhook');
+        if (!(await rx.waitFor('/v2/webhooks/user', (b) => field(b, 'user_id') === 'u9', 1000))) throw new Error('no webhook');
       }, { needs: ['webhooks'] }),
       check('s.idp', async (ctx) => {
         if (!(await ctx.services.idp!.accessToken())) throw new Error('no token');

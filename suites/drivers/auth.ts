@@ -5,7 +5,7 @@ import { jwtVerify } from 'jose';
 import {
   opLabel,
   expectSchema, authorizeRaw, bearer, chainHeader, check, createUser, createUserRaw, expect2xx, headers, jwtClaims, jwtHeader,
-  readUser, requestToken, rnd, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail, expectAudienceRefused, clockSkewAllowance, IDENTITY_KINDS, identityHeader, identityValue, is2xx, suppliedRetailUser, userFieldMismatch, warnReading,
+  readUser, requestToken, rnd, s2sToken, tokenBody, userIdFrom, userToken, idpAuthorize, newIdpIdentity, registerRetail, expectAudienceRefused, clockSkewAllowance, IDENTITY_KINDS, identityHeader, identityValue, is2xx, suppliedRetailUser, userFieldMismatch, warnReading, field
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
@@ -71,7 +71,8 @@ export const drivers: Drivers = {
         return;
       }
       expect2xx(withAudience, `${opLabel(ctx, 'createToken')} with valid client credentials and the optional audience ${JSON.stringify(audience)} (${documented ? 'profile.request_templates.createToken.audience' : 'the base URL'})`, rules);
-      check(typeof withAudience.json?.access_token === 'string' && withAudience.json.access_token.split('.').length === 3, `the token request with audience answered no JWT access_token: ${withAudience.text.slice(0, 200)}`, { rules, response: withAudience });
+      const audienceToken = field(withAudience.json, 'access_token');
+      check(typeof audienceToken === 'string' && audienceToken.split('.').length === 3, `the token request with audience answered no JWT access_token: ${withAudience.text.slice(0, 200)}`, { rules, response: withAudience });
     },
   },
 
@@ -81,7 +82,8 @@ export const drivers: Drivers = {
     async run(ctx) {
       const facts = ctx.model.auth.s2s_token;
       const res = await freshS2s(ctx);
-      const token: string = res.json?.access_token;
+      const token = field(res.json, 'access_token');
+      check(typeof token === 'string', `${opLabel(ctx, 'createToken')} answered no access_token string: ${res.text.slice(0, 200)}`, { response: res });
       const header = jwtHeader(token);
       check(header.alg === facts.algorithm, `JWT header alg ${JSON.stringify(header.alg)}, expected ${facts.algorithm}`, { response: res });
       const claims = jwtClaims(token) as Record<string, unknown>;
@@ -103,7 +105,10 @@ export const drivers: Drivers = {
         }
       }
       if (ctx.profile.clients.length >= 2) {
-        const other = jwtClaims((await freshS2s(ctx, 1)).json.access_token) as Record<string, unknown>;
+        const otherRes = await freshS2s(ctx, 1);
+        const otherToken = field(otherRes.json, 'access_token');
+        check(typeof otherToken === 'string', `${opLabel(ctx, 'createToken')} for profile.clients[1] answered no access_token string: ${otherRes.text.slice(0, 200)}`, { response: otherRes });
+        const other = jwtClaims(otherToken) as Record<string, unknown>;
         check(other.azp !== claims.azp, 'two different clients received the same azp claim');
         check(other.company_id !== claims.company_id, 'clients of two different companies (profile.clients[0], [1]) received the same company_id claim');
       }
@@ -158,7 +163,7 @@ export const drivers: Drivers = {
       for (const v of ['v1', 'v2'] as const) {
         const res = await readUser(ctx, v, headers(bearer(token), chainHeader(ctx)));
         expect2xx(res, `GET /api/${v}/user with the user token`);
-        check(res.json?.user_id === user.id, `GET /api/${v}/user with the user token answered user_id ${JSON.stringify(res.json?.user_id)}, expected ${user.id}`, { response: res });
+        check(field(res.json, 'user_id') === user.id, `GET /api/${v}/user with the user token answered user_id ${JSON.stringify(field(res.json, 'user_id'))}, expected ${user.id}`, { response: res });
         // Section 4 lists id, user_id, user_address, wallet_address on user reads: email is compared
         // only when the answer carries it (spec/openapi.yaml x-checked-when-present).
         const email = userFieldMismatch(ctx, v === 'v1' ? 'getUserV1' : 'getUserV2', res.json, 'email', user.email);
@@ -192,8 +197,8 @@ export const drivers: Drivers = {
       // kit's userIdFrom also reads user_id, for operations answering a bare "user id"). "Only" is read as
       // "no token; the caller then calls authorize", not as "no other field": extra fields stay allowed
       // (benign.extra-fields), and section 9 rule 3 keeps deprecated pairs such as user_id beside id.
-      if (reg) check(typeof reg.json?.id === 'string' && reg.json.id !== '', `${opLabel(ctx, 'registerRetailUser')} answered ${reg.text.slice(0, 200)}: section 4 returns the new user's UUID as id`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: reg });
-      const registeredId: string = reg ? reg.json.id : who.id;
+      const registeredId = reg ? field(reg.json, 'id') : who.id;
+      if (reg) check(typeof registeredId === 'string' && registeredId !== '', `${opLabel(ctx, 'registerRetailUser')} answered ${reg.text.slice(0, 200)}: section 4 returns the new user's UUID as id`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: reg });
       const res = await idpAuthorize(ctx, who);
       expect2xx(res, `${opLabel(ctx, 'authorizeUser')} (identity-provider form)`, ['AUTH-IDP-EXCHANGE']);
       expectSchema(res, 'authorizeUser');
@@ -202,7 +207,7 @@ export const drivers: Drivers = {
       expectUnixSeconds(ctx, res, ['AUTH-IDP-EXCHANGE']);
       const me = await readUser(ctx, 'v1', headers(bearer(token), chainHeader(ctx)));
       expect2xx(me, `${opLabel(ctx, 'getUserV1')} with the exchanged user token`);
-      check(me.json?.user_id === registeredId, `the exchanged token reads user ${JSON.stringify(me.json?.user_id)}, but registration returned ${registeredId}`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: me });
+      check(field(me.json, 'user_id') === registeredId, `the exchanged token reads user ${JSON.stringify(field(me.json, 'user_id'))}, but registration returned ${registeredId}`, { rules: ['ENDPOINT-RETAIL-REGISTER'], response: me });
       // Email on a user read is checked only when present (spec/openapi.yaml x-checked-when-present).
       const email = userFieldMismatch(ctx, 'getUserV1', me.json, 'email', who.email);
       check(email === undefined, `after the exchange ${opLabel(ctx, 'getUserV1')} answered ${email}: the identity token linked that email`, { response: me });
@@ -211,7 +216,7 @@ export const drivers: Drivers = {
       // example type); the rule's reading user-address. The engine's identity links exactly those two.
       if (!ctx.services.idp) ctx.couldNotJudge(`the user_address ${opLabel(ctx, 'getUserV1')} answers after the exchange is a wallet the identity token links`, 'a test identity provider the target trusts (the supplied profile.idp.tokens link wallets the run does not know)');
       if (ctx.services.idp && who.wallet) {
-        const got = me.json?.user_address;
+        const got = field(me.json, 'user_address');
         const linked = [who.eoa, who.wallet].filter((a) => a !== '');
         check(typeof got === 'string' && linked.some((a) => a.toLowerCase() === got.toLowerCase()), `after the exchange ${opLabel(ctx, 'getUserV1')} answered user_address ${JSON.stringify(got)}, but the identity token linked the wallets ${linked.join(' (EOA), ')} (smart_wallet)`, { rules: ['AUTH-IDP-EXCHANGE'], response: me });
       }

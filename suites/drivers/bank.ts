@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import {
   opLabel,
   expectSchema, type TestUser, NO_SIGNER, asUser, check, completeSepa, createUser, expect2xx, expectError, expectErrorShape,
-  is2xx, listItems, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, requireSmartWallets, hasControl, controlRaw, requestBody, warnReading,
+  is2xx, listItems, initAndSign, initSepa, runsFor, sepaStates, signChallenge, sepaStatus, setPrimaryWallet, setSepaStatus, requireSmartWallets, hasControl, controlRaw, requestBody, warnReading, field
 } from '../kit/index.ts';
 import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
@@ -44,14 +44,15 @@ const sameType = (v: unknown, type: string) => typeof v === 'string' && v.toLowe
  */
 async function expectTypeOrdered(ctx: CheckContext, user: TestUser, type: string, res: HttpResponse): Promise<void> {
   const rules: RuleId[] = ['ENDPOINT-BANK-ACCOUNT-TYPES'];
-  const got = res.json?.account_type;
+  const got = field(res.json, 'account_type');
   if (got !== undefined) check(sameType(got, type), `${opLabel(ctx, 'createBankAccount')} with account_type ${type} answered account_type ${JSON.stringify(got)}`, { rules, response: res });
-  const id = res.json?.details_id;
+  const id = field(res.json, 'details_id');
   if (!ctx.profile.operations?.listBankAccounts || id === undefined) return;
   const list = await asUser(ctx, user, { op: 'listBankAccounts' });
   if (!is2xx(list)) return ctx.log(`the bank account list (profile.operations.listBankAccounts) answered HTTP ${list.status}; account_type compared on the order answer only`);
-  const item = listItems(list.json).find((a) => String(a?.details_id ?? a?.id) === String(id));
-  if (item?.account_type !== undefined) check(sameType(item.account_type, type), `the bank account listed with details_id ${id} has account_type ${JSON.stringify(item.account_type)}, ordered as ${type}`, { rules, response: list });
+  const item = listItems(list.json).find((a) => String(field(a, 'details_id') ?? field(a, 'id')) === String(id));
+  const listedType = field(item, 'account_type');
+  if (listedType !== undefined) check(sameType(listedType, type), `the bank account listed with details_id ${String(id)} has account_type ${JSON.stringify(listedType)}, ordered as ${type}`, { rules, response: list });
 }
 
 export const drivers: Drivers = {
@@ -80,7 +81,7 @@ export const drivers: Drivers = {
           // Whether this user may order this account type is not shown: a section 7 validation refusal is a valid answer.
           check(res.status === 400, `${opLabel(ctx, 'createBankAccount')} with account_type ${type}: expected { details_id } or a 400 refusal, got HTTP ${res.status}: ${res.text.slice(0, 200)}`, { response: res });
           expectErrorShape(ctx, res);
-          refused.push(`${type} (400 ${String(res.json?.error_reason)})`);
+          refused.push(`${type} (400 ${String(field(res.json, 'error_reason'))})`);
           continue;
         }
         expect2xx(res, `${opLabel(ctx, 'createBankAccount')} with account_type ${type}`);
@@ -110,7 +111,7 @@ export const drivers: Drivers = {
       }), { numRuns: runsFor(ctx, 'cheap') });
       const again = await initSepa(ctx, user);
       expect2xx(again, 'init with a numeric chain string', ['ENDPOINT-CHAIN-NUMERIC-STRING']);
-      const challenge = String(again.json.challenge);
+      const challenge = String(field(again.json, 'challenge'));
       // complete is exercised with a properly signed challenge only, so the chain is its only fault.
       const maybeSigned = await signChallenge(ctx, user, challenge);
       if (maybeSigned === undefined) return ctx.skip(`init part passed; complete not exercised: ${NO_SIGNER}`);

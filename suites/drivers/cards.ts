@@ -2,7 +2,7 @@
 
 import {
   opLabel,
-  expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, is2xx, listItems, rnd,
+  expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, is2xx, listItems, rnd, field
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { OperationId, RuleId } from '../../src/model/types.ts';
@@ -11,8 +11,9 @@ import type { Drivers } from './driver.ts';
 export async function createCard(ctx: CheckContext, user: TestUser, name = `conform ${rnd.hex(3)}`) {
   const res = await asUser(ctx, user, { op: 'createVirtualCard', body: { card_name: name } });
   expectStep(res, 'createVirtualCard', opLabel(ctx, 'createVirtualCard'));
-  checkStep(res.json?.id !== undefined && res.json?.id !== null, 'createVirtualCard', `the new card has no id: ${res.text.slice(0, 200)}`, res);
-  return { id: String(res.json.id), name, res };
+  const id = field(res.json, 'id');
+  checkStep(id !== undefined && id !== null, 'createVirtualCard', `the new card has no id: ${res.text.slice(0, 200)}`, res);
+  return { id: String(id), name, res };
 }
 
 const CARD_ACTIONS: OperationId[] = ['activateCard', 'blockCard', 'unblockCard'];
@@ -38,11 +39,13 @@ function virtualFormat(ctx: CheckContext): string {
 }
 
 /** card_data of a card made by the virtual endpoint: the name sent and the virtual format. */
-function expectAsCreated(ctx: CheckContext, data: any, name: string, where: string, res: HttpResponse): void {
+function expectAsCreated(ctx: CheckContext, data: unknown, name: string, where: string, res: HttpResponse): void {
   const want = virtualFormat(ctx);
   const fails: string[] = [];
-  if (data?.card_name !== name) fails.push(`card_data.card_name ${JSON.stringify(data?.card_name)}, sent ${JSON.stringify(name)}`);
-  if (typeof data?.format !== 'string' || data.format.toLowerCase() !== want.toLowerCase()) fails.push(`card_data.format ${JSON.stringify(data?.format)}, expected the ${want} format (any letter case): the card was created through ${opLabel(ctx, 'createVirtualCard')}`);
+  const cardName = field(data, 'card_name');
+  const format = field(data, 'format');
+  if (cardName !== name) fails.push(`card_data.card_name ${JSON.stringify(cardName)}, sent ${JSON.stringify(name)}`);
+  if (typeof format !== 'string' || format.toLowerCase() !== want.toLowerCase()) fails.push(`card_data.format ${JSON.stringify(format)}, expected the ${want} format (any letter case): the card was created through ${opLabel(ctx, 'createVirtualCard')}`);
   check(fails.length === 0, `${where}: ${fails.join('; ')}`, { rules: AS_CREATED, response: res });
 }
 
@@ -59,12 +62,12 @@ export const drivers: Drivers = {
       const list = await asUser(ctx, user, { op: 'listCards' });
       expect2xx(list, opLabel(ctx, 'listCards'), LISTED);
       expectSchema(list, 'listCards', undefined, LISTED);
-      const listed = listItems(list.json).find((c) => String(c?.id) === card.id);
+      const listed = list.json.data.find((c) => String(c.id) === card.id);
       check(listed, `card ${card.id} is not in ${opLabel(ctx, 'listCards')} { data: [...] }`, { rules: LISTED, response: list });
-      check(listed.card_data?.card_name === card.name, `listed card_data.card_name ${JSON.stringify(listed.card_data?.card_name)}, expected ${JSON.stringify(card.name)}`, { rules: AS_CREATED, response: list });
+      check(listed.card_data.card_name === card.name, `listed card_data.card_name ${JSON.stringify(listed.card_data.card_name)}, expected ${JSON.stringify(card.name)}`, { rules: AS_CREATED, response: list });
       // What was asked is what is reported (ENDPOINT-CARD-AS-CREATED): the create answer shows only "card with id"
       // (section 4), so its card_data is compared when carried; the list carries the section 2 Card.
-      const created = card.res.json?.card_data;
+      const created = card.res.json.card_data;
       if (created !== undefined) expectAsCreated(ctx, created, card.name, `the ${opLabel(ctx, 'createVirtualCard')} answer`, card.res);
       expectAsCreated(ctx, listed.card_data, card.name, `card ${card.id} in ${opLabel(ctx, 'listCards')}`, list);
     },
@@ -82,8 +85,8 @@ export const drivers: Drivers = {
       const statusNow = async () => {
         const list = await asUser(ctx, user, { op: 'listCards' });
         expect2xx(list, opLabel(ctx, 'listCards'));
-        const item = listItems(list.json).find((c) => String(c?.id) === card.id);
-        return { listed: item !== undefined, status: item?.status, list };
+        const item = listItems(list.json).find((c) => String(field(c, 'id')) === card.id);
+        return { listed: item !== undefined, status: field(item, 'status'), list };
       };
       const before = await statusNow();
       const close = await asUser(ctx, user, { op: 'closeCard', params: { card_id: card.id } });

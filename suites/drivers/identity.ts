@@ -3,7 +3,7 @@
 // Wallet address in X-User-Wallet, and X-Chain-Id.
 
 import fc from 'fast-check';
-import type { CheckContext } from '../../src/checks/types.ts';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { isolationOnWrites } from './isolation-writes.ts';
 import { rowStepBodies } from './row-steps.ts';
@@ -12,12 +12,14 @@ import {
   opLabel,
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError, expectRefusedBy,
   identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders, CheckFailure, expectNot2xx, expectErrorShape, userToken, bearer, sharedIdpUser, idpHeaders,
-  identityRowOperations, rowOnOperations, rowOperations, is2xx, warnReading,
+  identityRowOperations, rowOnOperations, rowOperations, is2xx, warnReading, field
 } from '../kit/index.ts';
 
-function expectSameUser(res: { json: any }, user: TestUser, what: string, rules?: RuleId[]) {
-  const got = res.json?.user_id ?? res.json?.id;
-  check(got === user.id, `${what}: answered user ${JSON.stringify(got)}, expected ${user.id}`, { rules, response: res as any });
+function expectSameUser(ctx: CheckContext, res: HttpResponse, user: TestUser, what: string, rules?: RuleId[]) {
+  // The user id under the preferred name of the user-read id alias, else the deprecated one (section 9).
+  const { new: preferred, old } = ctx.model.aliasRule('ALIAS-USER-READ-ID');
+  const got = field(res.json, preferred) ?? field(res.json, old);
+  check(got === user.id, `${what}: answered user ${JSON.stringify(got)}, expected ${user.id}`, { rules, response: res });
 }
 
 async function identityHeaders(ctx: CheckContext, user: TestUser, kinds: IdentityKind[]): Promise<Record<string, string>> {
@@ -36,7 +38,7 @@ export const drivers: Drivers = {
         for (const v of ['v1', 'v2'] as const) {
           const res = await readUser(ctx, v, await userHeaders(ctx, user, kind));
           expect2xx(res, `GET /api/${v}/user with ${identityHeader(ctx, kind)} only`);
-          expectSameUser(res, user, `GET /api/${v}/user with ${identityHeader(ctx, kind)}`);
+          expectSameUser(ctx, res, user, `GET /api/${v}/user with ${identityHeader(ctx, kind)}`);
         }
       }
     },

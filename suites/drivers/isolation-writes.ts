@@ -10,7 +10,7 @@ import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { OperationId, RuleId } from '../../src/model/types.ts';
 import {
   CheckFailure, IDENTITY_KINDS, expectOneOfErrors, type IdentityKind, controlRaw, create3ds, createUser, expectError, expectNot2xx, hasControl,
-  identityHeader, is2xx, requestBody, rnd, sepaStates, setPrimaryWallet, setSepaStatus, userHeaders,
+  identityHeader, is2xx, requestBody, rnd, sepaStates, setPrimaryWallet, setSepaStatus, userHeaders, field
 } from '../kit/index.ts';
 import { tokenize } from './transfers.ts';
 
@@ -27,10 +27,10 @@ interface Probe {
 }
 
 /** payment_details of a recipient answer: an object or an array (section 2); the first one's id. */
-function paymentDetailsId(json: any): string | undefined {
-  const pd = json?.payment_details;
-  const first = Array.isArray(pd) ? pd[0] : pd;
-  return first?.id === undefined || first?.id === null ? undefined : String(first.id);
+function paymentDetailsId(json: unknown): string | undefined {
+  const pd = field(json, 'payment_details');
+  const id = field(Array.isArray(pd) ? pd[0] : pd, 'id');
+  return id === undefined || id === null ? undefined : String(id);
 }
 
 /**
@@ -70,7 +70,7 @@ export async function isolationOnWrites(ctx: CheckContext): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   await probe({ op: 'getFullStatement', body: requestBody(ctx, 'getFullStatement', { start: now - 86400, end: now + 60, user_address: theirs.address }) });
   const card = await probe({ op: 'createVirtualCard', body: requestBody(ctx, 'createVirtualCard', { card_name: `iso ${rnd.hex(3)}` }) });
-  const cardId = card.json?.id;
+  const cardId = field(card.json, 'id');
   for (const op of CARD_ACTIONS) {
     if (!has(op)) continue;
     if (cardId === undefined || cardId === null) ctx.log(`${op} not tried: client 2's card creation answered no card id`);
@@ -82,7 +82,7 @@ export async function isolationOnWrites(ctx: CheckContext): Promise<void> {
     const rec = await probe({ op: 'createRecipientV2', body: requestBody(ctx, 'createRecipientV2', { type: 'Card', first_name: 'Ada', last_name: 'Lovelace', is_business: false }, { card_token: token }) });
     const pd = paymentDetailsId(rec.json);
     if (pd) {
-      const recipientId = rec.json?.id;
+      const recipientId = field(rec.json, 'id');
       await probe({ op: 'estimateCardTransfer', body: requestBody(ctx, 'estimateCardTransfer', { amount: '10.00', currency: 'EUR' }, { ...(recipientId ? { recipient_id: recipientId } : {}), payment_details_id: pd }) });
     }
   }
@@ -94,7 +94,7 @@ export async function isolationOnWrites(ctx: CheckContext): Promise<void> {
     await setSepaStatus(ctx, theirs, S.verificationRequired);
   }
   const init = await probe({ op: 'initBankAccount', body: { chain: ctx.profile.chain_id } });
-  const challenge = init.json?.challenge;
+  const challenge = field(init.json, 'challenge');
   let signed = `0x${'0'.repeat(130)}`;
   if (typeof challenge === 'string' && hasControl(ctx, 'signChallenge')) {
     const s = await controlRaw(ctx, 'signChallenge', { params: { user_id: theirs.id }, body: { challenge } });

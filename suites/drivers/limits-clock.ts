@@ -4,7 +4,7 @@
 
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
-import { advanceClock, asUser, bearer, check, chainHeader, control, createUser, createWithdrawal, expect2xx, expectRefusedBy, expectStep, headers, requestToken, rnd, tokenBody, opLabel } from '../kit/index.ts';
+import { advanceClock, asUser, bearer, check, chainHeader, control, createUser, createWithdrawal, expect2xx, expectRefusedBy, expectStep, headers, requestToken, rnd, tokenBody, opLabel, field, listItems } from '../kit/index.ts';
 import type { RuleId } from '../../src/model/types.ts';
 
 /** The target's clock in Unix seconds: control advanceClock by 0 answers `now` (spec/control.yaml ClockNow). */
@@ -73,7 +73,7 @@ export const s2sTokenLifetime: Driver = {
       const res = await requestToken(ctx, tokenBody(ctx));
       expectStep(res, 'createToken', opLabel(ctx, 'createToken'));
       const t1 = await serverNow(ctx);
-      const token = String(res.json?.access_token ?? '');
+      const token = String(field(res.json, 'access_token') ?? '');
       expect2xx(await call(token), `${opLabel(ctx, 'getConfig')} with a fresh S2S token`);
       await clockTo(ctx, t0 + validity - BEFORE_EXP_S);
       const before = await call(token);
@@ -104,10 +104,10 @@ export const clockDrivers: Drivers = {
         }
         const list = await asUser(ctx, user, { op: 'listWithdrawalRequests' });
         expectStep(list, 'listWithdrawalRequests', opLabel(ctx, 'listWithdrawalRequests'));
-        const items: any[] = Array.isArray(list.json) ? list.json : Array.isArray(list.json?.data) ? list.json.data : [];
-        const listed = items.find((w) => w?.destination_address === dest || w?.to_address === dest);
-        const seen: [string, unknown, HttpResponse | undefined][] = [['the control answer', created?.valid_after, undefined]];
-        if (listed) seen.push([opLabel(ctx, 'listWithdrawalRequests'), listed.valid_after, list]);
+        const to = ctx.model.aliasRule('ALIAS-WITHDRAWAL-TO-ADDRESS');
+        const listed = listItems(list.json).find((w) => field(w, to.new) === dest || field(w, to.old) === dest);
+        const seen: [string, unknown, HttpResponse | undefined][] = [['the control answer', field(created, 'valid_after'), undefined]];
+        if (listed) seen.push([opLabel(ctx, 'listWithdrawalRequests'), field(listed, 'valid_after'), list]);
         else ctx.log(`the withdrawal request to ${dest} is not listed by ${opLabel(ctx, 'listWithdrawalRequests')}; only the control answer is checked`);
         for (const [where, raw, response] of seen) {
           const at = timestampSeconds(raw);

@@ -9,7 +9,7 @@ import type { Drivers } from './driver.ts';
 import { isPrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import { clockDrivers } from './limits-clock.ts';
 import { RATE_PROBE_DEFAULTS } from './limits-rate.ts';
-import { advanceClock, check, clockSkewAllowance, hasControl, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders, warnReading, opLabel } from '../kit/index.ts';
+import { advanceClock, check, clockSkewAllowance, hasControl, expect2xx, expectError, is2xx, jwtClaims, requestToken, s2sHeaders, sharedUser, tokenBody, userHeaders, warnReading, opLabel, field } from '../kit/index.ts';
 
 export { RATE_PROBE_DEFAULTS };
 const PROBE_CONCURRENCY = 20;
@@ -81,11 +81,13 @@ export const drivers: Drivers = {
       const res = await requestToken(ctx, tokenBody(ctx));
       expect2xx(res, opLabel(ctx, 'createToken'));
       const after = Math.ceil(Date.now() / 1000);
-      const claims = jwtClaims(res.json.access_token) as { iat?: number; exp?: number };
+      const token = field(res.json, 'access_token');
+      check(typeof token === 'string', `${opLabel(ctx, 'createToken')} answered no access_token string: ${res.text.slice(0, 200)}`, { response: res });
+      const claims = jwtClaims(token) as { iat?: number; exp?: number };
       check(typeof claims.iat === 'number' && typeof claims.exp === 'number', 'the S2S token has no numeric iat/exp', { response: res });
       check(claims.exp! - claims.iat! === validity, `exp - iat = ${claims.exp! - claims.iat!} s, expected ${validity} s`, { response: res });
-      const at = res.json.expires_at;
-      check(Number.isInteger(at), `expires_at ${JSON.stringify(at)} is not an integer`, { response: res });
+      const at = field(res.json, 'expires_at');
+      check(typeof at === 'number' && Number.isInteger(at), `expires_at ${JSON.stringify(at)} is not an integer`, { response: res });
       check(Math.abs(at - claims.exp!) <= 2, `expires_at ${at} differs from the token's exp ${claims.exp}`, { response: res });
       const slack = 5 + clockSkewAllowance(ctx);
       check(at >= before + validity - slack && at <= after + validity + slack, `expires_at ${at} is not now + ${validity} s (expected ${before + validity}..${after + validity}, ±${slack} s)`, { response: res });

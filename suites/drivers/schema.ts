@@ -5,7 +5,7 @@
 import {
   expectSchema, asUser, authorizeRaw, completeSepa, directSepa, is2xx, sepaStates, setSepaStatus, create3ds, createUser, createUserRaw,
   createWithdrawal, expectStep, initAndSign, initSepa, readUser, requestBody, requestToken, rnd, s2sHeaders, smartWallets, tokenBody,
-  userHeaders, idpHeaders, newIdpIdentity, hasControl
+  userHeaders, idpHeaders, newIdpIdentity, hasControl, field,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse, Need } from '../../src/checks/types.ts';
 import { ownStep } from '../../src/checks/prerequisite.ts';
@@ -73,7 +73,7 @@ export const drivers: OperationDrivers = {
   executeCardTransfer: schemaCheck('executeCardTransfer', false, ['pci'], async (ctx) => {
     const { user, res } = await estimate(ctx);
     expectStep(res, 'estimateCardTransfer', 'estimate');
-    return executeTransfer(ctx, user, res.json.estimation_id);
+    return executeTransfer(ctx, user, field(res.json, 'estimation_id'));
   }),
   createRecipientV2: schemaCheck('createRecipientV2', false, ['pci'], async (ctx) => (await pushToCardRecipient(ctx, await createUser(ctx))).res),
   tokenizeCard: schemaCheck('tokenizeCard', false, ['pci'], async (ctx) => (await tokenize(ctx)).res),

@@ -8,7 +8,7 @@ import type { CheckContext } from '../../src/checks/types.ts';
 import {
   opLabel,
   IDENTITY_KINDS, type TestUser, asUser, bearer, chainHeader, check, expectStep, headers, identityHeader, identityValue, is2xx, listItems,
-  requestBody, rnd, smartWallets,
+  requestBody, rnd, smartWallets, field
 } from '../kit/index.ts';
 import type { RuleId } from '../../src/model/types.ts';
 
@@ -22,11 +22,11 @@ export async function precedenceOnWrites(ctx: CheckContext, user: TestUser, toke
     const card = await ctx.http.send({ op: 'createVirtualCard', headers: h, body: requestBody(ctx, 'createVirtualCard', { card_name: name }) });
     const theirCards = await asUser(ctx, other, { op: 'listCards' });
     expectStep(theirCards, 'listCards', `${opLabel(ctx, 'listCards')} as the other user`);
-    const id = is2xx(card) ? card.json?.id : undefined;
-    const landed = listItems(theirCards.json).some((c) => c?.card_data?.card_name === name || (id !== undefined && id !== null && String(c?.id) === String(id)));
+    const id = is2xx(card) ? field(card.json, 'id') : undefined;
+    const landed = listItems(theirCards.json).some((c) => field(c, 'card_data', 'card_name') === name || (id !== undefined && id !== null && String(field(c, 'id')) === String(id)));
     check(!landed, `${opLabel(ctx, 'createVirtualCard')} ${what} created the card for that other user: a user token must not act as another user (section 5)`, { rules: RULES, response: card });
     const xrpl = await ctx.http.send({ op: 'createXrplAccount', headers: h, body: requestBody(ctx, 'createXrplAccount', {}) });
-    const address = is2xx(xrpl) ? xrpl.json?.wallet_address : undefined;
+    const address = is2xx(xrpl) ? field(xrpl.json, 'wallet_address') : undefined;
     if (typeof address !== 'string') continue;
     const theirWallets = (await smartWallets(ctx, other)).map((w) => w.toLowerCase());
     check(!theirWallets.includes(address.toLowerCase()), `${opLabel(ctx, 'createXrplAccount')} ${what} created XRPL account ${address} for that other user: a user token must not act as another user (section 5)`, { rules: RULES, response: xrpl });

@@ -5,7 +5,7 @@
 import {
   opLabel,
   expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, expectWebhookSchema, is2xx, listItems, mentionsDeep, requestBody, settleActivity,
-  webhookPath, webhookTimeoutMs, warnReading,
+  webhookPath, webhookTimeoutMs, warnReading, field
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import { sendStep } from '../../src/checks/prerequisite.ts';
@@ -22,13 +22,13 @@ export async function tokenize(ctx: CheckContext): Promise<{ token: string; res:
   if (!ctx.profile.pci_url) ctx.skip('needs the card-tokenization environment: profile.pci_url is not set');
   // A step for most callers: a recipient check is blocked, not failed, when tokenization is missing or unreachable.
   const res = await sendStep(ctx.http, { op: 'tokenizeCard', server: 'pci', body: requestBody(ctx, 'tokenizeCard', testCard()) }, `${opLabel(ctx, 'tokenizeCard')} on {pci_url}`);
-  const token = res.json?.card_token;
+  const token = field(res.json, 'card_token');
   checkStep(token !== undefined && token !== null && token !== '', 'tokenizeCard', `card tokenization answered no card_token: ${res.text.slice(0, 200)}`, res);
   return { token: String(token), res };
 }
 
-function paymentDetailsOf(json: any): any[] {
-  const pd = json?.payment_details;
+function paymentDetailsOf(json: unknown): unknown[] {
+  const pd = field(json, 'payment_details');
   return Array.isArray(pd) ? pd : pd && typeof pd === 'object' ? [pd] : [];
 }
 
@@ -47,9 +47,9 @@ export async function createCardRecipient(ctx: CheckContext, user: TestUser, tok
   const res = await asUser(ctx, user, { op: 'createRecipientV2', body: sent });
   expectStep(res, 'createRecipientV2', `${opLabel(ctx, 'createRecipientV2')} (type Card with the card_token)`);
   const details = paymentDetailsOf(res.json);
-  const card = details.find((d) => d?.type === 'Card') ?? details[0];
-  checkStep(card && card.id !== undefined && card.id !== null, 'createRecipientV2', `the Card recipient has no payment_details.id: ${res.text.slice(0, 300)}`, res);
-  return { res, sent, recipientId: res.json?.id as string | undefined, paymentDetailsId: String(card.id) };
+  const cardId = field(details.find((d) => field(d, 'type') === 'Card') ?? details[0], 'id');
+  checkStep(cardId !== undefined && cardId !== null, 'createRecipientV2', `the Card recipient has no payment_details.id: ${res.text.slice(0, 300)}`, res);
+  return { res, sent, recipientId: field(res.json, 'id') as string | undefined, paymentDetailsId: String(cardId) };
 }
 
 /** Step 3: estimate (body from profile.request_templates.estimateCardTransfer over the defaults). */
@@ -102,12 +102,14 @@ export async function activityStatus(ctx: CheckContext, user: TestUser, activity
   const ops = ctx.profile.operations ?? {};
   if (ops.getActivity) {
     const res = await asUser(ctx, user, { op: 'getActivity', params: { activity_id: activityId } });
-    return is2xx(res) && typeof res.json?.status === 'string' ? res.json.status : undefined;
+    const status = is2xx(res) ? field(res.json, 'status') : undefined;
+    return typeof status === 'string' ? status : undefined;
   }
   if (ops.listActivity) {
     const res = await asUser(ctx, user, { op: 'listActivity' });
     const item = is2xx(res) ? listItems(res.json).find((it) => mentionsDeep(it, activityId)) : undefined;
-    return typeof item?.status === 'string' ? item.status : undefined;
+    const status = field(item, 'status');
+    return typeof status === 'string' ? status : undefined;
   }
   return undefined;
 }

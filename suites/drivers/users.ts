@@ -3,12 +3,13 @@
 
 import {
   opLabel,
-  expectSchema, type TestUser, asUser, check, createUser, expect2xx, expectStep, is2xx, readUser, requestBody, s2sHeaders, userHeaders, walletItems, userFieldMismatch, WALLET_PROVISION_WAIT_MS,
+  expectSchema, type TestUser, asUser, check, createUser, expect2xx, expectStep, is2xx, readUser, requestBody, s2sHeaders, userHeaders, walletItems, userFieldMismatch, WALLET_PROVISION_WAIT_MS, field
 } from '../kit/index.ts';
 import { estimateTransfer, executeTransfer, pushToCardRecipient } from './transfers.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import type { RuleId } from '../../src/model/types.ts';
+import type { Wallet } from '../../src/generated/api-types.ts';
 
 const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 
@@ -16,16 +17,17 @@ const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase()
 export function expectUserFields(ctx: CheckContext, op: 'getUserV1' | 'getUserV2', res: HttpResponse, user: TestUser, what: string, rules?: RuleId[]): void {
   const u = res.json ?? {};
   const fails: string[] = [];
-  if (u.user_id !== user.id) fails.push(`user_id ${JSON.stringify(u.user_id)} (expected ${user.id})`);
-  for (const [field, want] of [['email', user.email], ['user_address', user.address], ['country', user.country]] as const) {
-    const bad = userFieldMismatch(ctx, op, u, field, want);
+  const id = field(u, 'user_id');
+  if (id !== user.id) fails.push(`user_id ${JSON.stringify(id)} (expected ${user.id})`);
+  for (const [name, want] of [['email', user.email], ['user_address', user.address], ['country', user.country]] as const) {
+    const bad = userFieldMismatch(ctx, op, u, name, want);
     if (bad) fails.push(bad);
   }
   check(fails.length === 0, `${what}: ${fails.join('; ')}`, { rules, response: res });
 }
 
-async function walletIdOf(item: any): Promise<string | undefined> {
-  const v = item?.wallet_id ?? item?.id;
+async function walletIdOf(item: Wallet): Promise<string | undefined> {
+  const v = item.wallet_id ?? item.id;
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }
 
@@ -93,8 +95,9 @@ export const drivers: Drivers = {
       const list = is2xx(extra) ? await asUser(ctx, user, { op: 'listWallets' }) : first;
       expect2xx(list, opLabel(ctx, 'listWallets'), rules);
       expectSchema(list, 'listWallets', undefined, rules);
-      const items = walletItems(list.json);
-      for (const w of items) check(typeof w?.wallet_address === 'string', `${opLabel(ctx, 'listWallets')} lists a wallet without wallet_address (section 2 Wallet, section 9.5): ${JSON.stringify(w)}`, { rules, response: list });
+      // The WalletList schema allows a bare array or { data }.
+      const items = Array.isArray(list.json) ? list.json : list.json.data;
+      for (const w of items) check(typeof w.wallet_address === 'string', `${opLabel(ctx, 'listWallets')} lists a wallet without wallet_address (section 2 Wallet, section 9.5): ${JSON.stringify(w)}`, { rules, response: list });
       const def = await asUser(ctx, user, { op: 'getWallet' });
       expect2xx(def, `${opLabel(ctx, 'getWallet')} (default wallet)`);
       expectSchema(def, 'getWallet');
@@ -133,9 +136,9 @@ export const drivers: Drivers = {
       const recipient = await pushToCardRecipient(ctx, user);
       const est = await estimateTransfer(ctx, user, recipient, '5.00');
       expectStep(est, 'estimateCardTransfer', opLabel(ctx, 'estimateCardTransfer'));
-      const exec = await executeTransfer(ctx, user, est.json?.estimation_id);
+      const exec = await executeTransfer(ctx, user, field(est.json, 'estimation_id'));
       expectStep(exec, 'executeCardTransfer', opLabel(ctx, 'executeCardTransfer'));
-      const activityId = exec.json?.activity_id;
+      const activityId = field(exec.json, 'activity_id');
       const item = ctx.model.validator('#/components/schemas/ActivityItem');
       const expectItem = (a: unknown, where: string, res: Parameters<typeof expectSchema>[0]) => {
         // Section 2 Activity item: type and direction take the values the table lists.

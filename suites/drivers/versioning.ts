@@ -3,7 +3,7 @@
 
 import {
   opLabel,
-  expectSchema, check, createUser, expect2xx, readUser, sepaStatus, sepaStatuses, setSepaStatus, userHeaders, hasControl, existingUser
+  expectSchema, check, createUser, expect2xx, readUser, sepaStatus, sepaStatuses, setSepaStatus, userHeaders, hasControl, existingUser, field
 } from '../kit/index.ts';
 import type { Drivers } from './driver.ts';
 
@@ -40,7 +40,7 @@ export const drivers: Drivers = {
         for (const read of ['v1', 'v2'] as const) {
           const res = await readUser(ctx, read, await userHeaders(ctx, user));
           expect2xx(res, `GET /api/${read}/user for a user created with POST /api/${version}/user`);
-          check(res.json?.user_id === user.id, `GET /api/${read}/user answered user_id ${JSON.stringify(res.json?.user_id)}, expected ${user.id}`, { response: res });
+          check(field(res.json, 'user_id') === user.id, `GET /api/${read}/user answered user_id ${JSON.stringify(field(res.json, 'user_id'))}, expected ${user.id}`, { response: res });
         }
       }
     },
@@ -53,7 +53,7 @@ export const drivers: Drivers = {
       const allowed = sepaStatuses(ctx);
       const user = await createUser(ctx);
       const first = await sepaStatus(ctx, user);
-      if (first.status !== undefined) check((allowed as string[]).includes(first.status), `SepaAccount status ${JSON.stringify(first.status)} is not one of ${allowed.join(', ')}`, { response: first.res });
+      if (first.status !== undefined) check((allowed as unknown[]).includes(first.status), `SepaAccount status ${JSON.stringify(first.status)} is not one of ${allowed.join(', ')}`, { response: first.res });
       if (!hasControl(ctx, 'setSepaCapabilityStatus')) {
         // Read only: each profile fixture user (profile.fixtures.sepa: status -> user id) shows its status.
         const fixtures = Object.entries(ctx.profile.fixtures?.sepa ?? {});

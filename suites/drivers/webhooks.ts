@@ -7,7 +7,7 @@ import { drivers as pathDrivers } from './webhook-paths.ts';
 import { expectDetailsReported } from './bank-webhook.ts';
 import {
   check, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus,
-  webhookPath, webhookTimeoutMs, hasControl, provokedWebhookWaitMs, expectWebhookSchema
+  webhookPath, webhookTimeoutMs, hasControl, provokedWebhookWaitMs, expectWebhookSchema, field
 } from '../kit/index.ts';
 
 /** Section 6 paths: the model's webhooks (x-webhook-path) plus the profile's paths for those the spec does not show. */
@@ -45,7 +45,7 @@ export const drivers: Drivers = {
         // An external receiver is reachable by anyone who knows its public URL: judge only deliveries
         // that carry an id this check provoked (user id or address, 3DS transaction id), never strangers'.
         const ids = [user.id, user.address, ch?.transaction_id].filter((v): v is string => typeof v === 'string' && v !== '').map((v) => v.toLowerCase());
-        const ours = (w: ReceivedWebhook) => (typeof w.body === 'string' ? ids.some((id) => w.body.toLowerCase().includes(id)) : ids.some((id) => mentionsDeep(w.body, id)));
+        const ours = ({ body }: ReceivedWebhook) => (typeof body === 'string' ? ids.some((id) => body.toLowerCase().includes(id)) : ids.some((id) => mentionsDeep(body, id)));
         const mine = known.filter(ours);
         if (mine.length < known.length) ctx.log(`${known.length - mine.length} delivery(ies) on section 6 paths carry no id this check provoked; not judged (external receiver)`);
         known = mine;
@@ -115,12 +115,12 @@ export const drivers: Drivers = {
       // Matched to this activation by the ids it carries (payload not shown: any of the SEPA details id,
       // the user id, address or email, anywhere in the body), never by arrival time: a shared or
       // external receiver also gets other users' deliveries.
-      const ids = [direct.json?.details_id, user.id, user.address, user.email].filter((v): v is string => typeof v === 'string' && v !== '');
+      const ids = [field(direct.json, 'details_id'), user.id, user.address, user.email].filter((v): v is string => typeof v === 'string' && v !== '');
       const began = Date.now();
       const hit = await hooks.waitFor(path, (b) => ids.some((id) => mentionsDeep(b, id)), timeout, ctx.signal);
       check(hit, `no webhook mentioning this activation (${ids.join(', ')}) arrived on ${path} within ${timeout / 1000} s after the activation completed (section 6 rule 2; profile.webhook_timeout_ms sets the wait)`, { rules: ['EVENT-ACTIVATION-BANK-ACCOUNT'] });
       // It reports the details of this activation (EVENT-BANK-ACCOUNT-DETAILS), within the same wait.
-      await expectDetailsReported(ctx, user, path, direct.json?.details_id, began + timeout);
+      await expectDetailsReported(ctx, user, path, field(direct.json, 'details_id'), began + timeout);
     },
   },
 };

@@ -80,7 +80,7 @@ export async function create3ds(ctx: CheckContext, user: TestUser): Promise<{ tr
   return { transaction_id: id, ...(typeof expires === 'number' ? { expires_at: expires } : {}) };
 }
 
-export async function createWithdrawal(ctx: CheckContext, user: TestUser, destination: string): Promise<any> {
+export async function createWithdrawal(ctx: CheckContext, user: TestUser, destination: string): Promise<unknown> {
   return (await control(ctx, 'createWithdrawalRequest', { params: forUser(user), body: { destination_address: destination } })).json;
 }
 

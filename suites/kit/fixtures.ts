@@ -3,6 +3,7 @@
 // status. Checks use them read-only (list, read), so the same fixture serves every run.
 
 import { expectStep } from '../../src/checks/assert.ts';
+import { field } from '../../src/checks/body.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { ControlOperationId } from '../../src/model/types.ts';
 import { headers, opLabel } from './http.ts';
@@ -22,10 +23,10 @@ export function fixtureUserId(ctx: CheckContext, name: FixtureName): string | un
 export async function existingUser(ctx: CheckContext, userId: string): Promise<TestUser> {
   const res = await readUser(ctx, 'v1', headers(await s2sHeaders(ctx, 0), { [identityHeader(ctx, 'id')]: userId }));
   expectStep(res, 'getUserV1', `${opLabel(ctx, 'getUserV1')} for the profile fixture user ${userId}`);
-  const j = res.json ?? {};
+  const j = res.json;
   const { new: preferred, old } = ctx.model.aliasRule('ALIAS-USER-READ-WALLET-ADDRESS');
-  const address = j[preferred] ?? j[old];
-  return { id: userId, email: String(j.email ?? ''), address: String(address ?? ''), country: String(j.country ?? ''), client: 0 };
+  const address = field(j, preferred) ?? field(j, old);
+  return { id: userId, email: String(field(j, 'email') ?? ''), address: String(address ?? ''), country: String(field(j, 'country') ?? ''), client: 0 };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Request headers and response shapes shared by every driver: header maps merged left to right,
 // the Authorization and X-Chain-Id headers, and the items of list answers.
 
+import { arrayOf, field } from '../../src/checks/body.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import { operationLabel } from '../../src/model/index.ts';
 import type { OperationId } from '../../src/model/types.ts';
@@ -32,17 +33,19 @@ export function bearer(token: string): Record<string, string> {
 }
 
 /** Wallet list items: a bare array, or wrapped in data / wallets. */
-export function walletItems(json: any): any[] {
+export function walletItems(json: unknown): unknown[] {
   if (Array.isArray(json)) return json;
-  for (const k of ['data', 'wallets', 'items']) if (Array.isArray(json?.[k])) return json[k];
+  for (const k of ['data', 'wallets', 'items']) {
+    const items = field(json, k);
+    if (Array.isArray(items)) return items;
+  }
   return [];
 }
 
 /** Items of a list answer: a bare array or { data: [...] }. */
-export function listItems(json: any): any[] {
+export function listItems(json: unknown): unknown[] {
   if (Array.isArray(json)) return json;
-  if (Array.isArray(json?.data)) return json.data;
-  return [];
+  return arrayOf(field(json, 'data'));
 }
 
 /** Content-Type of a header map names JSON (parameters such as charset allowed). */
@@ -67,14 +70,16 @@ export function mentionsDeep(body: unknown, value: string): boolean {
 }
 
 /** Both names present with the same value (and equal to `expected` when given; addresses compare case-insensitively). */
-export function aliasProblem(obj: any, oldName: string, newName: string, expected?: string): string | undefined {
+export function aliasProblem(obj: unknown, oldName: string, newName: string, expected?: string): string | undefined {
   if (obj === null || typeof obj !== 'object') return `not an object: ${JSON.stringify(obj)}`;
-  const has = (k: string) => Object.hasOwn(obj, k) && obj[k] !== undefined;
-  if (!has(newName)) return `${newName} is missing (deprecated ${oldName} = ${JSON.stringify(obj[oldName])})`;
-  if (!has(oldName)) return `deprecated ${oldName} is missing (responses keep both names, section 9.3); ${newName} = ${JSON.stringify(obj[newName])}`;
-  if (obj[oldName] !== obj[newName]) return `${oldName} ${JSON.stringify(obj[oldName])} differs from ${newName} ${JSON.stringify(obj[newName])}`;
-  if (expected !== undefined && (typeof obj[newName] !== 'string' || obj[newName].toLowerCase() !== expected.toLowerCase())) {
-    return `${newName} ${JSON.stringify(obj[newName])}, expected ${JSON.stringify(expected)}`;
+  const o = obj as Record<string, unknown>;
+  const has = (k: string) => Object.hasOwn(o, k) && o[k] !== undefined;
+  if (!has(newName)) return `${newName} is missing (deprecated ${oldName} = ${JSON.stringify(o[oldName])})`;
+  if (!has(oldName)) return `deprecated ${oldName} is missing (responses keep both names, section 9.3); ${newName} = ${JSON.stringify(o[newName])}`;
+  if (o[oldName] !== o[newName]) return `${oldName} ${JSON.stringify(o[oldName])} differs from ${newName} ${JSON.stringify(o[newName])}`;
+  const value = o[newName];
+  if (expected !== undefined && (typeof value !== 'string' || value.toLowerCase() !== expected.toLowerCase())) {
+    return `${newName} ${JSON.stringify(value)}, expected ${JSON.stringify(expected)}`;
   }
   return undefined;
 }

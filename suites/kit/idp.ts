@@ -1,6 +1,7 @@
 // Identity-provider helpers: a retail user registered through the provider tokens of the engine's
 // test identity provider (ctx.services.idp), and the header sets of the provider form.
 
+import { field } from '../../src/checks/body.ts';
 import type { CheckContext, HttpResponse, IdpTokenOptions, TestIdentityProvider } from '../../src/checks/types.ts';
 import { CheckFailure, checkStep, expectError, expectErrorShape, expectStep } from '../../src/checks/assert.ts';
 import { decodeJwt } from 'jose';
@@ -110,7 +111,7 @@ export async function suppliedRetailUser(ctx: CheckContext): Promise<{ user: Idp
   ctx.log(`${opLabel(ctx, 'registerRetailUser')} with the supplied provider tokens answered HTTP ${res.status}; looking the user up through the exchange`);
   const auth = await ctx.http.send({ op: 'authorizeUser', headers: await idpHeaders(ctx, who) });
   expectStep(auth, 'authorizeUser', `${opLabel(ctx, 'authorizeUser')} with the supplied provider tokens (profile.idp.tokens)`);
-  const me = await ctx.http.send({ op: 'getUserV1', headers: headers(bearer(String(auth.json?.access_token)), chainHeader(ctx)) });
+  const me = await ctx.http.send({ op: 'getUserV1', headers: headers(bearer(String(field(auth.json, 'access_token'))), chainHeader(ctx)) });
   expectStep(me, 'getUserV1', `${opLabel(ctx, 'getUserV1')} with the exchanged user token`);
   const found = userIdFrom(ctx, me.json);
   checkStep(found, 'getUserV1', `${opLabel(ctx, 'getUserV1')} answered without a user id: ${me.text.slice(0, 200)}`, me);

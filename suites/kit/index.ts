@@ -1,5 +1,5 @@
-// The check-writing kit: what a driver needs besides the assertions of src/checks/assert.ts (which
-// are re-exported here so a driver has one import). One concept per module:
+// The check-writing kit: what a driver needs besides the assertions of src/checks/assert.ts and the
+// body readers of src/checks/body.ts (both re-exported here so a driver has one import). One concept per module:
 //   http       header maps, Authorization / X-Chain-Id, list items, alias and deep-value helpers
 //   tokens     S2S token requests and the per-target token cache
 //   users      registration, shared users, user tokens, requests sent as a user
@@ -18,6 +18,7 @@ export {
   CheckFailure, check, checkStep, expect2xx, expectError, expectErrorRule, expectRefusedBy, expectErrorShape, expectNot2xx, expectSchema, expectStatus, expectStep,
   expectOneOfErrors, fail, is2xx, isJsonContentType, isSkipSignal,
 } from '../../src/checks/assert.ts';
+export { arrayOf, field, isRecord, stringField } from '../../src/checks/body.ts';
 export * from './http.ts';
 export * from './tokens.ts';
 export * from './users.ts';

@@ -1,6 +1,7 @@
 // The SepaAccount capability (section 3): statuses by role read from the model's machine, the status
 // read through GET /api/v2/user, and the direct and wallet-linking activation calls.
 
+import { arrayOf, field } from '../../src/checks/body.ts';
 import { opLabel } from './http.ts';
 import { randomBytes } from 'node:crypto';
 import { check, expect2xx } from '../../src/checks/assert.ts';
@@ -11,12 +12,11 @@ import { userHeaders } from './identity.ts';
 import { type TestUser, asUser, readUser } from './users.ts';
 
 /** SepaAccount capability status read through GET /api/v2/user (undefined when the capability is absent). */
-export async function sepaStatus(ctx: CheckContext, user: TestUser): Promise<{ status: string | undefined; res: HttpResponse }> {
+export async function sepaStatus(ctx: CheckContext, user: TestUser): Promise<{ status: unknown; res: HttpResponse }> {
   const res = await readUser(ctx, 'v2', await userHeaders(ctx, user));
   expect2xx(res, opLabel(ctx, 'getUserV2'));
-  const caps = Array.isArray(res.json?.capabilities) ? res.json.capabilities : [];
-  const cap = caps.find((c: any) => c?.type === 'SepaAccount');
-  return { status: cap?.status, res };
+  const cap = arrayOf(field(res.json, 'capabilities')).find((c) => field(c, 'type') === 'SepaAccount');
+  return { status: field(cap, 'status'), res };
 }
 
 /** A section 3 machine from the model (spec/rules/states.yaml); throws when it is absent. */
@@ -78,7 +78,7 @@ export async function completeSepa(ctx: CheckContext, user: TestUser, signed: st
 export async function initAndSign(ctx: CheckContext, user: TestUser, what = opLabel(ctx, 'initBankAccount')): Promise<{ init: HttpResponse; challenge: string; signed: string }> {
   const init = await initSepa(ctx, user);
   expect2xx(init, what);
-  const challenge = init.json?.challenge;
+  const challenge = field(init.json, 'challenge');
   check(typeof challenge === 'string' && challenge.length > 0, `${what}: no challenge string in ${init.text.slice(0, 200)}`, { response: init });
   return { init, challenge, signed: await requireSigned(ctx, user, challenge) };
 }

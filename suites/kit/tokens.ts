@@ -1,6 +1,7 @@
 // S2S tokens (section 5): the token request of a profile client, and a token cache per target and
 // client refreshed the section 8 buffer before expiry (src/client/token-source.ts).
 
+import { field } from '../../src/checks/body.ts';
 import { checkStep, expectStep } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import { TokenSource, type IssuedToken } from '../../src/client/index.ts';
@@ -31,9 +32,10 @@ async function mintFor({ ctx, i }: { ctx: CheckContext; i: number }): Promise<Is
   const step = `${opLabel(ctx, 'createToken')} for profile.clients[${i}]`;
   const res = await requestToken(ctx, tokenBody(ctx, i));
   expectStep(res, 'createToken', step);
-  const token = res.json?.access_token;
+  const token = field(res.json, 'access_token');
   checkStep(typeof token === 'string' && token.length > 0, 'createToken', `${step}: the answer carries no access_token`, res);
-  return { token, ...(typeof res.json?.expires_at === 'number' ? { expiresAt: res.json.expires_at } : {}) };
+  const expiresAt = field(res.json, 'expires_at');
+  return { token, ...(typeof expiresAt === 'number' ? { expiresAt } : {}) };
 }
 
 /** S2S token for client i, cached per target and client (TokenSource). */

@@ -1,6 +1,7 @@
 // Users (sections 2, 4, 5): registration through POST /api/v1/user or v2 with an S2S token, one shared
 // user per target and client for read-only checks, user tokens, and requests sent as a user.
 
+import { field } from '../../src/checks/body.ts';
 import { checkStep, expectStep } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
 import { userIdOf } from '../../src/client/credentials.ts';
@@ -102,7 +103,7 @@ export async function userToken(ctx: CheckContext, user: TestUser): Promise<stri
   const step = opLabel(ctx, 'authorizeUser');
   const res = await authorizeRaw(ctx, user);
   expectStep(res, 'authorizeUser', step);
-  const token = res.json?.access_token;
+  const token = field(res.json, 'access_token');
   checkStep(typeof token === 'string' && token.length > 0, 'authorizeUser', `${step}: the answer carries no access_token`, res);
   return token;
 }
@@ -121,7 +122,7 @@ export async function asUser(ctx: CheckContext, user: TestUser, req: Omit<HttpRe
 export async function smartWallets(ctx: CheckContext, user: TestUser): Promise<string[]> {
   const res = await asUser(ctx, user, { op: 'listWallets' });
   expectStep(res, 'listWallets', opLabel(ctx, 'listWallets'));
-  return walletItems(res.json).map((w) => w?.wallet_address).filter((a): a is string => typeof a === 'string');
+  return walletItems(res.json).map((w) => field(w, 'wallet_address')).filter((a): a is string => typeof a === 'string');
 }
 
 /** How long a check polls GET /api/v1/wallets for a new user's first Smart Wallet. */
@@ -138,7 +139,7 @@ export async function requireSmartWallets(ctx: CheckContext, user: TestUser, bou
     const res = await asUser(ctx, user, { op: 'listWallets' });
     expectStep(res, 'listWallets', opLabel(ctx, 'listWallets'));
     const items = walletItems(res.json);
-    const wallets = items.map((w) => w?.wallet_address).filter((a): a is string => typeof a === 'string');
+    const wallets = items.map((w) => field(w, 'wallet_address')).filter((a): a is string => typeof a === 'string');
     if (wallets.length > 0) return wallets;
     // Listed, but with no wallet_address to use: provisioning is over, so polling on cannot help (the
     // shape of a listed wallet is what users.wallets.read judges).

@@ -8,7 +8,7 @@
 // following operations: not shown"), so the check cannot tell a lost recipient from one on a later page.
 
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
-import { check, createUser, is2xx } from '../kit/index.ts';
+import { check, createUser, is2xx, field } from '../kit/index.ts';
 import { createCardRecipient, estimateTransfer, tokenize } from '../drivers/transfers.ts';
 import type { RuleId } from '../../src/model/types.ts';
 
@@ -32,7 +32,8 @@ export async function concurrentRecipientsRun(ctx: CheckContext): Promise<void> 
   let firstRefusal: HttpResponse | undefined;
   for (const c of created) {
     const est = await estimateTransfer(ctx, user, c);
-    if (is2xx(est) && est.json?.estimation_id !== undefined && est.json?.estimation_id !== null) continue;
+    const estimationId = is2xx(est) ? field(est.json, 'estimation_id') : undefined;
+    if (estimationId !== undefined && estimationId !== null) continue;
     firstRefusal ??= est;
     lost.push(`${c.paymentDetailsId} (HTTP ${est.status} ${est.text.slice(0, 120)})`);
   }
