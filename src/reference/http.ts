@@ -70,13 +70,13 @@ export interface Route {
   handler(ctx: Ctx): Reply | Promise<Reply>;
 }
 
-export type Match = { route: Route; params: Record<string, string> } | { status: 404 | 405; allow?: string[] };
+export type Match = { readonly route: Route; readonly params: Record<string, string> } | { status: 404 | 405; allow?: string[] };
 
 const EMPTY: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export class Router {
   /** Static paths by method, then path: no key is built per request. */
-  private readonly exact = new Map<string, Map<string, Route>>();
+  private readonly exact = new Map<string, Map<string, Match>>();
   private readonly methodsByPath = new Map<string, string[]>();
   private readonly dynamic: { segments: string[]; route: Route }[] = [];
 
@@ -86,7 +86,8 @@ export class Router {
     } else {
       let byPath = this.exact.get(route.method);
       if (!byPath) this.exact.set(route.method, (byPath = new Map()));
-      byPath.set(route.path, route);
+      // A static path always matches the same way: its match is built here, not per request.
+      byPath.set(route.path, { route, params: EMPTY });
       const m = this.methodsByPath.get(route.path) ?? [];
       m.push(route.method);
       this.methodsByPath.set(route.path, m);
@@ -95,7 +96,7 @@ export class Router {
 
   match(method: string, path: string): Match {
     const hit = this.exact.get(method)?.get(path);
-    if (hit) return { route: hit, params: EMPTY };
+    if (hit) return hit;
     const allow = this.methodsByPath.get(path)?.slice() ?? [];
     const parts = path.split('/');
     for (const d of this.dynamic) {

@@ -131,7 +131,12 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
       return;
     }
     try {
-      send(req, res, outgoing(reply), abort);
+      if (reply.headers === undefined && !abort && (reply.json !== undefined || reply.body !== undefined)) {
+        // The common answer (a JSON body, no headers of its own): the headers of outgoing() and send(), in one object.
+        const body = reply.json ?? JSON.stringify(reply.body);
+        res.writeHead(reply.status, { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(body)) });
+        res.end(body);
+      } else send(req, res, outgoing(reply), abort);
     } catch (e) {
       failed(res, e);
     }

@@ -1,5 +1,5 @@
 // Checks of several rules at once, registered by check id: fast-check command sequences over the
-// section 3 state machines (state-models.ts), behaviour under concurrency that no single rule's driver
+// section 3 state machines (sepa-model.ts, three-ds-model.ts), behaviour under concurrency that no single rule's driver
 // sequence exercises (recipients.ts), and second checks of section 8 limits whose rule has its
 // per-rule check (suites/drivers/limits-*.ts). The generator (generators/suites.ts) renders each into
 // suites/generated/<area>.ts like a per-rule check: area from its first rule (spec/placement.yaml),
@@ -9,7 +9,8 @@ import type { MultiRuleDrivers } from '../drivers/driver.ts';
 import { s2sTokenLifetime } from '../drivers/limits-clock.ts';
 import { rateLimitSplit } from '../drivers/limits-rate.ts';
 import { concurrentRecipientsRun } from './recipients.ts';
-import { SEPA_MODEL_RULES, THREE_DS_MODEL_RULES, sepaModelRun, threeDsModelRun } from './state-models.ts';
+import { SEPA_MODEL_RULES, sepaModelRun } from './sepa-model.ts';
+import { THREE_DS_MODEL_RULES, threeDsModelRun } from './three-ds-model.ts';
 
 export const multiRuleDrivers: MultiRuleDrivers = {
   'states.sepa.model': {

@@ -1,0 +1,153 @@
+// Section 6 and 9 webhook aliases, observed passively: a webhook the check provokes (or the control API
+// triggers) carries both names with the same value. Joined into the aliases drivers
+// (suites/drivers/aliases.ts); the generated suite is suites/generated/aliases.ts.
+
+import type { AliasRule, AliasRuleId } from '../../src/model/types.ts';
+import type { CheckContext, Need } from '../../src/checks/types.ts';
+import type { Driver, Drivers } from './driver.ts';
+import {
+  opLabel, aliasProblem, create3ds, createUser, createWithdrawal, mentionsDeep, rnd, requireSmartWallets, CheckFailure,
+  hasControl, provokedWebhookWaitMs, triggerWebhook, webhookKindOf, isRecord, type TestUser,
+} from '../kit/index.ts';
+import { cryptoRecipient } from './transfers.ts';
+import { aliasRule, sameText } from './aliases-pair.ts';
+
+const WEBHOOK_WAIT_MS = 5000;
+const NO_WEBHOOK = 'the spec does not say when this webhook is emitted and none arrived';
+
+/**
+ * Objects of a webhook body that the alias rule is about: those carrying the preferred name, and those
+ * carrying the deprecated name at the top level or with the value expected for this webhook. Objects
+ * carrying neither name (e.g. a Card recipient with no crypto details) are not about the rule.
+ */
+export function aliasObjects(body: unknown, rule: AliasRule, expected?: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const seen = new Set<unknown>();
+  const walk = (o: unknown, depth: number): void => {
+    if (o === null || typeof o !== 'object' || seen.has(o)) return;
+    seen.add(o);
+    if (Array.isArray(o)) return o.forEach((x) => walk(x, depth + 1));
+    if (!isRecord(o)) return;
+    const rec = o;
+    const has = (k: string) => Object.hasOwn(rec, k) && rec[k] !== undefined;
+    if (has(rule.new) || (has(rule.old) && (depth === 0 || (expected !== undefined && sameText(rec[rule.old], expected))))) out.push(rec);
+    for (const v of Object.values(rec)) walk(v, depth + 1);
+  };
+  walk(body, 0);
+  return out;
+}
+
+interface Provoked {
+  /** True for the webhook this check provoked (the body mentions what was created). */
+  match: (b: unknown) => boolean;
+  /** Value the preferred name should carry in the provoked webhook. */
+  expected?: string;
+  /** Further problem with an object of the provoked webhook (e.g. section 9.4 wallet_address). */
+  verify?: (obj: Record<string, unknown>) => string | undefined;
+}
+
+/**
+ * A webhook alias check. `provoke` makes the event that emits the webhook; when it cannot (no control
+ * operation or environment for it) or nothing arrives, a target with control triggerWebhook is asked to
+ * emit one of that kind for a new user, and `expected` gives the value the preferred name then carries.
+ */
+function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Promise<Provoked | undefined>, expected?: (u: TestUser) => string | undefined, extraNeeds: Need[] = []): Driver {
+  return {
+    safe: false,
+    needs: ['webhooks', ...extraNeeds],
+    async run(ctx) {
+      const rule = aliasRule(ctx, ruleId);
+      const hooks = ctx.services.webhooks!;
+      if (!rule.webhook) throw new Error(`spec/rules/aliases.yaml: ${ruleId} has no webhook path`);
+      const path = rule.webhook;
+      const wait = provokedWebhookWaitMs(ctx, WEBHOOK_WAIT_MS);
+      let p: Provoked | undefined;
+      let arrived = false;
+      let provokeFailed = false;
+      if (provoke) {
+        p = await provoke(ctx).catch((err) => {
+          ctx.log(`could not provoke ${path}: ${(err as Error).message}`);
+          provokeFailed = true;
+          return undefined;
+        });
+        arrived = p !== undefined && (await hooks.waitFor(path, p.match, wait, ctx.signal)) !== undefined;
+        if (p && !arrived) ctx.log(`no webhook mentioning what was created arrived on ${path} within ${wait / 1000} s`);
+      }
+      const kind = webhookKindOf(ctx, path);
+      // Not after a failed provocation (a refused or unreachable control call): its cause is the report's, not a trigger's.
+      if (!arrived && !provokeFailed && kind !== undefined && hasControl(ctx, 'triggerWebhook')) {
+        const user = await createUser(ctx);
+        await triggerWebhook(ctx, user, kind);
+        p = { match: (b) => mentionsDeep(b, user.id) || mentionsDeep(b, user.address), expected: expected?.(user) };
+        if (!(await hooks.waitFor(path, p.match, wait, ctx.signal))) ctx.log(`control triggerWebhook ${kind} for user ${user.id}: no webhook mentioning the user arrived on ${path} within ${wait / 1000} s`);
+      }
+      const seen = hooks.all().filter((w) => w.path === path);
+      if (seen.length === 0) ctx.skip(NO_WEBHOOK);
+      let compared = 0;
+      for (const w of seen) {
+        const mine = p !== undefined && p.match(w.body);
+        const expected = mine ? p!.expected : undefined;
+        const objects = aliasObjects(w.body, rule, expected);
+        // The webhook this check provoked (it mentions what the check created) is a section 6 payload
+        // that carries the field: carrying neither name is a failure, not "nothing to compare".
+        if (mine && objects.length === 0) {
+          throw new CheckFailure(`webhook ${path} provoked by this check carries neither ${rule.new} nor its deprecated alias ${rule.old} (section 6): ${JSON.stringify(w.body).slice(0, 300)}`, { rules: [rule.id] });
+        }
+        for (const obj of objects) {
+          compared++;
+          const problem = aliasProblem(obj, rule.old, rule.new, expected) ?? (mine ? p!.verify?.(obj) : undefined);
+          if (problem) throw new CheckFailure(`webhook ${path}: ${problem}: ${JSON.stringify(w.body).slice(0, 300)}`, { rules: [rule.id] });
+        }
+      }
+      if (compared === 0) ctx.skip(`${seen.length} webhook(s) arrived on ${path}, none carrying ${rule.new} or ${rule.old}; nothing to compare`);
+    },
+  };
+}
+
+/** Creates a user and waits for its user webhook; the expected value is the user's id or EOA. */
+const provokeUser = (which: 'id' | 'address') => async (ctx: CheckContext): Promise<Provoked> => {
+  const user = await createUser(ctx);
+  return { match: (b) => mentionsDeep(b, user.id), expected: which === 'id' ? user.id : user.address };
+};
+
+/** Creates a pending withdrawal request to a fresh destination (control API). */
+const provokeWithdrawal = (which: 'wallet' | 'destination') => async (ctx: CheckContext): Promise<Provoked | undefined> => {
+  if (!hasControl(ctx, 'createWithdrawalRequest')) return undefined;
+  const user = await createUser(ctx);
+  // Section 9.4: on withdrawal payloads wallet_address is a Smart Wallet of the user (checked when the list is readable).
+  const wallets = which === 'wallet' ? await requireSmartWallets(ctx, user).catch(() => undefined) : undefined;
+  if (which === 'wallet' && !wallets) ctx.log(`${opLabel(ctx, 'listWallets')} is not readable; the withdrawal wallet_address is not compared with the Smart Wallets`);
+  const dest = rnd.address();
+  await createWithdrawal(ctx, user, dest);
+  const rule = aliasRule(ctx, which === 'wallet' ? 'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS' : 'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS');
+  return {
+    match: (b) => mentionsDeep(b, dest),
+    expected: which === 'destination' ? dest : undefined,
+    verify: (obj) => {
+      if (!wallets || !Object.hasOwn(obj, rule.new)) return undefined;
+      return wallets.some((w) => sameText(obj[rule.new], w)) ? undefined
+        : `${rule.new} ${JSON.stringify(obj[rule.new])} is not one of the user's Smart Wallets (${wallets.join(', ')}); section 9.4`;
+    },
+  };
+};
+
+export const webhookDrivers: Drivers = {
+  // Triggered (control triggerWebhook) when the event cannot be provoked: the user webhook names the
+  // user's id and EOA, the 3DS webhook the user's EOA (section 6); withdrawal and recipient values are the target's.
+  'ALIAS-WEBHOOK-USER-ID': webhookAlias('ALIAS-WEBHOOK-USER-ID', provokeUser('id'), (u) => u.id),
+  'ALIAS-WEBHOOK-USER-OWNER': webhookAlias('ALIAS-WEBHOOK-USER-OWNER', provokeUser('address'), (u) => u.address),
+  'ALIAS-WEBHOOK-3DS-OWNER': webhookAlias('ALIAS-WEBHOOK-3DS-OWNER', async (ctx) => {
+    if (!hasControl(ctx, 'create3dsChallenge')) return undefined;
+    const user = await createUser(ctx);
+    const ch = await create3ds(ctx, user);
+    return { match: (b) => mentionsDeep(b, ch.transaction_id) || mentionsDeep(b, user.address), expected: user.address };
+  }, (u) => u.address, ['control:create3dsChallenge|control:triggerWebhook']),
+  'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS', provokeWithdrawal('wallet'), undefined, ['control:createWithdrawalRequest|control:triggerWebhook']),
+  'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS', provokeWithdrawal('destination'), undefined, ['control:createWithdrawalRequest|control:triggerWebhook']),
+  'ALIAS-WEBHOOK-RECIPIENT-ADDRESS': webhookAlias('ALIAS-WEBHOOK-RECIPIENT-ADDRESS', async (ctx) => {
+    if (!ctx.profile.pci_url) return undefined;
+    const addr = rnd.address();
+    if (!(await cryptoRecipient(ctx, await createUser(ctx), addr))) return undefined;
+    return { match: (b: unknown) => mentionsDeep(b, addr), expected: addr };
+  }, undefined, ['pci|control:triggerWebhook']),
+};
