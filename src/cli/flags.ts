@@ -2,6 +2,7 @@
 // depends on the command and is applied after --config) and help text in every command that has them.
 // A command picks its flags by name; test/cli/shared-flags.test.ts holds every command to this table.
 import type { Argv, Options } from 'yargs';
+import type { CommandImpl } from './types.ts';
 import { DEFAULT_REPORT_DIR, LISTEN_DEFAULTS } from '../options/index.ts';
 
 export const SHARED_FLAGS = {
@@ -33,4 +34,12 @@ export type SharedFlag = keyof typeof SHARED_FLAGS;
 export function sharedFlags(y: Argv, ...names: SharedFlag[]): Argv {
   for (const name of names) y = y.option(name, { ...SHARED_FLAGS[name] } as Options);
   return y;
+}
+
+/**
+ * A command whose flags are the named shared ones plus its own (name: yargs options), and its handler:
+ * the flags are data, so every command declares them one way.
+ */
+export function flagCommand<A extends object>(shared: readonly SharedFlag[], own: Record<string, Options>, run: CommandImpl<A>['run']): CommandImpl<A> {
+  return { builder: (y: Argv) => sharedFlags(y, ...shared).options(own), run };
 }

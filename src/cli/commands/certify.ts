@@ -1,12 +1,11 @@
 // `baas-conform certify --out DIR`: the full suite against a target (no --safe, no shards, no
 // --check, every testable rule exercised) and, only if it passes, a signed package (src/certify).
 import { resolve } from 'node:path';
-import type { Argv } from 'yargs';
 import { certify } from '../../certify/index.ts';
-import type { CliIo, CommandImpl } from '../types.ts';
+import type { CliIo } from '../types.ts';
 import { resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { withCancellation } from '../cancel.ts';
-import { sharedFlags } from '../flags.ts';
+import { flagCommand } from '../flags.ts';
 
 /** The run flags plus the ones certify's builder adds. */
 interface CertifyArgs extends RunFlagValues {
@@ -43,11 +42,8 @@ async function certifyHandler(args: CertifyArgs, io: CliIo): Promise<number> {
   return 0;
 }
 
-export const certifyCommand: CommandImpl<CertifyArgs> = {
-  builder: (y: Argv) =>
-    sharedFlags(y, 'config', 'profile', 'target', 'seed', 'concurrency', 'timeout-budget', 'check-timeout', 'strict')
-      .option('out', { type: 'string', demandOption: true, describe: 'New (or empty) directory for the package' })
-      // certify: the seed is recorded in the certificate; strict refuses it on warnings.
-      .option('key', { type: 'string', describe: 'Private Ed25519 JWK file to sign with (default: a key generated for this package)' }),
-  run: certifyHandler,
-};
+// certify: the seed is recorded in the certificate; --strict refuses it on warnings.
+export const certifyCommand = flagCommand<CertifyArgs>(['config', 'profile', 'target', 'seed', 'concurrency', 'timeout-budget', 'check-timeout', 'strict'], {
+  out: { type: 'string', demandOption: true, describe: 'New (or empty) directory for the package' },
+  key: { type: 'string', describe: 'Private Ed25519 JWK file to sign with (default: a key generated for this package)' },
+}, certifyHandler);

@@ -5,16 +5,15 @@
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { ALL_SETS, areaNames, brokenRules, buildMutantBank, describeVariant, runSelftest, selectVariants, SELFTEST_DEFAULTS, variantsById, type MutantVariant } from '../../mutants/index.ts';
 import { nonNegativeInt, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { formatSelftest } from '../../report/selftest-console.ts';
 import { loadModel } from '../../model/index.ts';
 import { writeSelftestReport } from '../../report/html-selftest.ts';
-import type { CliIo, CommandImpl } from '../types.ts';
+import type { CliIo } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
-import { sharedFlags } from '../flags.ts';
+import { flagCommand } from '../flags.ts';
 import { selftestProfile } from './selftest-profile.ts';
 import { CLIENT_AREA, CLIENT_BANK_MAX_CONCURRENCY, clientModes, formatClientBank, runClientBank } from './selftest-clients.ts';
 
@@ -121,15 +120,12 @@ async function runClients(out: CliIo['stdout'], concurrency: number, jsonFile: s
   return rows.every((r) => r.ok) ? 0 : 1;
 }
 
-export const selftestCommand: CommandImpl<SelftestArgs> = {
-  builder: (y: Argv) =>
-    sharedFlags(y, 'config', 'profile', 'seed', 'concurrency', 'timeout-budget', 'report-dir', 'json', 'json-out')
-      .option('variant', { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs' })
-      .option('area', { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): the area or topic of the rule a variant breaks, or benign: ${areaNames().join(', ')} (pending: faults no check catches yet; slow: minutes-long twins of default-bank variants; neither is in the default bank), ${CLIENT_AREA} (the client bank of examples/clients, judged by the client audit; in the default run)` })
-      .option('workers', { type: 'number', describe: `Worker threads (default ${SELFTEST_DEFAULTS.workers}; 0 runs in this thread)` })
-      // selftest: --profile full (control API, secrets, IdP: the default) or minimal (none of them:
-      // shows what only they catch), or a profile file that declares all or none of them;
-      // --report-dir gets selftest.html and selftest.json (only when given).
-      .option('list', { type: 'boolean', describe: 'List the variants and exit' }),
-  run: selftestHandler,
-};
+// selftest: --profile full (control API, secrets, IdP: the default) or minimal (none of them: shows
+// what only they catch), or a profile file that declares all or none of them; --report-dir gets
+// selftest.html and selftest.json (only when given).
+export const selftestCommand = flagCommand<SelftestArgs>(['config', 'profile', 'seed', 'concurrency', 'timeout-budget', 'report-dir', 'json', 'json-out'], {
+  variant: { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs' },
+  area: { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): the area or topic of the rule a variant breaks, or benign: ${areaNames().join(', ')} (pending: faults no check catches yet; slow: minutes-long twins of default-bank variants; neither is in the default bank), ${CLIENT_AREA} (the client bank of examples/clients, judged by the client audit; in the default run)` },
+  workers: { type: 'number', describe: `Worker threads (default ${SELFTEST_DEFAULTS.workers}; 0 runs in this thread)` },
+  list: { type: 'boolean', describe: 'List the variants and exit' },
+}, selftestHandler);
