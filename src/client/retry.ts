@@ -7,6 +7,8 @@
 // 429s must not change a verdict. Only a target still answering 429 after maxWaitMs of waiting (or
 // maxRetries attempts) blocks the check, naming the rate limit, never a rule of the check's.
 
+import { RUN_DEFAULTS } from '../options/defaults.ts';
+
 export const RETRY_DEFAULTS = {
   baseMs: 200,
   capMs: 5_000,
@@ -15,11 +17,11 @@ export const RETRY_DEFAULTS = {
   /** A hostile or misconfigured Retry-After must not stall a run. */
   retryAfterCapMs: 10_000,
   /**
-   * Sleep spent waiting out 429s for one request. A rate-limit window of a minute (a common sandbox
-   * setting) is waited out; a target that never stops answering 429 ends the check after this.
-   * Not charged to the request's budget or the check's time limit (the limit follows the waiting).
+   * Sleep spent waiting out 429s for one request (--rate-limit-wait): a target that never stops
+   * answering 429 ends the check after this. Not charged to the request's budget or the check's time
+   * limit (the limit follows the waiting).
    */
-  maxWaitMs: 60_000,
+  maxWaitMs: RUN_DEFAULTS.rateLimitWaitMs,
 } as const;
 
 export type RetryOptions = { baseMs: number; capMs: number; maxRetries: number; retryAfterCapMs: number; maxWaitMs: number };

@@ -138,19 +138,19 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
   const rate = opts.arrivalRate ?? opts.rate;
   if (rate !== undefined) check(rate > 0 && rate <= LOAD_LIMITS.maxRate, `arrival rate must be > 0 and <= ${LOAD_LIMITS.maxRate} req/s`);
   const modelKind: LoadModel = opts.loadModel ?? (rate !== undefined || (opts.stages === undefined && first.defaultArrivalRate !== undefined && opts.connections === undefined) ? 'open' : 'closed');
-  const durationSec = opts.durationSec ?? LOAD_LIMITS.defaultDurationSec;
+  const durationSec = opts.durationSec ?? LOAD_DEFAULTS.durationSec;
   let shape: Shape;
   if (opts.stages?.length) {
     shape = { start: opts.start ?? 0, stages: opts.stages };
   } else {
     check(durationSec > 0 && durationSec <= LOAD_LIMITS.maxDurationSec, `duration must be > 0 and <= ${LOAD_LIMITS.maxDurationSec} s`);
-    const level = modelKind === 'open' ? (rate ?? first.defaultArrivalRate ?? 100) : (opts.connections ?? LOAD_LIMITS.defaultConnections);
+    const level = modelKind === 'open' ? (rate ?? first.defaultArrivalRate ?? 100) : (opts.connections ?? LOAD_DEFAULTS.connections);
     shape = constantShape(level, durationSec);
   }
   check(shapeDurationMs(shape) > 0 && shapeDurationMs(shape) <= LOAD_LIMITS.maxDurationSec * 1000, `stages must last > 0 and <= ${LOAD_LIMITS.maxDurationSec} s in all`);
-  let connections = modelKind === 'open' ? (opts.connections ?? LOAD_LIMITS.defaultOpenConnections) : Math.ceil(shapeMax(shape));
+  let connections = modelKind === 'open' ? (opts.connections ?? LOAD_DEFAULTS.openConnections) : Math.ceil(shapeMax(shape));
   check(Number.isInteger(connections) && connections >= 1 && connections <= LOAD_LIMITS.maxConnections, `connections must be 1..${LOAD_LIMITS.maxConnections}`);
-  let maxRequests = opts.maxRequests ?? first.defaultMaxRequests ?? LOAD_LIMITS.defaultMaxRequests;
+  let maxRequests = opts.maxRequests ?? first.defaultMaxRequests ?? LOAD_DEFAULTS.maxRequests;
   check(Number.isInteger(maxRequests) && maxRequests >= 1 && maxRequests <= LOAD_LIMITS.maxMaxRequests, `--amount must be an integer between 1 and ${LOAD_LIMITS.maxMaxRequests}`);
   if (modelKind === 'open') check(shapeMax(shape) <= LOAD_LIMITS.maxRate, `arrival rate must be <= ${LOAD_LIMITS.maxRate}`);
   const arrivalKind = opts.arrivals ?? 'uniform';

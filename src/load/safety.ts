@@ -5,16 +5,10 @@ import { isIP } from 'node:net';
 import { ConfigError } from '../errors/index.ts';
 import { parseNumber } from '../options/numbers.ts';
 
-/** Upper bounds on every knob: no run is unbounded in time or count. */
+/** Upper bounds on every knob: no run is unbounded in time or count (the defaults: LOAD_DEFAULTS). */
 export const LOAD_LIMITS = {
-  defaultDurationSec: 10,
   maxDurationSec: 300,
-  defaultConnections: 10,
-  /** Open model: most connections the generator opens unless --connections says otherwise. */
-  defaultOpenConnections: 100,
   maxConnections: 1_000,
-  /** Default cap on requests per run; the duration caps it too. */
-  defaultMaxRequests: 1_000_000,
   maxMaxRequests: 50_000_000,
   maxRate: 1_000_000,
 } as const;

@@ -7,6 +7,7 @@
 
 import type { Check } from '../checks/types.ts';
 import { CancelledError } from '../errors/index.ts';
+import { SELFTEST_DEFAULTS as OPTION_DEFAULTS } from '../options/defaults.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { RateLimitOptions } from '../reference/index.ts';
@@ -19,19 +20,14 @@ import type { MutantVariant } from './variant.ts';
 import { startWorkerPool, type WorkerPool } from './workers.ts';
 
 export { BASELINE_ID, type SelftestProfile } from './run-variant.ts';
+/** The user-facing defaults (src/options/defaults.ts) plus the ones only runSelftest sees. */
 export const SELFTEST_DEFAULTS = {
-  /** Worker threads (one event loop each): the runs are mostly waiting, the checks are CPU-bound. */
-  workers: 2,
-  /** Variants run at once over all workers. */
-  concurrency: 6,
-  /** Short per-request budget so the stalling variant stays fast (the spec's 30 s is the ceiling). */
-  timeoutBudgetMs: 3000,
+  ...OPTION_DEFAULTS,
   /** Checks run at once inside one variant run. */
   checkConcurrency: 4,
-  seed: 1,
   /** Token-endpoint limit for every run but those about the limit itself (rate-limit.ts). */
   rateLimit: SELFTEST_RATE_LIMIT,
-  profile: 'full' as SelftestProfile,
+  profile: OPTION_DEFAULTS.profile as SelftestProfile,
 } as const;
 
 export type { FailingCheck, FalsePositive } from './scoring.ts';

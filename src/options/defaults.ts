@@ -14,7 +14,41 @@ export const RUN_DEFAULTS = {
   /** fast-check's own default; --runs scales it. */
   numRuns: 100,
   checkTimeoutMs: 120_000,
+  /**
+   * --rate-limit-wait: sleep one request may spend waiting out 429s before its check is blocked as
+   * RATE_LIMITED. A rate-limit window of a minute (a common sandbox setting) is waited out.
+   */
+  rateLimitWaitMs: 60_000,
 } as const;
 
-/** A load run (its seed drives the poisson schedule). */
-export const LOAD_DEFAULTS = { seed: 1 } as const;
+/**
+ * profile.webhook_timeout_ms when the profile leaves it out: how long a check waits for a webhook the
+ * target emits on its own schedule (20 s when the control API settled the event at once, else 90 s),
+ * and the range a given value is held to (1 s..10 min).
+ */
+export const WEBHOOK_WAIT_DEFAULTS = { settledMs: 20_000, unsettledMs: 90_000, minMs: 1000, maxMs: 600_000 } as const;
+
+/** A load run (its seed drives the poisson schedule); the run is bounded by duration and request count. */
+export const LOAD_DEFAULTS = {
+  seed: 1,
+  durationSec: 10,
+  /** Closed model: concurrent connections. */
+  connections: 10,
+  /** Open model: most connections the generator opens unless --connections says otherwise. */
+  openConnections: 100,
+  /** Cap on requests per run; the duration caps it too. */
+  maxRequests: 1_000_000,
+} as const;
+
+/** selftest (the CLI and runSelftest). */
+export const SELFTEST_DEFAULTS = {
+  /** Worker threads (one event loop each): the runs are mostly waiting, the checks are CPU-bound. */
+  workers: 2,
+  /** Variants run at once over all workers. */
+  concurrency: 6,
+  /** Short per-request budget so the stalling variant stays fast (the spec's recommended timeout is the ceiling). */
+  timeoutBudgetMs: 3000,
+  seed: 1,
+  /** The built-in profile with the control API, secrets and IdP. */
+  profile: 'full',
+} as const;

@@ -3,5 +3,5 @@
 export { parseNumber, positiveInt, nonNegativeInt, parseSeed, parsePort, parseShare, type NumberBounds } from './numbers.ts';
 export { parseShard, MAX_SHARDS, type Shard } from './shard.ts';
 export { resolveTarget, type Target, type TargetInput } from './target.ts';
-export { LISTEN_DEFAULTS, REPORT_DIRS, RUN_DEFAULTS, LOAD_DEFAULTS } from './defaults.ts';
+export { LISTEN_DEFAULTS, REPORT_DIRS, RUN_DEFAULTS, LOAD_DEFAULTS, SELFTEST_DEFAULTS, WEBHOOK_WAIT_DEFAULTS } from './defaults.ts';
 export { resolveRunOptions, DEFAULT_REPORT_DIR, type ResolvedRunOptions, type RunFlagValues } from './run-options.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../src/checks/types.ts';
-import { provokedWebhookWaitMs, WEBHOOK_TIMEOUT_BOUNDS } from './webhooks.ts';
+import { WEBHOOK_WAIT_DEFAULTS } from '../../src/options/index.ts';
+import { provokedWebhookWaitMs } from './webhooks.ts';
 
 const ctxWith = (profile: Record<string, unknown>) => ({ profile }) as unknown as CheckContext;
 
@@ -12,9 +13,9 @@ describe('provokedWebhookWaitMs: the profile bound wins over the loopback fallba
     expect(provokedWebhookWaitMs(ctxWith({}), 3000)).toBe(3000);
   });
   it('uses the settled default for an external receiver without a bound', () => {
-    expect(provokedWebhookWaitMs(ctxWith({ webhooks: { public_url: 'https://x.example' } }), 3000)).toBe(WEBHOOK_TIMEOUT_BOUNDS.settled);
+    expect(provokedWebhookWaitMs(ctxWith({ webhooks: { public_url: 'https://x.example' } }), 3000)).toBe(WEBHOOK_WAIT_DEFAULTS.settledMs);
   });
   it('clamps an absurd bound', () => {
-    expect(provokedWebhookWaitMs(ctxWith({ webhook_timeout_ms: 10 }), 3000)).toBe(WEBHOOK_TIMEOUT_BOUNDS.min);
+    expect(provokedWebhookWaitMs(ctxWith({ webhook_timeout_ms: 10 }), 3000)).toBe(WEBHOOK_WAIT_DEFAULTS.minMs);
   });
 });

@@ -5,6 +5,7 @@ import type { ValidateFunction } from 'ajv';
 import { CheckFailure } from '../../src/checks/signals.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { RuleId } from '../../src/model/types.ts';
+import { WEBHOOK_WAIT_DEFAULTS } from '../../src/options/index.ts';
 
 /** Delivery path of a section 6 webhook, from the model (spec/openapi.yaml webhooks.<name>.post.x-webhook-path). */
 export function webhookPath(ctx: CheckContext, name: string): string {
@@ -13,8 +14,6 @@ export function webhookPath(ctx: CheckContext, name: string): string {
   return p;
 }
 
-export const WEBHOOK_TIMEOUT_BOUNDS = { min: 1000, max: 600_000, settled: 20_000, unsettled: 90_000 } as const;
-
 /**
  * How long to wait for a webhook the target emits on its own schedule: profile.webhook_timeout_ms, else
  * 20 s when the control API settled the event at once, else 90 s; always within 1 s..10 min. Past the
@@ -22,9 +21,9 @@ export const WEBHOOK_TIMEOUT_BOUNDS = { min: 1000, max: 600_000, settled: 20_000
  * ACTIVITY reading delivery-time): the default run stays short, and the profile's wait is the verdict's.
  */
 export function webhookTimeoutMs(ctx: CheckContext, settledByControl: boolean): number {
-  const b = WEBHOOK_TIMEOUT_BOUNDS;
-  const want = ctx.profile.webhook_timeout_ms ?? (settledByControl ? b.settled : b.unsettled);
-  return Math.min(b.max, Math.max(b.min, want));
+  const d = WEBHOOK_WAIT_DEFAULTS;
+  const want = ctx.profile.webhook_timeout_ms ?? (settledByControl ? d.settledMs : d.unsettledMs);
+  return Math.min(d.maxMs, Math.max(d.minMs, want));
 }
 
 /**

@@ -16,7 +16,7 @@ import { loadMetrics, serveMetrics, type MetricsServer } from '../../load/metric
 import { progressPrinter } from '../../load/progress.ts';
 import { loadModel, type Model } from '../../model/index.ts';
 import { boundedInt, boundedNumber } from '../../load/safety.ts';
-import { LISTEN_DEFAULTS, parsePort, parseSeed, parseShard, resolveRunOptions, resolveTarget, type Target } from '../../options/index.ts';
+import { LISTEN_DEFAULTS, LOAD_DEFAULTS, parsePort, parseSeed, parseShard, resolveRunOptions, resolveTarget, type Target } from '../../options/index.ts';
 import { maskSecrets, type ResolvedProfile } from '../../profile/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
@@ -98,8 +98,8 @@ async function mergeHandler(args: LoadArgs, io: CliIo): Promise<number> {
 }
 
 function flagOptions(scenario: string, args: LoadArgs, model: Model): Omit<LoadOptions, 'profile'> {
-  const durationSec = boundedNumber('duration', args.duration, 0.1, LOAD_LIMITS.maxDurationSec) ?? LOAD_LIMITS.defaultDurationSec;
-  const connections = args.connections === undefined ? undefined : boundedInt('connections', args.connections, LOAD_LIMITS.defaultConnections, 1, LOAD_LIMITS.maxConnections);
+  const durationSec = boundedNumber('duration', args.duration, 0.1, LOAD_LIMITS.maxDurationSec) ?? LOAD_DEFAULTS.durationSec;
+  const connections = args.connections === undefined ? undefined : boundedInt('connections', args.connections, LOAD_DEFAULTS.connections, 1, LOAD_LIMITS.maxConnections);
   const maxRequests = args.amount === undefined ? undefined : boundedInt('amount', args.amount, 0, 1, LOAD_LIMITS.maxMaxRequests);
   const arrivalRate = boundedNumber('arrival-rate', args.arrivalRate, 0.001, LOAD_LIMITS.maxRate);
   const timeoutMs = args.timeoutBudget === undefined ? undefined : boundedInt('timeout-budget', args.timeoutBudget, 0, 100, 300_000);
@@ -188,9 +188,9 @@ export const loadCommand: CommandImpl<LoadArgs> = {
       .positional('files', { type: 'string', array: true, describe: 'result files (merge only)' })
       .option('plan', { type: 'string', describe: 'Load plan YAML (scenarios and weights, stages, thresholds; spec/schemas/load-plan.schema.json); see examples/load/plan.yaml' })
       .option('allow-remote', { type: 'boolean', describe: 'Allow a non-loopback target. Only for targets you own or are authorised to load.' })
-      .option('duration', { type: 'number', describe: `Seconds of load (default ${LOAD_LIMITS.defaultDurationSec}, max ${LOAD_LIMITS.maxDurationSec})` })
+      .option('duration', { type: 'number', describe: `Seconds of load (default ${LOAD_DEFAULTS.durationSec}, max ${LOAD_LIMITS.maxDurationSec})` })
       .option('amount', { type: 'number', describe: 'At most this many requests (default: 20000 for token-burst, else 1000000); the duration still bounds the run' })
-      .option('connections', { type: 'number', describe: `Closed model: concurrent connections (default ${LOAD_LIMITS.defaultConnections}); open model: most connections (default ${LOAD_LIMITS.defaultOpenConnections}); max ${LOAD_LIMITS.maxConnections}` })
+      .option('connections', { type: 'number', describe: `Closed model: concurrent connections (default ${LOAD_DEFAULTS.connections}); open model: most connections (default ${LOAD_DEFAULTS.openConnections}); max ${LOAD_LIMITS.maxConnections}` })
       .option('arrival-rate', { type: 'number', alias: 'rate', describe: 'Open model: send R req/s on a fixed schedule that never waits for responses; latency from the intended send time (default: closed model, or the scenario\'s rate)' })
       .option('model', { type: 'string', choices: ['open', 'closed'], describe: 'Load model (default: open when an arrival rate is known, else closed)' })
       .option('drain', { type: 'number', describe: 'After the load phase, wait this many ms for requests in flight (default: the timeout budget); the rest are reported incomplete' })

@@ -7,8 +7,7 @@ import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { runConformance } from '../../api/index.ts';
 import { createReporters } from '../../report/index.ts';
-import { DEFAULT_REPORT_DIR, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
-import { RETRY_DEFAULTS } from '../../client/index.ts';
+import { DEFAULT_REPORT_DIR, resolveRunOptions, RUN_DEFAULTS, type RunFlagValues } from '../../options/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
@@ -97,7 +96,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
 export const runCommand: CommandImpl<RunArgs> = {
   builder: (y: Argv) =>
     sharedFlags(ciOptions(y), 'config', 'profile', 'target', 'seed', 'check', 'shard', 'safe', 'concurrency', 'runs', 'timeout-budget', 'check-timeout', 'report-dir', 'json', 'json-out', 'har')
-      .option('rate-limit-wait', { type: 'number', describe: `How long (ms) one request waits out 429s (Retry-After, else backoff) before its check is blocked as RATE_LIMITED (default ${RETRY_DEFAULTS.maxWaitMs})` })
+      .option('rate-limit-wait', { type: 'number', describe: `How long (ms) one request waits out 429s (Retry-After, else backoff) before its check is blocked as RATE_LIMITED (default ${RUN_DEFAULTS.rateLimitWaitMs})` })
       .option('junit', { type: 'string', describe: 'Path of the JUnit XML file' })
       .option('html', { type: 'string', describe: 'Path of the HTML report' })
       .option('otlp', { type: 'string', describe: 'Export the run as OpenTelemetry spans (run, check, request; rule ids as attributes) to this OTLP/HTTP traces URL' })

@@ -6,8 +6,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../../errors/index.ts';
-import { ALL_SETS, areaNames, brokenRules, buildMutantBank, describeVariant, runSelftest, selectVariants, SELFTEST_DEFAULTS, variantsById, type MutantVariant } from '../../mutants/index.ts';
-import { nonNegativeInt, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
+import { ALL_SETS, areaNames, brokenRules, buildMutantBank, describeVariant, runSelftest, selectVariants, variantsById, type MutantVariant } from '../../mutants/index.ts';
+import { nonNegativeInt, resolveRunOptions, SELFTEST_DEFAULTS, type RunFlagValues } from '../../options/index.ts';
 import { formatSelftest } from '../../report/selftest-console.ts';
 import { loadModel } from '../../model/index.ts';
 import { writeSelftestReport } from '../../report/html-selftest.ts';
