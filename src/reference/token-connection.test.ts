@@ -41,8 +41,10 @@ describe('tokens on one kept-alive connection', () => {
     const idHeader = model.auth.identity_headers.find((h) => /-id$/i.test(h))!.toLowerCase();
     const valid = { ...(await kit.s2s()), [idHeader]: user.id };
     const auth = valid.authorization;
-    // The last signature character changed: the same shape, a signature that no longer verifies.
-    const tampered = { ...valid, authorization: auth.slice(0, -1) + (auth.endsWith('A') ? 'B' : 'A') };
+    // The first signature character changed: the same shape, a signature that no longer verifies. Not the
+    // last one: its low bits are base64url padding, so some changes there decode to the same signature.
+    const sig = auth.lastIndexOf('.') + 1;
+    const tampered = { ...valid, authorization: auth.slice(0, sig) + (auth[sig] === 'A' ? 'B' : 'A') + auth.slice(sig + 1) };
     const unsigned = { ...valid, authorization: auth.slice(0, auth.lastIndexOf('.') + 1) };
     expect((await read(valid)).status).toBe(200);
     expect((await read(valid)).status).toBe(200);
