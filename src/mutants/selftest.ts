@@ -12,6 +12,7 @@ import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { RateLimitOptions } from '../reference/index.ts';
 import { mutationCoverage } from './mutation-coverage.ts';
+import { runsToRedo, type Rerun } from './out-of-time.ts';
 import { SELFTEST_RATE_LIMIT } from './rate-limit.ts';
 import { buildMutantBank, MUTANT_BANK, PENDING_BANK } from './registry.ts';
 import { BASELINE_ID, runVariant, type RunContext, type RunRaw, type SelftestProfile } from './run-variant.ts';
@@ -65,6 +66,11 @@ export interface SelftestResult extends Omit<Score, 'baseline' | 'variants'> {
    * everything it asserts: never excused, whatever the profile (a hole in the checks, not in the profile).
    */
   silentlyPassed: string[];
+  /**
+   * Runs done a second time because they did not score as they should and a request or check ran out
+   * of time (out-of-time.ts): the first run's time-outs, and how the second run scored (the one counted).
+   */
+  rerunAfterTimeout: Rerun[];
   durationMs: number;
 }
 
@@ -208,10 +214,22 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       return raw;
     }, opts.signal);
     const raws = await untilCancelled(running, opts.signal);
-    const baseline = raws[0];
+    let baseline = raws[0];
     const byId = new Map(raws.slice(1).map((r) => [r.id, r]));
-    const ordered = variants.map((v) => byId.get(v.id)!);
+    let ordered = variants.map((v) => byId.get(v.id)!);
+    // Runs that ran out of time and scored wrong are done once more, two at a time, after the rest.
+    const reruns = runsToRedo(scoreSelftest(baseline, ordered, checkIds));
+    if (reruns.length) {
+      const again = await untilCancelled(pool(reruns, Math.min(2, concurrency), (r) => run(r.id === BASELINE_ID ? undefined : variants.find((v) => v.id === r.id)), opts.signal), opts.signal);
+      for (const raw of again) {
+        if (raw.id === BASELINE_ID) baseline = raw;
+        else byId.set(raw.id, raw);
+      }
+      ordered = variants.map((v) => byId.get(v.id)!);
+    }
     const scored = scoreSelftest(baseline, ordered, checkIds);
+    const okNow = new Map([scored.baseline, ...scored.variants].map((o) => [o.id, o.ok]));
+    const rerunAfterTimeout = reruns.map((r) => ({ ...r, ok: okNow.get(r.id) ?? false }));
     const outcomes = scored.variants.map((o, i) => withRaw(o, ordered[i]));
     const hidden = outcomes.filter((o) => o.kind === 'faulty' && !o.ok && !o.error).flatMap((o) => {
       const missing = hiddenBy(o, checks, variants.find((v) => v.id === o.id)?.reach);
@@ -228,6 +246,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       hiddenBySkips,
       hidden,
       silentlyPassed,
+      rerunAfterTimeout,
       seed,
       timeoutBudgetMs,
       concurrency,

@@ -56,6 +56,8 @@ export function formatSelftest(r: SelftestResult): string {
   for (const f of r.falsePositives.filter((x) => x.variant !== r.baseline.id && !onBaseline.has(x.checkId))) {
     lines.push(`  ${f.variant}: ${f.checkId} [${f.rules.join(',')}]${f.cause ? ` ${f.cause}` : ''}: ${f.message.slice(0, 300)}`);
   }
+  // A second run is shown with the time-outs of the first, so a rerun never hides a slow target or check.
+  for (const x of r.rerunAfterTimeout ?? []) lines.push(`Run again after running out of time: ${x.id} (${x.ok ? 'scored as it should the second time' : 'still wrong the second time'}; first run: ${x.first.map((f) => `${f.checkId} ${f.cause}`).join(', ')})`);
   // Skips are their own count: neither a pass nor a kill. New skips on a benign variant mean a
   // correct server made a check give up; on a faulty one they may hide the fault.
   lines.push(`Skips: ${r.skips.baseline} on the baseline; ${r.skips.variantsWithNewSkips} variants skipped checks that pass on the baseline${r.skips.benignWithNewSkips.length ? ` (benign: ${r.skips.benignWithNewSkips.join(', ')})` : ''}`);
