@@ -12,10 +12,14 @@ import { PACKAGE_ROOT } from '../../src/package/index.ts';
 /** Generous bounds: a loaded 2-core machine must never make them the verdict. */
 const STARTED_WITHIN_MS = 120_000;
 const EXITED_WITHIN_MS = 60_000;
+const LONG_VARIANT = 'benign.latency-2s.every-16th';
 
 describe('selftest cancellation (SIGINT)', () => {
   it('stops the variant runs and exits with the cancellation code, leaving nothing running', async () => {
-    const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'baas-conform.js'), 'selftest', '--variant', 'benign.pretty-json', '--workers', '1'], {
+    // A variant that runs for a minute (2 s answers), so the Ctrl-C lands while it runs however late a
+    // loaded machine lets this test see the header: a short variant could finish first, and a Ctrl-C
+    // after the run (no handler any more) is Node's own SIGINT death, not the cancellation.
+    const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'baas-conform.js'), 'selftest', '--variant', LONG_VARIANT, '--workers', '1'], {
       cwd: PACKAGE_ROOT,
       env: { ...process.env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],

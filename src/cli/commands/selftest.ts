@@ -73,23 +73,26 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
   // Where the client kill matrix goes: --json when the clients area runs alone, else beside the report.
   const clientsJson = !withServer && jsonOut ? jsonOut : reportDir ? resolve(reportDir, 'selftest-clients.json') : undefined;
   if (!withServer) return runClients(human, concurrency, clientsJson);
-  human.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once on ${workers} worker threads, profile ${profile}, timeout budget ${timeoutBudgetMs} ms, seed ${seed}\n`);
   // Ctrl-C: no variant starts, the worker threads and their servers are stopped, exit 130 (CancelledError).
-  const result = await withCancellation(io, 'running variants are stopped, nothing is scored', (signal) => runSelftest({
-    variants,
-    concurrency,
-    workers,
-    timeoutBudgetMs,
-    seed,
-    profile,
-    onProgress: (p) => {
-      if (p.type !== 'variant-finished') return;
-      const o = p.outcome;
-      const mark = o.ok ? (o.kind === 'faulty' ? 'caught' : 'clean') : o.kind === 'faulty' ? 'NOT CAUGHT' : 'FALSE POSITIVE';
-      human.write(`[${String(p.done).padStart(String(p.total).length)}/${p.total}] ${o.id} ${mark} (${secs(o.durationMs)})\n`);
-    },
-    signal,
-  }));
+  // The header is printed once the Ctrl-C handler is in place: from then on a Ctrl-C cancels.
+  const result = await withCancellation(io, 'running variants are stopped, nothing is scored', (signal) => {
+    human.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once on ${workers} worker threads, profile ${profile}, timeout budget ${timeoutBudgetMs} ms, seed ${seed}\n`);
+    return runSelftest({
+      variants,
+      concurrency,
+      workers,
+      timeoutBudgetMs,
+      seed,
+      profile,
+      onProgress: (p) => {
+        if (p.type !== 'variant-finished') return;
+        const o = p.outcome;
+        const mark = o.ok ? (o.kind === 'faulty' ? 'caught' : 'clean') : o.kind === 'faulty' ? 'NOT CAUGHT' : 'FALSE POSITIVE';
+        human.write(`[${String(p.done).padStart(String(p.total).length)}/${p.total}] ${o.id} ${mark} (${secs(o.durationMs)})\n`);
+      },
+      signal,
+    });
+  });
   human.write('\n');
   human.write(formatSelftest(result));
   if (args.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
