@@ -40,10 +40,10 @@ export const addRow = (dir: string) =>
   insertAt(dir, 'spec/rules/errors.yaml', '{ id: ERR-S2S-COMPANY-ID-MISSING,',
     `  - { id: ${ROW_ID}, table: s2s, status: 401, reason: ErrorMissingField, message: "Scope claim is missing", cause: "no scope claim", operations: [getUserV1, getConfig] }\n`, 'after');
 
-/** Step 3 (check): the driver in suites/drivers/errors.ts, a forged token like its sibling claim rows. */
+/** Step 3 (check): the driver in suites/drivers/errors-s2s.ts (the S2S table's drivers), a forged token like its sibling claim rows. */
 export const addDriver = (dir: string) =>
-  insertAt(dir, 'suites/drivers/errors.ts', "'ERR-IDP-AUTH-HEADER-MISSING': idpRow(",
-    `  '${ROW_ID}': s2sForged('${ROW_ID}', (claims) => {\n    delete claims.scope;\n  }),\n\n`, 'before');
+  insertAt(dir, 'suites/drivers/errors-s2s.ts', "'ERR-S2S-COMPANY-ID-MISSING': s2sForged(",
+    `  '${ROW_ID}': s2sForged('${ROW_ID}', (claims) => {\n    delete claims.scope;\n  }),\n`, 'before');
 
 /** Step 4 (reference): the claim step, last of the S2S steps, throwing the row from the model. */
 export async function addReferenceStep(dir: string): Promise<void> {
