@@ -7,7 +7,7 @@ import { BENIGN, FAULTY, type ClientMode } from './faults.ts';
 import { runPartnerFlow } from './flow.ts';
 import { startReceiver } from './receiver.ts';
 
-/** Long enough for two token refreshes and the third token call (Retry-After) of the default plan. */
+/** Long enough for the first refresh (the default plan's second token burst; the flow waits for it to end). */
 export const BANK_DURATION_MS = 8000;
 /** Modes whose rule shows within the flow itself (about 5 s) run no steady traffic after it. */
 const SHORT_DURATION_MS = 0;

@@ -16,6 +16,7 @@ describe('audit plan', () => {
   it.each([
     [{ scale: { bogus: 1 } }, /\/scale: unknown property "bogus"/],
     [{ token_bursts: [{ at_token_call: 1, length: 2 }] }, /\/token_bursts\/0\/length/],
+    [{ token_bursts: [{ at_token_call: 1, length: 3 }] }, /\/token_bursts\/0\/length/], // the backoff judge needs a 4th wait
     [{ stall: { seconds: 1 } }, /must outlast the timeout/],
     [{ token_bursts: [{ at_token_call: 3, length: 4 }] }, /same token call/],
   ])('refuses %j naming where', async (raw, message) => {

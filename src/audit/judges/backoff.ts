@@ -1,7 +1,17 @@
 // Backoff after 429 (section 8) and Retry-After (RFC 9110). Judged over sequences: a burst of
 // consecutive 429s the plan imposed, and the waits between each 429 and the client's next attempt.
-// One wait says nothing (full jitter makes a near-zero wait legitimate); the longest of the last two
-// waits of a burst must outgrow its first wait by the plan's factor and margin, in at least one burst.
+// One wait says nothing (full jitter makes a near-zero wait legitimate). A scheduling stall on a loaded
+// host only lengthens a wait, never shortens it; the judge is built on that:
+// - where a burst started is the shortest of its first three waits (a stall on one or two of them does
+//   not move it);
+// - a later wait (the 4th on) shows growth when it reaches factor x that start + min_growth_ms, where
+//   min_growth_ms is the longest stall the plan tolerates: a client that does not grow its waits (no
+//   backoff, a fixed delay) cannot reach it through stalls shorter than that, however many there are
+//   (a fixed delay d: start >= d, a later wait <= d + stall < factor x d + min_growth_ms, factor >= 1);
+// - a cap is normal client practice: a later wait held at the client's cap still counts, the judge asks
+//   the waits to reach the bound, not to keep growing to the end of the burst;
+// - one burst that grows passes the rule (full jitter may leave one burst under the bound by chance).
+// backoff.sim.test.ts measures the false-failure and false-pass rates on seeded client models.
 
 import type { Exchange } from '../types.ts';
 import { cite, ms, notExercised, type Judge, type JudgeContext } from './context.ts';
@@ -35,27 +45,33 @@ function bursts(ctx: JudgeContext, prefix: string): Burst[] {
   });
 }
 
+/** Waits that set where a burst started; the waits after them are judged against it. */
+const EARLY_WAITS = 3;
+
 export const tokenBackoff: Judge = (ctx) => {
   const all = bursts(ctx, 'token-');
   if (all.length === 0) return notExercised('the plan imposed no burst of 429s on the token endpoint, or the client never called it');
-  const complete = all.filter((b) => b.waits.length >= 3);
+  const complete = all.filter((b) => b.waits.length > EARLY_WAITS);
   const shown = all.map((b) => `${b.id}: ${b.waits.length ? b.waits.map(ms).join(', ') : 'no retry'}`).join('; ');
   const exchanges = all.flatMap((b) => b.seqs);
-  if (complete.length === 0) return { status: 'not-exercised', message: `no burst of 429s was retried three times or more (${shown}); growth needs a sequence`, exchanges };
+  if (complete.length === 0) {
+    return { status: 'not-exercised', message: `no burst of 429s was retried more than ${EARLY_WAITS} times (${shown}); growth needs the first ${EARLY_WAITS} waits and a later one`, exchanges };
+  }
   const { factor, min_growth_ms } = ctx.plan.backoff;
-  // Each burst is judged on its own: a wait stretched by a scheduling stall in one burst must not set the
-  // bar for the others, and full jitter may hide the growth of one burst by chance, never of all of them.
   const judged = complete.map((b) => {
-    const early = b.waits[0];
-    const late = Math.max(b.waits[b.waits.length - 1], b.waits[b.waits.length - 2]);
-    return { b, early, late, bound: factor * early + min_growth_ms };
+    const start = Math.min(...b.waits.slice(0, EARLY_WAITS));
+    const bound = factor * start + min_growth_ms;
+    const reached = b.waits.slice(EARLY_WAITS).filter((w) => w >= bound);
+    return { b, start, bound, reached };
   });
-  const grown = judged.filter((j) => j.late >= j.bound);
-  const each = judged.map((j) => `${j.b.id}: late ${ms(j.late)} against ${factor} x ${ms(j.early)} + ${ms(min_growth_ms)} = ${ms(j.bound)}`).join('; ');
+  const grown = judged.filter((j) => j.reached.length > 0);
+  const each = judged.map((j) => `${j.b.id}: shortest of the first ${EARLY_WAITS} waits ${ms(j.start)}, bound ${factor} x ${ms(j.start)} + ${ms(min_growth_ms)} = ${ms(j.bound)}, `
+    + (j.reached.length ? `reached by ${j.reached.map(ms).join(', ')}` : `longest later wait ${ms(Math.max(...j.b.waits.slice(EARLY_WAITS)))}`)).join('; ');
   const verdict = `waits after consecutive 429s (${shown})`;
+  const rule = `exponential backoff needs a wait after the first ${EARLY_WAITS} of a burst to reach ${factor} x the shortest of them + ${ms(min_growth_ms)} (the longest scheduling stall tolerated), in at least one burst`;
   return grown.length > 0
-    ? { status: 'pass', message: `${verdict}; the waits grow in ${grown.map((j) => j.b.id).join(', ')} (${each})`, exchanges }
-    : { status: 'fail', message: `${verdict}; exponential backoff needs the longest of the last two waits of a burst to reach ${factor} x its first wait + ${ms(min_growth_ms)}, and no burst did (${each})`, exchanges };
+    ? { status: 'pass', message: `${verdict}; the waits grow in ${grown.map((j) => j.b.id).join(', ')}: ${rule} (${each})`, exchanges }
+    : { status: 'fail', message: `${verdict}; ${rule}, and no burst did (${each})`, exchanges };
 };
 
 /** Tolerance for a wait measured between two listeners' clocks on one host. */
