@@ -34,7 +34,6 @@ export interface Ctx {
   rawQuery: string;
   params: Record<string, string>;
   headers: IncomingHttpHeaders;
-  ip: string;
   route: Route;
   raw: Buffer;
   tooLarge: boolean;

@@ -161,7 +161,8 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
   const authenticated = (ctx: Ctx, res: ServerResponse): void => {
     let pending: Promise<void> | undefined;
     try {
-      if (ctx.route.rateLimited) rateLimit(st, 'ip', ctx.ip);
+      // The peer address is read only where the per-IP limit counts it (the token endpoint).
+      if (ctx.route.rateLimited) rateLimit(st, 'ip', ctx.req.socket.remoteAddress ?? '');
       try {
         pending = authenticate(ctx, st);
       } catch (e) {
@@ -198,7 +199,6 @@ export function createHandler(p: PipelineOptions): (req: IncomingMessage, res: S
       rawQuery: q === -1 ? '' : url.slice(q + 1),
       params: m.params,
       headers: req.headers,
-      ip: req.socket.remoteAddress ?? '',
       route,
       raw: EMPTY_RAW,
       tooLarge: false,

@@ -1,7 +1,10 @@
 // The verified-token memo of a kept-alive connection (auth/token-steps.ts): every request on one
 // connection is judged on its own header. A changed token on the same connection goes through the
-// format and signature rows again, and the remembered one still has its expiry and kind judged.
+// format and signature rows again, and the remembered one still has its expiry and kind judged. A
+// remembered token's claim rows are judged once: a token missing a claim answers that row on every
+// request, and the expiry row first once it has expired (section 7 lists expiry above the claims).
 
+import { SignJWT } from 'jose';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../model/index.ts';
@@ -12,16 +15,18 @@ let kit: Kit;
 let model: Model;
 let conn: Client;
 
-beforeAll(async () => {
-  model = await loadModel();
-  kit = await startKit();
-  // One connection: every request below reuses the same socket.
-  conn = new Client(kit.p.base_url, { pipelining: 1 });
-});
-afterAll(async () => {
-  await conn.close();
-  await kit.close();
-});
+/** A reference of the describe's own (each moves the server clock) and one connection to it: every request reuses the same socket. */
+function ownKit(): void {
+  beforeAll(async () => {
+    model = await loadModel();
+    kit = await startKit();
+    conn = new Client(kit.p.base_url, { pipelining: 1 });
+  });
+  afterAll(async () => {
+    await conn.close();
+    await kit.close();
+  });
+}
 
 async function read(headers: Record<string, string>): Promise<{ status: number; text: string; json: unknown }> {
   const r = await conn.request({ method: 'GET', path: model.operation('getUserV1').path, headers });
@@ -36,6 +41,7 @@ function expectRow(r: { status: number; text: string; json: unknown }, id: Error
 }
 
 describe('tokens on one kept-alive connection', () => {
+  ownKit();
   it('a token changed between requests is checked again, and the remembered one still expires', async () => {
     const user = await kit.newUser();
     const idHeader = model.auth.identity_headers.find((h) => /-id$/i.test(h))!.toLowerCase();
@@ -62,5 +68,39 @@ describe('tokens on one kept-alive connection', () => {
     expect((await read(valid)).status).toBe(200);
     await kit.call('POST', '/clock/advance', { server: 'control', body: { seconds: model.limits.s2s_token_validity!.value! + 1 } });
     expectRow(await read(valid), 'ERR-S2S-TOKEN-EXPIRED');
+  });
+});
+
+describe('claim rows of a remembered token', () => {
+  ownKit();
+  const forge = (claims: Record<string, unknown>, secret: string, iat: number, exp: number) =>
+    new SignJWT({ ...claims, iat, exp }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(secret));
+  /** Decoded claims of a token the reference issued, to forge copies that lack one claim. */
+  const claimsOf = (auth: string): Record<string, unknown> => JSON.parse(Buffer.from(auth.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
+
+  it('answer the missing claim on every request, and expiry first once the token has expired', async () => {
+    const user = await kit.newUser();
+    const chain = model.auth.chain_header.toLowerCase();
+    const idHeader = model.auth.identity_headers.find((h) => /-id$/i.test(h))!.toLowerCase();
+    const s2s = await kit.s2s();
+    const { azp: _azp, ...noAzp } = claimsOf(s2s.authorization);
+    const authorized = await kit.call('POST', model.operation('authorizeUser').path, { headers: { ...s2s, [idHeader]: user.id } });
+    expect(authorized.status, authorized.text).toBe(200);
+    const { email: _email, ...noEmail } = claimsOf(`Bearer ${String(authorized.obj.access_token)}`);
+    // The reference clock is read through a token it issues now: forged tokens live one hour past it.
+    const now = Number(claimsOf(s2s.authorization).iat);
+    const s2sNoAzp = { ...s2s, authorization: `Bearer ${await forge(noAzp, kit.p.s2s_signing_secret!, now, now + 3600)}`, [idHeader]: user.id };
+    const userNoEmail = { authorization: `Bearer ${await forge(noEmail, kit.p.user_token_signing_secret!, now, now + 3600)}`, [chain]: kit.p.chain_id! };
+    for (let i = 0; i < 3; i++) {
+      expectRow(await read(s2sNoAzp), 'ERR-S2S-AZP-MISSING');
+      expectRow(await read(userNoEmail), 'ERR-USER-TOKEN-EMAIL-MISSING');
+    }
+    // Alternating the two tokens above re-verified each one; the same header twice in a row is the memo's case.
+    expectRow(await read(userNoEmail), 'ERR-USER-TOKEN-EMAIL-MISSING');
+    expectRow(await read(userNoEmail), 'ERR-USER-TOKEN-EMAIL-MISSING');
+    await kit.call('POST', '/clock/advance', { server: 'control', body: { seconds: 7200 } });
+    expectRow(await read(userNoEmail), 'ERR-USER-TOKEN-EXPIRED');
+    expectRow(await read(s2sNoAzp), 'ERR-S2S-TOKEN-EXPIRED');
+    expectRow(await read(s2sNoAzp), 'ERR-S2S-TOKEN-EXPIRED');
   });
 });

@@ -13,11 +13,15 @@ const CARD_ACTIONS: ReadonlySet<string> = new Set(['activateCard', 'blockCard', 
 type HeaderNames = { wallet: string; email: string; id: string; chain: string; chainLower: string };
 /** Header names by model, resolved on first use: the request path reads a table, not the model. */
 const NAMES = new WeakMap<RefState['model'], HeaderNames>();
+/** The last model asked about and its names: every request of a server asks about the same model. */
+let last: { model: RefState['model']; names: HeaderNames } | undefined;
 
 /** The identity header of each kind, found by its name in the model (X-User-Wallet, X-User-Email, X-User-Id), and X-Chain-Id. */
 export function identityHeaders(st: RefState): HeaderNames {
+  if (last !== undefined && last.model === st.model) return last.names;
   let n = NAMES.get(st.model);
   if (!n) NAMES.set(st.model, (n = resolveNames(st)));
+  last = { model: st.model, names: n };
   return n;
 }
 

@@ -57,6 +57,11 @@ function limitValue(model: Model, id: LimitRuleId): number {
 export interface VerifiedToken {
   kind: 's2s' | 'user';
   payload: Record<string, unknown>;
+  /**
+   * Whether the claim rows of its kind all pass, once judged (auth/token-steps.ts). They read only the
+   * payload, which never changes, and the fault points, fixed for a server's life; expiry is not one of them.
+   */
+  claimsHold?: boolean;
 }
 
 export class RefState {
