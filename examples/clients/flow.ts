@@ -14,7 +14,10 @@ import { TokenManager } from './tokens.ts';
 
 export interface FlowOptions {
   mode?: ClientMode;
-  /** Keep calling until this long after the start (ms); the flow itself takes a few seconds. */
+  /**
+   * Keep calling until this long after the first S2S token arrived (ms): the token call may first meet
+   * a burst of 429s whose backoff takes seconds. The flow itself takes a few seconds.
+   */
   durationMs?: number;
 }
 
@@ -76,8 +79,10 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
     return ok(r);
   };
 
-  const started = Date.now();
+  let started = Date.now();
   try {
+    await tokens.get();
+    started = Date.now();
     // 1. A user, registered with the preferred name of the EOA field (deprecated alias: section 9).
     const alias = model.aliasRule('ALIAS-USER-CREATE-WALLET-ADDRESS-V1');
     const eoa = randomEoa();
