@@ -9,9 +9,9 @@ import { startReceiver } from './receiver.ts';
 
 /**
  * After the first S2S token: long enough to reach its refresh window (tokens live 4-5 s, the buffer is 1 s)
- * and so the default plan's second token burst (the flow waits for it to end).
+ * and the default plan's later token bursts, the third among them (the flow waits for it to end).
  */
-export const BANK_DURATION_MS = 6000;
+export const BANK_DURATION_MS = 11_000;
 /** Modes whose rule shows within the flow itself (about 5 s) run no steady traffic after it. */
 const SHORT_DURATION_MS = 0;
 const LONG_MODES: readonly ClientMode[] = ['none', 'no-refresh', 'late-refresh', 'token-per-call', ...BENIGN];

@@ -18,7 +18,8 @@ describe('audit plan', () => {
     [{ token_bursts: [{ at_token_call: 1, length: 2 }] }, /\/token_bursts\/0\/length/],
     [{ token_bursts: [{ at_token_call: 1, length: 3 }] }, /\/token_bursts\/0\/length/], // the backoff judge needs a 4th wait
     [{ stall: { seconds: 1 } }, /must outlast the timeout/],
-    [{ token_bursts: [{ at_token_call: 3, length: 4 }] }, /same token call/],
+    // A burst on the token call the default plan answers with Retry-After.
+    [{ token_bursts: [{ at_token_call: DEFAULT_PLAN.retry_after.find((r) => r.on === 'token')!.at_call, length: 4 }] }, /same token call/],
   ])('refuses %j naming where', async (raw, message) => {
     await expect(resolvePlan(raw)).rejects.toThrow(message);
   });

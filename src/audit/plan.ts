@@ -22,9 +22,10 @@ export interface AuditPlan {
 }
 
 /**
- * The default plan. Token calls: #1 and #2 meet a burst of seven 429s (seven waits each: the first three
- * set where the burst started, the four after them show growth, see judges/backoff.ts; a client with
- * full jitter from 25 ms reaches 1.6 s by the 7th wait), #3 a 429 with Retry-After. `backoff`: a later
+ * The default plan. Token calls: #1, #2 and #3 meet a burst of seven 429s (seven waits each: the first
+ * three set where the burst started, the four after them show growth, see judges/backoff.ts; a client
+ * with full jitter from 25 ms reaches 1.6 s by the 7th wait; the third burst keeps the slowest conforming
+ * growers, decorrelated jitter among them, under 1 false failure in 1000), #4 a 429 with Retry-After. `backoff`: a later
  * wait must reach 1.5 x the shortest of the first three + 300 ms, the longest scheduling stall tolerated
  * (stalls of 50-300 ms were seen on a 2-core host at load 10-14). Tokens live 5 s (4-5 s: expires_at is
  * whole seconds), so a client with the 1 s buffer refreshes every ~3.5 s, and a token call while a cached
@@ -33,8 +34,8 @@ export interface AuditPlan {
 export const DEFAULT_PLAN: AuditPlan = {
   seed: 1,
   scale: { token_lifetime_seconds: 5, refresh_buffer_seconds: 1, request_timeout_seconds: 1.5 },
-  token_bursts: [{ at_token_call: 1, length: 7 }, { at_token_call: 2, length: 7 }],
-  retry_after: [{ on: 'token', at_call: 3, seconds: 1 }, { on: 'other', at_call: 2, seconds: 1 }],
+  token_bursts: [{ at_token_call: 1, length: 7 }, { at_token_call: 2, length: 7 }, { at_token_call: 3, length: 7 }],
+  retry_after: [{ on: 'token', at_call: 4, seconds: 1 }, { on: 'other', at_call: 2, seconds: 1 }],
   other_burst: { length: 2, within_first: 4 },
   stall: { seconds: 4, within_first: 3 },
   backoff: { factor: 1.5, min_growth_ms: 300 },
