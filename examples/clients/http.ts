@@ -42,7 +42,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The backoff of each mode. The conforming client uses full jitter: one wait may be near zero, so one
- * burst may show no growth by chance; the judge asks for growth in one burst of two
+ * burst may show no growth by chance; the judge asks for growth in one burst of the plan's three
  * (src/audit/judges/backoff.sim.test.ts). Bank modes that break another rule use equal jitter, which
  * shows growth in every burst even when a stall stretches early waits, so the kill matrix names their own
  * rule only (from 25 ms: a burst of seven takes ~2.4 s, not ~3.9 s from 50 ms); the backoff modes bend
