@@ -240,6 +240,20 @@ describe('user tokens', () => {
     expectRow(await kit.call('GET', '/api/v1/config', { headers: bearer }), 'ERR-S2S-SIGNATURE-INVALID');
   });
 
+  it('takes X-Chain-Id of ASCII digits only: any other value answers 400 naming the header', async () => {
+    const u = await kit.newUser();
+    const h = { ...(await kit.s2s()), 'x-user-wallet': u.address };
+    for (const chain of ['0', '84532', '00012345678901234567890']) {
+      const r = await kit.call('GET', '/api/v1/user', { headers: { ...h, 'x-chain-id': chain } });
+      expect(r.status, `${chain}: ${r.text}`).toBe(200);
+    }
+    for (const chain of ['abc', '12a', 'a12', '1 2', '-1', '1.5', '+7', '\uff11\uff12', '٣']) {
+      const r = await kit.call('GET', '/api/v1/user', { headers: { ...h, 'x-chain-id': encodeURI(chain) === chain ? chain : Buffer.from(chain, 'utf8').toString('latin1') } });
+      expect(r.status, `${JSON.stringify(chain)}: ${r.text}`).toBe(400);
+      expect(errorBody(r).details).toContain(model.auth.chain_header);
+    }
+  });
+
   it('answers every user-token row, in the USER_TOKEN_STEPS order (a reference choice)', async () => {
     const u = await kit.newUser();
     const company_id = (await jwtVerify(await kit.token(), s2sKey())).payload.company_id;

@@ -74,8 +74,11 @@ export type Match = { readonly route: Route; readonly params: Record<string, str
 const EMPTY: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export class Router {
-  /** Static paths by method, then path: no key is built per request. */
-  private readonly exact = new Map<string, Map<string, Match>>();
+  /**
+   * Static paths by method, then by path length: a request's path is a fresh string each time, and
+   * comparing it with the few paths of its length costs less than hashing it for a Map lookup.
+   */
+  private readonly exact = new Map<string, { path: string; match: Match }[][]>();
   private readonly methodsByPath = new Map<string, string[]>();
   private readonly dynamic: { segments: string[]; route: Route }[] = [];
 
@@ -83,18 +86,29 @@ export class Router {
     if (route.path.includes('{')) {
       this.dynamic.push({ segments: route.path.split('/'), route });
     } else {
-      let byPath = this.exact.get(route.method);
-      if (!byPath) this.exact.set(route.method, (byPath = new Map()));
+      let byLength = this.exact.get(route.method);
+      if (!byLength) this.exact.set(route.method, (byLength = []));
       // A static path always matches the same way: its match is built here, not per request.
-      byPath.set(route.path, { route, params: EMPTY });
+      const bucket = (byLength[route.path.length] ??= []);
+      const entry = { path: route.path, match: { route, params: EMPTY } };
+      // The same method and path added twice: the later route wins, as a Map.set would.
+      const at = bucket.findIndex((e) => e.path === route.path);
+      if (at === -1) bucket.push(entry);
+      else bucket[at] = entry;
       const m = this.methodsByPath.get(route.path) ?? [];
       m.push(route.method);
       this.methodsByPath.set(route.path, m);
     }
   }
 
+  private staticMatch(method: string, path: string): Match | undefined {
+    const bucket = this.exact.get(method)?.[path.length];
+    if (bucket !== undefined) for (const e of bucket) if (e.path === path) return e.match;
+    return undefined;
+  }
+
   match(method: string, path: string): Match {
-    const hit = this.exact.get(method)?.get(path);
+    const hit = this.staticMatch(method, path);
     if (hit) return hit;
     const allow = this.methodsByPath.get(path)?.slice() ?? [];
     const parts = path.split('/');

@@ -1,8 +1,9 @@
-// The verified-token memo of a kept-alive connection (auth/token-steps.ts): every request on one
-// connection is judged on its own header. A changed token on the same connection goes through the
-// format and signature rows again, and the remembered one still has its expiry and kind judged. A
-// remembered token's claim rows are judged once: a token missing a claim answers that row on every
-// request, and the expiry row first once it has expired (section 7 lists expiry above the claims).
+// The memos of a kept-alive connection: the verified token (auth/token-steps.ts) and the whole user
+// call (auth/index.ts). Every request on one connection is judged on its own headers. A changed token
+// goes through the format and signature rows again, and a remembered one still has its expiry and kind
+// judged. A remembered token's claim rows are judged once: a token missing a claim answers that row on
+// every request, and the expiry row first once it has expired (section 7 lists expiry above the claims).
+// A changed identity or chain header is judged through every step again.
 
 import { SignJWT } from 'jose';
 import { Client } from 'undici';
@@ -102,5 +103,50 @@ describe('claim rows of a remembered token', () => {
     expectRow(await read(userNoEmail), 'ERR-USER-TOKEN-EXPIRED');
     expectRow(await read(s2sNoAzp), 'ERR-S2S-TOKEN-EXPIRED');
     expectRow(await read(s2sNoAzp), 'ERR-S2S-TOKEN-EXPIRED');
+  });
+});
+
+// The user-call memo of a kept-alive connection (auth/index.ts): a repeat of the same headers judges
+// expiry alone, and any changed header is judged through every step again.
+describe('user calls repeated on one connection', () => {
+  ownKit();
+  it('a changed identity, chain or token header is judged again; a repeated one still expires', async () => {
+    const a = await kit.newUser();
+    const b = await kit.newUser();
+    const other = await kit.newUser(1);
+    const chain = model.auth.chain_header.toLowerCase();
+    const [idH, emailH, walletH] = [/-id$/i, /email/i, /wallet/i].map((re) => model.auth.identity_headers.find((h) => re.test(h))!.toLowerCase());
+    const s2s = await kit.s2s();
+    const asA = { ...s2s, [idH]: a.id };
+    const userOf = (r: { json: unknown }) => Object.values(r.json as Record<string, unknown>);
+    for (let i = 0; i < 2; i++) expect(userOf(await read(asA))).toContain(a.id);
+    expect(userOf(await read({ ...s2s, [idH]: b.id }))).toContain(b.id);
+    expect(userOf(await read({ ...s2s, [idH]: b.id }))).toContain(b.id);
+    // Another company's user: company-scoped, whatever the connection read before.
+    expectRow(await read({ ...s2s, [idH]: other.id }), 'ERR-S2S-USER-NOT-FOUND');
+    expect(userOf(await read(asA))).toContain(a.id);
+    const badChain = await read({ ...asA, [chain]: 'x1' });
+    expect(badChain.status, badChain.text).toBe(400);
+    expect(errorBody(badChain).details).toContain(model.auth.chain_header);
+    expect(userOf(await read(asA))).toContain(a.id);
+    const { [chain]: _chain, ...noChain } = asA;
+    expectRow(await read(noChain), 'ERR-S2S-CHAIN-ID-MISSING');
+    expect(userOf(await read(asA))).toContain(a.id);
+    expectRow(await read({ ...asA, [emailH]: a.email }), 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
+    expect(userOf(await read(asA))).toContain(a.id);
+    expectRow(await read({ ...asA, [walletH]: a.address }), 'ERR-S2S-USER-IDENTIFIER-MULTIPLE');
+    expect(userOf(await read(asA))).toContain(a.id);
+    const { [idH]: _id, ...noIdentity } = asA;
+    expectRow(await read(noIdentity), 'ERR-S2S-USER-IDENTIFIER-MISSING');
+    // A user token, repeated: its own user, until it expires on the server clock.
+    const authorized = await kit.call('POST', model.operation('authorizeUser').path, { headers: { ...s2s, [idH]: b.id } });
+    expect(authorized.status, authorized.text).toBe(200);
+    const asB = { authorization: `Bearer ${String(authorized.obj.access_token)}`, [chain]: kit.p.chain_id! };
+    for (let i = 0; i < 2; i++) expect(userOf(await read(asB))).toContain(b.id);
+    // An identity header next to a user token changes nothing: the token's own user (section 5).
+    for (let i = 0; i < 2; i++) expect(userOf(await read({ ...asB, [idH]: a.id }))).not.toContain(a.id);
+    await kit.call('POST', '/clock/advance', { server: 'control', body: { seconds: Number(authorized.obj.expires_at) - Math.floor(Date.now() / 1000) + 1 } });
+    expectRow(await read(asB), 'ERR-USER-TOKEN-EXPIRED');
+    expectRow(await read(asB), 'ERR-USER-TOKEN-EXPIRED');
   });
 });

@@ -6,7 +6,15 @@ import { header } from '../http.ts';
 import type { RefState } from '../state/index.ts';
 import type { Company, User } from '../state/store.ts';
 
-const NUMERIC = /^[0-9]+$/;
+/** Only ASCII digits, at least one: /^[0-9]+$/ without the regex call, which costs more than the rest of the check on every user call. */
+export function isDigits(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
 /** The card actions of section 4 (paths not shown), for the `identity.cross-company-card-actions` fault. */
 const CARD_ACTIONS: ReadonlySet<string> = new Set(['activateCard', 'blockCard', 'unblockCard', 'closeCard']);
 
@@ -47,7 +55,7 @@ export function requireChain(ctx: Ctx, st: RefState, form: 's2s' | 'user' | 'idp
   const names = identityHeaders(st);
   const chain = header(ctx, names.chainLower);
   if (chain === undefined) throw st.errors.rule('ERR-S2S-CHAIN-ID-MISSING');
-  if (!NUMERIC.test(chain) && !st.fault('chain.any-value')) throw st.errors.invalid(names.chain);
+  if (!isDigits(chain) && !st.fault('chain.any-value')) throw st.errors.invalid(names.chain);
 }
 
 function findAnywhere(st: RefState, f: (c: Company) => User | undefined): User | undefined {

@@ -81,7 +81,8 @@ function expired(st: RefState, payload: Record<string, unknown>): boolean {
   return typeof exp !== 'number' || exp <= st.clock.nowSec();
 }
 
-function judgeExpiry(st: RefState, v: VerifiedToken): void {
+/** The expiry row of the token's kind: the one step that reads the clock. */
+export function judgeExpiry(st: RefState, v: VerifiedToken): void {
   if (!expired(st, v.payload)) return;
   if (v.kind === 'user') throw st.errors.rule('ERR-USER-TOKEN-EXPIRED');
   if (st.fault('s2s.expired-as-400')) throw st.errors.invalid('authorization');

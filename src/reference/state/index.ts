@@ -72,6 +72,8 @@ export class RefState {
   readonly webhooks = new WebhookEmitter();
   readonly errors: ErrorFactory;
   readonly fault: (name: FaultPoint) => boolean;
+  /** No fault point is set: every step decides the same way for every method and operation. */
+  readonly faultFree: boolean;
   readonly aliases: Aliases;
   readonly rateLimit: TokenRateLimit;
   readonly sepa: SepaRoles;
@@ -92,6 +94,7 @@ export class RefState {
     this.model = o.model;
     this.errors = new ErrorFactory(o.model);
     this.fault = faultChecker(o.faults);
+    this.faultFree = !o.faults || o.faults.size === 0;
     this.aliases = new Aliases(o.model, this.errors, this.fault);
     const rl = o.rateLimit ?? DEFAULT_RATE_LIMIT;
     this.rateLimit = new TokenRateLimit({ ...rl, windowMs: o.rateLimitWindowMs ?? rl.windowMs }, () => this.clock.nowMs());
