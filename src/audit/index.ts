@@ -21,6 +21,7 @@ import { createRelay, type Relay } from './relay.ts';
 import { FaultSchedule } from './schedule.ts';
 import { TokenBook } from './tokens.ts';
 import type { AuditProfile, AuditVerdict, Exchange } from './types.ts';
+import { startStallMonitor } from './stalls.ts';
 import { judge } from './verdict.ts';
 
 export type { AuditPlan } from './plan.ts';
@@ -79,6 +80,7 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
   const ref = await startReference({ port: 0, pciPort: 0, host: '127.0.0.1', control: true, name: 'audit', s2sValiditySeconds: plan.scale.token_lifetime_seconds });
   const exchanges: Exchange[] = [];
   let dropped = 0;
+  const monitor = startStallMonitor();
   const book = new TokenBook();
   const controlPath = ref.profile.control_url ? new URL(ref.profile.control_url).pathname : undefined;
   const front = createFront({
@@ -122,10 +124,11 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
       plan,
       async verdict(o = {}) {
         await relay?.drain(2000);
-        return { ...judge({ model, plan, exchanges, deliveries: relay?.deliveries ?? [], webhooks: !!relay, strict: o.strict ?? !!opts.strict }), dropped };
+        return { ...judge({ model, plan, exchanges, deliveries: relay?.deliveries ?? [], webhooks: !!relay, strict: o.strict ?? !!opts.strict, stalls: monitor.stalls() }), dropped };
       },
       close() {
         closed ??= (async () => {
+          monitor.stop();
           await front.close();
           await relay?.close();
           await ref.close();
@@ -134,6 +137,7 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
       },
     };
   } catch (e) {
+    monitor.stop();
     await front.close();
     await relay?.close();
     await ref.close();

@@ -17,6 +17,7 @@ const verdict: AuditVerdict = {
   exchanges: [{ seq: 1, server: 'api', method: 'POST', path: '/x/<img src=x onerror=alert(1)>', query: 'a="b"', headers: { 'x-evil': '</pre><script>' }, body: { n: '<b>' }, bodyText: '{}', startMs: 0, endMs: 5, status: 404 }],
   deliveries: [],
   dropped: 0,
+  stalls: [],
 };
 
 describe('audit reports', () => {

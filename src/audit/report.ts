@@ -18,7 +18,7 @@ export interface AuditReportPaths {
 export const AUDIT_FILES = { json: 'audit.json', junit: 'junit.xml', html: 'audit.html' } as const;
 
 export function auditJson(v: AuditVerdict, plan: AuditPlan): string {
-  return `${JSON.stringify({ tool: { name: TOOL_NAME, version: TOOL_VERSION }, kind: 'client-audit', exit_code: v.exitCode, strict: v.strict, counts: v.counts, plan, rules: v.rules, exchanges: v.exchanges, deliveries: v.deliveries, dropped: v.dropped }, null, 2)}\n`;
+  return `${JSON.stringify({ tool: { name: TOOL_NAME, version: TOOL_VERSION }, kind: 'client-audit', exit_code: v.exitCode, strict: v.strict, counts: v.counts, plan, rules: v.rules, exchanges: v.exchanges, deliveries: v.deliveries, dropped: v.dropped, stalls: v.stalls }, null, 2)}\n`;
 }
 
 export function auditJunit(v: AuditVerdict): string {

@@ -1,6 +1,7 @@
 // Shapes shared by the client audit: what one recorded exchange holds, what a judge returns, and the
 // verdict of a whole audit. Recorded exchanges are the only evidence a judge may use.
 
+import type { Stall } from './stalls.ts';
 import type { ClientRule, ClientRuleId, OperationId } from '../model/types.ts';
 
 /** One request the client made to base_url or pci_url, as the audit saw it. Secrets are redacted. */
@@ -77,6 +78,8 @@ export interface AuditVerdict {
   deliveries: Delivery[];
   /** Exchanges served past the recording cap (MAX_EXCHANGES), judged by none. */
   dropped: number;
+  /** The audit's own event-loop stalls (stalls.ts): the timing judges do not count them as the client's waits. */
+  stalls: Stall[];
 }
 
 /** The first stdout line of `baas-conform audit`: everything a client needs to run against the audit. */

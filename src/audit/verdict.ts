@@ -4,21 +4,22 @@
 import type { Model } from '../model/types.ts';
 import { JUDGES } from './judges/index.ts';
 import type { AuditPlan } from './plan.ts';
+import type { Stall } from './stalls.ts';
 import type { AuditVerdict, Delivery, Exchange, RuleOutcome, RuleStatus } from './types.ts';
 
-export function judge(input: { model: Model; plan: AuditPlan; exchanges: readonly Exchange[]; deliveries: readonly Delivery[]; webhooks: boolean; strict: boolean }): AuditVerdict {
+export function judge(input: { model: Model; plan: AuditPlan; exchanges: readonly Exchange[]; deliveries: readonly Delivery[]; webhooks: boolean; strict: boolean; stalls: readonly Stall[] }): AuditVerdict {
   const rules: RuleOutcome[] = input.model.clientRules.map((rule) => {
     const base = { id: rule.id, level: rule.level, section: rule.section, quote: rule.quote, summary: rule.summary, ...(rule.cites ? { cites: rule.cites } : {}) };
     const j = JUDGES[rule.id];
     if (!rule.testable || !j) {
       return { ...base, status: 'not-exercised', outcome: 'untestable', message: rule.untestable_reason ?? 'no judge', exchanges: [] } as RuleOutcome;
     }
-    const r = j({ model: input.model, plan: input.plan, rule, exchanges: input.exchanges, deliveries: input.deliveries, webhooks: input.webhooks });
+    const r = j({ model: input.model, plan: input.plan, rule, exchanges: input.exchanges, deliveries: input.deliveries, webhooks: input.webhooks, stalls: input.stalls });
     const outcome: RuleStatus = r.status === 'fail' ? (rule.level === 'required' ? 'fail' : 'warn') : r.status;
     return { ...base, ...r, outcome };
   });
   const counts: Record<RuleStatus, number> = { pass: 0, fail: 0, warn: 0, 'not-exercised': 0, untestable: 0 };
   for (const r of rules) counts[r.outcome]++;
   const failed = counts.fail > 0 || (input.strict && counts.warn > 0);
-  return { exitCode: failed ? 1 : 0, strict: input.strict, rules, counts, exchanges: [...input.exchanges], deliveries: [...input.deliveries], dropped: 0 };
+  return { exitCode: failed ? 1 : 0, strict: input.strict, rules, counts, exchanges: [...input.exchanges], deliveries: [...input.deliveries], dropped: 0, stalls: [...input.stalls] };
 }

@@ -41,6 +41,33 @@ describe('CLIENT-TOKEN-BACKOFF judge', () => {
     expect(none.message).toMatch(/no burst did .*longest later wait 2 ms/);
   });
 
+  it('fails a client that retries at once, however long the stalls of the audit itself made its later waits look', () => {
+    // Every later wait 1-3 ms of the client's, then a 600-1500 ms stall of the audit's event loop that
+    // ends as the retry is read: recorded waits far over any bound, and none of it the client's.
+    const rnd = seeded(11);
+    const lengths = DEFAULT_PLAN.token_bursts.map((b) => b.length);
+    for (let i = 0; i < 100; i++) {
+      const own = lengths.map((n) => Array.from({ length: n }, () => 1 + rnd() * 2));
+      const stalls = lengths.map((n) => Array.from({ length: n }, (_, k) => (k === 0 ? 0 : 600 + rnd() * 900)));
+      const waits = own.map((b, x) => b.map((w, k) => w + stalls[x][k]));
+      const j = judgeBackoff(model, waits, DEFAULT_PLAN, stalls);
+      expect(j.status, j.message).toBe('fail');
+      // Unseen, the same stalls would pass it: what the stall record is for.
+      expect(judgeBackoff(model, waits).status).toBe('pass');
+    }
+    const j = judgeBackoff(model, [[1, 2, 1, 901, 2, 1, 2]], DEFAULT_PLAN, [[0, 0, 0, 900, 0, 0, 0]]);
+    expect(j.message).toContain('901 ms (900 ms of it an audit stall)');
+  });
+
+  it('still passes exponential backoff when audit stalls fall inside its waits or end them', () => {
+    const plain = Array.from({ length }, (_, k) => 50 * 2 ** k);
+    // A stall inside a wait that ended on the client's own timer is not where the retry was read: no cut.
+    expect(judgeBackoff(model, [plain], DEFAULT_PLAN, [plain.map(() => 0)]).status).toBe('pass');
+    // A stall ending each later wait cuts it to where the stall began, which still reaches the bound.
+    const cut = plain.map((w, k) => (k >= 3 ? Math.min(w - 1, 150) : 0));
+    expect(judgeBackoff(model, [plain], DEFAULT_PLAN, [cut]).status).toBe('pass');
+  });
+
   it('does not judge a client that gave up after three retries, and names the exchanges it judged', () => {
     const j = judge([[10, 20, 40]]);
     expect(j.status).toBe('not-exercised');

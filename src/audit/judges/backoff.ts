@@ -10,11 +10,16 @@
 //   (a fixed delay d: start >= d, a later wait <= d + stall < factor x d + min_growth_ms, factor >= 1);
 // - a cap is normal client practice: a later wait held at the client's cap still counts, the judge asks
 //   the waits to reach the bound, not to keep growing to the end of the burst;
-// - one burst that grows passes the rule (full jitter may leave one burst under the bound by chance).
+// - one burst that grows passes the rule (full jitter may leave one burst under the bound by chance);
+// - a later wait counts only up to the earliest its next attempt may have been sent: a stall of the
+//   audit's own event loop (stalls.ts) delays the record of a request, so a wait that ends in one is
+//   cut to where the stall began. Stalls the audit saw never count as growth, whatever their length;
+//   the min_growth_ms tolerance is left for stalls it cannot see (a client's own process). The start
+//   stays as recorded: cut to where a stall began, it would let a fixed delay over the tolerance pass.
 // backoff.sim.test.ts measures the false-failure and false-pass rates on seeded client models.
 
 import type { Exchange } from '../types.ts';
-import { cite, ms, notExercised, type Judge, type JudgeContext } from './context.ts';
+import { cite, ms, notExercised, sentAtLeast, type Judge, type JudgeContext } from './context.ts';
 
 /** The attempt that followed `ex`: the next call of the same operation (or, unrouted, the same path). */
 function nextAttempt(all: readonly Exchange[], ex: Exchange): Exchange | undefined {
@@ -23,7 +28,10 @@ function nextAttempt(all: readonly Exchange[], ex: Exchange): Exchange | undefin
 
 interface Burst {
   id: string;
+  /** As recorded: from a 429's answer to the next attempt's arrival. */
   waits: number[];
+  /** The same waits up to the earliest each next attempt may have been sent (sentAtLeast). */
+  own: number[];
   seqs: number[];
 }
 
@@ -34,14 +42,16 @@ function bursts(ctx: JudgeContext, prefix: string): Burst[] {
   }
   return [...byId].map(([id, list]) => {
     const waits: number[] = [];
+    const own: number[] = [];
     const used = list.map((e) => e.seq);
     for (const e of list) {
       const next = nextAttempt(ctx.exchanges, e);
       if (!next || e.endMs === undefined) break;
       waits.push(next.startMs - e.endMs);
+      own.push(Math.max(0, Math.min(next.startMs, sentAtLeast(ctx, next)) - e.endMs));
       if (!used.includes(next.seq)) used.push(next.seq);
     }
-    return { id, waits, seqs: used };
+    return { id, waits, own, seqs: used };
   });
 }
 
@@ -52,7 +62,8 @@ export const tokenBackoff: Judge = (ctx) => {
   const all = bursts(ctx, 'token-');
   if (all.length === 0) return notExercised('the plan imposed no burst of 429s on the token endpoint, or the client never called it');
   const complete = all.filter((b) => b.waits.length > EARLY_WAITS);
-  const shown = all.map((b) => `${b.id}: ${b.waits.length ? b.waits.map(ms).join(', ') : 'no retry'}`).join('; ');
+  const wait = (b: Burst, i: number) => (b.own[i] < b.waits[i] ? `${ms(b.waits[i])} (${ms(b.waits[i] - b.own[i])} of it an audit stall)` : ms(b.waits[i]));
+  const shown = all.map((b) => `${b.id}: ${b.waits.length ? b.waits.map((_, i) => wait(b, i)).join(', ') : 'no retry'}`).join('; ');
   const exchanges = all.flatMap((b) => b.seqs);
   if (complete.length === 0) {
     return { status: 'not-exercised', message: `no burst of 429s was retried more than ${EARLY_WAITS} times (${shown}); growth needs the first ${EARLY_WAITS} waits and a later one`, exchanges };
@@ -61,12 +72,12 @@ export const tokenBackoff: Judge = (ctx) => {
   const judged = complete.map((b) => {
     const start = Math.min(...b.waits.slice(0, EARLY_WAITS));
     const bound = factor * start + min_growth_ms;
-    const reached = b.waits.slice(EARLY_WAITS).filter((w) => w >= bound);
+    const reached = b.own.slice(EARLY_WAITS).filter((w) => w >= bound);
     return { b, start, bound, reached };
   });
   const grown = judged.filter((j) => j.reached.length > 0);
   const each = judged.map((j) => `${j.b.id}: shortest of the first ${EARLY_WAITS} waits ${ms(j.start)}, bound ${factor} x ${ms(j.start)} + ${ms(min_growth_ms)} = ${ms(j.bound)}, `
-    + (j.reached.length ? `reached by ${j.reached.map(ms).join(', ')}` : `longest later wait ${ms(Math.max(...j.b.waits.slice(EARLY_WAITS)))}`)).join('; ');
+    + (j.reached.length ? `reached by ${j.reached.map(ms).join(', ')}` : `longest later wait ${ms(Math.max(...j.b.own.slice(EARLY_WAITS)))}`)).join('; ');
   const verdict = `waits after consecutive 429s (${shown})`;
   const rule = `exponential backoff needs a wait after the first ${EARLY_WAITS} of a burst to reach ${factor} x the shortest of them + ${ms(min_growth_ms)} (the longest scheduling stall tolerated), in at least one burst`;
   return grown.length > 0

@@ -2,6 +2,7 @@
 
 import type { ClientRule, Model } from '../../model/types.ts';
 import type { AuditPlan } from '../plan.ts';
+import { sentNoEarlierThan, type Stall } from '../stalls.ts';
 import type { Delivery, Exchange, Judgement } from '../types.ts';
 
 export interface JudgeContext {
@@ -12,7 +13,12 @@ export interface JudgeContext {
   deliveries: readonly Delivery[];
   /** Whether the audit delivered webhooks to a receiver (--webhook-url). */
   webhooks: boolean;
+  /** The audit's own event-loop stalls over the traffic (stalls.ts). */
+  stalls: readonly Stall[];
 }
+
+/** The earliest the client may have sent `ex`: its recorded start, or the start of an audit stall it was recorded in or right after. */
+export const sentAtLeast = (ctx: JudgeContext, ex: Exchange): number => sentNoEarlierThan(ctx.stalls, ex.startMs);
 
 export type Judge = (ctx: JudgeContext) => Judgement;
 

@@ -4,28 +4,37 @@
 
 import type { Model } from '../../model/types.ts';
 import { DEFAULT_PLAN, type AuditPlan } from '../plan.ts';
+import type { Stall } from '../stalls.ts';
 import type { Exchange, Judgement } from '../types.ts';
 import { tokenBackoff } from './backoff.ts';
 
-/** Token calls: burst b is 429 x waits.length, then a 200; each wait (ms) runs from a 429's answer to the next attempt. */
-export function tokenTraffic(bursts: readonly (readonly number[])[]): Exchange[] {
+/**
+ * Token calls: burst b is 429 x waits.length, then a 200; each wait (ms) runs from a 429's answer to the
+ * next attempt. `stalled[b][i]` (ms, optional) says the audit's event loop stalled for that long just
+ * before wait i of burst b ended: the stall the audit records, ending as the next attempt arrives.
+ */
+export function tokenTraffic(bursts: readonly (readonly number[])[], stalled: readonly (readonly number[])[] = []): { exchanges: Exchange[]; stalls: Stall[] } {
   const out: Exchange[] = [];
+  const stalls: Stall[] = [];
   let t = 1_000_000;
   const add = (extra: Partial<Exchange>) => {
     out.push({ seq: out.length + 1, server: 'api', method: 'POST', path: '/t', query: '', operationId: 'createToken', headers: {}, bodyText: '', startMs: t, endMs: t + 2, status: 200, ...extra });
     t += 2;
   };
   bursts.forEach((waits, b) => {
-    for (const w of waits) {
+    waits.forEach((w, i) => {
       add({ status: 429, injected: { kind: 'rate-limit', burst: `token-${b + 1}` } });
       t += w;
-    }
+      const s = stalled[b]?.[i] ?? 0;
+      if (s > 0) stalls.push({ fromMs: t - s, toMs: t });
+    });
     add({});
     t += 3000;
   });
-  return out;
+  return { exchanges: out, stalls };
 }
 
-export function judgeBackoff(model: Model, bursts: readonly (readonly number[])[], plan: AuditPlan = DEFAULT_PLAN): Judgement {
-  return tokenBackoff({ model, plan, rule: model.clientRule('CLIENT-TOKEN-BACKOFF'), exchanges: tokenTraffic(bursts), deliveries: [], webhooks: false });
+export function judgeBackoff(model: Model, bursts: readonly (readonly number[])[], plan: AuditPlan = DEFAULT_PLAN, stalled: readonly (readonly number[])[] = []): Judgement {
+  const { exchanges, stalls } = tokenTraffic(bursts, stalled);
+  return tokenBackoff({ model, plan, rule: model.clientRule('CLIENT-TOKEN-BACKOFF'), exchanges, deliveries: [], webhooks: false, stalls });
 }

@@ -1,7 +1,8 @@
 // The request timeout (section 8, 30 s recommended; the plan's scaled value here), judged from when
 // the client abandons a request the audit stalls: its socket closes, or a new attempt arrives.
 
-import { ms, notExercised, specValue, type Judge } from './context.ts';
+import { sentNoEarlierThan } from '../stalls.ts';
+import { ms, notExercised, sentAtLeast, specValue, type Judge } from './context.ts';
 
 /** "About" the timeout: from half of it to half again, plus a scheduling margin for a loaded host. */
 const LOW = 0.5;
@@ -15,11 +16,14 @@ export const requestTimeout: Judge = (ctx) => {
   const results = stalled.map((e) => {
     const retry = ctx.exchanges.find((x) => x.seq > e.seq && x.method === e.method && x.path === e.path);
     const gaveUp = Math.min(e.abandonedMs ?? Infinity, retry?.startMs ?? Infinity) - e.startMs;
+    // Too late only by when the client gave up at the earliest: a hang-up or a new attempt recorded in or
+    // right after a stall of the audit's own event loop may have come when the stall began.
+    const atLeast = Math.min(e.abandonedMs === undefined ? Infinity : sentNoEarlierThan(ctx.stalls, e.abandonedMs), retry ? sentAtLeast(ctx, retry) : Infinity) - e.startMs;
     const stallMs = e.injected?.kind === 'stall' ? e.injected.ms : 0;
-    return { e, gaveUp: gaveUp < stallMs ? gaveUp : undefined };
+    return { e, gaveUp: gaveUp < stallMs ? gaveUp : undefined, atLeast };
   });
   const exchanges = results.map((r) => r.e.seq);
-  const bad = results.filter((r) => r.gaveUp === undefined || r.gaveUp < LOW * t || r.gaveUp > HIGH * t + MARGIN_MS);
+  const bad = results.filter((r) => r.gaveUp === undefined || r.gaveUp < LOW * t || Math.min(r.gaveUp, r.atLeast) > HIGH * t + MARGIN_MS);
   const text = results.map((r) => (r.gaveUp === undefined ? `#${r.e.seq} still waiting when the audit answered after ${ms(r.e.injected?.kind === 'stall' ? r.e.injected.ms : 0)}` : `#${r.e.seq} abandoned after ${ms(r.gaveUp)}`)).join('; ');
   return bad.length === 0
     ? { status: 'pass', message: `${text} (timeout about ${ms(t)})`, exchanges }

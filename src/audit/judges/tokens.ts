@@ -3,7 +3,7 @@
 // second can be byte-identical. Buffers are the plan's scaled ones (the spec's 5 minutes).
 
 import type { Exchange } from '../types.ts';
-import { cite, notExercised, seqs, specValue, type Judge, type JudgeContext } from './context.ts';
+import { cite, notExercised, sentAtLeast, seqs, specValue, type Judge, type JudgeContext } from './context.ts';
 
 const isTokenCall = (e: Exchange) => e.operationId === 'createToken';
 
@@ -63,7 +63,8 @@ export const refreshBuffer: Judge = (ctx) => {
   }
   const buffer = ctx.plan.scale.refresh_buffer_seconds * 1000;
   // "About" the buffer: a token still presented in the last half of it was not renewed at the buffer.
-  const lateUse = ctx.exchanges.filter((e) => e.token?.kind === 's2s' && e.token.expiresAtSec !== undefined && e.startMs > e.token.expiresAtSec * 1000 - buffer / 2);
+  // A call recorded in or right after a stall of the audit's own may have been sent when the stall began.
+  const lateUse = ctx.exchanges.filter((e) => e.token?.kind === 's2s' && e.token.expiresAtSec !== undefined && sentAtLeast(ctx, e) > e.token.expiresAtSec * 1000 - buffer / 2);
   if (lateUse.length > 0) {
     return {
       status: 'fail',

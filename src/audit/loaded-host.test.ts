@@ -1,0 +1,57 @@
+// The client audit on a host whose event loop stalls. The sample client runs in this process, so a long
+// callback delays both its retries and the audit's reading of them. Here the loop blocks for 400 ms right
+// after each of the later 429s of every token burst (the 4th to the 7th, where the judge looks for
+// growth): the recorded waits of a client that retries at once then look like grown ones. It must
+// still fail CLIENT-TOKEN-BACKOFF, and the conforming client must still pass it. The audit's record of
+// its own stalls is what tells the two apart (stalls.ts); without it the first case passes.
+
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { auditMode } from '../../examples/clients/bank.ts';
+import { DEFAULT_PLAN } from './plan.ts';
+
+const STALL_MS = 400;
+const BURST = DEFAULT_PLAN.token_bursts[0].length;
+const FINISH = 'http.server.response.finish';
+
+/** Blocks the loop STALL_MS after the later 429s of each burst (those without Retry-After), at most 40 times. */
+function stallAfterLater429s(): () => void {
+  let seen = 0;
+  const onFinish = (msg: unknown) => {
+    const res = (msg as { response: ServerResponse }).response;
+    if (res.statusCode !== 429 || res.getHeader('retry-after') !== undefined || seen >= 40) return;
+    const k = seen++ % BURST;
+    if (k < 3) return;
+    setImmediate(() => {
+      const end = Date.now() + STALL_MS;
+      while (Date.now() < end);
+    });
+  };
+  subscribe(FINISH, onFinish);
+  return () => unsubscribe(FINISH, onFinish);
+}
+
+async function backoffUnderStalls(mode: 'no-backoff' | 'none') {
+  const stop = stallAfterLater429s();
+  try {
+    const r = await auditMode(mode);
+    return { rule: r.verdict.rules.find((x) => x.id === 'CLIENT-TOKEN-BACKOFF')!, stalls: r.verdict.stalls.filter((s) => s.toMs - s.fromMs >= STALL_MS - 50).length };
+  } finally {
+    stop();
+  }
+}
+
+describe('client audit on a stalling host', () => {
+  it('fails the client that retries at once, though stalls made its later waits look grown', async () => {
+    const { rule, stalls } = await backoffUnderStalls('no-backoff');
+    expect(stalls, 'the audit saw the stalls').toBeGreaterThanOrEqual(4);
+    expect(rule.outcome, rule.message).toBe('fail');
+    expect(rule.message).toMatch(/\d+ ms \(\d+ ms of it an audit stall\)/);
+  }, 60_000);
+
+  it('passes the conforming client under the same stalls', async () => {
+    const { rule } = await backoffUnderStalls('none');
+    expect(rule.outcome, rule.message).toBe('pass');
+  }, 60_000);
+});
