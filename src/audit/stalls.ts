@@ -58,12 +58,19 @@ export const STALL_SLACK_MS = 25;
  * in or just after (stalls closer together than the slack count as one), or `atMs` itself.
  */
 export function sentNoEarlierThan(stalls: readonly Stall[], atMs: number, slackMs = STALL_SLACK_MS): number {
+  // Stalls are in time order: find the last one that began before atMs, then walk back while they chain.
+  let lo = 0;
+  let hi = stalls.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (stalls[mid].fromMs < atMs) lo = mid + 1;
+    else hi = mid;
+  }
   let earliest = atMs;
-  for (let i = stalls.length - 1; i >= 0; i--) {
+  for (let i = lo - 1; i >= 0; i--) {
     const s = stalls[i];
-    if (s.fromMs >= earliest) continue;
     if (s.toMs + slackMs < earliest) break;
-    earliest = s.fromMs;
+    earliest = Math.min(earliest, s.fromMs);
   }
   return earliest;
 }
