@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { sentNoEarlierThan, startStallMonitor, STALL_SLACK_MS } from './stalls.ts';
 
 describe('stall monitor', () => {
+  // No time bound: the block is made here, and a loaded host can only make the tick later, so the
+  // stall it records can only grow; the assertion is that one recorded stall spans the whole block.
   it('records a blocked event loop as a stall spanning the block', async () => {
     const m = startStallMonitor();
     try {
@@ -14,7 +16,6 @@ describe('stall monitor', () => {
       await new Promise((r) => setTimeout(r, 30));
       const covering = m.stalls().filter((s) => s.fromMs <= from + 15 && s.toMs >= to - 5);
       expect(covering, JSON.stringify(m.stalls())).toHaveLength(1);
-      expect(covering[0].toMs - covering[0].fromMs).toBeGreaterThanOrEqual(100);
     } finally {
       m.stop();
     }

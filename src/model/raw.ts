@@ -21,6 +21,7 @@ export interface RawParameter {
   name: string;
   in: string;
   required?: boolean;
+  schema?: { pattern?: string };
 }
 
 export interface RawOperation {

@@ -186,7 +186,7 @@ export interface Operation {
   /** true when the endpoint needs a user identity (section 5 "most endpoints"). */
   userScoped: boolean;
   /** Header, path and query parameters the spec lists (dereferenced), e.g. X-Chain-Id required on POST /api/v1/user. */
-  parameters: { name: string; in: string; required: boolean }[];
+  parameters: { name: string; in: string; required: boolean; /** The schema's pattern, when the spec gives one (X-Chain-Id: digits). */ pattern?: string }[];
   /** true when the spec shows a request body for the operation. */
   hasRequestBody: boolean;
   deprecatedRequestFields: string[];

@@ -6,19 +6,10 @@ import { header } from '../http.ts';
 import type { RefState } from '../state/index.ts';
 import type { Company, User } from '../state/store.ts';
 
-/** Only ASCII digits, at least one: /^[0-9]+$/ without the regex call, which costs more than the rest of the check on every user call. */
-export function isDigits(s: string): boolean {
-  if (s.length === 0) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
 /** The card actions of section 4 (paths not shown), for the `identity.cross-company-card-actions` fault. */
 const CARD_ACTIONS: ReadonlySet<string> = new Set(['activateCard', 'blockCard', 'unblockCard', 'closeCard']);
 
-type HeaderNames = { wallet: string; email: string; id: string; chain: string; chainLower: string };
+type HeaderNames = { wallet: string; email: string; id: string; chain: string; chainLower: string; /** The X-Chain-Id schema pattern of spec/openapi.yaml. */ chainPattern: RegExp };
 /** Header names by model, resolved on first use: the request path reads a table, not the model. */
 const NAMES = new WeakMap<RefState['model'], HeaderNames>();
 /** The last model asked about and its names: every request of a server asks about the same model. */
@@ -41,11 +32,17 @@ function resolveNames(st: RefState): HeaderNames {
     return h;
   };
   const chain = st.model.auth.chain_header;
-  return { wallet: find(/wallet/), email: find(/email/), id: find(/-id$/), chain, chainLower: chain.toLowerCase() };
+  const chainLower = chain.toLowerCase();
+  const patterns = new Set<string>();
+  for (const op of st.model.operations.values()) {
+    for (const p of op.parameters) if (p.in === 'header' && p.name.toLowerCase() === chainLower && p.pattern !== undefined) patterns.add(p.pattern);
+  }
+  if (patterns.size !== 1) throw new Error(`spec/openapi.yaml: ${chain} needs one schema pattern, found ${patterns.size === 0 ? 'none' : [...patterns].join(', ')}`);
+  return { wallet: find(/wallet/), email: find(/email/), id: find(/-id$/), chain, chainLower, chainPattern: new RegExp([...patterns][0]) };
 }
 
 /**
- * X-Chain-Id must be present and numeric (any numeric chain is accepted). `form` says which token the
+ * X-Chain-Id must be present and match its schema pattern (numeric: any numeric chain is accepted). `form` says which token the
  * call carries (the fault chain.optional-token-forms drops the header only on the user-token and
  * identity-provider forms, where section 7 shows no row).
  */
@@ -55,7 +52,7 @@ export function requireChain(ctx: Ctx, st: RefState, form: 's2s' | 'user' | 'idp
   const names = identityHeaders(st);
   const chain = header(ctx, names.chainLower);
   if (chain === undefined) throw st.errors.rule('ERR-S2S-CHAIN-ID-MISSING');
-  if (!isDigits(chain) && !st.fault('chain.any-value')) throw st.errors.invalid(names.chain);
+  if (!names.chainPattern.test(chain) && !st.fault('chain.any-value')) throw st.errors.invalid(names.chain);
 }
 
 function findAnywhere(st: RefState, f: (c: Company) => User | undefined): User | undefined {

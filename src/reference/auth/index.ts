@@ -98,35 +98,33 @@ interface UserCallOutcome {
  */
 const LAST_USER_CALL = new WeakMap<object, UserCallOutcome>();
 
-function sameHeaders(ctx: Ctx, st: RefState, o: UserCallOutcome): boolean {
-  const n = identityHeaders(st);
-  if (o.auth !== header(ctx, 'authorization') || o.chain !== header(ctx, n.chainLower)) return false;
-  return !o.s2s || (o.id === header(ctx, n.id) && o.email === header(ctx, n.email) && o.wallet === header(ctx, n.wallet));
-}
-
 /** A user call: user token + X-Chain-Id, or S2S + X-Chain-Id + exactly one identity header. */
 function userCall(ctx: Ctx, st: RefState): void {
   if (!st.faultFree) {
     judgeUserCall(ctx, st);
     return;
   }
+  const n = identityHeaders(st);
   const socket = ctx.req.socket;
+  const auth = header(ctx, 'authorization');
+  const chain = header(ctx, n.chainLower);
   const last = LAST_USER_CALL.get(socket);
-  if (last !== undefined && sameHeaders(ctx, st, last)) {
+  if (last !== undefined && last.auth === auth && last.chain === chain
+    && (!last.s2s || (last.id === header(ctx, n.id) && last.email === header(ctx, n.email) && last.wallet === header(ctx, n.wallet)))) {
     judgeExpiry(st, last.verified);
     ctx.caller = last.caller;
     ctx.user = last.user;
     return;
   }
   const verified = judgeUserCall(ctx, st);
-  const n = identityHeaders(st);
+  const s2s = verified.kind === 's2s';
   LAST_USER_CALL.set(socket, {
-    auth: header(ctx, 'authorization'),
-    chain: header(ctx, n.chainLower),
-    s2s: verified.kind === 's2s',
-    wallet: header(ctx, n.wallet),
-    email: header(ctx, n.email),
-    id: header(ctx, n.id),
+    auth,
+    chain,
+    s2s,
+    wallet: s2s ? header(ctx, n.wallet) : undefined,
+    email: s2s ? header(ctx, n.email) : undefined,
+    id: s2s ? header(ctx, n.id) : undefined,
     verified,
     // Shared by every repeat of the call: frozen, so a handler that wrote to it would fail loudly.
     caller: Object.freeze(ctx.caller!),
