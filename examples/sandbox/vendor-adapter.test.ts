@@ -78,6 +78,18 @@ describe('examples/sandbox/vendor-adapter.mjs', () => {
     expect(v.calls.get('challenges')).toBeUndefined();
   }, 200_000);
 
+  it('the YAML adapter for the same vendor (steps for the two-call operations) fails nothing; setPrimaryWallet, which it cannot express, skips exactly the checks that need it', async () => {
+    const v = await vendor();
+    const out = await runConformance({ profile: { ...v.profile, control_adapter: join(HERE, 'vendor-adapter.yaml') }, env: { VENDOR_URL: v.url, VENDOR_API_KEY: v.apiKey }, numRuns: 2 });
+    expect(ids(out.results, 'fail')).toEqual([]);
+    expect(ids(out.results, 'blocked')).toEqual([]);
+    const controlSkips = out.results.filter((r) => r.verdict === 'skip' && /control operation/.test(r.reason ?? ''));
+    const needing = (await loadChecks()).filter((c) => c.needs?.includes('control:setPrimaryWallet')).map((c) => c.id).sort();
+    expect(controlSkips.map((r) => r.checkId).sort()).toEqual(needing);
+    for (const r of controlSkips) expect(r.reason).toMatch(/setPrimaryWallet/);
+    for (const route of ['cards', 'challenges', 'sepa-account', 'sepa-open'] as const) expect({ route, used: (v.calls.get(route) ?? 0) > 0 }).toEqual({ route, used: true });
+  }, 400_000);
+
   it('a vendor whose SEPA completion is broken: the checks that need completeSepaActivation do not pass, each names it, exit 1', async () => {
     const v = await vendor(['sepa-open']);
     // Without the model-based check: its command sequence is drawn at random and one run may never call the provider.
