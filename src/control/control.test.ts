@@ -3,14 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { HttpSession } from '../client/http.ts';
 import { captureIo } from '../cli/capture.ts';
 import { main } from '../cli/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import { resolveProfile } from '../profile/index.ts';
-import { ControlAdapterError, controlOperations, fileAdapter, httpControlAdapter, loadAdapterModule, parseAdapter } from './index.ts';
+import { ControlAdapterError, type ControlInput, type ControlModuleOperation, controlOperations, fileAdapter, httpControlAdapter, loadAdapterModule, parseAdapter } from './index.ts';
+import type { ModuleOperation } from './module-adapter.ts';
 import { readPointer, render } from './template.ts';
 
 let model: Model;
@@ -192,6 +193,11 @@ describe('adapters against a loopback vendor', () => {
     await s.close();
   });
 
+  it('the public module contract (ControlModuleOperation, exported by the package) is what the loader calls', () => {
+    // Checked by tsc: a function written against the public types is accepted by the loader's table.
+    expectTypeOf<ControlModuleOperation>().toExtend<ModuleOperation>();
+    expectTypeOf<Parameters<ControlModuleOperation>[0]>().toEqualTypeOf<ControlInput>();
+  });
   it('a JS module adapter performs its operations through the check client; a bad module names the operation', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bc-module-'));
     const good = join(dir, 'adapter.mjs');
