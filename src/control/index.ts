@@ -7,3 +7,4 @@ export { httpControlAdapter } from './http-adapter.ts';
 export { loadAdapterFile, parseAdapter, fileAdapter, type AdapterFile } from './file-adapter.ts';
 export { loadAdapterModule } from './module-adapter.ts';
 export { resolveControlAdapter } from './resolve.ts';
+export type { ControlHttp, ControlHttpRequest, ControlModule, ControlModuleOperation, ControlModuleTools } from './module-contract.ts';
