@@ -70,6 +70,21 @@ describe('card tokenization protected by the S2S Bearer token (pciAuth s2s)', ()
   });
 });
 
+describe('card tokenization protected by a user token (pciAuth user)', () => {
+  it('mode user: the check sends a user token and X-Chain-Id, and the flow passes', async () => {
+    const reference = await startReference({ pciAuth: 'user' });
+    try {
+      expect(reference.profile.operation_auth).toEqual({ tokenizeCard: { mode: 'user' } });
+      const out = await runConformance({ profile: reference.profile, env: {}, checks: ['schema.tokenize-card', 'transfers.push-to-card.end-to-end'], seed: 7 });
+      expect(out.results.filter((r) => r.verdict !== 'pass').map((r) => [r.checkId, r.failure?.message ?? r.reason])).toEqual([]);
+      const refusedS2s = await runConformance({ profile: { ...reference.profile, operation_auth: { tokenizeCard: { mode: 's2s' } } }, env: {}, checks: ['schema.tokenize-card'], seed: 7 });
+      expect(refusedS2s.results[0]).toMatchObject({ verdict: 'blocked', blocked: { operation: 'tokenizeCard', rules: [] } });
+    } finally {
+      await reference.close();
+    }
+  });
+});
+
 describe('a faulty tokenization, authorized', () => {
   it('answering no card_token still fails FLOW-PUSH-TO-CARD (transfers.tokenize.card-token-renamed)', async () => {
     const [variant] = variantsById(['transfers.tokenize.card-token-renamed']);
