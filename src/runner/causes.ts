@@ -142,6 +142,8 @@ export function withOutcomes(rules: RuleVerdict[], results: CheckResult[]): Rule
     if (rule.verdict !== 'skip') return rule;
     const mine = rule.checks.map((id) => byCheck.get(id)).find((r) => r !== undefined);
     if (!mine) return rule;
-    return { ...rule, verdict: 'blocked', reason: `${mine.checkId}: blocked by ${mine.blocked!.operation}${mine.blocked!.rules.length ? ` (${mine.blocked!.rules.join(', ')})` : ''}` };
+    // Naming no rule, the block's cause is outside the target's rules (a profile setting, an unread answer): say it.
+    const b = mine.blocked!;
+    return { ...rule, verdict: 'blocked', reason: `${mine.checkId}: blocked by ${b.operation}${b.rules.length ? ` (${b.rules.join(', ')})` : `: ${b.message}`}` };
   });
 }

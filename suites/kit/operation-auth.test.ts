@@ -53,6 +53,9 @@ describe('card tokenization protected by the S2S Bearer token (pciAuth s2s)', ()
     for (const rule of ['FLOW-PUSH-TO-CARD', 'ENDPOINT-RESPONSE-SCHEMA', 'GENERAL-TRANSPORT-JSON']) {
       expect(out.rules.find((r) => r.id === rule)?.verdict, rule).not.toBe('fail');
     }
+    // The rule verdict's reason names the key too, not only the operation.
+    const flow = out.rules.find((r) => r.id === 'FLOW-PUSH-TO-CARD');
+    expect(flow).toMatchObject({ verdict: 'blocked', reason: expect.stringContaining(KEY) });
     expect(out.summary.failed).toBe(0);
     expect(out.rootCauses).toEqual([expect.objectContaining({ kind: 'blocking', operation: 'tokenizeCard', rules: [] })]);
   });
