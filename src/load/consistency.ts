@@ -12,7 +12,7 @@
 import type { Model, OperationId } from '../model/index.ts';
 import { live, liveUser, ONLY_2XX, userHeaders, type LoadRequest, type MixEntry, type Scenario } from './mix.ts';
 import { inconclusive } from '../errors/index.ts';
-import { cardOwners, CARDS_PER_OWNER, ownedWrites } from './owners.ts';
+import { cardOwners, ownedWrites } from './owners.ts';
 import { readBack, type ReadBack } from './read-back.ts';
 import { newUserBody, operation, type SetupHttp } from './setup.ts';
 import { refreshBufferSec } from './tokens.ts';
@@ -214,7 +214,7 @@ export const consistencyScenario: Scenario = {
       mix,
       secrets: tokens.issued,
       tokens,
-      sends: `createUserV2 40%, createVirtualCard 30% (spread over users, at most about ${CARDS_PER_OWNER} cards each), createRecipientV2 30%, each 2xx read back after the load (getUserV1, listCards per card owner, getRecipient); S2S token refreshed ${refreshBufferSec(s.model)} s before expires_at`,
+      sends: `createUserV2 40%, createVirtualCard 30% (spread over users, at most about ${owners.cap} cards each), createRecipientV2 30%, each 2xx read back after the load (getUserV1, listCards per card owner, getRecipient); S2S token refreshed ${refreshBufferSec(s.model)} s before expires_at`,
       observeOps: mix.map((m) => m.op),
       observe(req: LoadRequest, _status: number, body: string) {
         let json: unknown;

@@ -1,16 +1,24 @@
 // Card owners of the consistency scenario. listCards answers every card of a user in one body and the
 // spec shows no paging for it (section 4 shows page_number/page_size for the activity feed only), so
-// the scenario spreads its card writes over users: each owner gets at most about CARDS_PER_OWNER cards,
-// and the next owner is created (setup traffic, not measured load) while the current one fills. Each
+// the scenario spreads its card writes over users: each owner gets at most about cardsPerOwner() cards
+// (its list fits the read-back bound), and the next owner is created (setup traffic, not measured load) while the current one fills. Each
 // read-back then stays small at any volume; one that still cannot be read whole is "could not read".
 
 import type { OperationId } from '../model/index.ts';
 import { live, userHeaders, type LoadRequest, type MixEntry } from './mix.ts';
-import { createUser, type SetupHttp } from './setup.ts';
+import { createUser, MAX_SETUP_BODY, type SetupHttp } from './setup.ts';
 import type { TokenKeeper } from './tokens.ts';
 
-/** Cards per owner: a few hundred cards are tens of kilobytes, far below the read-back bound. */
-export const CARDS_PER_OWNER = 250;
+/**
+ * Room per card in an owner's list: the spec shows no card size, so a generous one (a card of the
+ * reference is ~150 bytes). The default 1 MiB read-back bound then gives 256 cards per owner.
+ */
+export const BYTES_PER_CARD = 4096;
+
+/** Cards per owner for a read-back bound: its list fits the bound at BYTES_PER_CARD each. */
+export function cardsPerOwner(maxBodyBytes = MAX_SETUP_BODY): number {
+  return Math.max(2, Math.floor(maxBodyBytes / BYTES_PER_CARD));
+}
 /** Owner creations that may fail in a row before the pool stops growing (and says so). */
 const MAX_FAILURES = 5;
 
@@ -22,7 +30,7 @@ export class CardOwners {
   /** Why the pool stopped growing, when it did. */
   problem: string | undefined;
 
-  constructor(first: string, private readonly create: () => Promise<string>, private readonly cap = CARDS_PER_OWNER) {
+  constructor(first: string, private readonly create: () => Promise<string>, readonly cap: number) {
     this.list = [{ id: first, cards: 0 }];
   }
 
@@ -63,8 +71,8 @@ export class CardOwners {
 }
 
 /** A pool whose owners are users created with the run's S2S token. */
-export function cardOwners(s: SetupHttp, tokens: TokenKeeper, first: string, cap = CARDS_PER_OWNER): CardOwners {
-  return new CardOwners(first, () => createUser(s, tokens.token()), cap);
+export function cardOwners(s: SetupHttp, tokens: TokenKeeper, first: string): CardOwners {
+  return new CardOwners(first, () => createUser(s, tokens.token()), cardsPerOwner(s.maxBodyBytes));
 }
 
 /** A write mix entry whose every request acts for the pool's next owner (`owner` rides on the request to observe). */
