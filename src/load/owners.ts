@@ -6,7 +6,8 @@
 
 import type { OperationId } from '../model/index.ts';
 import { live, userHeaders, type LoadRequest, type MixEntry } from './mix.ts';
-import { createUser, MAX_SETUP_BODY, type SetupHttp } from './setup.ts';
+import { readBack } from './read-back.ts';
+import { createUser, MAX_SETUP_BODY, operation, type SetupHttp } from './setup.ts';
 import type { TokenKeeper } from './tokens.ts';
 
 /**
@@ -70,9 +71,18 @@ export class CardOwners {
   }
 }
 
-/** A pool whose owners are users created with the run's S2S token. */
+/**
+ * A pool whose owners are users created with the run's S2S token, each read back before it takes a
+ * card: cards for a user the target did not keep would fail as errors and hide the loss behind them.
+ */
 export function cardOwners(s: SetupHttp, tokens: TokenKeeper, first: string): CardOwners {
-  return new CardOwners(first, () => createUser(s, tokens.token()), cardsPerOwner(s.maxBodyBytes));
+  const get = operation(s, 'getUserV1');
+  return new CardOwners(first, async () => {
+    const id = await createUser(s, tokens.token());
+    const r = await readBack(s, get.method, get.path, userHeaders(s.model, tokens.token(), id, s.profile.chain_id));
+    if (r.kind !== 'read') throw new Error(`user ${id} was acknowledged, then getUserV1 ${r.kind === 'absent' ? `answered HTTP ${r.status}` : `could not be read (${r.why})`}`);
+    return id;
+  }, cardsPerOwner(s.maxBodyBytes));
 }
 
 /** A write mix entry whose every request acts for the pool's next owner (`owner` rides on the request to observe). */
