@@ -3,8 +3,12 @@
 // each list read-back stays small); fails against a proxy that loses 1 write in 200; a read-back that
 // cannot be read whole (a list over the body bound) is "could not read" and the run inconclusive,
 // never "lost" and never a pass.
+import { readFile } from 'node:fs/promises';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel, type Model } from '../model/index.ts';
+import { packagePath } from '../package/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { startReference, type ReferenceServer } from '../reference/index.ts';
 import { consistencyReasons, consistencyUnjudged, verifyWrites } from './consistency.ts';
@@ -133,6 +137,11 @@ describe('load: consistency', () => {
       expect(cards).toMatchObject({ unreadable: cards.acknowledged, missing: 0, verified: 0 });
       expect(r.verdict).toMatchObject({ outcome: 'inconclusive', pass: false, reasons: [] });
       expect(r.verdict.inconclusive).toEqual([expect.stringMatching(/^INCONCLUSIVE: the consistency read-back of \d+ of \d+ acknowledged write\(s\) judged nothing because their read-back could not be read \(createVirtualCard \d+\); first: could not read: listCards .* over the 1048576-byte read-back bound/)]);
+      // load.json says it too (spec/schemas/load-result.schema.json admits unreadable and the outcome).
+      const ajv = new Ajv2020({ allErrors: true, strict: false });
+      (((addFormats as { default?: unknown }).default ?? addFormats) as (a: Ajv2020) => void)(ajv);
+      const validate = ajv.compile(JSON.parse(await readFile(packagePath('spec', 'schemas', 'load-result.schema.json'), 'utf8')));
+      expect(validate(JSON.parse(JSON.stringify(r))), JSON.stringify(validate.errors)).toBe(true);
     } finally {
       await padded.close();
     }
