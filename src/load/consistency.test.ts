@@ -15,6 +15,7 @@ import { consistencyReasons, consistencyUnjudged, verifyWrites } from './consist
 import { runLoad } from './index.ts';
 import { userHeaders } from './mix.ts';
 import { cardsPerOwner } from './owners.ts';
+import { UNREADABLE_STREAK } from './read-back.ts';
 import { createUser, issueToken, sendOp, type SetupHttp } from './setup.ts';
 import { lossyProxy, type LossyProxy } from './testing.ts';
 
@@ -163,6 +164,27 @@ describe('load: consistency', () => {
       expect(r.verdict.reasons.join('\n')).toMatch(/consistency: \d+ of \d+ acknowledged write\(s\) lost: acknowledged with 2xx, then reported absent by an answer read whole/);
     } finally {
       await lossy.close();
+    }
+  }, 60_000);
+
+  it('a read that is down (every getUserV1 a 503) is could-not-read, bounded: after 50 in a row the rest are not tried; the card lists are still read', async () => {
+    let userReads = 0;
+    const down = await lossyProxy(ref.profile.base_url, 1_000_000, {
+      fault: (m, p) => (m === 'GET' && p === model.operation('getUserV1').path && ++userReads ? { status: 503, body: '{}' } : undefined),
+    });
+    try {
+      const profile = resolveProfile({ ...ref.profile, base_url: down.base_url }, { env: {} });
+      const r = await runLoad({ scenario: 'consistency', profile, arrivalRate: 200, durationSec: 1.5, judgeSample: 0 });
+      const c = r.consistency!.by_operation;
+      expect(c.createUserV2.acknowledged).toBeGreaterThan(UNREADABLE_STREAK + 20);
+      expect(c.createUserV2).toMatchObject({ unreadable: c.createUserV2.acknowledged, missing: 0, verified: 0 });
+      // 50 read, at most 7 more already in flight (8 readers), plus an owner's read-back attempt or five in setup.
+      expect(userReads).toBeLessThanOrEqual(UNREADABLE_STREAK + 7 + 5);
+      expect(c.createVirtualCard).toMatchObject({ verified: c.createVirtualCard.acknowledged, unreadable: 0 });
+      expect(r.verdict).toMatchObject({ outcome: 'inconclusive', reasons: [] });
+      expect(r.verdict.inconclusive![0]).toMatch(/could not be read \(createUserV2 \d+\); first: could not read: getUserV1 \(user id [^)]+\): HTTP 503$/);
+    } finally {
+      await down.close();
     }
   }, 60_000);
 });

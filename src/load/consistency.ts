@@ -13,7 +13,7 @@ import type { Model, OperationId } from '../model/index.ts';
 import { live, liveUser, ONLY_2XX, userHeaders, type LoadRequest, type MixEntry, type Scenario } from './mix.ts';
 import { inconclusive } from '../errors/index.ts';
 import { cardOwners, ownedWrites } from './owners.ts';
-import { readBack, type ReadBack } from './read-back.ts';
+import { ReadBackGate, type ReadBack } from './read-back.ts';
 import { newUserBody, operation, type SetupHttp } from './setup.ts';
 import { refreshBufferSec } from './tokens.ts';
 import type { ConsistencyCounts, ConsistencyResult } from './types.ts';
@@ -120,6 +120,12 @@ export async function verifyWrites(s: SetupHttp, model: Model, token: string, us
     counts(op).unchecked += n;
   }
   const chain = s.profile.chain_id;
+  // One gate per read operation: a read that is down (every getUserV1 a 503) does not stop the others.
+  const gates = new Map<string, ReadBackGate>();
+  const readBack = (op: { method: string; path: string }, path: string, headers: Record<string, string>) => {
+    const gate = gates.get(op.path) ?? gates.set(op.path, new ReadBackGate()).get(op.path)!;
+    return gate.read(s, op.method, path, headers);
+  };
   /** One write against the answer to its own read (getUserV1, getRecipient). */
   const judgeOne = <T>(op: string, w: Written, r: ReadBack, diffs: (w: Written, got: T) => string[], read: string) => {
     const c = counts(op);
@@ -139,7 +145,7 @@ export async function verifyWrites(s: SetupHttp, model: Model, token: string, us
   counts('createUserV2').acknowledged += users.length;
   const getUser = operation(s, 'getUserV1');
   await pool(users, READERS, async (w) => {
-    const r = await readBack(s, getUser.method, getUser.path, userHeaders(model, token, w.id, chain));
+    const r = await readBack(getUser, getUser.path, userHeaders(model, token, w.id, chain));
     judgeOne('createUserV2', w, r, (x, got: Record<string, unknown>) => userDiffs(model, x, got), `getUserV1 (user id ${w.id})`);
   });
 
@@ -150,7 +156,7 @@ export async function verifyWrites(s: SetupHttp, model: Model, token: string, us
     const list = operation(s, 'listCards');
     // One list per owner: the owner's cards are all in it, or the list says nothing.
     await pool(byOwner(cards, userId), READERS, async ([owner, mine]) => {
-      const r = await readBack(s, list.method, list.path, userHeaders(model, token, owner, chain));
+      const r = await readBack(list, list.path, userHeaders(model, token, owner, chain));
       const read = `listCards (user id ${owner}, ${mine.length} card(s) written)`;
       if (r.kind === 'unreadable') return unread('createVirtualCard', mine[0].id, `${read}: ${r.why}`, mine.length);
       if (r.kind === 'absent') {
@@ -182,7 +188,7 @@ export async function verifyWrites(s: SetupHttp, model: Model, token: string, us
   if (recipients.length && readable(s, 'getRecipient')) {
     const get = operation(s, 'getRecipient');
     await pool(recipients, READERS, async (w) => {
-      const r = await readBack(s, get.method, get.path.replace('{recipient_id}', encodeURIComponent(w.id)), userHeaders(model, token, userId, chain));
+      const r = await readBack(get, get.path.replace('{recipient_id}', encodeURIComponent(w.id)), userHeaders(model, token, userId, chain));
       judgeOne('createRecipientV2', w, r, recipientDiffs, `getRecipient ${w.id}`);
     });
   } else if (recipients.length) {

@@ -46,3 +46,24 @@ export async function readBack(s: SetupHttp, method: string, path: string, heade
     return { kind: 'unreadable', why: `HTTP ${r.status}${r.status === 429 ? ` after ${READ_RETRIES} retries` : ''}` };
   }
 }
+
+/** Read-backs in a row that could not be read before the rest are not tried (a hanging or rate-limiting target). */
+export const UNREADABLE_STREAK = 50;
+
+/**
+ * Reads through one gate per verification: after UNREADABLE_STREAK read-backs in a row could not be read,
+ * the rest are not sent and count as could-not-read, so a target that hangs (30 s each) or keeps
+ * answering 429 bounds the read-back phase instead of stretching it over every recorded write.
+ */
+export class ReadBackGate {
+  private streak = 0;
+  private closed: string | undefined;
+
+  async read(s: SetupHttp, method: string, path: string, headers: Record<string, string>): Promise<ReadBack> {
+    if (this.closed) return { kind: 'unreadable', why: `not tried: ${this.closed}` };
+    const r = await readBack(s, method, path, headers);
+    if (r.kind !== 'unreadable') this.streak = 0;
+    else if (++this.streak >= UNREADABLE_STREAK) this.closed ??= `${UNREADABLE_STREAK} read-backs in a row could not be read (the last: ${r.why})`;
+    return r;
+  }
+}

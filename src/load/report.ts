@@ -40,7 +40,7 @@ export function renderResult(r: LoadResult): string {
   else rows.push(['conformance', 'not judged (--judge-sample 0)']);
   if (r.consistency) {
     for (const [op, c] of Object.entries(r.consistency.by_operation)) rows.push(['consistency', `${op}: ${n(c.acknowledged)} acknowledged, ${n(c.verified)} read back as sent, ${n(c.missing)} lost, ${n(c.differs)} different, ${n(c.unreadable ?? 0)} could not be read, ${n(c.unchecked)} not read back`]);
-    for (const p of r.consistency.problems.slice(0, 5)) rows.push(['  lost/diff', `${p.op} ${p.id}: ${p.problem}`]);
+    for (const p of r.consistency.problems.slice(0, 5)) rows.push([p.problem.startsWith('could not read') ? '  unread' : '  lost/diff', `${p.op} ${p.id}: ${p.problem}`]);
     for (const note of r.consistency.notes) rows.push(['consistency', note]);
   }
   if (r.aborted) rows.push(['aborted', `sending stopped at ${n(r.aborted.at_s)} s: ${r.aborted.reason}`]);
