@@ -109,7 +109,7 @@ export async function verifyWrites(s: SetupHttp, model: Model, token: string, us
   const notes: string[] = [];
   let unreadableShown = 0;
   const counts = (op: string) => (by[op] ??= emptyCounts());
-  // Lost and different writes first: a flood of unread answers keeps at most a few lines.
+  // Unread answers keep at most a few lines, so a flood of them never crowds out lost or different writes.
   const problem = (op: string, id: string, p: string) => void (problems.length < MAX_PROBLEMS && problems.push({ op, id, problem: p }));
   const unread = (op: string, id: string, why: string, n = 1) => {
     counts(op).unreadable += n;
