@@ -53,6 +53,9 @@ it('fails a check on the one wrong answer among five it did not assert on, namin
   expect(byId.get('x.four')?.verdict).toBe('pass');
   expect(byId.get('x.six')?.verdict).toBe('fail');
   expect(byId.get('x.six')?.failure?.rules).toEqual(['ERR-CATEGORY-STATUS']);
+  // Attributed as what it is: the check's own assertions held; the answer of the named operation
+  // breaks a rule every answer is held to (a setup step's answer reads the same way).
+  expect(byId.get('x.six')?.failure?.message).toMatch(/^the check's own assertions held, but an answer it received from getThing \(GET \/thing\) breaks ERR-CATEGORY-STATUS, which every answer is held to whatever the check is about/);
 });
 
 it('a check failing on its own rule still reports a bad answer it received, under ENDPOINT-RESPONSE-SCHEMA', async () => {
