@@ -34,6 +34,14 @@ describe('reading null-when-optional (ENDPOINT-RESPONSE-SCHEMA) on answer schema
     expect(item({ type: 'Other', direction: 'Inbound' })).toBe(false);
   });
 
+  it('reads an integer as its value, however written (reading integer-as-written): 1700000000.0 is the integer, 1700000000.5 is not', async () => {
+    const model = await loadModel();
+    const v = model.validator('createToken:2XX')!;
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln';
+    expect(v(JSON.parse(`{"access_token":"${jwt}","token_type":"Bearer","expires_at":1700000000.0}`))).toBe(true);
+    expect(v(JSON.parse(`{"access_token":"${jwt}","token_type":"Bearer","expires_at":1700000000.5}`))).toBe(false);
+  });
+
   it('keeps the request schemas as they are, and leaves its input unchanged', () => {
     const schema = { type: 'object', required: ['a'], properties: { a: { type: 'string' }, b: { type: 'string', enum: ['x'] }, c: { const: 1 } } };
     const copy = JSON.parse(JSON.stringify(schema));
