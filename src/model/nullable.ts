@@ -26,8 +26,10 @@ const NULL_TRANSPARENT = new Set([
 export const NOT_NULL_KEYWORD = 'x-not-null';
 
 /** `schema` that also accepts null, keeping what it says of every other value. */
-function orNull(schema: unknown): unknown {
+function orNullOf(schema: unknown, typesOnly: boolean): unknown {
   if (!isNode(schema)) return schema;
+  // A named schema (the generator's `title`) stays one type: `Name | null`, not a renamed copy.
+  if (typesOnly && typeof schema.title === 'string') return { anyOf: [{ type: 'null' }, schema] };
   const keys = Object.keys(schema).filter((k) => !NULL_TRANSPARENT.has(k) && !k.startsWith('x-'));
   if (keys.length === 0) return schema; // no type: null already passes
   if (keys.every((k) => k === 'type' || k === 'enum')) {
@@ -53,22 +55,24 @@ function notNull(schema: unknown): unknown {
 /**
  * The schema of an answer under the reading: a new tree (the input, dereferenced and possibly shared
  * between schemas, is not changed). `not` and `if` are left as they are: widening what they match
- * would narrow the schema around them.
+ * would narrow the schema around them. `typesOnly` (generators/types.ts): rewrites the tree in place
+ * for the TypeScript types, named schemas kept as one type, no null refusal (types cannot say it).
  */
-export function nullWhenOptional(schema: unknown, memo = new Map<unknown, unknown>()): unknown {
+export function nullWhenOptional(schema: unknown, memo = new Map<unknown, unknown>(), typesOnly = false): unknown {
   if (!isNode(schema)) return schema;
   const done = memo.get(schema);
   if (done !== undefined) return done;
-  const out: Node = { ...schema };
+  const out: Node = typesOnly ? schema : { ...schema };
   memo.set(schema, out);
-  const sub = (s: unknown) => nullWhenOptional(s, memo);
+  const sub = (s: unknown) => nullWhenOptional(s, memo, typesOnly);
+  const orNull = (s: unknown) => orNullOf(s, typesOnly);
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   if (isNode(schema.properties) || required.length > 0) {
     const props: Node = {};
     for (const [name, p] of Object.entries(isNode(schema.properties) ? schema.properties : {})) props[name] = required.includes(name) ? sub(p) : orNull(sub(p));
     // A field required here (also by a branch, `then` or `allOf` part, that does not list its type) holds a value.
-    for (const name of required) props[name] = notNull(props[name]);
-    out.properties = props;
+    if (!typesOnly) for (const name of required) props[name] = notNull(props[name]);
+    if (isNode(schema.properties) || !typesOnly) out.properties = props;
   }
   for (const key of ['items', 'additionalProperties', 'then', 'else', 'contains'] as const) if (isNode(schema[key])) out[key] = sub(schema[key]);
   for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const) if (Array.isArray(schema[key])) out[key] = (schema[key] as unknown[]).map(sub);
