@@ -48,10 +48,6 @@ export function stacksVariants(): VariantSpec[] {
     // Reading null-when-optional: a declared model writes every field it lists, null where unset.
     benign('benign.nulls.declared-model', `answers write null for the fields their schema lists and they leave out (Pydantic, Jackson): recipient_address and address on ${op('createRecipientV2')} and on its Card payment details (sepa too), card status and card_data, wallet balances in ${op('listWallets')}, error_details of an error with none`, {
       transform: chain(
-        onOk(['createRecipientV2'], (b) => {
-          nullFor(b, ['recipient_address', 'address']);
-          for (const pd of paymentDetails(b)) nullFor(pd, field(pd, 'type') === 'Sepa' ? ['recipient_address', 'address'] : ['sepa', 'recipient_address', 'address']);
-        }),
         onOk(['createVirtualCard'], (b) => nullFor(b, ['status', 'card_data'])),
         onOk(['listCards'], (b) => {
           for (const c of items(field(b, 'data'))) nullFor(c, ['status']);
@@ -64,6 +60,16 @@ export function stacksVariants(): VariantSpec[] {
         }),
         rewriteObject((_req, res, b) => res.status >= 400 && typeof b.error_reason === 'string' && (b.error_details === undefined || (Array.isArray(b.error_details) && b.error_details.length === 0)), (b) => void (b.error_details = null)),
       ),
+    }, {
+      // The recipient's crypto-details pair, named by the model.
+      response(req, res, ctx) {
+        if (req.operationId !== 'createRecipientV2' || !is2xx(res.status) || !isObject(res.json)) return;
+        const { old, new: preferred } = ctx.model.aliasRule('ALIAS-RECIPIENT-ADDRESS');
+        const body = res.json as JsonObject;
+        nullFor(body, [preferred, old]);
+        for (const pd of paymentDetails(body)) nullFor(pd, field(pd, 'type') === 'Sepa' ? [preferred, old] : ['sepa', preferred, old]);
+        return proxyJson(res, body);
+      },
     }),
     benign('benign.nulls.user-read-email', `user reads (${op('getUserV1')}, ${op('getUserV2')}, retail validate) carry email and country as null (x-checked-when-present: null is not carried)`, {
       transform: onOk(['getUserV1', 'getUserV2', 'validateRetailUser'], (b) => {
@@ -77,13 +83,14 @@ export function stacksVariants(): VariantSpec[] {
       transform: onOk(['getWallet'], (b) => void (isObject(b) && (b.balances = null))),
     }),
     faulty('alias.recipient.address-null', 'ALIAS-RECIPIENT-ADDRESS', 'recipient crypto details carry recipient_address with a value and the deprecated address as null', {}, {
-      response(req, res) {
+      response(req, res, ctx) {
         if (req.operationId !== 'createRecipientV2' || !is2xx(res.status) || !isObject(res.json)) return;
+        const { old, new: preferred } = ctx.model.aliasRule('ALIAS-RECIPIENT-ADDRESS');
         const body = res.json as JsonObject;
         let changed = false;
         for (const o of [body, ...paymentDetails(body)]) {
-          if (isObject(o) && typeof o.recipient_address === 'string') {
-            o.address = null;
+          if (isObject(o) && typeof o[preferred] === 'string') {
+            o[old] = null;
             changed = true;
           }
         }
