@@ -35,6 +35,14 @@ describe('stack-default variants', () => {
     expect((await call('GET', '/api/v1/config')).status).toBe(400);
   });
 
+  it('answers undocumented routes with Spring Boot\'s whitelabel JSON', async () => {
+    const [v] = variantsById(['benign.routes.spring']);
+    ref = await startReference(v.options);
+    const res = await call('GET', '/api/v1/nowhere');
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.text)).toMatchObject({ status: 404, error: 'Not Found', path: '/api/v1/nowhere', timestamp: expect.any(String) });
+  });
+
   it('answers undocumented routes as Express (HTML 404) and ASP.NET (empty 405) do', async () => {
     const [v] = variantsById(['benign.routes.express']);
     ref = await startReference(v.options);

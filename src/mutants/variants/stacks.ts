@@ -108,6 +108,14 @@ export function stacksVariants(): VariantSpec[] {
       },
     }),
 
+    benign('benign.routes.spring', 'routes the target does not have answer with Spring Boot\'s whitelabel JSON {timestamp, status, error, path} (404 Not Found, 405 Method Not Allowed)', {
+      transform: (req: TransformRequest, res: OutgoingResponse): OutgoingResponse | void => {
+        if (req.operationId !== undefined || (res.status !== 404 && res.status !== 405)) return;
+        const error = res.status === 404 ? 'Not Found' : 'Method Not Allowed';
+        return { status: res.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ timestamp: new Date().toISOString(), status: res.status, error, path: req.path }) };
+      },
+    }),
+
     // Reading unnamed-reason: where section 7 fixes a status but no reason, another stack's reason.
     benign('benign.errors.unnamed-reasons', 'the rows section 7 gives without a reason answer other reasons and wording: 429 ErrorRateLimitExceeded, the wrong SEPA path ErrorInvalidState, a non-numeric chain and an alias mismatch ErrorValidation (details kept)', {
       transform: rewriteObject((_req, res) => res.ruleId !== undefined && Object.hasOwn(UNNAMED_REASON_ROWS, res.ruleId), (b, res) => {
