@@ -1,13 +1,15 @@
 // `npm run bench`: benchmarks of the toolkit, as ratios against baselines measured in the same run.
-// Exit 1 when a benchmark misses its target. BENCH_ONLY=load|reference|run|startup|hostile-body|audit runs one of them
+// Exit 1 when a benchmark misses its target. BENCH_ONLY=load|reference|run|wan|startup|hostile-body|audit runs one of them
 // (reference also prints the default run's wall time, the other figure of its target).
 import { benchAudit } from './audit.bench.ts';
 import { benchHostileBody, formatHostileBody, hostileBodyMissed } from './hostile-body.bench.ts';
 import { benchLoad, JUDGING } from './load.bench.ts';
 import { benchReference, formatReference, referenceMissed } from './reference.bench.ts';
 import { benchRun, formatRun, runMissed } from './run.bench.ts';
+import { benchWan, formatWan, wanMissed } from './wan.bench.ts';
 import { benchStartup, formatStartup, startupMissed } from './startup.bench.ts';
 import { loadModel, operationLabel } from '../src/model/index.ts';
+import { loadChecks } from '../suites/index.ts';
 
 const userRead = operationLabel((await loadModel()).operation('getUserV1'));
 
@@ -30,6 +32,19 @@ if (only === undefined || only === 'reference' || only === 'run') {
   const run = await benchRun({ rounds: Number(process.env.BENCH_RUN_ROUNDS ?? 3) });
   process.stdout.write(formatRun(run));
   if (runMissed(run)) process.exitCode = 1;
+}
+
+// The default run behind a fixed-delay proxy (bench/wan.bench.ts): BENCH_WAN_DELAYS ms, comma-separated
+// (default 50,150; the 50 ms figure has the target), BENCH_WAN_SEED (default 1), BENCH_WAN_ARGS (extra
+// run flags, e.g. "--concurrency 32").
+if (only === undefined || only === 'wan') {
+  const exclusive = new Set((await loadChecks()).filter((c) => c.exclusive).map((c) => c.id));
+  const extraArgs = (process.env.BENCH_WAN_ARGS ?? '').split(/\s+/).filter(Boolean);
+  for (const delayMs of (process.env.BENCH_WAN_DELAYS ?? '50,150').split(',').map(Number)) {
+    const w = await benchWan({ delayMs, seed: Number(process.env.BENCH_WAN_SEED ?? 1), exclusive, extraArgs });
+    process.stdout.write(formatWan(w));
+    if (wanMissed(w)) process.exitCode = 1;
+  }
 }
 
 if (only === undefined || only === 'load') {
