@@ -15,7 +15,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../src/package/index.ts';
 import { startDelayProxy, type DelayProxy } from './delay-proxy.ts';
 
@@ -125,7 +124,11 @@ async function proxied(profile: Record<string, unknown>, delayMs: number): Promi
   return { profile: out, proxies: [...byOrigin.values()] };
 }
 
+/** Prints the run process's own CPU time at exit (the CLI runs in one process, tsx included). */
+const CPU_PROBE = 'data:text/javascript,process.on("exit",()=>{const u=process.cpuUsage();process.stderr.write("\\nbench-cpu-us "+(u.user+u.system)+"\\n")})';
+
 interface RunFigures {
+  cpuMs: number;
   wallMs: number;
   exitCode: number;
   requests: number;
@@ -139,16 +142,20 @@ async function runOnce(profile: Record<string, unknown>, seed: number, dir: stri
   const profileFile = path.join(dir, 'profile.json');
   await writeFile(profileFile, JSON.stringify(profile), { mode: 0o600 });
   const harFile = path.join(dir, 'run.har');
-  const args = [BIN, 'run', '--profile', profileFile, '--seed', String(seed), '--report-dir', dir, ...(har ? ['--har', harFile] : []), ...extraArgs];
+  const args = ['--import', CPU_PROBE, BIN, 'run', '--profile', profileFile, '--seed', String(seed), '--report-dir', dir, ...(har ? ['--har', harFile] : []), ...extraArgs];
   const began = performance.now();
+  let cpuMs = NaN;
   const exitCode = await new Promise<number>((resolve) => {
-    execFile(process.execPath, args, { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, timeout: LIMIT_MS, maxBuffer: 64 * 1024 * 1024 }, (err) => {
+    execFile(process.execPath, args, { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, timeout: LIMIT_MS, maxBuffer: 64 * 1024 * 1024 }, (err, _out, stderr) => {
+      const us = /bench-cpu-us (\d+)/.exec(String(stderr))?.[1];
+      if (us) cpuMs = Number(us) / 1000;
       resolve(err ? (typeof err.code === 'number' ? err.code : -1) : 0);
     });
   });
   const wallMs = performance.now() - began;
   const results = JSON.parse(await readFile(path.join(dir, 'results.json'), 'utf8')) as { summary: { requests: number }; checks: { checkId: string; verdict: string; requests: number; durationMs: number }[] };
   return {
+    cpuMs,
     wallMs,
     exitCode,
     requests: results.summary.requests,
@@ -163,6 +170,8 @@ export interface WanBench {
   delayMs: number;
   seed: number;
   wallMs: number;
+  /** CPU time of the run process: near the wall time, the machine set the pace, not the network. */
+  cpuMs: number;
   exitCode: number;
   requests: number;
   path: CriticalPath;
@@ -173,6 +182,8 @@ export interface WanBench {
   /** Checks whose verdict differs from the loopback run of the same seed. */
   differ: string[];
   top: { checkId: string; requests: number; chain: number }[];
+  /** Every check's longest sequential chain in the WAN run (BENCH_WAN_RECORD writes them to suites/costs.ts). */
+  chains: Map<string, number>;
   /** The longest checks of the WAN run, ms. */
   slowest: { checkId: string; durationMs: number }[];
   command: string;
@@ -210,10 +221,12 @@ export async function benchWan(opts: { delayMs: number; seed?: number; exclusive
     const top = [...wan.requestsByCheck].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10).map(([checkId, requests]) => ({ checkId, requests, chain: chains.get(checkId) ?? 0 }));
     const slowest = [...wan.durations].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10).map(([checkId, durationMs]) => ({ checkId, durationMs }));
     return {
+      chains,
       slowest,
       delayMs: opts.delayMs,
       seed,
       wallMs: Math.round(wan.wallMs),
+      cpuMs: Math.round(wan.cpuMs),
       exitCode: wan.exitCode,
       requests: wan.requests,
       path: cp,
@@ -231,10 +244,17 @@ export async function benchWan(opts: { delayMs: number; seed?: number; exclusive
   }
 }
 
+/** suites/costs.ts holding these chains (the runner's longest-first order), ids sorted. */
+export function costsModule(chains: Map<string, number>, header: string): string {
+  const body = [...chains].sort((a, b) => a[0].localeCompare(b[0])).map(([id, n]) => `  '${id}': ${n},`).join('\n');
+  return `${header}\nexport const RECORDED_COSTS: Readonly<Record<string, number>> = {\n${body}\n};\n`;
+}
+
 export function formatWan(w: WanBench): string {
   const lines = [
     `default run across a WAN: serve behind a ${w.delayMs} ms fixed-delay proxy (API, PCI, control), run --profile --seed ${w.seed}, spawn to exit`,
     `  wall       : ${w.wallMs} ms, ${w.requests} requests, exit ${w.exitCode}${w.delayMs === WAN_TARGET.delayMs ? ` (target < ${WAN_TARGET.wallMs} ms, exit 0)` : ''}`,
+    `  run CPU    : ${w.cpuMs} ms (the run process's own; the rest of the wall time is waiting on the network or on a busy machine)`,
     `  lower bound: ${w.lowerBoundMs} ms = ${w.path.requests} sequential requests x ${w.delayMs} ms (longest concurrent check ${w.path.longest.checkId}: ${w.path.longest.chain}; exclusive checks, run alone: ${w.path.exclusive})`,
     `  ratio      : ${w.ratio.toFixed(2)} (wall / lower bound; the bound counts requests each check sent one after another, an upper estimate of what truly depends)`,
     `  verdicts   : ${w.differ.length === 0 ? 'identical to the loopback run of the same seed' : `${w.differ.length} differ from loopback: ${w.differ.join(', ')}`} (loopback run ${w.loopbackMs} ms)`,
