@@ -80,7 +80,20 @@ export function criticalPath(chains: Map<string, number>, exclusive: ReadonlySet
 
 interface Served {
   profile: Record<string, unknown>;
+  /** CPU time the serve process has used so far, ms (Linux /proc; NaN elsewhere). */
+  cpuMs(): Promise<number>;
   close(): Promise<void>;
+}
+
+/** utime + stime of a process from /proc/<pid>/stat (clock ticks of 10 ms on Linux); NaN where there is no /proc. */
+async function procCpuMs(pid: number | undefined): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 /** `baas-conform serve` in a child process: its first stdout line is the profile. */
@@ -100,6 +113,7 @@ async function serve(): Promise<Served> {
   child.stdout!.resume();
   return {
     profile: JSON.parse(first) as Record<string, unknown>,
+    cpuMs: () => procCpuMs(child.pid),
     close: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -172,6 +186,9 @@ export interface WanBench {
   wallMs: number;
   /** CPU time of the run process: near the wall time, the machine set the pace, not the network. */
   cpuMs: number;
+  /** CPU time of the reference (serve) and of the proxy (this process) during the WAN run, ms. */
+  serveCpuMs: number;
+  proxyCpuMs: number;
   exitCode: number;
   requests: number;
   path: CriticalPath;
@@ -204,10 +221,17 @@ export async function benchWan(opts: { delayMs: number; seed?: number; exclusive
     }
     const served = await serve();
     let wan: RunFigures;
+    let serveCpuMs = NaN;
+    let proxyCpuMs = NaN;
     try {
       const { profile, proxies } = await proxied(served.profile, opts.delayMs);
       try {
+        const serveBefore = await served.cpuMs();
+        const own = process.cpuUsage();
         wan = await runOnce(profile, seed, await mkdtemp(path.join(dir, 'wan-')), true, extra);
+        const used = process.cpuUsage(own);
+        proxyCpuMs = (used.user + used.system) / 1000;
+        serveCpuMs = (await served.cpuMs()) - serveBefore;
       } finally {
         await Promise.all(proxies.map((p) => p.close()));
       }
@@ -227,6 +251,8 @@ export async function benchWan(opts: { delayMs: number; seed?: number; exclusive
       seed,
       wallMs: Math.round(wan.wallMs),
       cpuMs: Math.round(wan.cpuMs),
+      serveCpuMs: Math.round(serveCpuMs),
+      proxyCpuMs: Math.round(proxyCpuMs),
       exitCode: wan.exitCode,
       requests: wan.requests,
       path: cp,
@@ -254,7 +280,7 @@ export function formatWan(w: WanBench): string {
   const lines = [
     `default run across a WAN: serve behind a ${w.delayMs} ms fixed-delay proxy (API, PCI, control), run --profile --seed ${w.seed}, spawn to exit`,
     `  wall       : ${w.wallMs} ms, ${w.requests} requests, exit ${w.exitCode}${w.delayMs === WAN_TARGET.delayMs ? ` (target < ${WAN_TARGET.wallMs} ms, exit 0)` : ''}`,
-    `  run CPU    : ${w.cpuMs} ms (the run process's own; the rest of the wall time is waiting on the network or on a busy machine)`,
+    `  CPU        : run ${w.cpuMs} ms, reference ${w.serveCpuMs} ms, proxy ${w.proxyCpuMs} ms (each process's own; on a shared machine, wall time beyond the bound with idle CPU here is other processes' load)`,
     `  lower bound: ${w.lowerBoundMs} ms = ${w.path.requests} sequential requests x ${w.delayMs} ms (longest concurrent check ${w.path.longest.checkId}: ${w.path.longest.chain}; exclusive checks, run alone: ${w.path.exclusive})`,
     `  ratio      : ${w.ratio.toFixed(2)} (wall / lower bound; the bound counts requests each check sent one after another, an upper estimate of what truly depends)`,
     `  verdicts   : ${w.differ.length === 0 ? 'identical to the loopback run of the same seed' : `${w.differ.length} differ from loopback: ${w.differ.join(', ')}`} (loopback run ${w.loopbackMs} ms)`,
