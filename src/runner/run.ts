@@ -22,6 +22,14 @@ import { notSelectedReason, selectChecks } from './select.ts';
 import { startServices } from './services.ts';
 import { TOOL_VERSION } from './version.ts';
 
+/**
+ * Longest first: the run can end no sooner than its longest check, so that one starts at once and the
+ * short ones fill the slots beside it. Stable: equal costs keep the selection order.
+ */
+export function byCost(checks: readonly Check[]): Check[] {
+  return [...checks].sort((a, b) => (b.cost ?? 1) - (a.cost ?? 1));
+}
+
 async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -100,7 +108,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     const runOne = async (check: Check) => {
       results.set(check.id, await runCheck(check));
     };
-    await pool(selected.filter((c) => !c.exclusive), concurrency, runOne);
+    await pool(byCost(selected.filter((c) => !c.exclusive)), concurrency, runOne);
     // Exclusive checks move shared state (clock, rate limiter): one at a time, nothing alongside.
     for (const check of selected.filter((c) => c.exclusive)) await runOne(check);
 
