@@ -16,7 +16,7 @@ import { SCHEMA_FILES, validatorFor } from '../baseline/index.ts';
 import { loadModel } from '../model/index.ts';
 import { startReference } from '../reference/index.ts';
 import type { Reporter } from '../events/index.ts';
-import { ConsoleReporter, JsonReporter, JunitReporter } from '../report/index.ts';
+import { ConsoleReporter, HtmlReporter, JsonReporter, JunitReporter } from '../report/index.ts';
 import { controlOperations } from './index.ts';
 
 const SEPA_CHECKS = ['states.sepa.direct-activation', 'states.sepa.webhook-active', 'states.sepa.active-retrieve', 'states.sepa.model'];
@@ -110,8 +110,9 @@ describe('an adapter error is not a spec failure', () => {
     await writeFile(broken, moduleAdapter({ completeSepaActivation: 'async (input) => { const id = input.user_id.trim(); return undefined; }' }));
     const json = path.join(dir, 'throws.json');
     const junit = path.join(dir, 'throws.xml');
+    const html = path.join(dir, 'throws.html');
     let text = '';
-    const out = await run(broken, SEPA_CHECKS, [new JsonReporter(json), new JunitReporter(junit), new ConsoleReporter({ color: false, stream: { write: (s: string) => (text += s) } })]);
+    const out = await run(broken, SEPA_CHECKS, [new JsonReporter(json), new JunitReporter(junit), new HtmlReporter(html), new ConsoleReporter({ color: false, stream: { write: (s: string) => (text += s) } })]);
     expectAdapterErrors(out, USES_COMPLETION, 'completeSepaActivation', 'throws.mjs', 'threw', /threw TypeError: Cannot read properties of undefined/);
     expect(out.results.find((r) => r.checkId === 'states.sepa.direct-activation')?.verdict).toBe('pass');
     expect(out.rootCauses).toEqual([expect.objectContaining({ kind: 'blocking', id: 'control:completeSepaActivation', adapter: expect.stringContaining('throws.mjs'), rules: [] })]);
@@ -137,6 +138,8 @@ describe('an adapter error is not a spec failure', () => {
     expect(xml.match(/type="AdapterError"/g)).toHaveLength(USES_COMPLETION.length);
     expect(text).toMatch(/ADAPTER ERROR states\.sepa\.model — control adapter module .*throws\.mjs, operation completeSepaActivation: threw TypeError/);
     expect(text).toMatch(/3 blocked \(3 by a control adapter error\)/);
+    const page = await readFile(html, 'utf8');
+    expect(page.match(/data-tag="adapter-error"/g)?.length).toBeGreaterThanOrEqual(USES_COMPLETION.length);
   });
 
   it('a YAML adapter whose vendor endpoint answers 500: a refused call, an adapter error', async () => {

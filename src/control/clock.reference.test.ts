@@ -3,13 +3,14 @@
 // time-based checks too. Before, the reference was left two days ahead and the next run's tokens,
 // minted at real time, were already expired there (auth.idp.*, limits.s2s.token-validity failed).
 // An adapter without resetClock leaves the clock moved, and the run summary says so and how to reset.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../api/index.ts';
 import { startReference } from '../reference/index.ts';
-import { ConsoleReporter } from '../report/index.ts';
+import { SCHEMA_FILES, validatorFor } from '../baseline/index.ts';
+import { ConsoleReporter, JsonReporter } from '../report/index.ts';
 
 const TIME_CHECKS = ['limits.s2s.token-lifetime', 'states.3ds.expiry', 'limits.s2s.token-validity', 'auth.idp.exchange', 'auth.s2s.token-claims'];
 const VALIDITY_S = 172_800;
@@ -50,13 +51,17 @@ describe('the clock a run moved', () => {
 };`);
     let text = '';
     try {
-      const out = await runConformance({ profile: { ...reference.profile, control_adapter: file }, env: {}, checks: ['limits.s2s.token-lifetime'], seed: 3, reporters: [new ConsoleReporter({ color: false, stream: { write: (s: string) => (text += s) } })] });
+      const out = await runConformance({ profile: { ...reference.profile, control_adapter: file }, env: {}, checks: ['limits.s2s.token-lifetime'], seed: 3, reporters: [new ConsoleReporter({ color: false, stream: { write: (s: string) => (text += s) } }), new JsonReporter(path.join(dir, 'results.json'))] });
       expect(out.results[0].verdict).toBe('pass');
       const clock = out.summary.sandbox?.clock;
       expect(clock).toMatchObject({ restored: false, message: expect.stringMatching(/left the target's clock \d+ s ahead .*no-reset\.mjs does not perform resetClock.*map the control operation resetClock in the adapter .*or reset or restart the sandbox/) });
       expect(clock!.advancedSeconds).toBeGreaterThan(VALIDITY_S);
       expect(await clockAhead()).toBeGreaterThan(VALIDITY_S);
       expect(text).toMatch(/Sandbox: the run left the target's clock \d+ s ahead/);
+      const doc = JSON.parse(await readFile(path.join(dir, 'results.json'), 'utf8'));
+      const validate = validatorFor(SCHEMA_FILES.results);
+      expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+      expect(doc.summary.sandbox.clock).toEqual(clock);
     } finally {
       // Undo it here so the next test in this file starts at real time.
       await fetch(`${reference.profile.control_url}/clock/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

@@ -11,7 +11,8 @@ import type { RuleId } from '../../src/model/types.ts';
 export async function serverNow(ctx: CheckContext): Promise<number> {
   const res = await control(ctx, 'advanceClock', { body: { seconds: 0 } });
   const now = res.json?.now;
-  // A control adapter may map advanceClock onto a vendor call that does not report the time: a setup limit, not a verdict.
+  // The guard (src/control/guard.ts) already reports an answer without an integer `now` as a malformed
+  // adapter answer (spec/control.yaml ClockNow requires it); this stays for an adapter reached unguarded.
   if (typeof now !== 'number' || !Number.isInteger(now)) ctx.skip(`test-control advanceClock (by 0 s) answered no integer now (spec/control.yaml ClockNow), so the server's time is unknown: ${res.text.slice(0, 200)}`);
   return now;
 }
