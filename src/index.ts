@@ -24,3 +24,4 @@ export { PACKAGE_ROOT } from './package/index.ts';
 export { diffRuns, formatDiff, loadResults, parseExpectedFailures, applyExpectedFailures, decideExit, type ResultsDoc, type ExpectedFailures } from './baseline/index.ts';
 export { certify, verifyPackage, type CertifyOptions, type CertifyResult, type VerifyResult } from './certify/index.ts';
 export { startAudit, DEFAULT_PLAN as DEFAULT_AUDIT_PLAN, readAuditPlan, writeAuditReports, type Audit, type AuditOptions, type AuditPlan, type AuditProfile, type AuditVerdict, type RuleOutcome as AuditRuleOutcome } from './audit/index.ts';
+export type { ControlHttp, ControlHttpRequest, ControlInput, ControlModule, ControlModuleOperation, ControlModuleTools } from './control/index.ts';

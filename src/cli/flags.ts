@@ -25,6 +25,7 @@ export const SHARED_FLAGS = {
   port: { type: 'number', default: LISTEN_DEFAULTS.port, describe: 'base_url (API) port (0: any free port)' },
   'pci-port': { type: 'number', default: LISTEN_DEFAULTS.port, describe: 'pci_url (card-tokenization environment) port (0: any free port)' },
   host: { type: 'string', default: LISTEN_DEFAULTS.host, describe: 'Interface to listen on' },
+  'control-adapter': { type: 'string', describe: 'Control adapter file (YAML, spec/schemas/control-adapter.schema.json) or JS module; overrides profile.control_adapter' },
   'profile-out': { type: 'string', describe: 'Also write the profile JSON to this file (mode 0600)' },
 } as const satisfies Record<string, Options>;
 

@@ -3,14 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { HttpSession } from '../client/http.ts';
 import { captureIo } from '../cli/capture.ts';
 import { main } from '../cli/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import { resolveProfile } from '../profile/index.ts';
-import { ControlAdapterError, controlOperations, fileAdapter, httpControlAdapter, loadAdapterModule, parseAdapter } from './index.ts';
+import { ControlAdapterError, type ControlInput, type ControlModuleOperation, controlOperations, fileAdapter, httpControlAdapter, loadAdapterModule, parseAdapter } from './index.ts';
+import type { ModuleOperation } from './module-adapter.ts';
 import { readPointer, render } from './template.ts';
 
 let model: Model;
@@ -56,6 +57,14 @@ describe('adapter file validation', () => {
     expect(problem('version: 1\noperations: [\n')).toMatchObject({ pointer: '', problem: expect.stringMatching(/^not valid YAML \(line \d+/) });
     expect(problem(ok.replace('body:', 'result: { now: /x, later: /y }, body:'))).toMatchObject({ pointer: '/operations/advanceClock/result/later', problem: expect.stringMatching(/no result field later/) });
   });
+  it('steps: a saved name is known to later steps and the call, not before it is saved; it may not hide an input', () => {
+    const steps = (list: string) => ok.replace('path: /t,', `steps: [${list}], path: "/t/{{tick}}",`);
+    expect(parseAdapter('a.yaml', steps('{ method: GET, path: /a, save: { now: /x } }, { method: GET, path: "/b/{{now}}", save: { tick: /y } }'), model).operations.advanceClock.steps).toHaveLength(2);
+    expect(problem(steps('{ method: GET, path: "/b/{{now}}", save: { tick: /y } }, { method: GET, path: /a, save: { now: /x } }'))).toMatchObject({ pointer: '/operations/advanceClock/steps/0/path', problem: expect.stringMatching(/unknown placeholder \{\{now\}\}/) });
+    expect(problem(steps('{ method: GET, path: /a, save: { seconds: /x, tick: /y } }'))).toMatchObject({ pointer: '/operations/advanceClock/steps/0/save/seconds', problem: expect.stringMatching(/already a placeholder/) });
+    expect(problem(steps('{ method: GET, path: /a, save: { tick: /y }, retries: 2 }'))).toMatchObject({ pointer: '/operations/advanceClock/steps/0/retries', problem: 'unknown field' });
+    expect(problem('version: 1\noperations:\n  advanceClock: { steps: [{ method: GET, path: /a }], method: POST, path: http://x/t }\n')).toMatchObject({ pointer: '/operations/advanceClock/steps/0/path', problem: expect.stringMatching(/needs base_url/) });
+  });
   it('a bad adapter file makes `run` exit 2 with the file, pointer and problem on stderr', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bc-adapter-'));
     await writeFile(join(dir, 'bad.yaml'), ok.replace('{{seconds}}', '{{secs}}'));
@@ -76,6 +85,10 @@ describe('adapter file validation', () => {
 describe('templates', () => {
   it('keep the type of a whole placeholder, interpolate parts, drop absent values', () => {
     expect(render({ a: '{{n}}', b: 'x-{{n}}', c: '{{missing}}', d: ['{{missing}}', '{{s}}'], e: { '{{s}}': 1 } }, { n: 5, s: 'k' })).toEqual({ a: 5, b: 'x-5', d: ['k'], e: { k: 1 } });
+  });
+  it('leave out an object whose every field was an absent input; a literal {} stays', () => {
+    expect(render({ amount: { value: '{{amount}}' }, keep: {}, part: { v: '{{amount}}', ccy: '{{currency}}' } }, { currency: 'EUR' })).toEqual({ keep: {}, part: { ccy: 'EUR' } });
+    expect(render({ amount: { value: '{{amount}}' } }, {})).toBeUndefined();
   });
   it('read JSON pointers with escapes', () => {
     expect(readPointer({ 'a/b': { '~c': [1, 2] } }, '/a~1b/~0c/1')).toBe(2);
@@ -135,6 +148,43 @@ describe('adapters against a loopback vendor', () => {
     await s.close();
   });
 
+  it('the file adapter runs steps in order, their saved answers feeding later templates; a failing step stops the operation', async () => {
+    const doc = parseAdapter('v.yaml', [
+      'version: 1',
+      `base_url: "${base}"`,
+      'operations:',
+      '  create3dsChallenge:',
+      '    steps:',
+      '      - { method: POST, path: "/cards/{{user_id}}", body: { kind: test }, save: { card: /deep/ref } }',
+      '      - { method: GET, path: "/cards/{{card}}", save: { exp: /deep/exp } }',
+      '    method: POST',
+      '    path: /cards/{{card}}/challenges',
+      '    body: { amount: { value: "{{amount}}", ccy: "{{currency}}" }, until: "{{exp}}" }',
+      '    result: { transaction_id: /deep/ref }',
+      '  completeSepaActivation:',
+      '    steps: [{ method: GET, path: "/fail/{{user_id}}", save: { account: /deep/ref } }]',
+      '    method: POST',
+      '    path: /accounts/{{account}}/open',
+      '  signChallenge:',
+      '    steps: [{ method: GET, path: "/wallets/{{user_id}}", save: { wallet: /deep/nothing } }]',
+      '    method: POST',
+      '    path: /wallets/{{wallet}}/sign',
+    ].join('\n'), model);
+    const s = session();
+    const adapter = fileAdapter('v.yaml', doc, { profile: s.profile, env: {}, onSecret: () => undefined });
+    const http = s.client('t');
+    const from = seen.length;
+    const res = await adapter.call(http, 'create3dsChallenge', { params: { user_id: 'u1' }, body: {} });
+    expect(res).toMatchObject({ ok: true, json: { transaction_id: 'tx-9' } });
+    expect(seen.slice(from).map((x) => `${x.method} ${x.url} ${x.body}`)).toEqual(['POST /cards/u1 {"kind":"test"}', 'GET /cards/tx-9 ', 'POST /cards/tx-9/challenges {"until":123}']);
+    const refused = await adapter.call(http, 'completeSepaActivation', { params: { user_id: 'u2' }, body: {} });
+    expect(refused).toMatchObject({ ok: false, status: 409, text: expect.stringMatching(/^step 1 of 1 \(GET http:\/\/127\.0\.0\.1:\d+\/fail\/u2\) answered HTTP 409/) });
+    expect(seen.at(-1)?.url).toBe('/fail/u2');
+    const nothing = await adapter.call(http, 'signChallenge', { params: { user_id: 'u3' }, body: { challenge: 'c' } });
+    expect(nothing).toMatchObject({ ok: false, status: 200, text: expect.stringMatching(/answered nothing at \/deep\/nothing to save as wallet/) });
+    expect(seen.at(-1)?.url).toBe('/wallets/u3');
+    await s.close();
+  });
   it('the HTTP adapter calls our control API at the model path', async () => {
     const s = session();
     const res = await httpControlAdapter(model).call(s.client('t'), 'setSepaCapabilityStatus', { params: { user_id: 'u1' }, body: { status: 'Active' } });
@@ -143,6 +193,11 @@ describe('adapters against a loopback vendor', () => {
     await s.close();
   });
 
+  it('the public module contract (ControlModuleOperation, exported by the package) is what the loader calls', () => {
+    // Checked by tsc: a function written against the public types is accepted by the loader's table.
+    expectTypeOf<ControlModuleOperation>().toExtend<ModuleOperation>();
+    expectTypeOf<Parameters<ControlModuleOperation>[0]>().toEqualTypeOf<ControlInput>();
+  });
   it('a JS module adapter performs its operations through the check client; a bad module names the operation', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bc-module-'));
     const good = join(dir, 'adapter.mjs');

@@ -10,7 +10,8 @@ import type { ResolvedProfile } from '../profile/types.ts';
 import { readInputFile } from '../input/index.ts';
 import { loadSchema } from '../profile/validate.ts';
 import { controlOperations, type ControlOperation } from './operations.ts';
-import { escapePointer, placeholders, readPointer, render, renderString, type Vars } from './template.ts';
+import { checkSteps, isSuccess, renderCall, runSteps, type AdapterStep } from './file-steps.ts';
+import { escapePointer, placeholders, readPointer, renderString, type Vars } from './template.ts';
 import { ControlAdapterError, controlJson, type ControlAdapter, type ControlAnswer, type ControlInput } from './types.ts';
 
 export interface AdapterOperation {
@@ -22,6 +23,8 @@ export interface AdapterOperation {
   values?: Record<string, Record<string, string | number | boolean>>;
   expect_status?: number[];
   result?: string | Record<string, string>;
+  /** Calls made first, in order, whose saved answers feed this operation's templates (file-steps.ts). */
+  steps?: AdapterStep[];
 }
 
 export interface AdapterFile {
@@ -61,12 +64,12 @@ const GLOBAL_VARS = ['profile.base_url', 'profile.chain_id', 'profile.client_id'
 
 /** Checks what the schema cannot: operation ids known to spec/control.yaml, placeholders that exist. */
 function checkAgainstModel(file: string, doc: AdapterFile, ops: Map<string, ControlOperation>): void {
-  const isVar = (name: string, op?: ControlOperation) =>
-    GLOBAL_VARS.includes(name) || /^env\.[A-Za-z_][A-Za-z0-9_]*$/.test(name) || (op ? [...op.pathParams, ...op.bodyFields].includes(name) : false);
-  const checkVars = (template: unknown, at: string, op?: ControlOperation) => {
+  const isVar = (name: string, op?: ControlOperation, saved: string[] = []) =>
+    GLOBAL_VARS.includes(name) || /^env\.[A-Za-z_][A-Za-z0-9_]*$/.test(name) || (op ? [...op.pathParams, ...op.bodyFields].includes(name) : false) || saved.includes(name);
+  const checkVars = (template: unknown, at: string, op?: ControlOperation, saved: string[] = []) => {
     for (const { name, pointer } of placeholders(template)) {
-      if (!isVar(name, op)) {
-        const inputs = op ? [...op.pathParams, ...op.bodyFields] : [];
+      if (!isVar(name, op, saved)) {
+        const inputs = op ? [...op.pathParams, ...op.bodyFields, ...saved] : [];
         throw new ControlAdapterError(file, `${at}${pointer}`, `unknown placeholder {{${name}}}; known: ${[...inputs, ...GLOBAL_VARS, 'env.NAME'].join(', ')}`);
       }
     }
@@ -77,13 +80,16 @@ function checkAgainstModel(file: string, doc: AdapterFile, ops: Map<string, Cont
     const at = `/operations/${escapePointer(id)}`;
     const op = ops.get(id);
     if (!op) throw new ControlAdapterError(file, at, `unknown control operation ${id}; spec/control.yaml has ${[...ops.keys()].join(', ')}`);
-    if (!doc.base_url && !/^(https?:\/\/|\{\{)/.test(spec.path)) {
-      throw new ControlAdapterError(file, `${at}/path`, 'a relative path needs base_url at the top of the file (or give an absolute URL)');
+    for (const [where, call] of [['', spec] as const, ...(spec.steps ?? []).map((s, i) => [`/steps/${i}`, s] as const)]) {
+      if (!doc.base_url && !/^(https?:\/\/|\{\{)/.test(call.path)) {
+        throw new ControlAdapterError(file, `${at}${where}/path`, 'a relative path needs base_url at the top of the file (or give an absolute URL)');
+      }
     }
-    checkVars(spec.path, `${at}/path`, op);
-    checkVars(spec.query, `${at}/query`, op);
-    checkVars(spec.headers, `${at}/headers`, op);
-    checkVars(spec.body, `${at}/body`, op);
+    const saved = checkSteps(file, at, spec.steps ?? [], (t, where, before) => checkVars(t, where, op, before), (name) => isVar(name, op));
+    checkVars(spec.path, `${at}/path`, op, saved);
+    checkVars(spec.query, `${at}/query`, op, saved);
+    checkVars(spec.headers, `${at}/headers`, op, saved);
+    checkVars(spec.body, `${at}/body`, op, saved);
     for (const input of Object.keys(spec.values ?? {})) {
       if (!isVar(input, op)) throw new ControlAdapterError(file, `${at}/values/${escapePointer(input)}`, `${input} is not an input of ${id}`);
     }
@@ -180,15 +186,14 @@ export function fileAdapter(file: string, doc: AdapterFile, opts: FileAdapterOpt
         const renamed = spec.values?.[k] && Object.hasOwn(spec.values[k], String(v)) ? spec.values[k][String(v)] : v;
         vars[k] = renamed;
       }
-      const path = renderString(spec.path, vars);
-      if (typeof path !== 'string') throw new Error(`control adapter ${file}: ${id}.path needs an input that was not given`);
-      const url = /^https?:\/\//i.test(path) ? path : `${base}${path}`;
-      const query: Record<string, string> = {};
-      for (const [k, v] of Object.entries((render(spec.query ?? {}, vars) as Record<string, unknown>) ?? {})) query[k] = String(v);
-      const headers = { ...(render(doc.headers ?? {}, vars) as Record<string, string>), ...(render(spec.headers ?? {}, vars) as Record<string, string>) };
-      const body = spec.body === undefined ? undefined : render(spec.body, vars);
-      const res = await http.send({ method: spec.method.toUpperCase(), path: url, query, headers, body });
-      const ok = spec.expect_status ? spec.expect_status.includes(res.status) : res.status >= 200 && res.status < 300;
+      if (spec.steps) {
+        const failed = await runSteps(http, `control adapter ${file}: ${id}`, spec.steps, vars, base, doc.headers);
+        if (failed) return failed;
+      }
+      const req = renderCall(spec, vars, base, doc.headers);
+      if (!req) throw new Error(`control adapter ${file}: ${id}.path needs an input that was not given`);
+      const res = await http.send(req);
+      const ok = isSuccess(spec, res.status);
       let json = controlJson(res.json);
       if (ok && typeof spec.result === 'string') json = controlJson(readPointer(res.json, spec.result));
       else if (ok && spec.result && typeof spec.result === 'object') {

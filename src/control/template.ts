@@ -1,6 +1,8 @@
 // Templates of the declarative control adapter: `{{name}}` placeholders in strings, and JSON pointers
 // to read a result. A string that is exactly one placeholder takes the value with its type (a number
-// stays a number) and an absent value drops the field, so optional inputs need no special syntax.
+// stays a number) and an absent value drops the field, so optional inputs need no special syntax; an
+// object whose every field was dropped that way is dropped too ({ amount: { value: "{{amount}}" } }
+// sends no amount at all when the input is absent).
 
 export type Vars = Record<string, unknown>;
 
@@ -37,18 +39,22 @@ export function renderString(template: string, vars: Vars): unknown {
   return missing ? undefined : out;
 }
 
-/** Renders a JSON template: strings through renderString, absent values dropped from objects. */
+/**
+ * Renders a JSON template: strings through renderString, absent values dropped from objects, and an
+ * object that had fields but kept none dropped as well (a literal {} stays).
+ */
 export function render(template: unknown, vars: Vars): unknown {
   if (typeof template === 'string') return renderString(template, vars);
   if (Array.isArray(template)) return template.map((v) => render(v, vars)).filter((v) => v !== undefined);
   if (template && typeof template === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(template)) {
+    const entries = Object.entries(template);
+    for (const [k, v] of entries) {
       const key = renderString(k, vars);
       const value = render(v, vars);
       if (typeof key === 'string' && value !== undefined) out[key] = value;
     }
-    return out;
+    return entries.length > 0 && Object.keys(out).length === 0 ? undefined : out;
   }
   return template;
 }

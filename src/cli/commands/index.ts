@@ -29,6 +29,7 @@ const TABLE: ReadonlyArray<readonly [command: string, describe: string, module: 
   ['verify <package>', 'Verify a certification package: exit 1 naming the file that does not match (changed, missing, extra) or a wrong key', () => import('./verify.ts')],
   ['audit', 'Certify a client: serve the reference in audit mode (profile on the first stdout line), judge the calls your client makes', () => import('./audit.ts')],
   ['replay <file>', 'Re-send a HAR (run --har) with fresh tokens and print what answers differently; or re-run one check of a results.json with its seed (--check)', () => import('./replay.ts')],
+  ['doctor', 'Probe a target once, read-only (a token, one read, pci_url, control adapter, listen addresses, identity provider) and say what each missing profile field or control operation would unlock. Exit 3 unreachable, 2 token refused', () => import('./doctor.ts')],
   ['compare', 'Run the same seeded checks against two targets and report rule verdicts that differ, and how their answers differ (where the spec specifies, where it is silent). Exit 1 if a rule verdict differs', () => import('./compare.ts')],
 ];
 

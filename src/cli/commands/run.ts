@@ -95,14 +95,13 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
 
 export const runCommand: CommandImpl<RunArgs> = {
   builder: (y: Argv) =>
-    sharedFlags(ciOptions(y), 'config', 'profile', 'target', 'seed', 'check', 'shard', 'safe', 'concurrency', 'runs', 'timeout-budget', 'check-timeout', 'report-dir', 'json', 'json-out', 'har')
+    sharedFlags(ciOptions(y), 'config', 'profile', 'target', 'seed', 'check', 'shard', 'safe', 'concurrency', 'runs', 'timeout-budget', 'check-timeout', 'report-dir', 'json', 'json-out', 'har', 'control-adapter')
       .option('rate-limit-wait', { type: 'number', describe: `How long (ms) one request waits out 429s (Retry-After, else backoff) before its check is blocked as RATE_LIMITED (default ${RUN_DEFAULTS.rateLimitWaitMs})` })
       .option('junit', { type: 'string', describe: 'Path of the JUnit XML file' })
       .option('html', { type: 'string', describe: 'Path of the HTML report' })
       .option('otlp', { type: 'string', describe: 'Export the run as OpenTelemetry spans (run, check, request; rule ids as attributes) to this OTLP/HTTP traces URL' })
       .option('fail-fast', { type: 'boolean', describe: 'Stop starting checks after the first failure' })
       .option('min-coverage', { type: 'number', describe: 'Fail (exit 1) when less than this share (0..1) of the testable rules was exercised' })
-      .option('control-adapter', { type: 'string', describe: 'Control adapter file (YAML, spec/schemas/control-adapter.schema.json) or JS module; overrides profile.control_adapter' })
       .option('webhook-listen', { type: 'string', describe: 'host:port for the webhook receiver (overrides profile.webhooks.listen)' })
       .option('verbose', { type: 'boolean', describe: 'Print check log lines' }),
   run: runHandler,
