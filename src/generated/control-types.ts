@@ -126,21 +126,21 @@ export interface WebhookConfig {
   [k: string]: unknown;
 }
 /**
- * Same as spec/openapi.yaml#/components/schemas/WithdrawalRequest.
+ * The withdrawal request as the public API shows it (spec/openapi.yaml#/components/schemas/WithdrawalRequest). Its fields are the Partner API's, judged through the public API, so none is required of this answer: a target whose withdrawal view breaks a rule fails that rule, not the control adapter.
  */
 export interface WithdrawalRequest {
-  status: string;
-  call_data: unknown;
-  valid_after: unknown;
-  wallet_address: string;
+  status?: unknown;
+  call_data?: unknown;
+  valid_after?: unknown;
+  wallet_address?: unknown;
   /**
    * @deprecated
    */
-  account_address: string;
-  destination_address: string;
+  account_address?: unknown;
+  destination_address?: unknown;
   /**
    * @deprecated
    */
-  to_address: string;
+  to_address?: unknown;
   [k: string]: unknown;
 }
