@@ -5,6 +5,7 @@
 
 import { runConformance, type ConformanceResult } from '../api/index.ts';
 import type { Check } from '../checks/types.ts';
+import { conclude, exitCodeOf, inconclusive } from '../errors/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile, TargetProfile } from '../profile/index.ts';
@@ -91,7 +92,8 @@ export async function compareTargets(opts: CompareOptions): Promise<CompareResul
   const ran = new Set([...a.result.results, ...b.result.results].map((r) => r.checkId));
   const rules = ruleDifferences(a.result.rules, b.result.rules, ran);
   const checks = checkDifferences(a.result.results, b.result.results);
-  const comparer = new StepComparer(model, volatileMatcher([...(a.profile.volatile_fields ?? []), ...(b.profile.volatile_fields ?? [])]));
+  const checkRules = new Map([...a.result.results, ...b.result.results].map((r) => [r.checkId, r.rules]));
+  const comparer = new StepComparer(model, volatileMatcher([...(a.profile.volatile_fields ?? []), ...(b.profile.volatile_fields ?? [])]), (id) => checkRules.get(id));
   const { pairs, unpaired } = pairSteps(a.recorder.steps, b.recorder.steps, comparer.alike);
   const specified = new DifferenceTally();
   const silent = new DifferenceTally();
@@ -113,6 +115,9 @@ export async function compareTargets(opts: CompareOptions): Promise<CompareResul
   }
   for (const [id, tally] of perCheck) checks.get(id)!.steps = tally.list();
   const verdicts = { rules, checks: [...checks.values()] };
+  // Two runs that judged nothing agree on every rule: that agreement says nothing about either target.
+  const blind = (['a', 'b'] as const).filter((side) => (side === 'a' ? a : b).result.verdict === 'inconclusive');
+  const nothing = blind.length ? inconclusive('the comparison', `the run against ${blind.map((x) => x.toUpperCase()).join(' and ')} judged nothing (every selected check skipped, or none was selected)`) : undefined;
   const [spec, quiet] = [specified.list(), silent.list()];
   return {
     kind: COMPARE_KIND,
@@ -135,6 +140,7 @@ export async function compareTargets(opts: CompareOptions): Promise<CompareResul
       notCompared,
       unpairedSteps: unpaired.reduce((n, u) => n + u.count, 0),
     },
-    exitCode: rules.length ? 1 : 0,
+    exitCode: exitCodeOf(conclude(rules.length > 0, nothing !== undefined)),
+    ...(nothing && !rules.length ? { inconclusive: nothing } : {}),
   };
 }
