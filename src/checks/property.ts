@@ -10,6 +10,7 @@
 // k+1 tests") is the one the sequential run gives.
 
 import fc from 'fast-check';
+import { isPrerequisiteFailed } from './prerequisite.ts';
 import { CheckFailure, isCheckFailure, isSkipSignal } from './signals.ts';
 import type { CheckContext } from './types.ts';
 
@@ -92,8 +93,9 @@ export async function checkProperty<Ts>(
       cause = first.errorInstance;
     }
   }
-  // A skip or an infrastructure failure inside the property is not a counterexample.
-  if (isSkipSignal(cause)) throw cause;
+  // A skip, a failed setup step (a control adapter error included) or an infrastructure failure inside
+  // the property is not a counterexample: the runner reports it as such (skipped, blocked), naming no rule.
+  if (isSkipSignal(cause) || isPrerequisiteFailed(cause)) throw cause;
   if (cause instanceof Error && (cause as { exitCode?: number }).exitCode === 3 && !isCheckFailure(cause)) throw cause;
   const report = trimReport(fc.defaultReportMessage(details) ?? `Counterexample: ${fc.stringify(details.counterexample)}`);
   const message = cause instanceof Error ? cause.message : `property failed: ${String(cause ?? 'returned false')}`;
