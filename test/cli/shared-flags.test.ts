@@ -38,7 +38,7 @@ const rows = byCommand.flatMap(({ name, flags }) => [...flags].filter(([flag]) =
 const OWN_MEANING: Record<string, string> = {
   html: 'run: the run report; compare: the comparison page',
   duration: 'load: seconds of load; audit: seconds until the audit ends',
-  out: 'load: the result file; certify: the package directory',
+  out: 'load: the result file; certify: the package directory; history: the history directory',
   key: 'certify: the private key that signs; verify: the public key that checks',
 };
 

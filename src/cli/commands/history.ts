@@ -1,0 +1,51 @@
+// `baas-conform history RESULTS.json... [--out DIR] [--window N]`: the runs of one target in run order,
+// per rule and per check: streak, new / fixed / regressed against the previous run and the last N,
+// flapping. Writes history.json and history.html. Exit 1 when the latest run regressed against the
+// previous one (or a rule flaps against the reference: a toolkit bug), 4 with fewer than two runs
+// (nothing to compare), 2 for a foreign, other-version or other-target file.
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { ConfigError } from '../../errors/index.ts';
+import { buildHistory, formatHistory, HISTORY_DEFAULTS, loadRuns, writeHistory } from '../../history/index.ts';
+import { SHARED_FLAGS } from '../flags.ts';
+import type { CliIo, CommandImpl } from '../types.ts';
+
+/** Target text may hold terminal control characters. */
+const clean = (s: string) => s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, ' ');
+
+interface HistoryArgs {
+  files?: string[];
+  out?: string;
+  window?: number;
+  json?: boolean;
+}
+
+/** `--window` as a count of runs: a positive integer, else a usage error. */
+export function windowOf(value: unknown): number {
+  if (value === undefined) return HISTORY_DEFAULTS.window;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`--window must be a whole number of runs, 1 or more, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+async function historyHandler(args: HistoryArgs, io: CliIo): Promise<number> {
+  const window = windowOf(args.window);
+  const runs = await loadRuns((args.files ?? []).map(String), io.cwd);
+  const doc = buildHistory(runs, { window });
+  const files = await writeHistory(doc, resolve(io.cwd, args.out ?? HISTORY_DEFAULTS.dir));
+  const human = args.json ? io.stderr : io.stdout;
+  human.write(`${formatHistory(doc, clean).join('\n')}\n`);
+  if (args.json) io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+  human.write(`History: ${files.json}, ${files.html}\nExit ${doc.exit.code}${doc.exit.reasons.length ? `: ${doc.exit.reasons.join('; ')}` : ''}\n`);
+  return doc.exit.code;
+}
+
+export const historyCommand: CommandImpl<HistoryArgs> = {
+  builder: (y: Argv) =>
+    y
+      .positional('files', { type: 'string', array: true, describe: 'results.json files of one target, in any order (they are ordered by start time)' })
+      .option('out', { type: 'string', describe: `Directory for history.json and history.html (default ./${HISTORY_DEFAULTS.dir})` })
+      .option('window', { type: 'number', describe: `Runs before the latest that "vs last N" and flapping look at (default ${HISTORY_DEFAULTS.window})` })
+      .option('json', SHARED_FLAGS.json),
+  run: historyHandler,
+};
