@@ -94,6 +94,20 @@ describe('history of real nights', () => {
     expect(await readFile(join(cwd, 'h', 'history.html'), 'utf8')).toContain('data-value="toolkit-bug"');
   }, 120_000);
 
+  it('run --history DIR appends each night and keeps the last --history-keep runs', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'bc-history-run-'));
+    const extra = ['--history', 'hist', '--history-keep', '3'];
+    for (const [n, fault] of [[1, false], [2, true], [3, false], [4, false]] as const) await night(cwd, n, { name: 'nightly', fault, extra });
+    expect(await readdir(join(cwd, 'hist', 'runs'))).toHaveLength(3);
+    const h = JSON.parse(await readFile(join(cwd, 'hist', 'history.json'), 'utf8')) as HistoryDoc;
+    expect(h.runs.map((r) => r.seed)).toEqual([2, 3, 4]);
+    expect(rule(h, RULE)).toMatchObject({ verdicts: ['fail', 'pass', 'pass'], streak: { verdict: 'pass', runs: 2 }, vsPrevious: 'same', flips: 1 });
+    expect(await readFile(join(cwd, 'hist', 'history.html'), 'utf8')).toContain('<svg class="trend"');
+    const bad = await cli(cwd, ['run', '--history', 'hist', '--history-keep', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--history-keep must be a whole number');
+  }, 120_000);
+
   it('one run is inconclusive (exit 4); a foreign file, another version or another target is refused (exit 2)', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'bc-history-bad-'));
     const one = await night(cwd, 1, { name: 'nightly' });
