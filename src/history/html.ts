@@ -23,7 +23,7 @@ function chart(runs: HistoryRun[]) {
       y -= h;
       return { cls: `s-${k}`, x, y, w: CHART.bar, h, label: `${k} ${r.checks[k]}` };
     });
-    return { parts, label: { x: x + CHART.bar / 2, y: CHART.top + CHART.height + 16, text: day(r.started) }, title: `run ${i + 1} (${r.started}, seed ${r.seed}): ${SERIES.map((k) => `${r.checks[k]} ${k}`).join(', ')}` };
+    return { parts, label: { x: x + CHART.bar / 2, y: CHART.top + CHART.height + 16, text: String(i + 1) }, title: `run ${i + 1} (${r.started}, seed ${r.seed}): ${SERIES.map((k) => `${r.checks[k]} ${k}`).join(', ')}` };
   });
   return {
     width: CHART.left + runs.length * (CHART.bar + CHART.gap) + CHART.gap,
