@@ -119,10 +119,12 @@ describe('history of real nights', () => {
     await writeFile(join(cwd, 'v2.json'), JSON.stringify({ ...doc, version: 2 }));
     await writeFile(join(cwd, 'foreign.json'), JSON.stringify({ results: { tool: { name: 'other' } } }));
     await writeFile(join(cwd, 'other-target.json'), JSON.stringify({ ...doc, runId: 'other', target: { ...doc.target, name: 'staging' } }));
+    await writeFile(join(cwd, 'shard.json'), JSON.stringify({ ...doc, runId: 'shard', shard: '2/4' }));
     for (const [file, message] of [
       ['v2.json', /results format version 2 is not supported/],
       ['foreign.json', /kind is undefined, expected "baas-conform\/results"/],
       ['other-target.json', /a history is of one target, these files are of 2/],
+      ['shard.json', /different shards \(none, 2\/4\): keep one history per shard/],
     ] as const) {
       const r = await cli(cwd, ['history', one, file, '--out', 'bad']);
       expect(r.code, file).toBe(2);

@@ -23,6 +23,7 @@ interface FullResults extends ResultsDoc {
   tool: { name: string; version: string };
   target: { name: string; base_url: string };
   summary: Counts & { rules: Counts };
+  shard?: string;
   exit?: { code: number };
 }
 
@@ -30,6 +31,8 @@ interface FullResults extends ResultsDoc {
 export interface LoadedRun {
   run: HistoryRun;
   targetName: string;
+  /** `i/n` when the run was one shard of a night. */
+  shard?: string;
   checks: Map<string, Verdict>;
   rules: Map<string, Verdict>;
 }
@@ -50,6 +53,7 @@ function toRun(doc: FullResults, file: string): LoadedRun {
       ...(doc.exit ? { exitCode: doc.exit.code } : {}),
     },
     targetName: doc.target.name,
+    ...(doc.shard ? { shard: doc.shard } : {}),
     checks: new Map(doc.checks.map((c) => [c.checkId, c.verdict as Verdict])),
     rules: new Map(doc.rules.map((r) => [r.id, r.verdict as Verdict])),
   };
@@ -67,6 +71,9 @@ export async function loadRuns(files: string[], cwd: string): Promise<LoadedRun[
     const example = names.map((n) => `${JSON.stringify(n)} (${runs.find((r) => r.targetName === n)!.run.file})`).join(', ');
     throw new ConfigError(`a history is of one target, these files are of ${names.length}: ${example}; give the results of one target (its profile's name) per history`, 'BAAS_HISTORY_MIXED_TARGETS');
   }
+  // Shards of one night run different checks: mixed, every check would look absent every other run.
+  const shards = [...new Set(runs.map((r) => r.shard ?? 'none'))];
+  if (shards.length > 1) throw new ConfigError(`the files are of different shards (${shards.join(', ')}): keep one history per shard (run --shard i/n --history history-shard-i)`, 'BAAS_HISTORY_MIXED_SHARDS');
   return runs;
 }
 
