@@ -29,6 +29,10 @@ export function formatHistory(h: HistoryDoc, clean: (s: string) => string = (s) 
     out.push(`Flapping rules (pass ↔ fail at least twice in the last ${h.window + 1} runs; ✓ pass ✗ fail ■ blocked - skipped · absent):`);
     for (const t of flapping) out.push(`  ${t.id}  ${flips(t)}`);
   }
+  if (h.flakes) {
+    out.push(h.flakes.length > 0 ? 'Flake classes (replayed by seed):' : 'Flake classes: no check failed in one run and passed in another of the window.');
+    for (const f of h.flakes) out.push(`  ${f.class.toUpperCase().padEnd(15)} ${f.check}: failed in seed ${f.failing.seed}, passed in seed ${f.passing.seed}; ${f.why}`);
+  }
   if (h.toolkitBugs.length > 0) out.push(`TOOLKIT BUG: the reference implementation does not change between runs, yet ${h.toolkitBugs.join(', ')} flapped against it. Report it with the results.json files.`);
   return out;
 }

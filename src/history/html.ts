@@ -55,6 +55,7 @@ export function buildHistoryView(h: HistoryDoc) {
     ruleGrid: grid(h.rules, h.runs),
     checkGrid: grid(h.checks, h.runs),
     windowRuns: h.window + 1,
+    classified: h.flakes !== undefined,
   };
 }
 

@@ -7,3 +7,5 @@ export { formatHistory } from './console.ts';
 export { buildHistoryHtml } from './html.ts';
 export { appendToHistory, writeHistory, type HistoryFiles } from './store.ts';
 export { HISTORY_DEFAULTS, HISTORY_KIND, HISTORY_VERSION, type Change, type HistoryDoc, type HistoryRun, type Timeline, type Verdict } from './types.ts';
+export { classifyFlakes, flakeCandidates, CLASSIFY_DEFAULTS, type FlakeCase, type FlakeClass, type FlakeCandidate, type ReplayCheck } from './classify.ts';
+export { targetReplay, type ReplayTarget } from './replay-target.ts';

@@ -2,6 +2,8 @@
 // order, and per rule and per check the verdict of every run, the current streak, and what changed
 // against the previous run and against the window of the last N runs before the latest.
 
+import type { FlakeCase } from './classify.ts';
+
 export const HISTORY_KIND = 'baas-conform/history';
 export const HISTORY_VERSION = 1;
 
@@ -78,4 +80,6 @@ export interface HistoryDoc {
   /** Rules that flap against the reference: the reference does not change, so the toolkit is at fault. */
   toolkitBugs: string[];
   exit: { code: 0 | 1 | 4; reasons: string[] };
+  /** With --classify: each check whose verdict differed, replayed by seed and classified. */
+  flakes?: FlakeCase[];
 }

@@ -43,7 +43,7 @@ const OWN_MEANING: Record<string, string> = {
 };
 
 /** The long commands: each takes --config and stops on Ctrl-C (src/cli/cancel.ts). */
-const LONG_COMMANDS = ['run', 'compare', 'certify', 'load', 'selftest', 'replay'];
+const LONG_COMMANDS = ['run', 'compare', 'certify', 'load', 'selftest', 'replay', 'history'];
 const cancellable = (name: string) => /\bwithCancellation\(/.test(readFileSync(new URL(`../../src/cli/commands/${name}.ts`, import.meta.url), 'utf8'));
 
 describe('shared flags (src/cli/flags.ts)', () => {

@@ -6,7 +6,9 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { buildHistory, formatHistory, HISTORY_DEFAULTS, loadRuns, writeHistory } from '../../history/index.ts';
+import { buildHistory, classifyFlakes, CLASSIFY_DEFAULTS, flakeCandidates, formatHistory, HISTORY_DEFAULTS, loadRuns, targetReplay, writeHistory } from '../../history/index.ts';
+import { withCancellation } from '../cancel.ts';
+import { resolveRunOptions } from '../../options/index.ts';
 import { SHARED_FLAGS } from '../flags.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 
@@ -18,20 +20,35 @@ interface HistoryArgs {
   out?: string;
   window?: number;
   json?: boolean;
+  classify?: boolean;
+  classifyTimes?: number;
+  config?: string;
+  profile?: string;
+  target?: string;
+  runs?: number;
 }
 
-/** `--window` as a count of runs: a positive integer, else a usage error. */
-export function windowOf(value: unknown): number {
-  if (value === undefined) return HISTORY_DEFAULTS.window;
+/** A count flag: a positive integer, else a usage error. */
+function countOf(flag: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`--window must be a whole number of runs, 1 or more, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`--${flag} must be a whole number, 1 or more, got ${JSON.stringify(value)}`);
   return n;
 }
 
 async function historyHandler(args: HistoryArgs, io: CliIo): Promise<number> {
-  const window = windowOf(args.window);
+  const window = countOf('window', args.window, HISTORY_DEFAULTS.window);
+  const times = countOf('classify-times', args.classifyTimes, CLASSIFY_DEFAULTS.times);
   const runs = await loadRuns((args.files ?? []).map(String), io.cwd);
   const doc = buildHistory(runs, { window });
+  if (args.classify) {
+    const o = await resolveRunOptions(args, io.cwd);
+    const candidates = flakeCandidates(runs, window);
+    if (candidates.length > 0) io.stderr.write(`classifying ${candidates.length} checks by replaying their seeds (up to ${2 * times} runs of one check each)\n`);
+    doc.flakes = await withCancellation(io, 'the replays are aborted', (signal) =>
+      classifyFlakes(candidates, targetReplay({ profile: o.profiles[0], target: o.target || undefined, env: io.env, cwd: io.cwd, numRuns: o.numRuns, signal }), times),
+    );
+  }
   const files = await writeHistory(doc, resolve(io.cwd, args.out ?? HISTORY_DEFAULTS.dir));
   const human = args.json ? io.stderr : io.stdout;
   human.write(`${formatHistory(doc, clean).join('\n')}\n`);
@@ -46,6 +63,10 @@ export const historyCommand: CommandImpl<HistoryArgs> = {
       .positional('files', { type: 'string', array: true, describe: 'results.json files of one target, in any order (they are ordered by start time)' })
       .option('out', { type: 'string', describe: `Directory for history.json and history.html (default ./${HISTORY_DEFAULTS.dir})` })
       .option('window', { type: 'number', describe: `Runs before the latest that "vs last N" and flapping look at (default ${HISTORY_DEFAULTS.window})` })
-      .option('json', SHARED_FLAGS.json),
+      .option('json', SHARED_FLAGS.json)
+      .option('classify', { type: 'boolean', describe: `Replay each check that failed in one run and passed in another of the window, by seed, against the target (--profile, --target, or the embedded reference; --runs as the nightly's), and class it: deterministic, target-flaky or generator-found (at most ${CLASSIFY_DEFAULTS.maxChecks} checks)` })
+      .option('classify-times', { type: 'number', describe: `Replays of each seed with --classify (default ${CLASSIFY_DEFAULTS.times})` })
+      // --classify's target and fast-check runs, as for run (flags > --config > defaults).
+      .options(Object.fromEntries((['config', 'profile', 'target', 'runs'] as const).map((f) => [f, SHARED_FLAGS[f]]))),
   run: historyHandler,
 };
