@@ -1,6 +1,7 @@
 // `baas-conform history RESULTS.json... [--out DIR] [--window N]`: the runs of one target in run order,
 // per rule and per check: streak, new / fixed / regressed against the previous run and the last N,
-// flapping. Writes history.json and history.html. Exit 1 when the latest run regressed against the
+// flapping; with --classify, each check that changed replayed by seed against the target and classed.
+// Writes history.json and history.html. Exit 1 when the latest run regressed against the
 // previous one (or a rule flaps against the reference: a toolkit bug), 4 with fewer than two runs
 // (nothing to compare), 2 for a foreign, other-version or other-target file.
 import { resolve } from 'node:path';
