@@ -6,8 +6,11 @@ import type { ChangeCounts, HistoryDoc, Timeline } from './types.ts';
 const line = (c: ChangeCounts) => `${c.regressed} regressed, ${c.new} new, ${c.fixed} fixed`;
 const flips = (t: Timeline) => t.verdicts.map((v) => (v === null ? '·' : v === 'pass' ? '✓' : v === 'fail' ? '✗' : v === 'blocked' ? '■' : '-')).join('');
 
+/** Target-supplied text (its name) may hold terminal control characters. */
+const stripControls = (s: string) => s.replace(/[\u0000-\u001F\u007F-\u009F]/g, ' ');
+
 /** Lines for the terminal; `clean` strips control characters from target-supplied text. */
-export function formatHistory(h: HistoryDoc, clean: (s: string) => string = (s) => s): string[] {
+export function formatHistory(h: HistoryDoc, clean: (s: string) => string = stripControls): string[] {
   const out: string[] = [];
   const first = h.runs[0];
   const last = h.runs.at(-1);

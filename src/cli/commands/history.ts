@@ -13,9 +13,6 @@ import { resolveRunOptions } from '../../options/index.ts';
 import { SHARED_FLAGS } from '../flags.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 
-/** Target text may hold terminal control characters. */
-const clean = (s: string) => s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, ' ');
-
 interface HistoryArgs {
   files?: string[];
   out?: string;
@@ -52,7 +49,7 @@ async function historyHandler(args: HistoryArgs, io: CliIo): Promise<number> {
   }
   const files = await writeHistory(doc, resolve(io.cwd, args.out ?? HISTORY_DEFAULTS.dir));
   const human = args.json ? io.stderr : io.stdout;
-  human.write(`${formatHistory(doc, clean).join('\n')}\n`);
+  human.write(`${formatHistory(doc).join('\n')}\n`);
   if (args.json) io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
   human.write(`History: ${files.json}, ${files.html}\nExit ${doc.exit.code}${doc.exit.reasons.length ? `: ${doc.exit.reasons.join('; ')}` : ''}\n`);
   return doc.exit.code;
