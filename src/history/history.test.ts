@@ -12,7 +12,7 @@ import { validatorFor } from '../baseline/schemas.ts';
 import { captureIo } from '../cli/capture.ts';
 import { main } from '../cli/index.ts';
 import { startReference } from '../reference/index.ts';
-import { buildHistory, type HistoryDoc, loadRuns } from './index.ts';
+import { buildHistory, type HistoryDoc, type LoadedRun, loadRuns, type Verdict } from './index.ts';
 
 const CHECKS = ['auth.s2s.token-response', 'errors.token.client-id-missing'];
 const RULE = 'AUTH-S2S-TOKEN-RESPONSE';
@@ -39,6 +39,37 @@ async function night(cwd: string, n: number, opts: { name?: string; fault?: bool
 }
 
 const rule = (h: HistoryDoc, id: string) => h.rules.find((t) => t.id === id)!;
+
+/** A run as loadRuns gives it, with these check verdicts. */
+function loaded(n: number, checks: Record<string, Verdict>): LoadedRun {
+  const count = (v: Verdict) => Object.values(checks).filter((x) => x === v).length;
+  const tally = { passed: count('pass'), failed: count('fail'), blocked: count('blocked'), skipped: count('skip') };
+  return {
+    run: { runId: `r${n}`, file: `r${n}.json`, seed: n, started: `2026-01-0${n}T00:00:00.000Z`, toolVersion: '0', baseUrl: 'https://sandbox.example', checks: tally, rules: tally },
+    targetName: 'sandbox',
+    checks: new Map(Object.entries(checks)),
+    rules: new Map(),
+  };
+}
+
+describe('history verdicts', () => {
+  it('a latest run that judged nothing is inconclusive, not a green night', () => {
+    const h = buildHistory([loaded(1, { a: 'pass' }), loaded(2, { a: 'skip' })]);
+    expect(h.exit.code).toBe(4);
+    expect(h.exit.reasons[0]).toMatch(/INCONCLUSIVE: history judged nothing because the latest run judged no check/);
+    expect(buildHistory([loaded(1, { a: 'pass' }), loaded(2, { a: 'pass' })]).exit.code).toBe(0);
+    expect(buildHistory([loaded(1, { a: 'pass' }), loaded(2, { a: 'fail' })]).exit.code).toBe(1);
+  });
+
+  it('vs the window: regressed only when every judged run there passed; new when none judged it', () => {
+    const h = buildHistory([loaded(1, { a: 'fail', b: 'pass', c: 'skip' }), loaded(2, { a: 'pass', b: 'pass', c: 'skip' }), loaded(3, { a: 'fail', b: 'fail', c: 'fail' })], { window: 2 });
+    const by = Object.fromEntries(h.checks.map((t) => [t.id, t]));
+    expect([by.a.vsPrevious, by.a.vsWindow, by.a.flapping]).toEqual(['regressed', 'same', true]);
+    expect([by.b.vsPrevious, by.b.vsWindow, by.b.flapping]).toEqual(['regressed', 'regressed', false]);
+    expect([by.c.vsPrevious, by.c.vsWindow]).toEqual(['new', 'new']);
+    expect(h.target.reference).toBe(false);
+  });
+});
 
 describe('history of real nights', () => {
   it('night 2 regressed, night 3 fixed, then the rule flaps; exit codes, history.json and history.html', async () => {

@@ -80,9 +80,14 @@ export function buildHistory(runs: LoadedRun[], opts: HistoryOptions = {}): Hist
   }
   if (toolkitBugs.length > 0) reasons.push(`toolkit bug: ${toolkitBugs.length} rules flap against the reference implementation, which does not change between runs (${toolkitBugs.join(', ')})`);
   let code: 0 | 1 | 4 = reasons.length > 0 ? 1 : 0;
+  const latest = runs.at(-1)?.run.checks;
   if (runs.length < 2 && code === 0) {
     code = 4;
     reasons.push(inconclusive('history', `it was given ${runs.length} run${runs.length === 1 ? '' : 's'} of the target and needs two to compare`));
+  } else if (latest && latest.passed + latest.failed + latest.blocked === 0 && code === 0) {
+    // Nothing regressed because nothing was judged: a latest run whose checks all skipped is no green night.
+    code = 4;
+    reasons.push(inconclusive('history', 'the latest run judged no check (every one skipped)'));
   }
   return {
     kind: HISTORY_KIND,
