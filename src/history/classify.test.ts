@@ -5,7 +5,7 @@
 // fast-check run per property, the seed decides the input). Two real nights each (a passing one, a
 // failing one), then `classifyFlakes` replays them against the behaviour; the CLI path writes the class
 // into history.json and history.html.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(proxies.map((p) => p.close()));
   await ref.close();
+  await rm(cwd, { recursive: true, force: true });
 });
 
 async function behaviour(faulty: (req: ProxyRequest, traces: string[]) => boolean): Promise<TargetProfile> {

@@ -4,15 +4,23 @@
 // same flap is a toolkit bug. A foreign or other-version file is refused (exit 2), one run is
 // inconclusive (exit 4), and history.json and history.html are checked (schema; CSP, no script).
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp as makeTemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { validatorFor } from '../baseline/schemas.ts';
 import { captureIo } from '../cli/capture.ts';
 import { main } from '../cli/index.ts';
 import { startReference } from '../reference/index.ts';
 import { buildHistory, type HistoryDoc, type LoadedRun, loadRuns, type Verdict } from './index.ts';
+
+const temps: string[] = [];
+const mkdtemp = async (prefix: string) => {
+  const d = await makeTemp(prefix);
+  temps.push(d);
+  return d;
+};
+afterAll(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))));
 
 const CHECKS = ['auth.s2s.token-response', 'errors.token.client-id-missing'];
 const RULE = 'AUTH-S2S-TOKEN-RESPONSE';

@@ -1,7 +1,7 @@
 // run --report ctrf: the CTRF JSON of a real run (a failing check from a fault in the reference, a
 // skipped one for a missing control API, a passing one) validates against the vendored published schema
 // (spec/schemas/vendor/ctrf.schema.json), and the schema refuses what CTRF does not define.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +41,7 @@ describe('run --report ctrf', () => {
     expect(validate({ ...doc, results: { ...doc.results, tests: [{ ...doc.results.tests[0], status: 'blocked' }] } })).toBe(false);
     const { start: _start, ...noStart } = doc.results.summary;
     expect(validate({ ...doc, results: { ...doc.results, summary: noStart } })).toBe(false);
+    await rm(cwd, { recursive: true, force: true });
   }, 120_000);
 
   it('an unknown --report format is a usage error', async () => {
