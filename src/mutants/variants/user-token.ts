@@ -1,6 +1,6 @@
 // User tokens: issuance (section 5) and the section 7 rows for requests using a user token.
 
-import { USER_READS, isIn } from '../ops.ts';
+import { IDP_OPS, USER_READS, isIn } from '../ops.ts';
 import { resignedToken } from '../proxy-edits.ts';
 import { acceptInsteadOf, isObject, JSON_TYPE, onOk, onRule, restatus, rewriteObject } from '../transforms.ts';
 import { faults, faulty, op, type VariantSpec } from '../variant.ts';
@@ -13,6 +13,18 @@ export function isUserToken(auth: string | string[] | undefined): boolean {
     return JSON.parse(Buffer.from(m[2], 'base64url').toString()).azp === undefined;
   } catch {
     return false;
+  }
+}
+
+/** The claims of a Bearer JWT, if the header carries one. */
+function bearerClaims(auth: string | string[] | undefined): Record<string, unknown> | undefined {
+  const m = typeof auth === 'string' ? /^Bearer ([^.]+)\.([^.]+)\./.exec(auth) : null;
+  if (!m) return undefined;
+  try {
+    const c: unknown = JSON.parse(Buffer.from(m[2], 'base64url').toString());
+    return typeof c === 'object' && c !== null ? (c as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -50,7 +62,8 @@ export function userTokenVariants(): VariantSpec[] {
     // token as if its signature were bad (section 5 step 4: the client calls any route with it).
     faulty('user-token.use.reads-only', 'AUTH-USER-TOKEN-USE', `a user token is taken on ${op('getUserV1')} and ${op('getUserV2')} only; every other route answers it 401 "Token signature is not valid"`, {
       transform: (req, res) => {
-        if (!req.operationId || isIn(USER_READS, req.operationId) || !isUserToken(req.headers.authorization)) return;
+        // The reference's user tokens name their user in user_id (S2S tokens without azp and provider tokens do not).
+        if (!req.operationId || isIn(USER_READS, req.operationId) || isIn(IDP_OPS, req.operationId) || typeof bearerClaims(req.headers.authorization)?.user_id !== 'string') return;
         res.status = 401;
         res.headers = { 'content-type': JSON_TYPE };
         res.body = JSON.stringify({ error_reason: 'ErrorPermissionDenied', error_description: 'Token signature is not valid', error_category: { category: 'CategoryUnauthorized', http_status_code: 401 }, error_details: [] });
