@@ -60,13 +60,13 @@ export function userTokenVariants(): VariantSpec[] {
     faulty('user-token.issued-without-email-claim', 'ERR-USER-TOKEN-EMAIL-MISSING', 'user tokens are issued without the email claim and accepted without it', faults('user-token.skip-claims'), resignedToken('authorizeUser', 'user_token_signing_secret', (c) => void delete c.email)),
     // Issue 33 item 3: user-token auth wired on the user reads alone; every other route refuses a user
     // token as if its signature were bad (section 5 step 4: the client calls any route with it).
-    faulty('user-token.use.reads-only', 'AUTH-USER-TOKEN-USE', `a user token is taken on ${op('getUserV1')} and ${op('getUserV2')} only; every other route answers it 401 "Token signature is not valid"`, {
+    faulty('user-token.use.reads-only', 'AUTH-USER-TOKEN-USE', `a user token is taken on ${op('getUserV1')} and ${op('getUserV2')} only; every other route refuses it with 401 ErrorPermissionDenied`, {
       transform: (req, res) => {
         // The reference's user tokens name their user in user_id (S2S tokens without azp and provider tokens do not).
-        if (!req.operationId || isIn(USER_READS, req.operationId) || isIn(IDP_OPS, req.operationId) || typeof bearerClaims(req.headers.authorization)?.user_id !== 'string') return;
+        if (req.server !== 'api' || !req.operationId || req.operationId.startsWith('control:') || isIn(USER_READS, req.operationId) || isIn(IDP_OPS, req.operationId) || typeof bearerClaims(req.headers.authorization)?.user_id !== 'string') return;
         res.status = 401;
         res.headers = { 'content-type': JSON_TYPE };
-        res.body = JSON.stringify({ error_reason: 'ErrorPermissionDenied', error_description: 'Token signature is not valid', error_category: { category: 'CategoryUnauthorized', http_status_code: 401 }, error_details: [] });
+        res.body = JSON.stringify({ error_reason: 'ErrorPermissionDenied', error_description: 'user tokens are accepted on the user reads only', error_category: { category: 'CategoryUnauthorized', http_status_code: 401 }, error_details: [] });
         delete res.ruleId;
       },
     }),
