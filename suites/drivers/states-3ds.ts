@@ -4,7 +4,7 @@
 
 import {
   opLabel, type TestUser, advanceClock, asUser, bearer, chainHeader, check, create3ds, createUser, expect2xx, expectError,
-  expectErrorShape, expectNot2xx, forgeHs256, headers, identityHeader, jwtClaims, listItems, mentionsDeep, unknownIdLike, s2sToken, tamperSignature, userToken, field,
+  expectErrorShape, expectNot2xx, forgeHs256, headers, identityHeader, jwtClaims, listItems, mentionsDeep, unknownIdLike, s2sToken, tamperSignature, userToken, field, hasControl, rnd,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
@@ -129,23 +129,31 @@ export const threeDsDrivers: Drivers = {
   'STATE-3DS-NEVER-401': {
     title: '3DS approve and decline never return 401: not for a refused lookup (unknown, decided, another user\'s), not for a bad token (an altered S2S token, an expired one when profile.s2s_signing_secret is set, an altered user token), which is refused otherwise',
     safe: false,
-    needs: [...THREE_DS_NEEDS],
+    // The bad-token part needs no challenge (any transaction id: the answer is never 401), so it runs
+    // without the control API too; the lookup part needs a pending challenge (create3dsChallenge).
+    needs: ['operation:approve3ds', 'operation:decline3ds'],
     async run(ctx) {
       const rules: RuleId[] = ['STATE-3DS-NEVER-401'];
       const user = await createUser(ctx);
-      const other = await createUser(ctx);
-      const ch = await create3ds(ctx, user);
+      const control = hasControl(ctx, 'create3dsChallenge');
+      const transactionId = control ? (await create3ds(ctx, user)).transaction_id : rnd.uuid();
       // Section 7 other rule 1 names these routes: "never return 401" holds for a bad token too (the
       // specific rule over the general S2S and user-token tables; reading bad-token-not-401). Which
       // refusal it gets instead is not shown: any non-401 refusal with the section 7 body passes.
       for (const [what, h] of await badTokenHeaders(ctx, user)) {
         for (const op of ['approve3ds', 'decline3ds'] as const) {
-          const res = await ctx.http.send({ op, params: { transaction_id: ch.transaction_id }, headers: h });
+          const res = await ctx.http.send({ op, params: { transaction_id: transactionId }, headers: h });
           expectNot2xx(res, `${op} with ${what}`, rules);
           check(res.status !== 401, `${op} with ${what} answered 401: 3DS approve and decline never return 401 (section 7 other rule 1)`, { rules, response: res });
           expectErrorShape(ctx, res, rules);
         }
       }
+      if (!control) {
+        ctx.couldNotJudge('a refused 3DS lookup (unknown, decided, another user\'s challenge) is never 401', 'control operation create3dsChallenge (a pending challenge)');
+        return;
+      }
+      const ch = { transaction_id: transactionId };
+      const other = await createUser(ctx);
       for (const op of ['approve3ds', 'decline3ds'] as const) {
         expect3dsNotFound(ctx, await decide(ctx, user, op, unknownIdLike(ch.transaction_id)), rules);
         expect3dsNotFound(ctx, await decide(ctx, other, op, ch.transaction_id), rules);

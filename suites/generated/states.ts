@@ -125,7 +125,7 @@ export const checks: Check[] = [
     section: "7.other1",
     rules: ["STATE-3DS-NEVER-401"],
     safe: false,
-    needs: ["control:create3dsChallenge", "operation:approve3ds", "operation:decline3ds"],
+    needs: ["operation:approve3ds", "operation:decline3ds"],
     run: (ctx) => drivers["STATE-3DS-NEVER-401"]!.run(ctx),
   },
   {
