@@ -32,8 +32,11 @@ export const formsFor = <T>(ops: RowOperation[], forms: T[]) => (i: number): T[]
 
 /**
  * Tries an S2S row on every operation it applies to (suites/kit/rows.ts family s2s-token: reads, writes
- * with a shown body that move no money, user creation, the S2S form of authorize), each with one of `forms` (the faulty
- * Authorization headers) as its only fault; a failure names the operation.
+ * with a shown body that move no money, user creation, the S2S form of authorize), each with one of
+ * `forms` (the faulty Authorization headers) as its only fault; a failure names the operation.
+ * Requests: one per operation (its first run; every form on the row's own operations), then at most
+ * forms + 2 fast-check picks. The creating writes and authorize (issue 33) add one request each per
+ * row, and against a conforming target create nothing: the row refuses them.
  */
 async function s2sRowOnOperations(ctx: CheckContext, ruleId: ErrorRuleId, forms: Record<string, string | undefined>[]): Promise<void> {
   const ops = rowOperations(ctx, ruleId, 's2s-token', await rowStepBodies(ctx));
