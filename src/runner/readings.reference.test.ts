@@ -37,7 +37,6 @@ const CASES: Case[] = [
   { variant: 'ratelimit.above-probe', check: 'limits.token.rate-limit', rule: 'LIMIT-TOKEN-RATE-LIMIT', reading: 'not-reached' },
   { variant: 'benign.token.wrong-type-500', check: 'errors.body.shape', rule: 'ERR-BODY-SHAPE', reading: 'wrong-type-status' },
   // A tampered token on 3DS answered with the section 7 S2S row (401): accepted, with the warning.
-  { variant: '3ds.token-failure.401', check: 'states.3ds.never-401', rule: 'STATE-3DS-NEVER-401', reading: 'bad-token-401' },
   {
     variant: 'benign.token.audience-validated', check: 'auth.s2s.token-response', rule: 'AUTH-S2S-TOKEN-RESPONSE', reading: 'audience-value',
     profile: ({ request_templates: _t, ...p }) => p,

@@ -10,6 +10,7 @@ import {
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { precedenceOnWrites } from './token-precedence.ts';
+import { userTokenOnEveryRoute } from './user-token-routes.ts';
 import type { RuleId } from '../../src/model/types.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -155,7 +156,7 @@ export const drivers: Drivers = {
   },
 
   'AUTH-USER-TOKEN-USE': {
-    title: 'A user token with X-Chain-Id and no identity headers reads its own user on {op:getUserV1} and {path:getUserV2}',
+    title: 'A user token with X-Chain-Id and no identity headers reads its own user on {op:getUserV1} and {path:getUserV2}, and is taken as a credential on every route that accepts one (x-auth user; no 401, no section 7 credentials row)',
     safe: false,
     async run(ctx) {
       const user = await createUser(ctx);
@@ -180,6 +181,8 @@ export const drivers: Drivers = {
       }
       // The same on writes: nothing the call creates lands with the other user (token-precedence.ts).
       await precedenceOnWrites(ctx, user, token, other);
+      // Step 4 on every route that accepts a user token, not only the user reads (user-token-routes.ts).
+      ctx.log(`the user token was taken as a credential on ${await userTokenOnEveryRoute(ctx, token)} route(s) that accept one`);
     },
   },
 

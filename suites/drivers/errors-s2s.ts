@@ -1,5 +1,6 @@
 // Section 7 S2S rows: the faulty Authorization header (missing, not Bearer, expired, forged, a claim
-// removed) is the only fault on every operation the rows apply to (suites/kit/rows.ts family s2s-token).
+// removed) is the only fault on every operation the rows apply to (suites/kit/rows.ts family s2s-token:
+// reads, writes with a shown body, those that create something included, and the S2S form of authorize).
 // Joined into the errors drivers (suites/drivers/errors.ts); the generated suite is suites/generated/errors.ts.
 
 import fc from 'fast-check';
@@ -19,7 +20,10 @@ import {
  */
 async function s2sProbeHeaders(ctx: CheckContext, o: RowOperation, tokenHeaders: Record<string, string | undefined>): Promise<Record<string, string>> {
   const extra: Record<string, string> = {};
-  if (ctx.model.operation(o.op as OperationId).userScoped) extra[identityHeader(ctx, 'id')] = (await sharedUser(ctx)).id;
+  const op = ctx.model.operation(o.op as OperationId);
+  // The S2S form of authorize (x-auth s2s + idp) is sent as section 5 step 2 shows it: X-User-Wallet, no Identity header.
+  if (op.auth.includes('idp')) extra[identityHeader(ctx, 'wallet')] = (await sharedUser(ctx)).address;
+  else if (op.userScoped) extra[identityHeader(ctx, 'id')] = (await sharedUser(ctx)).id;
   return headers(chainHeader(ctx), extra, tokenHeaders);
 }
 
@@ -28,8 +32,11 @@ export const formsFor = <T>(ops: RowOperation[], forms: T[]) => (i: number): T[]
 
 /**
  * Tries an S2S row on every operation it applies to (suites/kit/rows.ts family s2s-token: reads, writes
- * that create nothing and move no money, user creation), each with one of `forms` (the faulty
- * Authorization headers) as its only fault; a failure names the operation.
+ * with a shown body that move no money, user creation, the S2S form of authorize), each with one of
+ * `forms` (the faulty Authorization headers) as its only fault; a failure names the operation.
+ * Requests: one per operation (its first run; every form on the row's own operations), then at most
+ * forms + 2 fast-check picks. The creating writes and authorize (issue 33) add one request each per
+ * row, and against a conforming target create nothing: the row refuses them.
  */
 async function s2sRowOnOperations(ctx: CheckContext, ruleId: ErrorRuleId, forms: Record<string, string | undefined>[]): Promise<void> {
   const ops = rowOperations(ctx, ruleId, 's2s-token', await rowStepBodies(ctx));
@@ -83,7 +90,7 @@ function expire(claims: Record<string, unknown>, validity: number): void {
 
 export const s2sDrivers: Drivers = {
   'ERR-S2S-AUTH-HEADER-MISSING': {
-    title: 'No Authorization header on every operation the S2S rows apply to (reads, writes that create nothing and move no money, user creation; user-scoped ones with a valid X-User-Id and X-Chain-Id, bodies valid): 400 ErrorMissingField "{message:ERR-S2S-AUTH-HEADER-MISSING}"',
+    title: 'No Authorization header on every operation the S2S rows apply to (reads, writes with a shown body that move no money, those that create something included, user creation, the S2S form of authorize; user-scoped ones with a valid X-User-Id (authorize: X-User-Wallet) and X-Chain-Id, bodies valid): 400 ErrorMissingField "{message:ERR-S2S-AUTH-HEADER-MISSING}"',
     safe: false,
     async run(ctx) {
       await s2sRowOnOperations(ctx, 'ERR-S2S-AUTH-HEADER-MISSING', [{ Authorization: undefined }]);

@@ -11,7 +11,7 @@ import type { RuleId } from '../../src/model/types.ts';
 import {
   opLabel,
   IDENTITY_KINDS, type IdentityKind, type TestUser, authorizeRaw, check, expect2xx, expectError, expectRefusedBy,
-  identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders, CheckFailure, expectNot2xx, expectErrorShape, userToken, bearer, sharedIdpUser, idpHeaders,
+  identityHeader, identityValue, readUser, rnd, s2sHeaders, sharedUser, requireSmartWallets, userHeaders, CheckFailure, expectNot2xx, expectErrorShape, userToken, bearer, sharedIdpUser, idpHeaders, newIdpIdentity,
   identityRowOperations, rowOnOperations, rowOperations, is2xx, warnReading, field
 } from '../kit/index.ts';
 
@@ -148,15 +148,24 @@ export const drivers: Drivers = {
       // shows a row only for S2S requests, so there any refusal with the section 7 body passes.
       const rules: RuleId[] = ['AUTH-CHAIN-ID-REQUIRED'];
       const token = await userToken(ctx, user);
-      const noChain = await readUser(ctx, 'v1', bearer(token));
-      expectNot2xx(noChain, `${opLabel(ctx, 'getUserV1')} with a user token and no ${chainName}`, rules);
-      expectErrorShape(ctx, noChain, rules);
+      // Every route that accepts a user token (family user-token, x-auth user), one request each: the
+      // answer is a refusal or not, so one request per route decides it (issue 33 item 9).
+      const userOps = rowOperations(ctx, 'ERR-S2S-CHAIN-ID-MISSING', 'user-token', await rowStepBodies(ctx)).filter((o) => ctx.model.operation(o.op).auth.includes('user'));
+      for (const o of userOps) {
+        const noChain = await ctx.http.send({ op: o.op, headers: bearer(token), body: o.body });
+        expectNot2xx(noChain, `${o.label} with a user token and no ${chainName}`, rules);
+        expectErrorShape(ctx, noChain, rules);
+      }
       if (!ctx.services.idp) ctx.couldNotJudge(`${opLabel(ctx, 'authorizeUser')} (identity-provider form) without ${chainName} is refused`, 'a test identity provider the target trusts (profile.idp, or control setIdpConfig)');
       if (ctx.services.idp) {
         const who = await sharedIdpUser(ctx);
         const idpNoChain = await ctx.http.send({ op: 'authorizeUser', headers: drop(await idpHeaders(ctx, who)) });
         expectNot2xx(idpNoChain, `${opLabel(ctx, 'authorizeUser')} (identity-provider form) without ${chainName}`, rules);
         expectErrorShape(ctx, idpNoChain, rules);
+        // Retail registration takes the same headers (section 4): a fresh identity, so only the header is missing.
+        const retail = await ctx.http.send({ op: 'registerRetailUser', headers: drop(await idpHeaders(ctx, newIdpIdentity())), body: { country: 'DE' } });
+        expectNot2xx(retail, `${opLabel(ctx, 'registerRetailUser')} without ${chainName}`, rules);
+        expectErrorShape(ctx, retail, rules);
       }
       // A non-numeric value: section 5 says what the header carries, not that another value is refused
       // (the rule's reading non-numeric-value): accepted is a warning, refused needs the section 7 body.

@@ -4,7 +4,7 @@
 
 import {
   opLabel, type TestUser, advanceClock, asUser, bearer, chainHeader, check, create3ds, createUser, expect2xx, expectError,
-  expectNot2xx, headers, identityHeader, listItems, mentionsDeep, unknownIdLike, s2sToken, tamperSignature, warnReading, field,
+  expectErrorShape, expectNot2xx, forgeHs256, headers, identityHeader, jwtClaims, listItems, mentionsDeep, unknownIdLike, s2sToken, tamperSignature, userToken, field, hasControl, rnd,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
@@ -21,6 +21,21 @@ export async function decide(ctx: CheckContext, user: TestUser, op: Decision, tr
 export function expect3dsNotFound(ctx: CheckContext, res: HttpResponse, rules: RuleId[]) {
   check(res.status !== 401, `3DS ${res.status === 401 ? 'answered 401' : ''}: approve and decline never return 401`, { rules: rules.includes('STATE-3DS-NEVER-401') ? ['STATE-3DS-NEVER-401'] : rules, response: res });
   expectError(ctx, res, 'ERR-3DS-NOT-FOUND', rules);
+}
+
+/** One bad token per kind the 3DS routes take (S2S altered, S2S expired when the secret is known, user token altered), each with its headers. */
+async function badTokenHeaders(ctx: CheckContext, user: TestUser): Promise<[string, Record<string, string>][]> {
+  const s2s = await s2sToken(ctx);
+  const asS2s = (t: string) => headers(bearer(t), chainHeader(ctx), { [identityHeader(ctx, 'id')]: user.id });
+  const out: [string, Record<string, string>][] = [['an altered S2S token', asS2s(tamperSignature(s2s))]];
+  const secret = ctx.profile.s2s_signing_secret;
+  if (secret) {
+    const claims = { ...jwtClaims(s2s) } as Record<string, unknown>;
+    const iat = typeof claims.iat === 'number' ? claims.iat : Math.floor(Date.now() / 1000);
+    out.push(['an expired S2S token', asS2s(await forgeHs256({ ...claims, iat: iat - 7200, exp: iat - 3600 }, secret))]);
+  }
+  out.push(["an altered user token of the challenge's owner", headers(bearer(tamperSignature(await userToken(ctx, user))), chainHeader(ctx))]);
+  return out;
 }
 
 export const threeDsDrivers: Drivers = {
@@ -112,25 +127,33 @@ export const threeDsDrivers: Drivers = {
   },
 
   'STATE-3DS-NEVER-401': {
-    title: '3DS approve and decline never return 401 for a refused lookup (unknown, decided, another user\'s); a token with an altered signature is refused (401 only as the section 7 S2S signature row)',
+    title: '3DS approve and decline never return 401: not for a refused lookup (unknown, decided, another user\'s), not for a bad token (an altered S2S token, an expired one when profile.s2s_signing_secret is set, an altered user token), which is refused otherwise',
     safe: false,
-    needs: [...THREE_DS_NEEDS],
+    // The bad-token part needs no challenge (any transaction id: the answer is never 401), so it runs
+    // without the control API too; the lookup part needs a pending challenge (create3dsChallenge).
+    needs: ['operation:approve3ds', 'operation:decline3ds'],
     async run(ctx) {
       const rules: RuleId[] = ['STATE-3DS-NEVER-401'];
       const user = await createUser(ctx);
-      const other = await createUser(ctx);
-      const ch = await create3ds(ctx, user);
-      // "Never 401" (section 7 other rule 1) is about the lookup; a bad token is a section 7 S2S row
-      // (401 "Token signature is not valid"). Both readings pass: that exact row, or a non-401 refusal.
-      const bad = headers(bearer(tamperSignature(await s2sToken(ctx))), chainHeader(ctx), { [identityHeader(ctx, 'id')]: user.id });
-      for (const op of ['approve3ds', 'decline3ds'] as const) {
-        const res = await ctx.http.send({ op, params: { transaction_id: ch.transaction_id }, headers: bad });
-        expectNot2xx(res, `${op} with an altered S2S token`, rules);
-        if (res.status === 401) {
-          expectError(ctx, res, 'ERR-S2S-SIGNATURE-INVALID', rules);
-          warnReading(ctx, 'STATE-3DS-NEVER-401', 'bad-token-401', `${op} with an altered S2S token answered 401 ErrorPermissionDenied`);
+      const control = hasControl(ctx, 'create3dsChallenge');
+      const transactionId = control ? (await create3ds(ctx, user)).transaction_id : rnd.uuid();
+      // Section 7 other rule 1 names these routes: "never return 401" holds for a bad token too (the
+      // specific rule over the general S2S and user-token tables; reading bad-token-not-401). Which
+      // refusal it gets instead is not shown: any non-401 refusal with the section 7 body passes.
+      for (const [what, h] of await badTokenHeaders(ctx, user)) {
+        for (const op of ['approve3ds', 'decline3ds'] as const) {
+          const res = await ctx.http.send({ op, params: { transaction_id: transactionId }, headers: h });
+          expectNot2xx(res, `${op} with ${what}`, rules);
+          check(res.status !== 401, `${op} with ${what} answered 401: 3DS approve and decline never return 401 (section 7 other rule 1)`, { rules, response: res });
+          expectErrorShape(ctx, res, rules);
         }
       }
+      if (!control) {
+        ctx.couldNotJudge('a refused 3DS lookup (unknown, decided, another user\'s challenge) is never 401', 'control operation create3dsChallenge (a pending challenge)');
+        return;
+      }
+      const ch = { transaction_id: transactionId };
+      const other = await createUser(ctx);
       for (const op of ['approve3ds', 'decline3ds'] as const) {
         expect3dsNotFound(ctx, await decide(ctx, user, op, unknownIdLike(ch.transaction_id)), rules);
         expect3dsNotFound(ctx, await decide(ctx, other, op, ch.transaction_id), rules);

@@ -58,7 +58,7 @@ export const checks: Check[] = [
   },
   {
     id: "auth.user.token-use",
-    title: "A user token with X-Chain-Id and no identity headers reads its own user on GET /api/v1/user and /api/v2/user",
+    title: "A user token with X-Chain-Id and no identity headers reads its own user on GET /api/v1/user and /api/v2/user, and is taken as a credential on every route that accepts one (x-auth user; no 401, no section 7 credentials row)",
     area: "auth",
     section: "5",
     rules: ["AUTH-USER-TOKEN-USE"],

@@ -88,7 +88,7 @@ export const checks: Check[] = [
   },
   {
     id: "errors.s2s.auth-header-missing",
-    title: "No Authorization header on every operation the S2S rows apply to (reads, writes that create nothing and move no money, user creation; user-scoped ones with a valid X-User-Id and X-Chain-Id, bodies valid): 400 ErrorMissingField \"Missing Authorization Headers\"",
+    title: "No Authorization header on every operation the S2S rows apply to (reads, writes with a shown body that move no money, those that create something included, user creation, the S2S form of authorize; user-scoped ones with a valid X-User-Id (authorize: X-User-Wallet) and X-Chain-Id, bodies valid): 400 ErrorMissingField \"Missing Authorization Headers\"",
     area: "errors",
     section: "7",
     rules: ["ERR-S2S-AUTH-HEADER-MISSING"],

@@ -120,12 +120,12 @@ export const checks: Check[] = [
   },
   {
     id: "states.3ds.never-401",
-    title: "3DS approve and decline never return 401 for a refused lookup (unknown, decided, another user's); a token with an altered signature is refused (401 only as the section 7 S2S signature row)",
+    title: "3DS approve and decline never return 401: not for a refused lookup (unknown, decided, another user's), not for a bad token (an altered S2S token, an expired one when profile.s2s_signing_secret is set, an altered user token), which is refused otherwise",
     area: "states",
     section: "7.other1",
     rules: ["STATE-3DS-NEVER-401"],
     safe: false,
-    needs: ["control:create3dsChallenge", "operation:approve3ds", "operation:decline3ds"],
+    needs: ["operation:approve3ds", "operation:decline3ds"],
     run: (ctx) => drivers["STATE-3DS-NEVER-401"]!.run(ctx),
   },
   {

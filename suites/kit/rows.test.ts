@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../src/checks/types.ts';
 import { loadModel } from '../../src/model/index.ts';
-import { identityRowOperations, ownRowOperations, requiresChain, rowOperations } from './rows.ts';
+import { identityRowOperations, ownRowOperations, requiresChain, rowOperations, userTokenRoutes } from './rows.ts';
 
 async function ctxWith(operations: Record<string, unknown>): Promise<CheckContext> {
   const model = await loadModel();
@@ -54,16 +54,17 @@ describe('rowOperations by family (rows on every operation they apply to)', () =
     for (const out of ['createUserV2', 'getConfig', 'getValidationRules', 'authorizeUser', 'registerRetailUser']) expect(ops).not.toContain(out);
   });
 
-  it('S2S token rows: reads and writes that create nothing and move no money (x-mutates, x-moves-money), plus user creation', async () => {
+  it('S2S token rows: reads, writes with a shown body (those that create something included), user creation and the S2S form of authorize; money movers out', async () => {
     const ctx = await ctxWith({});
     const ops = rowOperations(ctx, 'ERR-S2S-TOKEN-EXPIRED', 's2s-token');
-    for (const o of ops) {
-      const op = ctx.model.operation(o.op);
-      expect(op.movesMoney, o.op).toBe(false);
-      expect(!op.mutates || !op.userScoped, o.op).toBe(true);
-    }
+    for (const o of ops) expect(ctx.model.operation(o.op).movesMoney, o.op).toBe(false);
     expect(names(ops)).toEqual(expect.arrayContaining(['getConfig', 'getValidationRules', 'listWithdrawalRequests', 'getFullStatement', 'estimateFx', 'validateRetailUser', 'createUserV1', 'createUserV2']));
-    for (const out of ['createVirtualCard', 'createBankAccount', 'executeCardTransfer', 'authorizeUser', 'estimateCardTransfer']) expect(names(ops)).not.toContain(out);
+    // Issue 33 item 9: user-scoped writes that create something, and authorize (S2S form).
+    expect(names(ops)).toEqual(expect.arrayContaining(['createVirtualCard', 'createXrplAccount', 'createBankAccount', 'authorizeUser']));
+    for (const out of ['executeCardTransfer', 'estimateCardTransfer', 'createRecipientV2', 'registerRetailUser', 'blockCard']) expect(names(ops)).not.toContain(out);
+    // Under --safe: reads only (authorize is a POST).
+    const safe = names(rowOperations({ ...ctx, safeMode: true } as CheckContext, 'ERR-S2S-TOKEN-EXPIRED', 's2s-token'));
+    for (const op of safe) expect(ctx.model.operation(op as never).method.toLowerCase(), op).toBe('get');
     // The card transfer estimate joins once its body is built from the earlier steps (row-steps.ts).
     const body = { payment_details_id: 'pd-1', amount: '10.00', currency: 'EUR' };
     const withSteps = rowOperations(ctx, 'ERR-S2S-TOKEN-EXPIRED', 's2s-token', { estimateCardTransfer: body });
@@ -76,5 +77,22 @@ describe('rowOperations by family (rows on every operation they apply to)', () =
     for (const op of ops) expect(ctx.model.operation(op as never).auth, op).toContain('user');
     expect(ops).toEqual(expect.arrayContaining(['getUserV1', 'getUserV2', 'listCards', 'createVirtualCard', 'getFullStatement', 'estimateFx', 'validateRetailUser']));
     for (const out of ['executeCardTransfer', 'executeBankTransfer', 'blockCard']) expect(ops).not.toContain(out);
+  });
+
+  it('user-token walk (AUTH-USER-TOKEN-USE): every x-auth user operation, path parameters made up, bodies empty where not shown; --safe keeps x-mutates false only', async () => {
+    const ctx = await ctxWith({ blockCard: { method: 'POST', path: '/cards/{card_id}/block' }, listActivity: { method: 'GET', path: '/a' } });
+    const ops = userTokenRoutes(ctx);
+    const expected = [...ctx.model.operations.values()]
+      .filter((o) => o.server === 'api' && o.auth.includes('user') && !o.authUnspecified && !o.movesMoney && (!o.pathUnspecified || o.operationId === 'blockCard' || o.operationId === 'listActivity'))
+      .map((o) => o.operationId).sort();
+    expect(names(ops).sort()).toEqual(expected);
+    expect(names(ops)).toEqual(expect.arrayContaining(['getUserV1', 'listCards', 'createVirtualCard', 'createRecipientV2', 'initBankAccount', 'blockCard', 'listActivity']));
+    expect(names(ops)).not.toContain('executeCardTransfer');
+    expect(ops.find((o) => o.op === 'blockCard')?.params).toEqual({ card_id: expect.any(String) });
+    expect(ops.find((o) => o.op === 'createRecipientV2')?.body).toEqual({});
+    const safe = userTokenRoutes({ ...ctx, safeMode: true } as CheckContext);
+    expect(safe.length).toBeGreaterThan(5);
+    for (const o of safe) expect(ctx.model.operation(o.op).mutates, o.op).toBe(false);
+    expect(names(safe)).not.toContain('blockCard');
   });
 });

@@ -18,6 +18,8 @@ import { requestBody } from './templates.ts';
 
 export interface RowOperation {
   op: OperationId;
+  /** Path parameters, where the operation has some (made-up ids: userTokenRoutes). */
+  params?: Record<string, string>;
   /** The request body a successful call sends (so the row's fault is the only one), if any. */
   body?: Record<string, unknown>;
   /** fast-check weight: the row's own operations 1, the others (never tried before) 3. */
@@ -74,9 +76,11 @@ export const ROW_FAMILY_APPLIES: Record<RowFamily, (ctx: CheckContext, op: Opera
   // S2S operation the model lists the header as required on. The user-agnostic endpoints that do not
   // list it (POST /api/v2/user, the config reads) are left out.
   chain: (ctx, op) => requiresChain(ctx, op) && s2sCallable(op) && !op.auth.includes('idp'),
-  // Requests using an S2S token, on writes that create nothing and move no money (x-mutates false) and
-  // the user-agnostic creations whose body section 4 shows (a throwaway user of the caller's company).
-  's2s-token': (_ctx, op) => s2sCallable(op) && !op.auth.includes('idp') && (!op.mutates || (!op.userScoped && op.operationId in SHOWN_BODIES)),
+  // Requests using an S2S token: every operation callable with one, the S2S form of authorize (x-auth
+  // s2s + idp: sent with X-User-Wallet and no Identity header, so it is the S2S form of section 5 step 2)
+  // and the writes that create something included (issue 33 item 9); rowOperations still leaves out the
+  // money movers and the writes whose body is not shown in full.
+  's2s-token': (_ctx, op) => s2sCallable(op),
   // Requests using a user token: every operation that accepts one (x-auth user).
   'user-token': (_ctx, op) => op.auth.includes('user'),
 };
@@ -116,6 +120,28 @@ export function rowOperations(ctx: CheckContext, ruleId: RuleId, family: RowFami
     const bodyOf = SHOWN_BODIES[op.operationId] ?? (stepBody ? () => stepBody : undefined);
     if (!isOwn && !get && !bodyOf && (op.hasRequestBody || op.mutates)) continue;
     out.push({ op: op.operationId, body: bodyOf?.(ctx), weight: isOwn ? 1 : 3, label: label(op) });
+  }
+  return out;
+}
+
+/**
+ * Every operation that accepts a user token (x-auth user), one request each, for the walk of
+ * AUTH-USER-TOKEN-USE (section 5 user token issuance step 4). Unlike rowOperations, operations with path
+ * parameters (a made-up id) and writes whose body is not shown (an empty object) are kept: the walk judges
+ * only that the token is not refused as a credential, and a 400 for a missing input passes (reading
+ * every-user-route). Left out: an operation whose path is unknown here, one whose authentication the spec
+ * does not show (its x-auth is a placeholder), the money movers (a made-up transfer is never sent), and
+ * under --safe every write (x-mutates).
+ */
+export function userTokenRoutes(ctx: CheckContext): RowOperation[] {
+  const out: RowOperation[] = [];
+  for (const op of ctx.model.operations.values()) {
+    if (op.server !== 'api' || !op.auth.includes('user') || op.authUnspecified || op.movesMoney || pathless(ctx, op)) continue;
+    if (ctx.safeMode && op.mutates) continue;
+    const path = op.parameters.filter((p) => p.in === 'path');
+    const params = path.length > 0 ? Object.fromEntries(path.map((p) => [p.name, rnd.uuid()])) : undefined;
+    const body = SHOWN_BODIES[op.operationId]?.(ctx) ?? (op.hasRequestBody ? {} : undefined);
+    out.push({ op: op.operationId, ...(params ? { params } : {}), body, weight: 1, label: label(op) });
   }
   return out;
 }

@@ -1,7 +1,12 @@
 // X-Chain-Id, user identity headers (section 5) and company isolation.
 
-import { acceptInsteadOf, onRule, restatus } from '../transforms.ts';
+import type { ResponseTransform } from '../../reference/index.ts';
+import { acceptInsteadOf, is2xx, onRule, restatus } from '../transforms.ts';
+import { isUserToken } from './user-token.ts';
 import { faults, faulty, op, type VariantSpec } from '../variant.ts';
+
+/** `t` applied to user-token calls (and to successes, which acceptInsteadOf keeps as its answer). */
+const userTokenOnly = (t: ResponseTransform): ResponseTransform => (req, res) => (isUserToken(req.headers.authorization) || is2xx(res.status) ? t(req, res) : undefined);
 
 /** Builds the identity variants (stateful transforms get fresh state on every call). */
 export function identityVariants(): VariantSpec[] {
@@ -17,6 +22,10 @@ export function identityVariants(): VariantSpec[] {
     // check used to leave out (it tried getUserV1, getUserV2, POST /api/v1/user and authorize only).
     faulty('chain.missing.accepted-on-withdrawals', 'AUTH-CHAIN-ID-REQUIRED', `${op('listWithdrawalRequests')} alone accepts an S2S call without X-Chain-Id`, {
       transform: acceptInsteadOf('ERR-S2S-CHAIN-ID-MISSING', ['listWithdrawalRequests']),
+    }),
+    // Issue 33 item 9: a user-token call without X-Chain-Id was tried on GET /api/v1/user only.
+    faulty('chain.user-token.accepted-on-cards', 'AUTH-CHAIN-ID-REQUIRED', `${op('listCards')} alone accepts a user-token call without X-Chain-Id (S2S calls there still need it)`, {
+      transform: userTokenOnly(acceptInsteadOf('ERR-S2S-CHAIN-ID-MISSING', ['listCards'])),
     }),
     faulty('chain.missing.500-on-card-create', 'ERR-S2S-CHAIN-ID-MISSING', `${op('createVirtualCard')} alone answers a missing X-Chain-Id with 500 ErrorInternal instead of the 400 row`, {
       transform: onRule('ERR-S2S-CHAIN-ID-MISSING', (b, res) => {

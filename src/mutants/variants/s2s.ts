@@ -39,6 +39,14 @@ export function s2sVariants(): VariantSpec[] {
     faulty('s2s.company-id.not-required-on-card-estimate', 'ERR-S2S-COMPANY-ID-MISSING', `${op('estimateCardTransfer')} alone accepts an S2S token without the company_id claim`, {
       transform: acceptInsteadOf('ERR-S2S-COMPANY-ID-MISSING', ['estimateCardTransfer']),
     }),
+    // Issue 33 item 9: the S2S rows on user-scoped writes that create something and on the S2S form of
+    // authorize, which the rows used to leave out.
+    faulty('s2s.expiry.not-checked-on-card-create', 'ERR-S2S-TOKEN-EXPIRED', `${op('createVirtualCard')} alone accepts an expired S2S token (and creates the card)`, {
+      transform: acceptInsteadOf('ERR-S2S-TOKEN-EXPIRED', ['createVirtualCard']),
+    }),
+    faulty('s2s.signature.not-checked-on-authorize', 'ERR-S2S-SIGNATURE-INVALID', `${op('authorizeUser')} (S2S form) alone accepts an S2S token whose signature does not verify`, {
+      transform: acceptInsteadOf('ERR-S2S-SIGNATURE-INVALID', ['authorizeUser']),
+    }),
     faulty('s2s.bearer-format.401-on-retail-validate', 'ERR-S2S-BEARER-FORMAT', `${op('validateRetailUser')} alone answers a non-Bearer Authorization header with 401 instead of 400`, {
       transform: onRule('ERR-S2S-BEARER-FORMAT', (b, res) => restatus(b, res, 401), ['validateRetailUser']),
     }),

@@ -1,18 +1,30 @@
 // User tokens: issuance (section 5) and the section 7 rows for requests using a user token.
 
-import { USER_READS, isIn } from '../ops.ts';
+import { IDP_OPS, USER_READS, isIn } from '../ops.ts';
 import { resignedToken } from '../proxy-edits.ts';
-import { acceptInsteadOf, isObject, onOk, onRule, restatus, rewriteObject } from '../transforms.ts';
+import { acceptInsteadOf, isObject, JSON_TYPE, onOk, onRule, restatus, rewriteObject } from '../transforms.ts';
 import { faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** A Bearer JWT whose claims carry no azp: a user token (S2S tokens name their client in azp). */
-function isUserToken(auth: string | string[] | undefined): boolean {
+export function isUserToken(auth: string | string[] | undefined): boolean {
   const m = typeof auth === 'string' ? /^Bearer ([^.]+)\.([^.]+)\./.exec(auth) : null;
   if (!m) return false;
   try {
     return JSON.parse(Buffer.from(m[2], 'base64url').toString()).azp === undefined;
   } catch {
     return false;
+  }
+}
+
+/** The claims of a Bearer JWT, if the header carries one. */
+function bearerClaims(auth: string | string[] | undefined): Record<string, unknown> | undefined {
+  const m = typeof auth === 'string' ? /^Bearer ([^.]+)\.([^.]+)\./.exec(auth) : null;
+  if (!m) return undefined;
+  try {
+    const c: unknown = JSON.parse(Buffer.from(m[2], 'base64url').toString());
+    return typeof c === 'object' && c !== null ? (c as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -46,6 +58,18 @@ export function userTokenVariants(): VariantSpec[] {
     }),
     // Issue 13 "skips that hide failures": the claim rows used to skip when no claim carried the value.
     faulty('user-token.issued-without-email-claim', 'ERR-USER-TOKEN-EMAIL-MISSING', 'user tokens are issued without the email claim and accepted without it', faults('user-token.skip-claims'), resignedToken('authorizeUser', 'user_token_signing_secret', (c) => void delete c.email)),
+    // Issue 33 item 3: user-token auth wired on the user reads alone; every other route refuses a user
+    // token as if its signature were bad (section 5 step 4: the client calls any route with it).
+    faulty('user-token.use.reads-only', 'AUTH-USER-TOKEN-USE', `a user token is taken on ${op('getUserV1')} and ${op('getUserV2')} only; every other route refuses it with 401 ErrorPermissionDenied`, {
+      transform: (req, res) => {
+        // The reference's user tokens name their user in user_id (S2S tokens without azp and provider tokens do not).
+        if (req.server !== 'api' || !req.operationId || req.operationId.startsWith('control:') || isIn(USER_READS, req.operationId) || isIn(IDP_OPS, req.operationId) || typeof bearerClaims(req.headers.authorization)?.user_id !== 'string') return;
+        res.status = 401;
+        res.headers = { 'content-type': JSON_TYPE };
+        res.body = JSON.stringify({ error_reason: 'ErrorPermissionDenied', error_description: 'user tokens are accepted on the user reads only', error_category: { category: 'CategoryUnauthorized', http_status_code: 401 }, error_details: [] });
+        delete res.ruleId;
+      },
+    }),
     faulty('user-token.issuance.no-expires-at', 'AUTH-USER-TOKEN-ISSUANCE', `${op('authorizeUser')} returns no expires_at`, {
       transform: onOk(['authorizeUser'], (b) => void (isObject(b) && delete b.expires_at)),
     }),

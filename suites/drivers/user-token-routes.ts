@@ -1,0 +1,42 @@
+// AUTH-USER-TOKEN-USE on every route that accepts a user token, not only the user reads. Section 5 user
+// token issuance step 4: "The client calls with Authorization: Bearer <USER_TOKEN> and X-Chain-Id; user
+// identity headers are not needed". The routes are the model's x-auth user operations
+// (suites/kit/rows.ts userTokenRoutes), one request each: the walk asks one thing of every route (is the
+// token taken as a credential), so one answer per route decides it and a fault wired on a single route
+// is always met. The count is the number of such routes the target can be reached on (path known, no
+// money mover; under --safe the x-mutates false ones).
+
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { ErrorRule, RuleId } from '../../src/model/types.ts';
+import { bearer, chainHeader, check, field, headers, userTokenRoutes } from '../kit/index.ts';
+
+const RULES: RuleId[] = ['AUTH-USER-TOKEN-USE'];
+
+/** The section 7 tables whose rows refuse a credential (the token, its claims, the headers that go with it). */
+const CREDENTIAL_TABLES: ReadonlySet<ErrorRule['table']> = new Set(['s2s', 'user_token', 'idp']);
+
+/** The section 7 credentials row the answer is (same status, reason and message), if any. */
+export function credentialRow(ctx: CheckContext, res: HttpResponse): ErrorRule | undefined {
+  const reason = field(res.json, 'error_reason');
+  const message = field(res.json, 'error_description');
+  return ctx.model.rules.find((r): r is ErrorRule => r.kind === 'error' && CREDENTIAL_TABLES.has(r.table) && r.message !== null
+    && r.status === res.status && r.reason === reason && r.message === message);
+}
+
+/**
+ * Sends `token` with X-Chain-Id and no identity header to every route that accepts a user token. An
+ * answer passes unless it is a 401 or a section 7 credentials row (reading every-user-route): a made-up
+ * card id or an empty body may be refused for that input (400, 404), which says nothing about the token.
+ */
+export async function userTokenOnEveryRoute(ctx: CheckContext, token: string): Promise<number> {
+  const ops = userTokenRoutes(ctx);
+  const h = headers(bearer(token), chainHeader(ctx));
+  for (const o of ops) {
+    const res = await ctx.http.send({ op: o.op, ...(o.params ? { params: o.params } : {}), headers: h, body: o.body });
+    const row = credentialRow(ctx, res);
+    check(res.status !== 401 && !row,
+      `${o.label} with a user token and ${ctx.model.auth.chain_header}, no identity header, was refused as a credential fault (HTTP ${res.status}${row ? `, section 7 row ${row.id}` : ''}): section 5 step 4 lets the client call with the user token and X-Chain-Id alone`,
+      { rules: RULES, response: res });
+  }
+  return ops.length;
+}
