@@ -54,6 +54,11 @@ export const FAULT_POINTS = [
   'cards.close-not-terminal', // actions on a closed card succeed
   'cards.closed-unlisted', // a card once closed leaves GET /api/v1/cards (soft delete; card states not shown)
   'cards.closed-actions-noop', // actions on a closed card answer 200 with the card unchanged (a no-op)
+  'cards.block-noop', // block answers 200 with the card unchanged: it stays as it was (no effect)
+  'cards.unblock-noop', // unblock answers 200 with the card unchanged: a blocked card stays blocked
+  'cards.close-noop', // close answers 200 with the card unchanged: it stays usable
+  'cards.created-inactive', // not a fault (card states are not shown): cards are created Inactive, and block is refused (400) until activate
+  'cards.effects-deferred', // not a fault (when an action shows is not shown): GET /api/v1/cards shows an action's new status only 1 s after it
   // --- Transfers and concurrency ---
   'recipients.lost-update', // recipient creation is read-await-write on a shared list (lost updates)
   // --- Webhooks (section 6) ---

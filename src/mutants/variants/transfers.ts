@@ -4,6 +4,9 @@
 import { field, isObject, items, onOk } from '../transforms.ts';
 import { benign, faults, faulty, op, type VariantSpec } from '../variant.ts';
 
+/** Other spellings of the reference's card statuses (benign.cards.status-spellings). */
+const SPELLINGS: Record<string, string> = { Active: 'ACTIVE', Inactive: 'inactive', Blocked: 'Frozen', Closed: 'TERMINATED' };
+
 /** Builds the transfers variants (stateful transforms get fresh state on every call). */
 export function transfersVariants(): VariantSpec[] {
   return [
@@ -41,5 +44,20 @@ export function transfersVariants(): VariantSpec[] {
     faulty('cards.list.empty', 'ENDPOINT-CARDS', `${op('listCards')} lists no card, even after one was created`, {
       transform: onOk(['listCards'], (b) => void (isObject(b) && (b.data = []))),
     }),
+
+    // ------------------------------------- card actions take effect (STATE-CARD-ACTION-EFFECT), read back
+    faulty('cards.block.noop', 'STATE-CARD-ACTION-EFFECT', `block answers 200 and leaves the card as it was: ${op('listCards')} still shows it Active`, faults('cards.block-noop')),
+    faulty('cards.unblock.noop', 'STATE-CARD-ACTION-EFFECT', 'unblock answers 200 and leaves a blocked card blocked', faults('cards.unblock-noop')),
+    faulty('cards.close.leaves-usable', 'STATE-CARD-ACTION-EFFECT', 'close answers 200 and leaves the card as it was (still usable)', faults('cards.close-noop')),
+    // Card status values are not shown (section 2): any spelling, a change is what is judged.
+    benign('benign.cards.status-spellings', `card statuses are spelled ${Object.values(SPELLINGS).map((v) => JSON.stringify(v)).join(', ')} in every answer`, {
+      transform: onOk(['createVirtualCard', 'listCards', 'activateCard', 'blockCard', 'unblockCard', 'closeCard'], (b) => {
+        for (const c of isObject(b) && Array.isArray(b.data) ? b.data : [b]) if (isObject(c) && typeof c.status === 'string') c.status = SPELLINGS[c.status] ?? c.status;
+      }),
+    }),
+    // Card transitions are not shown: a card may need activate before block.
+    benign('benign.cards.created-inactive', 'cards are created Inactive; block is refused (400) until activate', faults('cards.created-inactive')),
+    // When an action shows in the list is not shown.
+    benign('benign.cards.effects-deferred', `${op('listCards')} shows an action's new status only 1 s after the action answered`, faults('cards.effects-deferred')),
   ];
 }
