@@ -57,6 +57,9 @@ export function transfersVariants(): VariantSpec[] {
     }),
     // Card transitions are not shown: a card may need activate before block.
     benign('benign.cards.created-inactive', 'cards are created Inactive; block is refused (400) until activate', faults('cards.created-inactive')),
+    // Which status unblock leaves, and whether it is allowed, are not shown: accepted with the reading's warning.
+    benign('benign.cards.unblock-inactive', 'unblock leaves the card Inactive (not the Active it had before block); activate makes it Active', faults('cards.unblock-inactive')),
+    benign('benign.cards.unblock-refused', 'unblock is refused (400 ErrorInvalidField) on a blocked card', faults('cards.unblock-refused')),
     // When an action shows in the list is not shown.
     benign('benign.cards.effects-deferred', `${op('listCards')} shows an action's new status only 1 s after the action answered`, faults('cards.effects-deferred')),
   ];

@@ -48,8 +48,8 @@ export const cardAction = (action: 'activate' | 'block' | 'unblock' | 'close'): 
       c.status = 'Blocked';
       break;
     case 'unblock':
-      if (c.status === 'Inactive') throw E.invalid('status');
-      c.status = 'Active';
+      if (c.status === 'Inactive' || st.fault('cards.unblock-refused')) throw E.invalid('status');
+      c.status = st.fault('cards.unblock-inactive') ? 'Inactive' : 'Active';
       break;
     case 'close':
       c.status = 'Closed';
