@@ -124,6 +124,7 @@ export const RULE_IDS = [
   "VERSION-COEXIST",
   "VERSION-SEPA-CAPABILITY-STATUSES",
   "GENERAL-TRANSPORT-JSON",
+  "ENDPOINT-RECIPIENT-DELETE-EFFECT",
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 

@@ -130,4 +130,5 @@ export const RULE_PLACEMENT: Record<RuleId, { area: CheckArea; topic: string }> 
   "VERSION-COEXIST": { area: "versioning", topic: "coexist" },
   "VERSION-SEPA-CAPABILITY-STATUSES": { area: "versioning", topic: "sepa" },
   "GENERAL-TRANSPORT-JSON": { area: "schema", topic: "transport" },
+  "ENDPOINT-RECIPIENT-DELETE-EFFECT": { area: "transfers", topic: "recipients" },
 };

@@ -64,6 +64,7 @@ export const FAULT_POINTS = [
   // --- Transfers and concurrency ---
   'recipients.lost-update', // recipient creation is read-await-write on a shared list (lost updates)
   // --- Webhooks (section 6) ---
+  'recipients.delete-noop', // deleting a recipient answers 200 and keeps it: it stays readable
   'webhooks.no-activity', // card transfer completion emits no activity webhook
   'webhooks.no-bank-account', // SEPA activation emits no bank account webhook
   'webhooks.drop-aliases', // webhook payloads carry only preferred names

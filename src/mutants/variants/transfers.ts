@@ -1,7 +1,7 @@
 // Push to Card (section 4 rule 3, section 6), withdrawals and cards.
 
 
-import { field, isObject, items, onOk } from '../transforms.ts';
+import { field, is2xx, isObject, items, onOk } from '../transforms.ts';
 import { benign, faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Other spellings of the reference's card statuses (benign.cards.status-spellings). */
@@ -22,6 +22,11 @@ export function transfersVariants(): VariantSpec[] {
     // Concurrent recipient creations lose all but one: a Push to Card to a lost recipient's
     // payment_details.id then fails (transfers.recipients.concurrent, suites/models/recipients.ts).
     faulty('p2c.recipients.lost-update', 'FLOW-PUSH-TO-CARD', 'recipient creation is read-await-write on the user\'s list: of concurrent creations only the last survives', faults('recipients.lost-update')),
+    // Section 4 lists recipient delete and get (paths not shown: profile.operations): a delete takes effect.
+    faulty('recipients.delete.noop', 'ENDPOINT-RECIPIENT-DELETE-EFFECT', `deleting a recipient answers 200 and keeps it: ${op('getRecipient')} still returns it`, faults('recipients.delete-noop')),
+    benign('benign.recipients.delete-204', `${op('deleteRecipient')} answers 204 with an empty body (its answer is not shown)`, {
+      transform: (req, res) => (req.operationId === 'deleteRecipient' && is2xx(res.status) ? { status: 204, headers: {}, body: '' } : undefined),
+    }),
     faulty('p2c.activity-webhook.missing', 'EVENT-CARD-TRANSFER-ACTIVITY', 'card transfer completion emits no activity webhook', faults('webhooks.no-activity')),
     // Section 6: transaction status, including completion, is reported by activity webhooks; the end-to-end
     // check compares the deliveries' status with the one the activity reads once complete.
