@@ -63,4 +63,23 @@ describe('audit front door', () => {
     }
     await token(audit);
   });
+
+  it("masks the client's own header credentials of profile.operation_auth (a vendor key to pci_url) in every record", async () => {
+    audit = await startAudit({ plan: QUIET, pciAuth: 'headers' });
+    const model = await loadModel();
+    const auth = audit.profile.operation_auth?.tokenizeCard;
+    expect(auth?.mode).toBe('headers');
+    const [[name, key]] = Object.entries(auth!.headers!);
+    const tokenize = model.operation('tokenizeCard');
+    const card = audit.profile.test_card;
+    const r = await request(`${audit.profile.pci_url}${tokenize.path}`, { method: tokenize.method as 'POST', headers: { 'content-type': 'application/json', [name]: key, 'x-echo': `copy ${key}` }, body: JSON.stringify(card) });
+    // The reference accepted the key: the record is of a call that went through.
+    expect(r.statusCode).toBeLessThan(300);
+    await r.body.dump();
+    const v = await audit.verdict();
+    const ex = v.exchanges.find((e) => e.operationId === 'tokenizeCard');
+    expect(ex?.headers[name.toLowerCase()]).toBe('<redacted>');
+    expect(ex?.headers['x-echo']).toBe('<redacted>');
+    expect(JSON.stringify(v.exchanges)).not.toContain(key);
+  });
 });

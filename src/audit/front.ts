@@ -9,7 +9,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import type { Model, OperationId } from '../model/types.ts';
 import { ErrorFactory } from '../reference/errors.ts';
 import { Router, type Route } from '../reference/http.ts';
-import { redactBody, redactHeaders } from './redact.ts';
+import { NO_HEADER_SECRETS, redactBody, redactHeaders, type HeaderSecrets } from './redact.ts';
 import type { FaultSchedule } from './schedule.ts';
 import type { TokenBook } from './tokens.ts';
 import type { Exchange } from './types.ts';
@@ -28,6 +28,8 @@ export interface FrontOptions {
   upstream: { api: string; pci: string };
   /** Paths of the operations the spec does not show (the reference's, from its profile). */
   paths: Record<string, { method: string; path: string }>;
+  /** The client's header credentials (profile.operation_auth): masked in every record. */
+  headerSecrets?: HeaderSecrets;
   /** Path prefix of the test-control API on base_url (never recorded). */
   controlPrefix?: string;
   record(ex: Omit<Exchange, 'seq'>): Exchange;
@@ -144,7 +146,7 @@ export function createFront(o: FrontOptions): Front {
     const ex = o.record({
       server, method, path, query: q === -1 ? '' : url.slice(q + 1),
       ...(operationId ? { operationId } : {}),
-      headers: redactHeaders(req.headers, o.book),
+      headers: redactHeaders(req.headers, o.book, o.headerSecrets ?? NO_HEADER_SECRETS),
       ...(parsed !== undefined ? { body: redactBody(parsed) } : {}),
       bodyText: parsed !== undefined ? JSON.stringify(redactBody(parsed)) : raw.subarray(0, KEEP_BYTES).toString('utf8'),
       startMs,

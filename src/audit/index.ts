@@ -14,9 +14,10 @@ import { request } from 'undici';
 import { controlOperations } from '../control/index.ts';
 import { loadModel } from '../model/index.ts';
 import { LISTEN_DEFAULTS } from '../options/defaults.ts';
-import { startReference } from '../reference/index.ts';
+import { startReference, type ReferenceOptions } from '../reference/index.ts';
 import { createFront } from './front.ts';
 import { DEFAULT_PLAN, resolvePlan, type AuditPlan } from './plan.ts';
+import { headerSecretsOf } from './redact.ts';
 import { createRelay, type Relay } from './relay.ts';
 import { FaultSchedule } from './schedule.ts';
 import { TokenBook } from './tokens.ts';
@@ -42,6 +43,11 @@ export interface AuditOptions {
   webhookUrl?: string;
   /** Recommended rules fail the verdict too (default: they are warnings). */
   strict?: boolean;
+  /**
+   * Protect card tokenization as a vendor may (its authentication is not shown): the reference's
+   * pciAuth; the client is told in profile.operation_auth, and header credentials are masked in records.
+   */
+  pciAuth?: ReferenceOptions['pciAuth'];
 }
 
 export interface Audit {
@@ -77,7 +83,7 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
   const plan = opts.plan === undefined ? DEFAULT_PLAN : await resolvePlan(opts.plan);
   const host = opts.host ?? LISTEN_DEFAULTS.host;
   // Tokens live as long as the plan says, in the JWT's exp as in expires_at.
-  const ref = await startReference({ port: 0, pciPort: 0, host: '127.0.0.1', control: true, name: 'audit', s2sValiditySeconds: plan.scale.token_lifetime_seconds });
+  const ref = await startReference({ port: 0, pciPort: 0, host: '127.0.0.1', control: true, name: 'audit', s2sValiditySeconds: plan.scale.token_lifetime_seconds, ...(opts.pciAuth ? { pciAuth: opts.pciAuth } : {}) });
   const exchanges: Exchange[] = [];
   let dropped = 0;
   const monitor = startStallMonitor();
@@ -87,6 +93,7 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
     model, book, schedule: new FaultSchedule(plan),
     upstream: { api: ref.profile.base_url, pci: ref.profile.pci_url! },
     paths: ref.profile.operations ?? {},
+    headerSecrets: headerSecretsOf(ref.profile.operation_auth),
     ...(controlPath ? { controlPrefix: controlPath } : {}),
     record(ex) {
       const full = { ...ex, seq: exchanges.length + 1 } as Exchange;
@@ -117,6 +124,7 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
       token_refresh_buffer_seconds: plan.scale.refresh_buffer_seconds,
       test_card: testCard(),
       ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}),
+      ...(ref.profile.operation_auth ? { operation_auth: ref.profile.operation_auth } : {}),
     };
     let closed: Promise<void> | undefined;
     return {

@@ -2,6 +2,7 @@
 // verdict of a whole audit. Recorded exchanges are the only evidence a judge may use.
 
 import type { Conclusion } from '../errors/index.ts';
+import type { TargetProfile } from '../profile/index.ts';
 import type { Stall } from './stalls.ts';
 import type { ClientRule, ClientRuleId, OperationId } from '../model/types.ts';
 
@@ -102,4 +103,10 @@ export interface AuditProfile {
   test_card: { card_number: string; expiry_month: number; expiry_year: number; cvv: string };
   /** Where the audit delivers webhooks (--webhook-url), when set. */
   webhook_url?: string;
+  /**
+   * How the operations whose authentication the spec does not show authenticate (the target profile's
+   * field of the same name), when the audit protects card tokenization (--pci-auth). Header values are
+   * masked in every record.
+   */
+  operation_auth?: TargetProfile['operation_auth'];
 }

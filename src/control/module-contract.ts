@@ -28,7 +28,12 @@ export interface ControlHttp {
 /** What an operation gets besides its input. */
 export interface ControlModuleTools {
   http: ControlHttp;
-  /** The resolved target profile (base_url, clients, ...). */
+  /**
+   * The resolved target profile (base_url, clients, ...). An operation that calls card tokenization
+   * itself sends what profile.operation_auth.tokenizeCard says: in mode "headers" its `headers`, with
+   * {{env.NAME}} already read; `http` adds no credentials of its own (modes "s2s" and "user" need a
+   * token the adapter obtains).
+   */
   profile: ResolvedProfile;
 }
 

@@ -15,7 +15,7 @@ import { BaasConformError } from '../errors/index.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { unmetNeed } from '../runner/needs.ts';
-import { unlockOf } from '../runner/needs-table.ts';
+import { needsFacts, unlockOf } from '../runner/needs-table.ts';
 import { preflight } from '../runner/preflight.ts';
 import { NO_IDP_TRUST, NO_WEBHOOK_ROUTE } from '../runner/services.ts';
 import { parseListen } from '../webhooks/index.ts';
@@ -206,7 +206,7 @@ function needsReport(opts: DoctorOptions, adapter: ControlAdapter | undefined, p
   const out: Unlock[] = [];
   for (const [need, checks] of byNeed) {
     const reason = unmet(need);
-    if (reason !== undefined) out.push({ need, reason, unlock: unlockOf(need), checks: [...checks].sort() });
+    if (reason !== undefined) out.push({ need, reason, unlock: unlockOf(need, needsFacts(opts.model)), checks: [...checks].sort() });
   }
   return out.sort((a, b) => b.checks.length - a.checks.length || a.need.localeCompare(b.need));
 }

@@ -58,6 +58,7 @@ export const RULE_PLACEMENT: Record<RuleId, { area: CheckArea; topic: string }> 
   "STATE-SEPA-WRONG-PATH": { area: "states", topic: "sepa" },
   "STATE-SEPA-PRIMARY-WALLET-REQUIRED": { area: "states", topic: "sepa" },
   "STATE-CARD-CLOSE-TERMINAL": { area: "cards", topic: "close" },
+  "STATE-CARD-ACTION-EFFECT": { area: "cards", topic: "actions" },
   "STATE-WITHDRAWAL-REQUESTED": { area: "states", topic: "withdrawal" },
   "STATE-3DS-NO-REPLAY": { area: "states", topic: "3ds" },
   "STATE-3DS-EXPIRY": { area: "states", topic: "3ds" },
@@ -129,4 +130,5 @@ export const RULE_PLACEMENT: Record<RuleId, { area: CheckArea; topic: string }> 
   "VERSION-COEXIST": { area: "versioning", topic: "coexist" },
   "VERSION-SEPA-CAPABILITY-STATUSES": { area: "versioning", topic: "sepa" },
   "GENERAL-TRANSPORT-JSON": { area: "schema", topic: "transport" },
+  "ENDPOINT-RECIPIENT-DELETE-EFFECT": { area: "transfers", topic: "recipients" },
 };

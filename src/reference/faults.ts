@@ -54,9 +54,17 @@ export const FAULT_POINTS = [
   'cards.close-not-terminal', // actions on a closed card succeed
   'cards.closed-unlisted', // a card once closed leaves GET /api/v1/cards (soft delete; card states not shown)
   'cards.closed-actions-noop', // actions on a closed card answer 200 with the card unchanged (a no-op)
+  'cards.block-noop', // block answers 200 with the card unchanged: it stays as it was (no effect)
+  'cards.unblock-noop', // unblock answers 200 with the card unchanged: a blocked card stays blocked
+  'cards.close-noop', // close answers 200 with the card unchanged: it stays usable
+  'cards.created-inactive', // not a fault (card states are not shown): cards are created Inactive, and block is refused (400) until activate
+  'cards.unblock-inactive', // not a fault (which status unblock leaves is not shown): unblock leaves the card Inactive (warns under reading unblock-other-status)
+  'cards.unblock-refused', // not a fault (transitions are not shown): unblock is refused (400) (warns under reading unblock-refused)
+  'cards.effects-deferred', // not a fault (when an action shows is not shown): GET /api/v1/cards shows an action's new status only 1 s after it
   // --- Transfers and concurrency ---
   'recipients.lost-update', // recipient creation is read-await-write on a shared list (lost updates)
   // --- Webhooks (section 6) ---
+  'recipients.delete-noop', // deleting a recipient answers 200 and keeps it: it stays readable
   'webhooks.no-activity', // card transfer completion emits no activity webhook
   'webhooks.no-bank-account', // SEPA activation emits no bank account webhook
   'webhooks.drop-aliases', // webhook payloads carry only preferred names

@@ -3,12 +3,23 @@
 // when the guide differs; `npx baas-conform rules --needs` prints the same table).
 
 import type { Check, Need } from '../checks/types.ts';
+import type { Model } from '../model/types.ts';
 
 export const NEEDS_TABLE_MARKERS = { start: '<!-- sandbox-needs-table:start (generated: npx tsx test/sandbox/update-readme.ts) -->', end: '<!-- sandbox-needs-table:end -->' } as const;
 
+/** Facts of the model the table names (never a list written here). */
+export interface NeedsFacts {
+  /** The card-tokenization operations whose authentication the spec does not show (x-auth-unspecified). */
+  pciAuthOperations: readonly string[];
+}
+
+export function needsFacts(model: Pick<Model, 'operations'>): NeedsFacts {
+  return { pciAuthOperations: [...model.operations.values()].filter((o) => o.server === 'pci' && o.authUnspecified).map((o) => o.operationId).sort() };
+}
+
 /** What to put in the profile (or the control adapter) to meet a need. */
-export function unlockOf(need: Need): string {
-  if (need.includes('|')) return need.split('|').map((alt) => unlockOf(alt as Need)).join(' **or** ');
+export function unlockOf(need: Need, facts?: NeedsFacts): string {
+  if (need.includes('|')) return need.split('|').map((alt) => unlockOf(alt as Need, facts)).join(' **or** ');
   if (need.startsWith('fixture:')) return `\`fixtures.${need.slice('fixture:'.length)}\` (an existing user in that state, read only)`;
   if (need.startsWith('control:')) {
     const op = need.slice('control:'.length);
@@ -19,8 +30,11 @@ export function unlockOf(need: Need): string {
   switch (need) {
     case 'control':
       return '`control_adapter` or `control_url` (any control operation)';
-    case 'pci':
-      return '`pci_url`';
+    case 'pci': {
+      // Section 4 shows no headers for the card-tokenization environment: a sandbox that protects it needs the profile to say how.
+      const ops = facts?.pciAuthOperations ?? [];
+      return ops.length === 0 ? '`pci_url`' : `\`pci_url\`; where the sandbox protects card tokenization, also ${ops.map((o) => `\`operation_auth.${o}\``).join(', ')} (its authentication is not shown)`;
+    }
     case 's2s_signing_secret':
       return '`s2s_signing_secret`';
     case 'user_token_signing_secret':
@@ -39,7 +53,7 @@ export function unlockOf(need: Need): string {
 }
 
 /** Markdown table: one row per need, the checks that declare it, and a last row for checks with none. */
-export function needsTable(checks: Check[]): string {
+export function needsTable(checks: Check[], facts?: NeedsFacts): string {
   const byNeed = new Map<Need, string[]>();
   for (const c of checks) for (const n of c.needs ?? []) (byNeed.get(n) ?? byNeed.set(n, []).get(n)!).push(c.id);
   const order = (n: string) => (n.includes('|') ? 2 : n.startsWith('control:') ? 1 : n === 'webhooks' || n === 'idp' ? 0 : n.startsWith('operation:') ? 3 : 2);
@@ -47,7 +61,7 @@ export function needsTable(checks: Check[]): string {
   const free = checks.filter((c) => !(c.needs ?? []).length).length;
   const rows = needs.map((n) => {
     const ids = [...byNeed.get(n)!].sort();
-    return `| \`${n}\` | ${unlockOf(n)} | ${ids.length} | ${ids.map((id) => `\`${id}\``).join(', ')} |`;
+    return `| \`${n}\` | ${unlockOf(n, facts)} | ${ids.length} | ${ids.map((id) => `\`${id}\``).join(', ')} |`;
   });
   return [
     '| Need | Profile field that unlocks it | Checks | Check ids |',

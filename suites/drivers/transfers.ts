@@ -8,7 +8,7 @@ import {
   webhookPath, webhookTimeoutMs, warnReading, field, sendWithProfileAuth
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
-import type { Drivers } from './driver.ts';
+import type { Driver, Drivers } from './driver.ts';
 import { expectActivityReported } from './activity-report.ts';
 import type { RuleId } from '../../src/model/types.ts';
 
@@ -180,7 +180,52 @@ async function expectRecipientReads(ctx: CheckContext, user: TestUser, r: { res:
   expectRecipientAsCreated(ctx, read, r.sent, `recipient ${r.recipientId} read back`);
 }
 
+// ---- A recipient delete takes effect (section 4 "Recipients: list, get, ... create, update, delete";
+// ENDPOINT-RECIPIENT-DELETE-EFFECT): a success answer is not an effect, so the recipient is read back
+// by its id (profile.operations.getRecipient: the paths are not shown) until it is gone, a bounded time.
+
+const DELETE_RULES: RuleId[] = ['ENDPOINT-RECIPIENT-DELETE-EFFECT'];
+/** How long the read is polled for a delete to show (when it shows is not shown). */
+const DELETE_WAIT_MS = 10_000;
+const POLL_MS = 250;
+
+/** Whether an answer of the recipient read still carries recipient `id` (reading deleted-not-readable). */
+const carries = (res: HttpResponse, id: string): boolean => is2xx(res) && String(field(res.json, 'id') ?? field(res.json, 'data', 'id')) === id;
+
+async function readUntilGone(ctx: CheckContext, read: () => Promise<HttpResponse>, id: string): Promise<HttpResponse> {
+  const end = Date.now() + DELETE_WAIT_MS;
+  for (let i = 0; i <= Math.ceil(DELETE_WAIT_MS / POLL_MS); i++) {
+    const res = await read();
+    if (!carries(res, id) || Date.now() >= end) return res;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    ctx.signal.throwIfAborted();
+  }
+  return read();
+}
+
+const recipientDeleteEffect: Driver = {
+  title: 'A recipient deleted with a 2xx is no longer returned by the recipient read of its id (polled up to 10 s; any non-2xx, or a 2xx without it); a refused delete judges nothing (paths from profile.operations)',
+  safe: false,
+  needs: ['pci', 'operation:deleteRecipient', 'operation:getRecipient'],
+  async run(ctx) {
+    const user = await createUser(ctx);
+    const r = await pushToCardRecipient(ctx, user);
+    checkStep(r.recipientId !== undefined && r.recipientId !== null, 'createRecipientV2', `the Card recipient answer carries no id: ${r.res.text.slice(0, 200)}`, r.res);
+    const id = String(r.recipientId);
+    const read = () => asUser(ctx, user, { op: 'getRecipient', params: { recipient_id: id } });
+    const before = await read();
+    expectStep(before, 'getRecipient', `${opLabel(ctx, 'getRecipient')} of the recipient just created`);
+    checkStep(carries(before, id), 'getRecipient', `${opLabel(ctx, 'getRecipient')} of recipient ${id} answered no recipient with that id: ${before.text.slice(0, 200)}`, before);
+    const del = await asUser(ctx, user, { op: 'deleteRecipient', params: { recipient_id: id } });
+    if (!is2xx(del)) ctx.skip(`${opLabel(ctx, 'deleteRecipient')} answered HTTP ${del.status} for the recipient just created: a refused delete judges nothing`);
+    const after = await readUntilGone(ctx, read, id);
+    check(!carries(after, id), `${opLabel(ctx, 'deleteRecipient')} answered HTTP ${del.status}, yet after ${DELETE_WAIT_MS / 1000} s ${opLabel(ctx, 'getRecipient')} still returns recipient ${id} (HTTP ${after.status}): the delete did not take effect`, { rules: DELETE_RULES, response: after });
+    ctx.log(`after delete the recipient read answers HTTP ${after.status}`);
+  },
+};
+
 export const drivers: Drivers = {
+  'ENDPOINT-RECIPIENT-DELETE-EFFECT': recipientDeleteEffect,
   'FLOW-PUSH-TO-CARD': {
     title: 'Push to Card: tokenize -> Card recipient (payment_details.id) -> estimate (estimation_id) -> execute (activity_id) -> an activity webhook on {webhook:activities} mentioning the activity_id, one of them reporting the completed status the activity reads',
     safe: false,

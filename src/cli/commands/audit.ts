@@ -46,6 +46,7 @@ interface AuditArgs extends RunFlagValues {
   strict?: boolean;
   profileOut?: string;
   har?: string;
+  pciAuth?: 's2s' | 'user' | 'headers';
 }
 
 async function auditHandler(args: AuditArgs, io: CliIo): Promise<number> {
@@ -57,7 +58,7 @@ async function auditHandler(args: AuditArgs, io: CliIo): Promise<number> {
   const webhookUrl = args.webhookUrl ? httpUrl(String(args.webhookUrl)) : undefined;
   let audit: Audit;
   try {
-    audit = await startAudit({ port: parsePort('port', args.port) ?? LISTEN_DEFAULTS.port, pciPort: parsePort('pci-port', args.pciPort) ?? LISTEN_DEFAULTS.port, host, plan, webhookUrl, strict: !!args.strict });
+    audit = await startAudit({ port: parsePort('port', args.port) ?? LISTEN_DEFAULTS.port, pciPort: parsePort('pci-port', args.pciPort) ?? LISTEN_DEFAULTS.port, host, plan, webhookUrl, strict: !!args.strict, ...(args.pciAuth ? { pciAuth: args.pciAuth } : {}) });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new ConfigError(`cannot listen on ${host}: ${code}`);
@@ -88,6 +89,7 @@ export const auditCommand: CommandImpl<AuditArgs> = {
     sharedFlags(y, 'config', 'port', 'pci-port', 'host', 'report-dir', 'har', 'strict', 'profile-out')
       .option('duration', { type: 'number', describe: 'End after this many seconds (default: at SIGINT/SIGTERM)' })
       .option('faults', { type: 'string', describe: 'Fault plan YAML (spec/schemas/audit-plan.schema.json; default: the built-in plan)' })
-      .option('webhook-url', { type: 'string', describe: "Your webhook receiver's base URL: webhooks are delivered to it (twice, late, with extra fields)" }),
+      .option('webhook-url', { type: 'string', describe: "Your webhook receiver's base URL: webhooks are delivered to it (twice, late, with extra fields)" })
+      .option('pci-auth', { choices: ['s2s', 'user', 'headers'] as const, describe: 'Require credentials on pci_url as your vendor does (the spec does not show them): the S2S token, a user token, or an X-Api-Key header; given in the printed profile as operation_auth; header credentials are masked in every record' }),
   run: auditHandler,
 };

@@ -7,7 +7,7 @@ import { SHARED_FLAGS } from '../flags.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { formatSpecAudit, mutationCoverage, specAudit } from '../../mutants/index.ts';
 import type { RuleId } from '../../model/types.ts';
-import { needsTable } from '../../runner/needs-table.ts';
+import { needsFacts, needsTable } from '../../runner/needs-table.ts';
 import { clientRuleCatalogue } from '../../audit/index.ts';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -40,7 +40,7 @@ interface RulesArgs {
 async function rulesHandler(args: RulesArgs, io: CliIo): Promise<number> {
   // --needs: which profile field (or control operation) unlocks which checks (the needs table of docs/validate-a-vendor-sandbox.md).
   if (args.needs) {
-    io.stdout.write(`${needsTable(await loadChecks())}\n`);
+    io.stdout.write(`${needsTable(await loadChecks(), needsFacts(await loadModel(args.spec)))}\n`);
     return 0;
   }
   const model = await loadModel(args.spec);

@@ -12,12 +12,20 @@ import { ok, sleep, userOf, type Handler } from './common.ts';
 /** The caller's cards; under `cards.closed-unlisted` a card once closed is no longer listed (a soft delete). */
 export const listCards = (ctx: Ctx, st: RefState): Reply => {
   const hide = st.fault('cards.closed-unlisted');
-  return ok({ data: userOf(ctx).cards.filter((c) => !(hide && c.closed)).map(view.card) });
+  const now = Date.now();
+  const shown = (c: Card) => (c.listed && now < c.listed.untilMs ? view.card({ ...c, status: c.listed.status }) : view.card(c));
+  return ok({ data: userOf(ctx).cards.filter((c) => !(hide && c.closed)).map(shown) });
 };
+
+/** How long the list lags behind an action under `cards.effects-deferred`. */
+const DEFERRED_MS = 1000;
+
+/** Faults that make an action answer success and change nothing. */
+const NOOP_FAULTS = { block: 'cards.block-noop', unblock: 'cards.unblock-noop', close: 'cards.close-noop' } as const;
 
 export function createVirtualCard(ctx: Ctx, st: RefState): Reply {
   const name = new Fields(st.errors).string(ctx.body, 'card_name', 64);
-  const c: Card = { id: randomUUID(), status: 'Active', card_data: { card_name: name, format: 'virtual' }, created_at: st.clock.nowSec() };
+  const c: Card = { id: randomUUID(), status: st.fault('cards.created-inactive') ? 'Inactive' : 'Active', card_data: { card_name: name, format: 'virtual' }, created_at: st.clock.nowSec() };
   userOf(ctx).cards.push(c);
   return ok(view.card(c));
 }
@@ -28,23 +36,27 @@ export const cardAction = (action: 'activate' | 'block' | 'unblock' | 'close'): 
   if (!c) throw E.notFound('card_id');
   if (c.status === 'Closed' && st.fault('cards.closed-actions-noop')) return ok(view.card(c));
   if (c.status === 'Closed' && !st.fault('cards.close-not-terminal')) throw E.invalid('status');
+  if (action !== 'activate' && st.fault(NOOP_FAULTS[action])) return ok(view.card(c));
+  const before = c.status;
   switch (action) {
     case 'activate':
       if (c.status === 'Blocked') throw E.invalid('status');
       c.status = 'Active';
       break;
     case 'block':
+      if (c.status === 'Inactive') throw E.invalid('status');
       c.status = 'Blocked';
       break;
     case 'unblock':
-      if (c.status === 'Inactive') throw E.invalid('status');
-      c.status = 'Active';
+      if (c.status === 'Inactive' || st.fault('cards.unblock-refused')) throw E.invalid('status');
+      c.status = st.fault('cards.unblock-inactive') ? 'Inactive' : 'Active';
       break;
     case 'close':
       c.status = 'Closed';
       c.closed = true;
       break;
   }
+  if (st.fault('cards.effects-deferred') && before !== c.status) c.listed = { status: before, untilMs: Date.now() + DEFERRED_MS };
   return ok(view.card(c));
 };
 

@@ -9,7 +9,7 @@ import { completeBankAccount, createBankAccount, initBankAccount } from './bank-
 import type { HandlerSpec } from './common.ts';
 import { tokenizeCard } from './pci.ts';
 import { authorize, createToken } from './token.ts';
-import { createRecipient, estimateTransfer, executeTransfer, getActivity, listActivity, statement } from './transfers.ts';
+import { createRecipient, deleteRecipient, estimateTransfer, getRecipient, executeTransfer, getActivity, listActivity, statement } from './transfers.ts';
 import { createUser, getConfig, getUserV1, getUserV2, getValidationRules, registerRetail, validateRetail } from './users.ts';
 import { createXrplAccount, estimateFx, getWallet, listWallets, listWithdrawals } from './wallets.ts';
 
@@ -75,11 +75,11 @@ export const HANDLERS = {
   estimateCorridorTransfer: NOT_SERVED,
   executeCorridorTransfer: NOT_SERVED,
   listRecipients: NOT_SERVED,
-  getRecipient: NOT_SERVED,
+  getRecipient: { run: getRecipient },
   filterRecipients: NOT_SERVED,
   createRecipient: NOT_SERVED,
   updateRecipient: NOT_SERVED,
-  deleteRecipient: NOT_SERVED,
+  deleteRecipient: { run: deleteRecipient },
   createRecipientPaymentDetails: NOT_SERVED,
   updateRecipientPaymentDetails: NOT_SERVED,
   deleteRecipientPaymentDetails: NOT_SERVED,
@@ -111,4 +111,6 @@ export const DEFAULT_OPERATION_PATHS: Partial<Record<OperationId, { method: stri
   closeCard: { method: 'POST', path: '/api/v1/cards/{card_id}/close' },
   listActivity: { method: 'GET', path: '/api/v1/activity' },
   getActivity: { method: 'GET', path: '/api/v1/activity/{activity_id}' },
+  getRecipient: { method: 'GET', path: '/api/v2/recipients/{recipient_id}' },
+  deleteRecipient: { method: 'DELETE', path: '/api/v2/recipients/{recipient_id}' },
 };

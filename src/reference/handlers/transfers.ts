@@ -57,6 +57,22 @@ export async function createRecipient(ctx: Ctx, st: RefState): Promise<Reply> {
   return ok(out);
 }
 
+/** A recipient of the caller by id (section 4 "Recipients: ... get"; the path is not shown). */
+export function getRecipient(ctx: Ctx, st: RefState): Reply {
+  const r = userOf(ctx).recipients.find((x) => x.id === ctx.params.recipient_id);
+  if (!r) throw st.errors.notFound('recipient_id');
+  return ok(view.recipient(st, r));
+}
+
+/** Deletes a recipient of the caller; under `recipients.delete-noop` it answers success and keeps it. */
+export function deleteRecipient(ctx: Ctx, st: RefState): Reply {
+  const u = userOf(ctx);
+  const r = u.recipients.find((x) => x.id === ctx.params.recipient_id);
+  if (!r) throw st.errors.notFound('recipient_id');
+  if (!st.fault('recipients.delete-noop')) u.recipients = u.recipients.filter((x) => x !== r);
+  return ok({ id: r.id });
+}
+
 function findPaymentDetails(u: User, recipientId: string | undefined, pdId: string): { r: Recipient; p: PaymentDetails } | undefined {
   for (const r of u.recipients) {
     if (recipientId !== undefined && r.id !== recipientId) continue;

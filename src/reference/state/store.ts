@@ -47,6 +47,8 @@ export interface Card {
   created_at: number;
   /** Set on close; only the `cards.closed-unlisted` fault reads it (the list hides cards once closed). */
   closed?: true;
+  /** Under `cards.effects-deferred`: the status the list still shows until `untilMs` (wall time). */
+  listed?: { status: Card['status']; untilMs: number };
 }
 
 export interface PaymentDetails {
