@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""An independent Partner API sandbox (Python 3.11, standard library only).
+
+Prints one JSON line with its URLs and credentials, then serves until killed:
+  python3 sandbox.py [--port 0] [--pci-port 0] [--webhook-base-url URL] [--fault drop-alias]
+                     [--tls-cert PEM --tls-key PEM]
+"""
+import argparse
+import json
+import os
+import ssl
+import sys
+import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import api  # noqa: E402
+import bank  # noqa: E402
+import money  # noqa: E402
+import sim  # noqa: E402
+from state import State  # noqa: E402
+from web import App, serve  # noqa: E402
+
+FAULTS = ("drop-alias",)
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--port", type=int, default=0)
+    p.add_argument("--pci-port", type=int, default=0)
+    p.add_argument("--webhook-base-url")
+    p.add_argument("--rate-limit-per-ip", type=int, default=300)
+    p.add_argument("--rate-limit-per-client", type=int, default=100)
+    p.add_argument("--rate-limit-window", type=int, default=60)
+    p.add_argument("--auto-settle-seconds", type=float, default=0)
+    p.add_argument("--fault", action="append", choices=FAULTS)
+    p.add_argument("--tls-cert")
+    p.add_argument("--tls-key")
+    return p.parse_args(argv)
+
+
+def tls_context(opts):
+    if not opts.tls_cert:
+        return None
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2  # section 8: TLS 1.2 or newer; older handshakes are closed
+    ctx.load_cert_chain(opts.tls_cert, opts.tls_key)
+    return ctx
+
+
+def main(argv):
+    opts = parse(argv)
+    state = State(opts)
+    main_app, pci_app = App("partner-api"), App("card-tokenization")
+    api.register(main_app, state)
+    money.register(main_app, state)
+    bank.register(main_app, state)
+    sim.register(main_app, state)
+    pci_app.lock = main_app.lock
+    money.register_pci(pci_app, state)
+    ctx = tls_context(opts)
+    scheme = "https" if ctx else "http"
+    server = serve(main_app, opts.port, ctx)
+    pci = serve(pci_app, opts.pci_port, ctx)
+    base = f"{scheme}://127.0.0.1:{server.server_address[1]}"
+    companies = state.companies
+    print(json.dumps({
+        "base_url": base,
+        "pci_url": f"{scheme}://127.0.0.1:{pci.server_address[1]}",
+        "sandbox_api": {"url": base + "/sandbox/v1", "api_key": state.sandbox_key},
+        "clients": [{"client_id": c.client_id, "client_secret": c.secret, "label": c.label} for c in companies[:2]],
+        "special_clients": {
+            "no_secret": {"client_id": companies[2].client_id, "client_secret": "anything"},
+            "company_type_restricted": {"client_id": companies[3].client_id, "client_secret": companies[3].secret}},
+        "s2s_signing_secret": state.s2s_secret,
+        "user_token_signing_secret": state.user_secret,
+        "chain_id": "84532",
+        "rate_limit": dict(state.rate),
+        "faults": sorted(state.faults),
+    }), flush=True)
+    threading.Event().wait()
+
+
+if __name__ == "__main__":
+    try:
+        main(sys.argv[1:])
+    except KeyboardInterrupt:
+        pass
