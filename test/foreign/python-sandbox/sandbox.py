@@ -33,6 +33,8 @@ def parse(argv):
     p.add_argument("--rate-limit-per-client", type=int, default=100)
     p.add_argument("--rate-limit-window", type=int, default=60)
     p.add_argument("--auto-settle-seconds", type=float, default=0)
+    p.add_argument("--pci-auth", choices=("s2s", "none"), default="s2s",
+                   help="how the card-tokenization environment authenticates (default: the section 5 S2S token)")
     p.add_argument("--fault", action="append", choices=FAULTS)
     p.add_argument("--tls-cert")
     p.add_argument("--tls-key")

@@ -125,6 +125,7 @@ class State:
                      "window_seconds": opts.rate_limit_window}
         self.rate_hits = {}
         self.auto_settle = opts.auto_settle_seconds
+        self.pci_auth = opts.pci_auth
 
     def company(self, company_id):
         return next((c for c in self.companies if c.id == company_id), None)
