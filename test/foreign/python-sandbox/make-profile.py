@@ -37,6 +37,7 @@ def profile(line, adapter):
         "wallet_id_param": "wallet_id",
         "rate_limit": line["rate_limit"],
         "idp": {"enabled": True},
+        **({"ca_file": line["ca_file"]} if line.get("ca_file") else {}),
     }
 
 

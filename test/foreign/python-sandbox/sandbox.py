@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import ssl
+import subprocess
 import sys
 import threading
 
@@ -29,19 +30,44 @@ def parse(argv):
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--pci-port", type=int, default=0)
     p.add_argument("--webhook-base-url")
-    p.add_argument("--rate-limit-per-ip", type=int, default=300)
-    p.add_argument("--rate-limit-per-client", type=int, default=100)
-    p.add_argument("--rate-limit-window", type=int, default=60)
+    p.add_argument("--rate-limit-per-ip", type=int, default=30)
+    p.add_argument("--rate-limit-per-client", type=int, default=70)
+    p.add_argument("--rate-limit-window", type=int, default=10)
     p.add_argument("--auto-settle-seconds", type=float, default=0)
     p.add_argument("--pci-auth", choices=("s2s", "none"), default="s2s",
                    help="how the card-tokenization environment authenticates (default: the section 5 S2S token)")
     p.add_argument("--fault", action="append", choices=FAULTS)
     p.add_argument("--tls-cert")
     p.add_argument("--tls-key")
+    p.add_argument("--tls-dir", help="serve HTTPS under a CA made now with the openssl CLI, written to this directory")
     return p.parse_args(argv)
 
 
+def make_certificates(directory):
+    """A private CA and a certificate for 127.0.0.1 signed by it (openssl CLI); returns (ca, cert, key) paths."""
+    os.makedirs(directory, exist_ok=True)
+    path = lambda name: os.path.join(directory, name)  # noqa: E731
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+    with open(path("leaf.ext"), "w") as ext:
+        ext.write("subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n"
+                  "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n")
+    steps = [
+        ["req", "-x509", *ec, "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2",
+         "-subj", "/CN=python-sandbox test CA", "-addext", "basicConstraints=critical,CA:TRUE",
+         "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
+        ["req", *ec, "-keyout", path("leaf.key"), "-out", path("leaf.csr"), "-subj", "/CN=127.0.0.1"],
+        ["x509", "-req", "-in", path("leaf.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+         "-CAcreateserial", "-out", path("leaf.pem"), "-days", "2", "-extfile", path("leaf.ext")],
+    ]
+    for step in steps:
+        subprocess.run(["openssl", *step], check=True, capture_output=True, timeout=30)
+    os.remove(path("ca.key"))
+    return path("ca.pem"), path("leaf.pem"), path("leaf.key")
+
+
 def tls_context(opts):
+    if opts.tls_dir:
+        opts.ca_file, opts.tls_cert, opts.tls_key = make_certificates(opts.tls_dir)
     if not opts.tls_cert:
         return None
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -79,6 +105,7 @@ def main(argv):
         "chain_id": "84532",
         "rate_limit": dict(state.rate),
         "faults": sorted(state.faults),
+        "ca_file": getattr(opts, "ca_file", None),
     }), flush=True)
     threading.Event().wait()
 

@@ -1,6 +1,8 @@
 """A tiny threaded HTTP/1.1 framework with FastAPI-like defaults for routes nobody declared."""
 import json
 import re
+import socket
+import time
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -95,6 +97,36 @@ class App:
         return Response(405, {"detail": "Method Not Allowed"}, {"allow": allow})
 
 
+def offered_tls_version(sock):
+    """Highest TLS version a ClientHello offers (0x0303 = TLS 1.2), read with MSG_PEEK; 0 if unreadable."""
+    data = b""
+    for _ in range(20):
+        data = sock.recv(16389, socket.MSG_PEEK)
+        if len(data) >= 5 and len(data) >= 5 + int.from_bytes(data[3:5], "big") or not data:
+            break
+        time.sleep(0.05)
+    try:
+        if data[0] != 0x16 or data[5] != 0x01:
+            return 0
+        pos = 9
+        best = int.from_bytes(data[pos:pos + 2], "big")
+        pos += 2 + 32
+        pos += 1 + data[pos]
+        pos += 2 + int.from_bytes(data[pos:pos + 2], "big")
+        pos += 1 + data[pos]
+        end = pos + 2 + int.from_bytes(data[pos:pos + 2], "big")
+        pos += 2
+        while pos + 4 <= end:
+            kind, size = int.from_bytes(data[pos:pos + 2], "big"), int.from_bytes(data[pos + 2:pos + 4], "big")
+            if kind == 43:  # supported_versions
+                listed = data[pos + 5:pos + 5 + data[pos + 4]]
+                best = max(int.from_bytes(listed[i:i + 2], "big") for i in range(0, len(listed), 2))
+            pos += 4 + size
+        return best
+    except (IndexError, ValueError):
+        return 0
+
+
 def serve(app, port, ssl_context=None):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -103,6 +135,24 @@ def serve(app, port, ssl_context=None):
 
         def log_message(self, *args):
             pass
+
+        def setup(self):
+            # TLS runs here, in the connection's own thread. Section 8: TLS 1.2 or newer; a client that
+            # offers only 1.0/1.1 gets the connection closed without an alert, as many load balancers do.
+            if ssl_context is not None:
+                self.request.settimeout(15)
+                if offered_tls_version(self.request) < 0x0303:
+                    raise ConnectionAbortedError("client offers no TLS 1.2 or newer")
+                self.request = ssl_context.wrap_socket(self.request, server_side=True)
+                self.request.settimeout(None)
+            super().setup()
+
+        def finish(self):
+            try:
+                super().finish()
+            finally:
+                if ssl_context is not None:
+                    self.request.close()
 
         def _handle(self):
             length = int(self.headers.get("content-length") or 0)
@@ -125,9 +175,12 @@ def serve(app, port, ssl_context=None):
 
         do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = _handle
 
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    server.daemon_threads = True
-    if ssl_context is not None:
-        server.socket = ssl_context.wrap_socket(server.socket, server_side=True)
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request, client_address):
+            pass  # a refused handshake or a dropped client closes that connection, nothing more
+
+    server = Server(("127.0.0.1", port), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
