@@ -41,6 +41,13 @@ def user_payload(state, user, capabilities=False):
     return data
 
 
+def wallet_view(w):
+    return dict(w, balances=[{"token_symbol": "USDC", "token_address": "0x036cbd53842c5426634e7929541ec2318f3dcf7e",
+                              "balance": "250.00"},
+                             {"token_symbol": "EURe", "token_address": "0x1d1d5fd5b1a2f3c1c7f3f1a8f1b2e4a9b3d1c0e2",
+                              "balance": "0.00"}])
+
+
 def register(app, state):
     R = app.route
 
@@ -65,9 +72,19 @@ def register(app, state):
         user = User(company, email, country.upper(), address)
         user.created_at = state.clock.now_s()
         state.users[user.id] = user
+        announce(user)
+        return user
+
+    def announce(user):
         state.webhooks.emit("/v2/webhooks/user", dict(user_payload(state, user), owner=user.address,
                                                       type="UserCreated"))
-        return user
+        for wallet in user.wallets:
+            state.webhooks.emit("/v2/webhooks/wallets", {"type": "WalletCreated", "user_id": user.id,
+                                                         "wallet_id": wallet["id"], "wallet_address": wallet["wallet_address"],
+                                                         "role": wallet["role"]})
+            state.webhooks.emit("/v2/webhooks/balances", {"type": "BalanceUpdated", "user_id": user.id,
+                                                          "wallet_address": wallet["wallet_address"],
+                                                          "balances": wallet_view(wallet)["balances"]})
 
     @R("POST", "/api/v1/user")
     def create_user_v1(req):
@@ -120,8 +137,7 @@ def register(app, state):
         user = User(company, email, country.upper(), wallet)
         user.idp_subject = subject
         state.users[user.id] = user
-        state.webhooks.emit("/v2/webhooks/user", dict(user_payload(state, user), owner=user.address,
-                                                      type="UserCreated"))
+        announce(user)
         return Response(201, {"id": user.id})
 
     @R("GET", "/api/v1/config")
@@ -137,11 +153,6 @@ def register(app, state):
                                         {"field": "chain", "pattern": "^[0-9]+$"}]})
 
     # --- wallets ----------------------------------------------------------------------------
-    def wallet_view(w):
-        return dict(w, balances=[{"token_symbol": "USDC", "token_address": "0x036cbd53842c5426634e7929541ec2318f3dcf7e",
-                                  "balance": "250.00"},
-                                 {"token_symbol": "EURe", "token_address": "0x1d1d5fd5b1a2f3c1c7f3f1a8f1b2e4a9b3d1c0e2",
-                                  "balance": "0.00"}])
 
     @R("GET", "/api/v1/wallet")
     def get_wallet(req):

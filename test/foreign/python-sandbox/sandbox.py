@@ -36,6 +36,8 @@ def parse(argv):
     p.add_argument("--auto-settle-seconds", type=float, default=0)
     p.add_argument("--pci-auth", choices=("s2s", "none"), default="s2s",
                    help="how the card-tokenization environment authenticates (default: the section 5 S2S token)")
+    p.add_argument("--exclude-none", action="store_true",
+                   help="leave fields whose value is None out of answers and webhooks (default: null, FastAPI's default)")
     p.add_argument("--fault", action="append", choices=FAULTS)
     p.add_argument("--tls-cert")
     p.add_argument("--tls-key")
@@ -85,6 +87,7 @@ def main(argv):
     bank.register(main_app, state)
     sim.register(main_app, state)
     pci_app.lock = main_app.lock
+    main_app.exclude_none = pci_app.exclude_none = state.webhooks.exclude_none = opts.exclude_none
     money.register_pci(pci_app, state)
     ctx = tls_context(opts)
     scheme = "https" if ctx else "http"

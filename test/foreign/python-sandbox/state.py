@@ -71,6 +71,7 @@ class Webhooks:
 
     def __init__(self, base_url=None):
         self.base_url = base_url
+        self.exclude_none = False
         self.queue = queue.Queue(maxsize=10000)
         threading.Thread(target=self._run, daemon=True).start()
 
@@ -78,6 +79,9 @@ class Webhooks:
         if not self.base_url:
             return
         body = dict(payload, event_id=str(uuid.uuid4()))
+        if self.exclude_none:
+            from web import strip_none
+            body = strip_none(body)
         try:
             self.queue.put_nowait((self.base_url.rstrip("/") + path, body))
         except queue.Full:

@@ -61,9 +61,19 @@ class Response:
         self.status, self.body, self.headers = status, body, headers or {}
 
 
+def strip_none(value):
+    """FastAPI's response_model_exclude_none: fields whose value is None are left out."""
+    if isinstance(value, dict):
+        return {k: strip_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [strip_none(v) for v in value]
+    return value
+
+
 class App:
     def __init__(self, name):
         self.name = name
+        self.exclude_none = False
         self.routes = []  # (method, regex, handler)
         self.lock = threading.RLock()
 
@@ -162,7 +172,8 @@ def serve(app, port, ssl_context=None):
                 res = app.dispatch(req)
             except Exception as exc:  # the framework's own 500, never a hang
                 res = Response(500, ApiError(500, "ErrorInternal", f"Internal error: {type(exc).__name__}").body())
-            payload = b"" if res.body is None else json.dumps(res.body).encode()
+            body = strip_none(res.body) if app.exclude_none else res.body
+            payload = b"" if body is None else json.dumps(body).encode()
             self.send_response(res.status)
             for key, value in res.headers.items():
                 self.send_header(key, value)
