@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 
+sys.dont_write_bytecode = True  # leave no __pycache__ in the repository
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import api  # noqa: E402
