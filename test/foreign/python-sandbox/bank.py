@@ -67,7 +67,7 @@ def register(app, state):
         if account_type != "Sepa":
             return Response(201, {"details_id": open_account(state, user, account_type, "Active")["details_id"]})
         if user.sepa_status == "ActivationNotStarted":
-            account = open_account(state, user, "Sepa", "Pending")
+            account = sepa_account(state, user) or open_account(state, user, "Sepa", "Pending")
             user.sepa_status = "InProgress"
             return Response(201, {"details_id": account["details_id"]})
         if user.sepa_status in ("InProgress", "Active"):
@@ -112,6 +112,6 @@ def register(app, state):
                 not hmac.compare_digest(wallet_signature(state, pending[1], pending[0]), signed):
             raise field_error("ErrorInvalidField", "signed_challenge is not a signature of the challenge", "signed_challenge")
         user.pending_challenge = None
-        account = open_account(state, user, "Sepa", "Pending")
+        account = sepa_account(state, user) or open_account(state, user, "Sepa", "Pending")
         user.sepa_status = "InProgress"
         return Response(201, {"details_id": account["details_id"]})

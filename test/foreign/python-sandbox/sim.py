@@ -86,15 +86,17 @@ def register(app, state):
         wanted = FROM_SNAKE.get(body(req).get("state"))
         if wanted is None:
             raise ApiError(400, "ErrorInvalidField", f"state must be one of {sorted(FROM_SNAKE)}")
+        # The status and the user's SEPA account move together: an account exists in InProgress (pending
+        # the provider) and Active (usable) only, whichever order the statuses are set in.
         account = bank.sepa_account(state, user)
-        if wanted == "ActivationNotStarted":
+        if wanted not in ("InProgress", "Active"):
             if account:
                 del state.bank_accounts[account["details_id"]]
-        elif wanted in ("InProgress", "Active") and account is None:
-            account = bank.open_account(state, user, "Sepa", "Pending")
-        if wanted == "Active":
-            account["status"] = "Active"
-            account["iban"] = account["iban"] or "DE02120300000000202051"
+        else:
+            account = account or bank.open_account(state, user, "Sepa", "Pending")
+            account["status"] = "Active" if wanted == "Active" else "Pending"
+            if wanted == "Active":
+                account["iban"] = account["iban"] or "DE02120300000000202051"
         user.sepa_status = wanted
         return Response(200, {"user_id": user.id, "state": SNAKE[wanted]})
 
