@@ -16,6 +16,7 @@ import { runConformance } from '../../src/api/index.ts';
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'python-sandbox');
 const START_MS = 15_000;
 const hasPython = spawnSync('python3', ['--version']).status === 0;
+const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const running: ChildProcess[] = [];
 
 afterEach(() => {
@@ -63,5 +64,13 @@ describe.skipIf(!hasPython && process.env.CI !== 'true')('an independent Python 
     expect(failed.map((r) => r.checkId)).toContain('aliases.user.read-wallet-address');
     expect(failed.flatMap((r) => r.failure?.rules ?? [])).toContain('ALIAS-USER-READ-WALLET-ADDRESS');
     expect(out.exitCode).toBe(1);
+  }, 120_000);
+
+  it.skipIf(!hasOpenssl)('over HTTPS, refusing TLS 1.0/1.1 by closing the connection, passes limits.transport.tls', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bc-pysandbox-tls-'));
+    const { profile } = await sandbox(['--tls-dir', dir]);
+    const out = await runConformance({ profile, env: {}, numRuns: 1, checks: ['limits.transport.tls', 'auth.s2s.*'] });
+    expect(out.results.map((r) => `${r.checkId} ${r.verdict} ${r.reason ?? r.failure?.message ?? ''}`.trim()))
+      .toEqual(out.results.map((r) => `${r.checkId} pass`));
   }, 120_000);
 });
