@@ -18,6 +18,7 @@ export {
   InputFileError, ModelError, SchemaViolationError, PlanError, AuditPlanError, ControlAdapterError, ResultsFileError, ExpectedFailuresError,
   CertifyKeyError, CertifyOutputError, PackageVerificationError, CertificationRefusedError, TransportError,
   type InputLocation, type PackageProblem, type TransportErrorCode,
+  EXIT_CODES, type Conclusion,
 } from './errors/index.ts';
 export { TOOL_NAME, TOOL_VERSION } from './runner/version.ts';
 export { PACKAGE_ROOT } from './package/index.ts';

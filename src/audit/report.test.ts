@@ -8,6 +8,7 @@ import type { AuditVerdict } from './types.ts';
 
 const verdict: AuditVerdict = {
   exitCode: 1,
+  verdict: 'fail',
   strict: false,
   counts: { pass: 0, fail: 1, warn: 1, 'not-exercised': 0, untestable: 0 },
   rules: [

@@ -1,6 +1,7 @@
 // The audit's files: audit.json (the verdict with every exchange), junit.xml (one testcase per client
-// rule: fail -> failure, warn -> failure only under --strict, else a property), audit.html (each
-// verdict with the exchanges it was drawn from). Records are already redacted (no secret).
+// rule: fail -> failure, warn -> failure only under --strict, else a property; an audit that judged
+// nothing -> one errored testcase), audit.html (each verdict with the exchanges it was drawn from).
+// Records are already redacted (no secret).
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,7 +19,7 @@ export interface AuditReportPaths {
 export const AUDIT_FILES = { json: 'audit.json', junit: 'junit.xml', html: 'audit.html' } as const;
 
 export function auditJson(v: AuditVerdict, plan: AuditPlan): string {
-  return `${JSON.stringify({ tool: { name: TOOL_NAME, version: TOOL_VERSION }, kind: 'client-audit', exit_code: v.exitCode, strict: v.strict, counts: v.counts, plan, rules: v.rules, exchanges: v.exchanges, deliveries: v.deliveries, dropped: v.dropped, stalls: v.stalls }, null, 2)}\n`;
+  return `${JSON.stringify({ tool: { name: TOOL_NAME, version: TOOL_VERSION }, kind: 'client-audit', exit_code: v.exitCode, verdict: v.verdict, ...(v.inconclusive ? { inconclusive: v.inconclusive } : {}), strict: v.strict, counts: v.counts, plan, rules: v.rules, exchanges: v.exchanges, deliveries: v.deliveries, dropped: v.dropped, stalls: v.stalls }, null, 2)}\n`;
 }
 
 export function auditJunit(v: AuditVerdict): string {
@@ -33,7 +34,10 @@ export function auditJunit(v: AuditVerdict): string {
     else if (r.outcome === 'warn') inner = `<system-out>${esc(`warning: ${r.message}${evidence}`)}</system-out>`;
     return `    <testcase classname="client-audit" name="${esc(name)}">${inner}</testcase>`;
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${esc(TOOL_NAME)} audit" tests="${v.rules.length}" failures="${failures}">\n  <testsuite name="client-audit" tests="${v.rules.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+  // Every rule skipped reads green in a CI's JUnit view: an audit that judged nothing gets an errored testcase saying so.
+  if (v.inconclusive) cases.push(`    <testcase classname="client-audit" name="audit.verdict"><error message="${esc(v.inconclusive)}" type="Inconclusive">${esc(v.inconclusive)}</error></testcase>`);
+  const errors = v.inconclusive ? 1 : 0;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${esc(TOOL_NAME)} audit" tests="${cases.length}" failures="${failures}" errors="${errors}">\n  <testsuite name="client-audit" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
 
 const BADGE: Record<RuleOutcome['outcome'], string> = { pass: '#1a7f37', fail: '#cf222e', warn: '#9a6700', 'not-exercised': '#57606a', untestable: '#57606a' };
@@ -57,7 +61,8 @@ export function auditHtml(v: AuditVerdict, plan?: AuditPlan): string {
   const c = v.counts;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Client audit</title><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <style>body{font:14px system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}.badge{color:#fff;padding:1px 8px;border-radius:8px;font-size:13px}blockquote{color:#555;border-left:3px solid #ccc;margin:0;padding-left:1em}pre{white-space:pre-wrap;max-width:60em}</style></head>
-<body><h1>Client audit: ${v.exitCode === 0 ? 'passed' : 'failed'}${v.strict ? ' (strict)' : ''}</h1>
+<body><h1>Client audit: ${v.verdict === 'inconclusive' ? 'inconclusive' : v.verdict === 'pass' ? 'passed' : 'failed'}${v.strict ? ' (strict)' : ''}</h1>
+${v.inconclusive ? `<p><b>${esc(v.inconclusive)}</b> (exit ${v.exitCode}).</p>` : ''}
 <p>${c.pass} passed, ${c.fail} failed, ${c.warn} warnings, ${c['not-exercised']} not exercised, ${c.untestable} untestable; ${v.exchanges.length} exchanges, ${v.deliveries.length} webhook deliveries.</p>
 ${plan ? `<p>Judged against the plan's scaled times: request timeout ${plan.scale.request_timeout_seconds} s, token refresh buffer ${plan.scale.refresh_buffer_seconds} s, S2S tokens living ${plan.scale.token_lifetime_seconds} s (scaled from the section 8 values; the rules quote them); seed ${plan.seed}.</p>` : ''}
 ${rules}</body></html>\n`;

@@ -1,6 +1,7 @@
 // Shapes shared by the client audit: what one recorded exchange holds, what a judge returns, and the
 // verdict of a whole audit. Recorded exchanges are the only evidence a judge may use.
 
+import type { Conclusion } from '../errors/index.ts';
 import type { Stall } from './stalls.ts';
 import type { ClientRule, ClientRuleId, OperationId } from '../model/types.ts';
 
@@ -69,8 +70,11 @@ export interface RuleOutcome extends Judgement {
 }
 
 export interface AuditVerdict {
-  /** 0: no required rule failed (and, under strict, no recommended one); 1 otherwise. */
-  exitCode: 0 | 1;
+  /** 0: no required rule failed (and, under strict, no recommended one); 1 otherwise; 4: no rule was judged (inconclusive). */
+  exitCode: 0 | 1 | 4;
+  verdict: Conclusion;
+  /** Why nothing was judged ("INCONCLUSIVE: the audit judged nothing because ..."), when so. */
+  inconclusive?: string;
   strict: boolean;
   rules: RuleOutcome[];
   counts: Record<RuleStatus, number>;

@@ -1,11 +1,23 @@
 // From judgements to a verdict: a failed required rule fails the audit; a failed recommended rule is
 // a warning, and fails the audit only under --strict. Untestable rules are listed with their reason.
+// An audit that judged no rule is inconclusive (exit 4), never a pass, --strict or not.
 
+import { conclude, exitCodeOf, inconclusive } from '../errors/index.ts';
 import type { Model } from '../model/types.ts';
 import { JUDGES } from './judges/index.ts';
 import type { AuditPlan } from './plan.ts';
 import type { Stall } from './stalls.ts';
 import type { AuditVerdict, Delivery, Exchange, RuleOutcome, RuleStatus } from './types.ts';
+
+/**
+ * Why the audit judged nothing: no exchange at all (no client called, e.g. a CI job whose client never
+ * started), or exchanges none of which exercised a client rule. Undefined once any rule was judged.
+ */
+function judgedNothing(exchanges: number, counts: Record<RuleStatus, number>): string | undefined {
+  if (exchanges === 0) return inconclusive('the audit', 'no exchange was recorded: no client called base_url or pci_url of the printed profile before the audit ended');
+  if (counts.pass + counts.fail + counts.warn === 0) return inconclusive('the audit', `none of the ${exchanges} exchange${exchanges === 1 ? '' : 's'} recorded exercised a client rule (${counts['not-exercised']} not exercised, ${counts.untestable} untestable)`);
+  return undefined;
+}
 
 export function judge(input: { model: Model; plan: AuditPlan; exchanges: readonly Exchange[]; deliveries: readonly Delivery[]; webhooks: boolean; strict: boolean; stalls: readonly Stall[] }): AuditVerdict {
   const rules: RuleOutcome[] = input.model.clientRules.map((rule) => {
@@ -21,5 +33,7 @@ export function judge(input: { model: Model; plan: AuditPlan; exchanges: readonl
   const counts: Record<RuleStatus, number> = { pass: 0, fail: 0, warn: 0, 'not-exercised': 0, untestable: 0 };
   for (const r of rules) counts[r.outcome]++;
   const failed = counts.fail > 0 || (input.strict && counts.warn > 0);
-  return { exitCode: failed ? 1 : 0, strict: input.strict, rules, counts, exchanges: [...input.exchanges], deliveries: [...input.deliveries], dropped: 0, stalls: [...input.stalls] };
+  const nothing = judgedNothing(input.exchanges.length, counts);
+  const verdict = conclude(failed, nothing !== undefined);
+  return { exitCode: exitCodeOf(verdict), verdict, ...(nothing ? { inconclusive: nothing } : {}), strict: input.strict, rules, counts, exchanges: [...input.exchanges], deliveries: [...input.deliveries], dropped: 0, stalls: [...input.stalls] };
 }

@@ -94,9 +94,24 @@ describe('expected failures', () => {
   it('only waived failures and a clean list give exit 0', () => {
     const clean = parseExpectedFailures(JSON.stringify([{ check: 'a', reason: 'r' }]), 'ef.json');
     const out = applyExpectedFailures(clean, [{ checkId: 'a', verdict: 'fail' }, { checkId: 'b', verdict: 'pass' }], known);
-    expect(decideExit({ results: [{ checkId: 'a', verdict: 'fail' }], expected: out })).toEqual({ code: 0, reasons: [] });
+    expect(decideExit({ results: [{ checkId: 'a', verdict: 'fail' }], expected: out })).toEqual({ code: 0, verdict: 'pass', reasons: [] });
     // Without the list the same run fails.
     expect(decideExit({ results: [{ checkId: 'a', verdict: 'fail' }] }).code).toBe(1);
+  });
+  it('a run that judged nothing is inconclusive (exit 4), never 0, with or without --strict; a failure still decides', () => {
+    const skipped = [{ checkId: 'a', verdict: 'skip', reason: 'needs control:create3dsChallenge' }, { checkId: 'b', verdict: 'skip', reason: 'needs control:create3dsChallenge' }, { checkId: 'c', verdict: 'skip', reason: 'needs pci' }];
+    for (const strict of [false, true]) {
+      const exit = decideExit({ results: skipped, strict });
+      expect(exit.code).toBe(4);
+      expect(exit.verdict).toBe('inconclusive');
+      expect(exit.reasons).toEqual(['INCONCLUSIVE: the run judged nothing because all 3 selected checks skipped (2: needs control:create3dsChallenge; 1: needs pci)']);
+    }
+    expect(decideExit({ results: [], selection: 'shard 3/4, --check x' }).reasons).toEqual(['INCONCLUSIVE: the run judged nothing because no check was selected (shard 3/4, --check x)']);
+    // One judged check is enough: a pass among skips passes, a failure fails (and says what was left unjudged only when nothing was judged).
+    expect(decideExit({ results: [...skipped, { checkId: 'd', verdict: 'pass' }] })).toEqual({ code: 0, verdict: 'pass', reasons: [] });
+    expect(decideExit({ results: [...skipped, { checkId: 'd', verdict: 'fail' }] })).toEqual({ code: 1, verdict: 'fail', reasons: ['1 check failed'] });
+    // A skipped check that warned under --strict fails: nothing turns "judged nothing" into 0.
+    expect(decideExit({ results: [{ checkId: 'a', verdict: 'skip', reason: 'r', warnings: ['w'] }], strict: true })).toMatchObject({ code: 1, verdict: 'fail' });
   });
   it('rejects malformed files with a typed error naming the file and the field', () => {
     const bad = (text: string) => {

@@ -15,6 +15,12 @@ export interface PrerequisiteOptions {
   /** Rules of `operation` the failed step breaks; default: the model's happy-path rules for it. */
   rules?: RuleId[];
   response?: HttpResponse;
+  /**
+   * The profile key that kept the step from being judged (profile.operation_auth.tokenizeCard: the
+   * target refused credentials the spec does not show). Blocks even a check whose own rules are about
+   * the operation, naming no rule: nothing of the target was judged.
+   */
+  setting?: string;
 }
 
 export class PrerequisiteFailed extends Error {
@@ -23,12 +29,14 @@ export class PrerequisiteFailed extends Error {
   readonly operation: StepOperation;
   readonly rules?: RuleId[];
   readonly response?: HttpResponse;
+  readonly setting?: string;
   constructor(operation: StepOperation, message: string, opts: PrerequisiteOptions = {}) {
     super(message);
     this.name = 'PrerequisiteFailed';
     this.operation = operation;
-    this.rules = opts.rules;
+    this.rules = opts.setting ? [] : opts.rules;
     this.response = opts.response;
+    if (opts.setting) this.setting = opts.setting;
   }
 }
 
@@ -87,7 +95,8 @@ export async function ownStep<T>(operation: StepOperation, fn: () => Promise<T>)
   try {
     return await fn();
   } catch (err) {
-    if (isPrerequisiteFailed(err) && err.operation === operation) throw new OwnStepFailure(operation, err.message, err.response);
+    // Not a step refused for credentials the profile supplies (err.setting): that judged nothing, and stays blocked.
+    if (isPrerequisiteFailed(err) && err.operation === operation && !err.setting) throw new OwnStepFailure(operation, err.message, err.response);
     throw err;
   }
 }

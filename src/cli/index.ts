@@ -1,8 +1,9 @@
 // CLI entry: `main(argv)` returns the exit code (bin/baas-conform.js sets process.exitCode).
-// 0 all checks passed, 1 a check failed, 2 usage/configuration error, 3 target unreachable.
+// 0 all checks passed, 1 a check failed, 2 usage/configuration error, 3 target unreachable,
+// 4 inconclusive (judged nothing), 130 cancelled: src/errors/exit.ts.
 // Errors are one line on stderr: never a stack trace, never a secret.
 
-import { BaasConformError, ConfigError } from '../errors/index.ts';
+import { BaasConformError, ConfigError, EXIT_CODES } from '../errors/index.ts';
 import { maskSecrets } from '../profile/mask.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
 import type { CliIo } from './types.ts';
@@ -10,7 +11,7 @@ import { rewriteDeprecated } from './deprecated.ts';
 
 export type { CliCommand, CliIo, CommandImpl } from './types.ts';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3 } as const;
+export const EXIT = EXIT_CODES;
 
 function oneLine(text: string): string {
   return maskSecrets(text.replace(/\s*\n\s*/g, ' ').trim());

@@ -134,6 +134,23 @@ describe('compare', () => {
     }
   });
 
+  it('two runs that judged nothing agree on every rule, and that says nothing: exit 4, INCONCLUSIVE', async () => {
+    // Neither profile names the test-control API: both sides skip every check that needs it.
+    const bare = (p: TargetProfile): TargetProfile => {
+      const { control_url: _c, ...rest } = p;
+      return rest;
+    };
+    await writeFile(join(dir, 'bare-a.json'), JSON.stringify(bare(refA.profile)));
+    await writeFile(join(dir, 'bare-b.json'), JSON.stringify(bare(refB.profile)));
+    const r = await cli('compare', '--profile', 'bare-a.json', '--profile', 'bare-b.json', '--seed', '1', '--check', 'aliases.3ds.owner', '--json-out', 'n.json', '--html', 'n.html');
+    expect(r.code).toBe(4);
+    expect(r.out).toContain('Exit 4: INCONCLUSIVE: the comparison judged nothing because the run against A and B judged nothing');
+    const json = JSON.parse(await readFile(join(dir, 'n.json'), 'utf8')) as CompareResult;
+    expect(json.verdicts.rules).toEqual([]);
+    expect([json.targets.a.exitCode, json.targets.b.exitCode]).toEqual([4, 4]);
+    expect(await readFile(join(dir, 'n.html'), 'utf8')).toContain('data-value="inconclusive">INCONCLUSIVE: the comparison judged nothing');
+  });
+
   it('usage errors exit 2; an unreachable target exits 3', async () => {
     expect((await cli('compare', '--profile', 'a.json')).code).toBe(2);
     await writeFile(join(dir, 'down.json'), JSON.stringify({ base_url: 'http://127.0.0.1:1', clients: refA.profile.clients }));

@@ -5,6 +5,7 @@
 
 import { runConformance, type ConformanceResult } from '../api/index.ts';
 import type { Check } from '../checks/types.ts';
+import { conclude, exitCodeOf, inconclusive } from '../errors/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile, TargetProfile } from '../profile/index.ts';
@@ -113,6 +114,9 @@ export async function compareTargets(opts: CompareOptions): Promise<CompareResul
   }
   for (const [id, tally] of perCheck) checks.get(id)!.steps = tally.list();
   const verdicts = { rules, checks: [...checks.values()] };
+  // Two runs that judged nothing agree on every rule: that agreement says nothing about either target.
+  const blind = (['a', 'b'] as const).filter((side) => (side === 'a' ? a : b).result.verdict === 'inconclusive');
+  const nothing = blind.length ? inconclusive('the comparison', `the run against ${blind.map((x) => x.toUpperCase()).join(' and ')} judged nothing (every selected check skipped, or none was selected)`) : undefined;
   const [spec, quiet] = [specified.list(), silent.list()];
   return {
     kind: COMPARE_KIND,
@@ -135,6 +139,7 @@ export async function compareTargets(opts: CompareOptions): Promise<CompareResul
       notCompared,
       unpairedSteps: unpaired.reduce((n, u) => n + u.count, 0),
     },
-    exitCode: rules.length ? 1 : 0,
+    exitCode: exitCodeOf(conclude(rules.length > 0, nothing !== undefined)),
+    ...(nothing && !rules.length ? { inconclusive: nothing } : {}),
   };
 }

@@ -92,8 +92,10 @@ export interface CompareResult {
     notCompared: number;
     unpairedSteps: number;
   };
-  /** 0 when no rule verdict differs, 1 when one does. */
-  exitCode: 0 | 1;
+  /** 0 when no rule verdict differs, 1 when one does, 4 when a side's run judged nothing (every check skipped): no difference then says nothing. */
+  exitCode: 0 | 1 | 4;
+  /** Why the comparison is inconclusive, when it is (src/errors/exit.ts words). */
+  inconclusive?: string;
 }
 
 export const COMPARE_KIND = 'baas-conform-compare';

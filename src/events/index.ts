@@ -241,9 +241,16 @@ export type RunEvent =
       diff?: RunDiff;
       /** --expected-failures: which listed failures were waived and which entries rotted. */
       expected?: ExpectedFailuresOutcome;
-      /** How the exit code was decided (strict, waivers). */
-      exit?: { code: 0 | 1; reasons: string[] };
+      /** How the exit code was decided (strict, waivers; 4 and verdict `inconclusive`: nothing was judged). */
+      exit?: RunExitInfo;
     };
+
+/** The exit decision of a run (src/baseline/exit.ts): code, conclusion and the reasons for it. */
+export interface RunExitInfo {
+  code: 0 | 1 | 4;
+  verdict?: 'pass' | 'fail' | 'inconclusive';
+  reasons: string[];
+}
 
 export interface Reporter {
   onEvent(event: RunEvent): void | Promise<void>;

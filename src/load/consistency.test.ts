@@ -1,15 +1,30 @@
 // The consistency scenario: under a concurrent arrival-rate mix of creations, every acknowledged write
-// is read back. Passes against the reference; fails against a proxy that loses 1 write in 200.
+// is read back. Passes against the reference, at 16 connections too (card writes spread over users so
+// each list read-back stays small); fails against a proxy that loses 1 write in 200; a read-back that
+// cannot be read whole (a list over the body bound) is "could not read" and the run inconclusive,
+// never "lost" and never a pass.
+import { readFile } from 'node:fs/promises';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadModel, type Model } from '../model/index.ts';
+import { packagePath } from '../package/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { startReference, type ReferenceServer } from '../reference/index.ts';
+import { consistencyReasons, consistencyUnjudged, verifyWrites } from './consistency.ts';
 import { runLoad } from './index.ts';
+import { userHeaders } from './mix.ts';
+import { cardsPerOwner } from './owners.ts';
+import { UNREADABLE_STREAK } from './read-back.ts';
+import { createUser, issueToken, sendOp, type SetupHttp } from './setup.ts';
 import { lossyProxy, type LossyProxy } from './testing.ts';
 
 describe('load: consistency', () => {
   let ref: ReferenceServer;
   let proxy: LossyProxy;
+  let model: Model;
   beforeAll(async () => {
+    model = await loadModel();
     ref = await startReference();
     proxy = await lossyProxy(ref.profile.base_url, 200);
   });
@@ -73,4 +88,103 @@ describe('load: consistency', () => {
       await lenient.close();
     }
   });
+
+  it('at 16 connections every acknowledged card reads back: writes spread over users, each list read whole (a 16 KiB read-back bound one list of them all would overflow)', async () => {
+    const bound = 16 * 1024;
+    const r = await runLoad({ scenario: 'consistency', profile: resolveProfile(ref.profile, { env: {} }), connections: 16, durationSec: 4, readBackMaxBytes: bound, judgeSample: 0 });
+    const cards = r.consistency!.by_operation.createVirtualCard;
+    expect(r.verdict).toMatchObject({ outcome: 'pass', pass: true, reasons: [] });
+    expect(r.verdict.inconclusive).toBeUndefined();
+    expect(cards).toMatchObject({ missing: 0, differs: 0, unreadable: 0, verified: cards.acknowledged });
+    // Every card body holds at least its id (a UUID) and card_data: > 64 bytes each, so one list of them all is past the bound.
+    expect(cards.acknowledged * 64).toBeGreaterThan(bound);
+    const [, owners, largest] = /cards were spread over (\d+) users \(at most (\d+) each\)/.exec(r.consistency!.notes.join('\n')) ?? [];
+    // Owners are made while the current one fills (cardsPerOwner(bound) = 4 here); a fast run overshoots a little, never towards the bound.
+    expect(cardsPerOwner(bound)).toBe(4);
+    expect(Number(owners)).toBeGreaterThanOrEqual(2);
+    expect(Number(largest)).toBeLessThan(cards.acknowledged);
+    expect(Number(largest) * 64).toBeLessThan(bound);
+  }, 60_000);
+
+  it('one user holding more cards than the read-back bound shows: could not read (inconclusive), not lost; read whole, the same cards verify', async () => {
+    const profile = resolveProfile(ref.profile, { env: {} });
+    const s: SetupHttp = { profile, timeoutMs: 30_000, model: model };
+    const { token } = await issueToken(s, profile.clients[0]);
+    const owner = await createUser(s, token);
+    const cards: { id: string; sent: Record<string, unknown> }[] = [];
+    for (let i = 0; i < 300; i++) {
+      const sent = { card_name: `overflow ${i}` };
+      const r = await sendOp(s, 'createVirtualCard', userHeaders(model, token, owner, profile.chain_id), sent);
+      cards.push({ id: String(r.json?.id), sent });
+    }
+    const written = () => new Map([['createVirtualCard', cards]]);
+    const cut = await verifyWrites({ ...s, maxBodyBytes: 16 * 1024 }, model, token, owner, written(), new Map());
+    expect(cut.by_operation.createVirtualCard).toMatchObject({ acknowledged: 300, unreadable: 300, missing: 0, verified: 0 });
+    expect(consistencyReasons(cut)).toEqual([]);
+    expect(consistencyUnjudged(cut)).toEqual([expect.stringMatching(/^INCONCLUSIVE: the consistency read-back of 300 of 300 acknowledged write\(s\) judged nothing because their read-back could not be read \(createVirtualCard 300\); first: could not read: listCards \(user id [^)]+, 300 card\(s\) written\): HTTP 200 with a body over the 16384-byte read-back bound, not read whole$/)]);
+    const whole = await verifyWrites(s, model, token, owner, written(), new Map());
+    expect(whole.by_operation.createVirtualCard).toMatchObject({ acknowledged: 300, verified: 300, unreadable: 0, missing: 0 });
+    expect(consistencyUnjudged(whole)).toEqual([]);
+  }, 60_000);
+
+  it('a target whose card list is too large to read: the run is inconclusive (never a pass, never a fail on it)', async () => {
+    const padded = await lossyProxy(ref.profile.base_url, 1_000_000, {
+      rewrite: (m, p, json) => (m === 'GET' && p === model.operation('listCards').path ? { ...(json as object), padding: 'x'.repeat(1024 * 1024 + 1) } : json),
+    });
+    try {
+      const r = await runLoad({ scenario: 'consistency', profile: resolveProfile({ ...ref.profile, base_url: padded.base_url }, { env: {} }), arrivalRate: 60, durationSec: 1, judgeSample: 0 });
+      const cards = r.consistency!.by_operation.createVirtualCard;
+      expect(cards.acknowledged).toBeGreaterThan(0);
+      expect(cards).toMatchObject({ unreadable: cards.acknowledged, missing: 0, verified: 0 });
+      expect(r.verdict).toMatchObject({ outcome: 'inconclusive', pass: false, reasons: [] });
+      expect(r.verdict.inconclusive).toEqual([expect.stringMatching(/^INCONCLUSIVE: the consistency read-back of \d+ of \d+ acknowledged write\(s\) judged nothing because their read-back could not be read \(createVirtualCard \d+\); first: could not read: listCards .* over the 1048576-byte read-back bound/)]);
+      // load.json says it too (spec/schemas/load-result.schema.json admits unreadable and the outcome).
+      const ajv = new Ajv2020({ allErrors: true, strict: false });
+      (((addFormats as { default?: unknown }).default ?? addFormats) as (a: Ajv2020) => void)(ajv);
+      const validate = ajv.compile(JSON.parse(await readFile(packagePath('spec', 'schemas', 'load-result.schema.json'), 'utf8')));
+      expect(validate(JSON.parse(JSON.stringify(r))), JSON.stringify(validate.errors)).toBe(true);
+    } finally {
+      await padded.close();
+    }
+  }, 60_000);
+
+  it('a target that loses writes still fails with writes spread over many users (owners it lost are never used)', async () => {
+    const lossy = await lossyProxy(ref.profile.base_url, 50);
+    try {
+      const profile = resolveProfile({ ...ref.profile, base_url: lossy.base_url }, { env: {} });
+      const r = await runLoad({ scenario: 'consistency', profile, connections: 8, durationSec: 1.5, readBackMaxBytes: 16 * 1024, judgeSample: 0 });
+      const c = r.consistency!;
+      const missing = c.by_operation.createUserV2.missing + c.by_operation.createVirtualCard.missing;
+      expect(missing).toBeGreaterThanOrEqual(1);
+      expect(missing).toBeLessThanOrEqual(lossy.lost());
+      expect(c.by_operation.createVirtualCard.unreadable).toBe(0);
+      expect(c.notes.join('\n')).toMatch(/cards were spread over \d+ users/);
+      expect(r.counts.errors).toBe(0);
+      expect(r.verdict.outcome).toBe('fail');
+      expect(r.verdict.reasons.join('\n')).toMatch(/consistency: \d+ of \d+ acknowledged write\(s\) lost: acknowledged with 2xx, then reported absent by an answer read whole/);
+    } finally {
+      await lossy.close();
+    }
+  }, 60_000);
+
+  it('a read that is down (every getUserV1 a 503) is could-not-read, bounded: after 50 in a row the rest are not tried; the card lists are still read', async () => {
+    let userReads = 0;
+    const down = await lossyProxy(ref.profile.base_url, 1_000_000, {
+      fault: (m, p) => (m === 'GET' && p === model.operation('getUserV1').path && ++userReads ? { status: 503, body: '{}' } : undefined),
+    });
+    try {
+      const profile = resolveProfile({ ...ref.profile, base_url: down.base_url }, { env: {} });
+      const r = await runLoad({ scenario: 'consistency', profile, arrivalRate: 200, durationSec: 1.5, judgeSample: 0 });
+      const c = r.consistency!.by_operation;
+      expect(c.createUserV2.acknowledged).toBeGreaterThan(UNREADABLE_STREAK + 20);
+      expect(c.createUserV2).toMatchObject({ unreadable: c.createUserV2.acknowledged, missing: 0, verified: 0 });
+      // 50 read, at most 7 more already in flight (8 readers), plus an owner's read-back attempt or five in setup.
+      expect(userReads).toBeLessThanOrEqual(UNREADABLE_STREAK + 7 + 5);
+      expect(c.createVirtualCard).toMatchObject({ verified: c.createVirtualCard.acknowledged, unreadable: 0 });
+      expect(r.verdict).toMatchObject({ outcome: 'inconclusive', reasons: [] });
+      expect(r.verdict.inconclusive![0]).toMatch(/could not be read \(createUserV2 \d+\); first: could not read: getUserV1 \(user id [^)]+\): HTTP 503$/);
+    } finally {
+      await down.close();
+    }
+  }, 60_000);
 });

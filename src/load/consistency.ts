@@ -1,23 +1,35 @@
 // The consistency scenario: nothing acknowledged is lost under load. A concurrent arrival-rate mix of
 // creations (users, cards, recipients) records every 2xx creation with what the caller sent; after the
-// load phase each one is read back. Acknowledged but unreadable, or read with another value in a field
-// the caller set (section 2), fails the run. Every reading the spec allows is accepted: either name of
-// an alias, fields the read does not show, case of addresses and e-mail, and a resource the spec gives
-// no way to read (a recipient without profile.operations.getRecipient) is reported unchecked, not lost.
+// load phase each one is read back. Acknowledged, then reported absent by an answer read whole, or read
+// with another value in a field the caller set (section 2), fails the run. A read-back that could not
+// be read (read-back.ts: over the body bound, not JSON, no answer, a server error) is "could not read":
+// the run is then inconclusive, never passed and never failed on it. Card writes are spread over
+// several users (owners.ts) so that each listCards read-back stays small at any volume. Every reading
+// the spec allows is accepted: either name of an alias, fields the read does not show, case of
+// addresses and e-mail, and a resource the spec gives no way to read (a recipient without
+// profile.operations.getRecipient) is reported unchecked, not lost.
 
 import type { Model, OperationId } from '../model/index.ts';
 import { live, liveUser, ONLY_2XX, userHeaders, type LoadRequest, type MixEntry, type Scenario } from './mix.ts';
-import { newUserBody, operation, send, type SetupHttp } from './setup.ts';
+import { inconclusive } from '../errors/index.ts';
+import { cardOwners, ownedWrites } from './owners.ts';
+import { ReadBackGate, type ReadBack } from './read-back.ts';
+import { newUserBody, operation, type SetupHttp } from './setup.ts';
 import { refreshBufferSec } from './tokens.ts';
 import type { ConsistencyCounts, ConsistencyResult } from './types.ts';
 
 const MAX_RECORDED = 100_000;
 const MAX_PROBLEMS = 20;
+/** "could not read" lines kept among the problems (each may stand for a whole list). */
+const MAX_UNREADABLE_SHOWN = 5;
+const UNREAD = 'could not read:';
 const READERS = 8;
 
 interface Written {
   id: string;
   sent: Record<string, unknown>;
+  /** The user the write was made for, when the scenario spread it (owners.ts). */
+  owner?: string;
 }
 
 const same = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
@@ -79,27 +91,50 @@ function readable(s: SetupHttp, op: OperationId): boolean {
   }
 }
 
+const emptyCounts = (): ConsistencyCounts => ({ acknowledged: 0, verified: 0, missing: 0, differs: 0, unreadable: 0, unchecked: 0 });
+
+/** Groups writes by the user they were made for (`owner`, else the scenario's user). */
+function byOwner(list: Written[], fallback: string): [string, Written[]][] {
+  const m = new Map<string, Written[]>();
+  for (const w of list) {
+    const k = w.owner ?? fallback;
+    (m.get(k) ?? m.set(k, []).get(k)!).push(w);
+  }
+  return [...m];
+}
+
 export async function verifyWrites(s: SetupHttp, model: Model, token: string, userId: string, written: Map<string, Written[]>, unchecked: Map<string, number>): Promise<ConsistencyResult> {
   const by: Record<string, ConsistencyCounts> = {};
   const problems: ConsistencyResult['problems'] = [];
   const notes: string[] = [];
-  const counts = (op: string) => (by[op] ??= { acknowledged: 0, verified: 0, missing: 0, differs: 0, unchecked: 0 });
+  let unreadableShown = 0;
+  const counts = (op: string) => (by[op] ??= emptyCounts());
+  // Unread answers keep at most a few lines, so a flood of them never crowds out lost or different writes.
   const problem = (op: string, id: string, p: string) => void (problems.length < MAX_PROBLEMS && problems.push({ op, id, problem: p }));
+  const unread = (op: string, id: string, why: string, n = 1) => {
+    counts(op).unreadable += n;
+    if (unreadableShown++ < MAX_UNREADABLE_SHOWN) problem(op, id, `${UNREAD} ${why}`);
+  };
   for (const [op, n] of unchecked) {
     counts(op).acknowledged += n;
     counts(op).unchecked += n;
   }
   const chain = s.profile.chain_id;
-  // The read-back body is the operation's JSON answer (an object on 2xx); `diffs` reads the fields it compares.
-  const judge = <T>(op: string, w: Written, status: number, json: unknown, diffs: (w: Written, got: T) => string[], read: string) => {
+  // One gate per read operation: a read that is down (every getUserV1 a 503) does not stop the others.
+  const gates = new Map<string, ReadBackGate>();
+  const readBack = (op: { method: string; path: string }, path: string, headers: Record<string, string>) => {
+    const gate = gates.get(op.path) ?? gates.set(op.path, new ReadBackGate()).get(op.path)!;
+    return gate.read(s, op.method, path, headers);
+  };
+  /** One write against the answer to its own read (getUserV1, getRecipient). */
+  const judgeOne = <T>(op: string, w: Written, r: ReadBack, diffs: (w: Written, got: T) => string[], read: string) => {
     const c = counts(op);
-    if (!(status >= 200 && status < 300) || json === undefined || json === null) {
+    if (r.kind === 'unreadable') return unread(op, w.id, `${read}: ${r.why}`);
+    if (r.kind === 'absent') {
       c.missing++;
-      const reason = (json as { error_reason?: unknown } | null | undefined)?.error_reason;
-      problem(op, w.id, `acknowledged, then ${read} answered HTTP ${status}${reason ? ` ${String(reason)}` : ''}`);
-      return;
+      return problem(op, w.id, `acknowledged, then ${read} answered HTTP ${r.status}${r.reason ? ` ${r.reason}` : ''}`);
     }
-    const d = diffs(w, json as T);
+    const d = diffs(w, r.json as T);
     if (d.length) {
       c.differs++;
       problem(op, w.id, `read back different by ${read}: ${d.join('; ')}`);
@@ -110,25 +145,41 @@ export async function verifyWrites(s: SetupHttp, model: Model, token: string, us
   counts('createUserV2').acknowledged += users.length;
   const getUser = operation(s, 'getUserV1');
   await pool(users, READERS, async (w) => {
-    const r = await send(s, getUser.method, getUser.path, userHeaders(model, token, w.id, chain));
-    judge('createUserV2', w, r.status, r.json, (x, got: Record<string, unknown>) => userDiffs(model, x, got), `getUserV1 (user id ${w.id})`);
+    const r = await readBack(getUser, getUser.path, userHeaders(model, token, w.id, chain));
+    judgeOne('createUserV2', w, r, (x, got: Record<string, unknown>) => userDiffs(model, x, got), `getUserV1 (user id ${w.id})`);
   });
 
   const cards = written.get('createVirtualCard') ?? [];
-  counts('createVirtualCard').acknowledged += cards.length;
+  const cc = counts('createVirtualCard');
+  cc.acknowledged += cards.length;
   if (cards.length) {
     const list = operation(s, 'listCards');
-    const r = await send(s, list.method, list.path, userHeaders(model, token, userId, chain));
-    const listedData = (r.json as { data?: unknown } | null | undefined)?.data;
-    const data: ({ id?: unknown } | null)[] = Array.isArray(listedData) ? listedData : [];
-    const byId = new Map(data.filter((c) => c && typeof c.id === 'string').map((c) => [c!.id as string, c]));
-    const listed = r.status >= 200 && r.status < 300;
-    for (const w of cards) {
-      if (listed && !byId.has(w.id)) {
-        counts('createVirtualCard').missing++;
-        problem('createVirtualCard', w.id, `acknowledged, then absent from listCards (HTTP ${r.status}, ${data.length} card(s) listed)`);
-      } else judge('createVirtualCard', w, r.status, byId.get(w.id) ?? r.json, cardDiffs, 'listCards');
-    }
+    // One list per owner: the owner's cards are all in it, or the list says nothing.
+    await pool(byOwner(cards, userId), READERS, async ([owner, mine]) => {
+      const r = await readBack(list, list.path, userHeaders(model, token, owner, chain));
+      const read = `listCards (user id ${owner}, ${mine.length} card(s) written)`;
+      if (r.kind === 'unreadable') return unread('createVirtualCard', mine[0].id, `${read}: ${r.why}`, mine.length);
+      if (r.kind === 'absent') {
+        cc.missing += mine.length;
+        return problem('createVirtualCard', mine[0].id, `acknowledged, then ${read} answered HTTP ${r.status}${r.reason ? ` ${r.reason}` : ''}`);
+      }
+      const data = (r.json as { data?: unknown }).data;
+      if (!Array.isArray(data)) return unread('createVirtualCard', mine[0].id, `${read}: HTTP ${r.status} with no data array`, mine.length);
+      const byId = new Map((data as ({ id?: unknown } | null)[]).filter((c) => c && typeof c.id === 'string').map((c) => [c!.id as string, c!]));
+      for (const w of mine) {
+        const got = byId.get(w.id);
+        if (!got) {
+          cc.missing++;
+          problem('createVirtualCard', w.id, `acknowledged, then absent from ${read} (HTTP ${r.status}, ${data.length} card(s) listed, read whole)`);
+          continue;
+        }
+        const d = cardDiffs(w, got as { card_data?: { card_name?: unknown } });
+        if (d.length) {
+          cc.differs++;
+          problem('createVirtualCard', w.id, `read back different by ${read}: ${d.join('; ')}`);
+        } else cc.verified++;
+      }
+    });
   }
 
   const recipients = written.get('createRecipientV2') ?? [];
@@ -137,8 +188,8 @@ export async function verifyWrites(s: SetupHttp, model: Model, token: string, us
   if (recipients.length && readable(s, 'getRecipient')) {
     const get = operation(s, 'getRecipient');
     await pool(recipients, READERS, async (w) => {
-      const r = await send(s, get.method, get.path.replace('{recipient_id}', encodeURIComponent(w.id)), userHeaders(model, token, userId, chain));
-      judge('createRecipientV2', w, r.status, r.json, recipientDiffs, `getRecipient ${w.id}`);
+      const r = await readBack(get, get.path.replace('{recipient_id}', encodeURIComponent(w.id)), userHeaders(model, token, userId, chain));
+      judgeOne('createRecipientV2', w, r, recipientDiffs, `getRecipient ${w.id}`);
     });
   } else if (recipients.length) {
     rc.unchecked += recipients.length;
@@ -151,14 +202,15 @@ let seq = 0;
 
 export const consistencyScenario: Scenario = {
   id: 'consistency',
-  describe: 'Concurrent creations (users, cards, recipients) at an arrival rate; every 2xx creation is read back after the load, and any acknowledged write lost or read back different fails the run',
+  describe: 'Concurrent creations (users, cards, recipients) at an arrival rate; every 2xx creation is read back after the load: any acknowledged write lost or read back different fails the run, one that could not be read makes it inconclusive',
   ...ONLY_2XX,
   defaultArrivalRate: 50,
   async setup(s) {
     const { tokens, userId, user, agnostic } = await liveUser(s);
+    const owners = cardOwners(s, tokens, userId);
     const mix: MixEntry[] = [
       live(s, tokens, 'createUserV2', 4, agnostic, () => newUserBody(s.model)),
-      live(s, tokens, 'createVirtualCard', 3, user, () => ({ card_name: `consistency ${++seq}` })),
+      ownedWrites(s, tokens, 'createVirtualCard', 3, owners, () => ({ card_name: `consistency ${++seq}` })),
       live(s, tokens, 'createRecipientV2', 3, user, () => ({ type: 'Sepa', first_name: 'Load', last_name: `Consistency${++seq}`, is_business: false, sepa: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' } })),
     ];
     const written = new Map<string, Written[]>();
@@ -168,7 +220,7 @@ export const consistencyScenario: Scenario = {
       mix,
       secrets: tokens.issued,
       tokens,
-      sends: `createUserV2 40%, createVirtualCard 30%, createRecipientV2 30%, each 2xx read back after the load (getUserV1, listCards, getRecipient); S2S token refreshed ${refreshBufferSec(s.model)} s before expires_at`,
+      sends: `createUserV2 40%, createVirtualCard 30% (spread over users, at most about ${owners.cap} cards each), createRecipientV2 30%, each 2xx read back after the load (getUserV1, listCards per card owner, getRecipient); S2S token refreshed ${refreshBufferSec(s.model)} s before expires_at`,
       observeOps: mix.map((m) => m.op),
       observe(req: LoadRequest, _status: number, body: string) {
         let json: unknown;
@@ -187,9 +239,16 @@ export const consistencyScenario: Scenario = {
         recorded++;
         let list = written.get(req.op);
         if (!list) written.set(req.op, (list = []));
-        list.push({ id, sent });
+        list.push({ id, sent, ...(req.owner ? { owner: req.owner } : {}) });
       },
-      verify: () => verifyWrites(s, s.model, tokens.token(), userId, written, unchecked),
+      async verify() {
+        await owners.settle();
+        const result = await verifyWrites(s, s.model, tokens.token(), userId, written, unchecked);
+        const { owners: n, largest } = owners.stats();
+        if (n > 1) result.notes.push(`cards were spread over ${n} users (at most ${largest} each) so that each listCards read-back stays small`);
+        if (owners.problem) result.notes.push(owners.problem);
+        return result;
+      },
     };
   },
 };
@@ -200,22 +259,33 @@ export function mergeConsistency(list: ConsistencyResult[]): ConsistencyResult |
   const out: ConsistencyResult = { by_operation: {}, problems: [], notes: [...new Set(list.flatMap((c) => c.notes))] };
   for (const c of list) {
     for (const [op, n] of Object.entries(c.by_operation)) {
-      const o = (out.by_operation[op] ??= { acknowledged: 0, verified: 0, missing: 0, differs: 0, unchecked: 0 });
-      for (const k of ['acknowledged', 'verified', 'missing', 'differs', 'unchecked'] as const) o[k] += n[k];
+      const o = (out.by_operation[op] ??= emptyCounts());
+      // unreadable is absent from results written before it existed (load-result version 3).
+      for (const k of ['acknowledged', 'verified', 'missing', 'differs', 'unreadable', 'unchecked'] as const) o[k] += n[k] ?? 0;
     }
     for (const p of c.problems) if (out.problems.length < MAX_PROBLEMS) out.problems.push(p);
   }
   return out;
 }
 
-/** Verdict reasons: lost or different writes, or nothing acknowledged to verify. */
+const total = (c: ConsistencyResult, k: keyof ConsistencyCounts) => Object.values(c.by_operation).reduce((n, x) => n + (x[k] ?? 0), 0);
+const perOp = (c: ConsistencyResult, k: keyof ConsistencyCounts) => Object.entries(c.by_operation).filter(([, x]) => x[k]).map(([op, x]) => `${op} ${x[k]}`).join(', ');
+
+/** Verdict reasons that fail the run: writes lost or read back different. */
 export function consistencyReasons(c: ConsistencyResult): string[] {
-  const all = Object.values(c.by_operation);
-  const sum = (k: keyof ConsistencyCounts) => all.reduce((n, x) => n + x[k], 0);
   const reasons: string[] = [];
-  if (sum('acknowledged') === 0) reasons.push('consistency: no creation was acknowledged (2xx), so nothing could be read back');
-  const per = (k: 'missing' | 'differs') => Object.entries(c.by_operation).filter(([, x]) => x[k]).map(([op, x]) => `${op} ${x[k]}`).join(', ');
-  if (sum('missing')) reasons.push(`consistency: ${sum('missing')} of ${sum('acknowledged')} acknowledged write(s) lost: acknowledged with 2xx, then not readable (${per('missing')}); first: ${c.problems.find((p) => /acknowledged, then/.test(p.problem))?.problem ?? ''}`);
-  if (sum('differs')) reasons.push(`consistency: ${sum('differs')} acknowledged write(s) read back with other values than the caller set (${per('differs')}); first: ${c.problems.find((p) => /read back different/.test(p.problem))?.problem ?? ''}`);
+  const missing = total(c, 'missing');
+  const differs = total(c, 'differs');
+  if (missing) reasons.push(`consistency: ${missing} of ${total(c, 'acknowledged')} acknowledged write(s) lost: acknowledged with 2xx, then reported absent by an answer read whole (${perOp(c, 'missing')}); first: ${c.problems.find((p) => /acknowledged, then/.test(p.problem))?.problem ?? ''}`);
+  if (differs) reasons.push(`consistency: ${differs} acknowledged write(s) read back with other values than the caller set (${perOp(c, 'differs')}); first: ${c.problems.find((p) => /read back different/.test(p.problem))?.problem ?? ''}`);
   return reasons;
+}
+
+/** Why the read-back judged (part of) nothing: nothing acknowledged, or answers that could not be read. Never a pass. */
+export function consistencyUnjudged(c: ConsistencyResult): string[] {
+  const out: string[] = [];
+  if (total(c, 'acknowledged') === 0) out.push(inconclusive('the consistency read-back', 'no creation was acknowledged (2xx), so nothing could be read back'));
+  const unread = total(c, 'unreadable');
+  if (unread) out.push(inconclusive(`the consistency read-back of ${unread} of ${total(c, 'acknowledged')} acknowledged write(s)`, `their read-back could not be read (${perOp(c, 'unreadable')}); first: ${c.problems.find((p) => p.problem.startsWith(UNREAD))?.problem ?? ''}`));
+  return out;
 }

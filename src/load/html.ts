@@ -58,6 +58,7 @@ export function buildLoadHtml(r: LoadResult): string {
     mode: modeLine(r),
     open: r.mode === 'open',
     pass: r.verdict.pass,
+    inconclusive: (r.verdict.outcome ?? (r.verdict.pass ? 'pass' : 'fail')) === 'inconclusive',
     latency: { p50: num(l.p50), p90: num(l.p90), p99: num(l.p99), p999: num(l.p999), max: num(l.max), count: num(l.count), stalled: l.max >= r.config.timeout_ms },
     rps: num(r.rps),
     errorRate: pct(errorRate(r)),
@@ -73,7 +74,7 @@ export function buildLoadHtml(r: LoadResult): string {
     },
     ops,
     thresholds: (r.verdict.thresholds ?? []).map((t) => ({ ...t, actual: t.actual === null ? 'n/a' : num(t.actual) })),
-    consistency: r.consistency ? { rows: Object.entries(r.consistency.by_operation).map(([op, c]) => ({ op, ...c, bad: c.missing + c.differs > 0 })), problems: r.consistency.problems, notes: r.consistency.notes } : undefined,
+    consistency: r.consistency ? { rows: Object.entries(r.consistency.by_operation).map(([op, c]) => ({ op, ...c, unreadable: c.unreadable ?? 0, bad: c.missing + c.differs > 0 })), problems: r.consistency.problems, notes: r.consistency.notes } : undefined,
     conformance: r.conformance
       ? {
           line: conformanceLine(r.conformance),

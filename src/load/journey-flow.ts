@@ -5,6 +5,7 @@
 // percentiles.
 
 import type { WebhookReceiver } from '../checks/types.ts';
+import { operationAuthHeaders, operationAuthOf } from '../client/index.ts';
 import { userHeaders } from './mix.ts';
 import { StepFailed, type JourneyTraffic } from './journey-traffic.ts';
 import { newUserBody, tokenBody, type SetupHttp } from './setup.ts';
@@ -52,24 +53,34 @@ export function journeyFlow(t: JourneyTraffic, o: FlowOptions): JourneyFlow {
 
   // The partner backend caches its S2S token and refreshes it the section 8 buffer before expires_at
   // (section 5): the token step runs when the cache is empty or due, once for all journeys waiting.
-  let cached: { token: string; refreshAt: number } | undefined;
-  let fetching: Promise<string> | undefined;
+  // One cache per profile client: clients[0] for the flow, another only when profile.operation_auth
+  // sends tokenization with another client's token.
+  const cached = new Map<number, { token: string; refreshAt: number }>();
+  const fetching = new Map<number, Promise<string>>();
   const buffer = refreshBufferSec(model) * 1000;
-  const s2s = async (): Promise<string> => {
-    if (cached && Date.now() < cached.refreshAt) return cached.token;
-    fetching ??= (async () => {
-      try {
-        const tok = await t.step('createToken', {}, tokenBody(s.profile.clients[0], model));
-        const expires = typeof tok?.expires_at === 'number' ? tok.expires_at * 1000 : Date.now() + 60_000;
-        cached = { token: String(tok?.access_token), refreshAt: Math.max(Date.now() + 1000, expires - buffer) };
-        await think();
-        return cached.token;
-      } finally {
-        fetching = undefined;
-      }
-    })();
-    return fetching;
+  const s2s = async (client = 0): Promise<string> => {
+    const held = cached.get(client);
+    if (held && Date.now() < held.refreshAt) return held.token;
+    let p = fetching.get(client);
+    if (!p) {
+      p = (async () => {
+        try {
+          const tok = await t.step('createToken', {}, tokenBody(s.profile.clients[client], model));
+          const expires = typeof tok?.expires_at === 'number' ? tok.expires_at * 1000 : Date.now() + 60_000;
+          const fresh = { token: String(tok?.access_token), refreshAt: Math.max(Date.now() + 1000, expires - buffer) };
+          cached.set(client, fresh);
+          await think();
+          return fresh.token;
+        } finally {
+          fetching.delete(client);
+        }
+      })();
+      fetching.set(client, p);
+    }
+    return p;
   };
+  // Card tokenization's credentials are not shown by the spec: profile.operation_auth says (none by default).
+  const tokenizeAuth = operationAuthOf(model, s.profile, 'tokenizeCard');
 
   const journey = async () => {
     counts.started++;
@@ -85,7 +96,8 @@ export function journeyFlow(t: JourneyTraffic, o: FlowOptions): JourneyFlow {
       await think();
       await t.step('createVirtualCard', asUser, { card_name: `journey ${counts.started}` });
       await think();
-      const cardToken = (await t.step('tokenizeCard', {}, testCard()))?.card_token;
+      const pciHeaders = tokenizeAuth ? await operationAuthHeaders(model, s.profile, tokenizeAuth, { s2s, user: async () => userToken }) : {};
+      const cardToken = (await t.step('tokenizeCard', pciHeaders, testCard()))?.card_token;
       await think();
       const recipient = await t.step('createRecipientV2', asUser, { type: 'Card', first_name: 'Ada', last_name: 'Lovelace', is_business: false, card_token: cardToken });
       const details = Array.isArray(recipient?.payment_details) ? recipient.payment_details : [recipient?.payment_details];

@@ -6,6 +6,7 @@
 
 import { request } from 'undici';
 import type { WebhookReceiver } from '../checks/types.ts';
+import { operationAuthOf, refusesCredentials } from '../client/index.ts';
 import type { OperationId } from '../model/index.ts';
 import { countUnanswered, newOpStats, type EngineOptions, type Incomplete, type OpStats } from './engine-types.ts';
 import { newHistogram, toMicros } from './histogram.ts';
@@ -15,6 +16,24 @@ import type { Timeline } from './timeline.ts';
 
 /** Ends a journey; the message is the step it broke at ('stopped' once the run is over). */
 export class StepFailed extends Error {}
+
+/**
+ * The step name with the cause, when an operation whose authentication the spec does not show was
+ * refused for its credentials: the journeys broke on a profile setting, not on the target.
+ */
+function refusedForCredentials(s: SetupHttp, op: OperationId, status: number, text: string): string | undefined {
+  const auth = operationAuthOf(s.model, s.profile, op);
+  if (!auth) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  if (!refusesCredentials(s.model, { status, json })) return undefined;
+  const key = `profile.operation_auth.${op}`;
+  return `${op} (refused for its credentials, ${s.profile.operation_auth?.[op] ? `check ${key}` : `${key} is not set`})`;
+}
 
 const is2xx = (s: number) => s >= 200 && s < 300;
 
@@ -109,7 +128,7 @@ export class JourneyTraffic {
       const h: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h[k] = v;
       if (this.o.judge?.wants()) this.o.judge.judge({ op, method: where.method, path, ...(text !== undefined ? { body: text } : {}) }, res.statusCode, h, answer);
-      if (!is2xx(res.statusCode)) throw new StepFailed(op);
+      if (!is2xx(res.statusCode)) throw new StepFailed(refusedForCredentials(s, op, res.statusCode, answer) ?? op);
       try {
         return answer ? JSON.parse(answer) : undefined;
       } catch {

@@ -42,7 +42,7 @@ describe('load: token-burst', () => {
     expect(rec.attempts.slice(0, -1).every((a) => a.waited_ms !== undefined)).toBe(true);
     expect(rec.recovery_ms).toBe(rec.attempts.at(-1)!.at_ms);
     expect(rec.attempts.at(-1)!.status).toBe(200);
-    expect(r.verdict).toEqual({ pass: true, reasons: [] });
+    expect(r.verdict).toEqual({ pass: true, outcome: 'pass', reasons: [] });
   });
 
   it('the 429 contract check flags a wrong category or status', () => {
@@ -80,7 +80,7 @@ describe('load: user-read, thresholds, merge', () => {
     expect(r.config.timeout_ms).toBe(30_000);
     expect(r.mode).toBe('closed');
     expect(r.notes.join(' ')).toMatch(/closed model/);
-    expect(r.verdict).toEqual({ pass: true, reasons: [] });
+    expect(r.verdict).toEqual({ pass: true, outcome: 'pass', reasons: [] });
   });
 
   it('merge adds counts and recomputes percentiles from the summed histogram', async () => {

@@ -15,6 +15,8 @@ export interface LoadRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** The user a spread write acts for (owners.ts); the engine hands the built request back to observe untouched. */
+  owner?: string;
 }
 
 export interface MixEntry {

@@ -74,6 +74,31 @@ describe('load plans', () => {
     expect(good.out).toMatch(/open model/);
   });
 
+  it('a threshold over zero samples is inconclusive (exit 4, never a pass); a breach elsewhere still fails (exit 1)', async () => {
+    // user-read sends getUserV1 only: a createVirtualCard threshold has nothing behind it.
+    const plan = (run: string) => `scenarios: [{ name: user-read }]\nmodel: open\narrival_rate: 50\nduration: 1\nthresholds:\n  run: [${run}]\n  operations: { createVirtualCard: ["p99 < 5000", "conformance_errors < 1"] }\n`;
+    const none = await cli(['load', '--plan', 'p.yaml', '--target', t.base_url, '--json'], { 'p.yaml': plan('"p99 < 5000"') });
+    expect(none.code).toBe(4);
+    const res = JSON.parse(none.out);
+    expect(res.verdict).toMatchObject({ pass: false, outcome: 'inconclusive', reasons: [] });
+    expect(res.verdict.inconclusive).toEqual([
+      'INCONCLUSIVE: threshold createVirtualCard: p99 < 5000 judged nothing because the run sent no createVirtualCard request',
+      'INCONCLUSIVE: threshold createVirtualCard: conformance_errors < 1 judged nothing because createVirtualCard got no answer in the run',
+    ]);
+    expect(res.verdict.thresholds).toEqual([
+      expect.objectContaining({ expr: 'p99 < 5000', pass: true }),
+      expect.objectContaining({ expr: 'p99 < 5000', operation: 'createVirtualCard', actual: null, pass: false, inconclusive: true }),
+      expect.objectContaining({ expr: 'conformance_errors < 1', operation: 'createVirtualCard', actual: null, pass: false, inconclusive: true }),
+    ]);
+    const text = await cli(['load', '--plan', 'p.yaml', '--target', t.base_url], { 'p.yaml': plan('"p99 < 5000"') });
+    expect(text.code).toBe(4);
+    expect(text.out).toMatch(/threshold +INCONCLUSIVE +createVirtualCard: p99 < 5000 \(actual n\/a\)/);
+    expect(text.out).toMatch(/verdict +INCONCLUSIVE \(exit 4[^\n]*\n +- INCONCLUSIVE: threshold createVirtualCard: p99 < 5000 judged nothing because/);
+    const breached = await cli(['load', '--plan', 'p.yaml', '--target', t.base_url], { 'p.yaml': plan('"p99 < 0.001"') });
+    expect(breached.code).toBe(1);
+    expect(breached.out).toMatch(/verdict +FAIL\n +- threshold p99 < 0.001 breached[^\n]*\n +- INCONCLUSIVE: threshold createVirtualCard/);
+  });
+
   it('stages ramp the arrival rate', async () => {
     const r = await cli(['load', '--plan', 'p.yaml', '--target', t.base_url, '--json'], {
       'p.yaml': 'scenarios: [{ name: user-read }]\nstart: 0\nstages: [{ duration: 1, target: 100 }, { duration: 1, target: 0 }]\n',

@@ -70,6 +70,22 @@ describe('load report: HTML and JSON schema on real runs', () => {
     expect(html).not.toContain('secret-a');
   });
 
+  it('an inconclusive run (a threshold with no sample): exit 4, load.json validates with the verdict\'s outcome and reasons, load.html says INCONCLUSIVE, not PASS', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'bc-lrep-'));
+    const c = captureIo({ env: { BAAS_CLIENT_ID: 'a', BAAS_CLIENT_SECRET: 'secret-a' }, cwd });
+    const code = await main(['load', 'user-read', '--target', t.base_url, '--duration', '1', '--connections', '2', '--threshold', 'createVirtualCard: p99 < 5000', '--report-dir', 'out'], c.io);
+    expect(code).toBe(4);
+    const json = JSON.parse(await readFile(join(cwd, 'out', 'load.json'), 'utf8')) as LoadResult;
+    const validate = await validator();
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    expect(json.verdict).toMatchObject({ pass: false, outcome: 'inconclusive', reasons: [], inconclusive: [expect.stringMatching(/^INCONCLUSIVE: threshold createVirtualCard: p99 < 5000 judged nothing because/)] });
+    const html = await readFile(join(cwd, 'out', 'load.html'), 'utf8');
+    expectInert(html);
+    expect(html).toMatch(/data-value="verdict">INCONCLUSIVE</);
+    expect(html).toMatch(/<li class="fail" data-inconclusive>INCONCLUSIVE: threshold createVirtualCard/);
+    expect(html).not.toMatch(/>PASS</);
+  });
+
   it('open model result validates and its HTML names the model and late sends', async () => {
     const r = await runLoad({ scenario: 'user-read', profile: t.profile, durationSec: 1, arrivalRate: 100, timeoutMs: 1000, thresholds: { rules: [{ expr: 'p99 < 1', metric: 'p99', op: '<', value: 1 }] } });
     results.push(r);

@@ -39,14 +39,14 @@ export function renderResult(r: LoadResult): string {
   if (r.conformance) rows.push(['conformance', conformanceLine(r.conformance)]);
   else rows.push(['conformance', 'not judged (--judge-sample 0)']);
   if (r.consistency) {
-    for (const [op, c] of Object.entries(r.consistency.by_operation)) rows.push(['consistency', `${op}: ${n(c.acknowledged)} acknowledged, ${n(c.verified)} read back as sent, ${n(c.missing)} lost, ${n(c.differs)} different, ${n(c.unchecked)} not read back`]);
-    for (const p of r.consistency.problems.slice(0, 5)) rows.push(['  lost/diff', `${p.op} ${p.id}: ${p.problem}`]);
+    for (const [op, c] of Object.entries(r.consistency.by_operation)) rows.push(['consistency', `${op}: ${n(c.acknowledged)} acknowledged, ${n(c.verified)} read back as sent, ${n(c.missing)} lost, ${n(c.differs)} different, ${n(c.unreadable ?? 0)} could not be read, ${n(c.unchecked)} not read back`]);
+    for (const p of r.consistency.problems.slice(0, 5)) rows.push([p.problem.startsWith('could not read') ? '  unread' : '  lost/diff', `${p.op} ${p.id}: ${p.problem}`]);
     for (const note of r.consistency.notes) rows.push(['consistency', note]);
   }
   if (r.aborted) rows.push(['aborted', `sending stopped at ${n(r.aborted.at_s)} s: ${r.aborted.reason}`]);
   for (const t of r.verdict.thresholds ?? []) {
     const scope = [t.rule, t.operation].filter(Boolean).join(' on ');
-    rows.push(['threshold', `${t.pass ? 'pass' : 'FAIL'}  ${scope ? `${scope}: ` : ''}${t.expr} (actual ${t.actual === null ? 'n/a' : n(t.actual)}${t.window ? `, worst window ${t.window.from_s}-${t.window.to_s} s` : ''})`]);
+    rows.push(['threshold', `${t.pass ? 'pass' : t.inconclusive ? 'INCONCLUSIVE' : 'FAIL'}  ${scope ? `${scope}: ` : ''}${t.expr} (actual ${t.actual === null ? 'n/a' : n(t.actual)}${t.window ? `, worst window ${t.window.from_s}-${t.window.to_s} s` : ''})`]);
   }
   if (r.contract) {
     rows.push(['429 contract', `${n(r.contract.checked)} checked, ${n(r.contract.violations)} violations (error_category ${r.contract.expected_category}/429); Retry-After on ${n(r.contract.retry_after_present)}`]);
@@ -56,7 +56,10 @@ export function renderResult(r: LoadResult): string {
     rows.push(['recovery', `${rec.recovered ? `backoff client got through after ${n(rec.recovery_ms ?? 0)} ms` : 'NOT recovered'}: ${rec.detail} [${trail}]`]);
   }
   for (const note of r.notes) rows.push(['note', note]);
-  rows.push(['verdict', r.verdict.pass ? 'PASS' : `FAIL\n${r.verdict.reasons.map((x) => `${' '.repeat(15)}- ${x}`).join('\n')}`]);
+  const outcome = r.verdict.outcome ?? (r.verdict.pass ? 'pass' : 'fail');
+  const listed = (xs: string[]) => xs.map((x) => `\n${' '.repeat(15)}- ${x}`).join('');
+  // A failure lists its reasons first; what judged nothing follows (a failed run may also have left things unjudged).
+  rows.push(['verdict', `${outcome === 'pass' ? 'PASS' : outcome === 'fail' ? 'FAIL' : 'INCONCLUSIVE (exit 4: judged nothing somewhere, see below; never a pass)'}${listed(r.verdict.reasons)}${listed(r.verdict.inconclusive ?? [])}`]);
   return `${rows.map(([k, v]) => `${k.padEnd(13)}  ${v}`).join('\n')}\n`;
 }
 

@@ -74,6 +74,8 @@ export interface LoadOptions {
   /** Every latency sample (us) as recorded in the overall histogram. */
   onSample?: (us: number) => void;
   model?: Model;
+  /** Most bytes of a setup or read-back answer kept (default 1 MiB); consistency sizes its card owners to it. */
+  readBackMaxBytes?: number;
 }
 
 export function timeoutBudgetMs(model: Model): number {
@@ -171,7 +173,7 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
     maxRequests = Math.max(1, sharePart(maxRequests, shard));
   }
 
-  const http: SetupHttp = { profile, timeoutMs, model, ...(dispatcher ? { dispatcher } : {}) };
+  const http: SetupHttp = { profile, timeoutMs, model, ...(dispatcher ? { dispatcher } : {}), ...(opts.readBackMaxBytes !== undefined ? { maxBodyBytes: opts.readBackMaxBytes } : {}) };
   const prepared = [];
   for (const p of scenarios) prepared.push({ ...p, prep: await p.scenario.setup(http) });
   const mix: MixEntry[] = prepared.flatMap(({ prep, weight }) => {

@@ -17,6 +17,8 @@ export interface SetupHttp {
   model: Model;
   /** Trusts profile.ca_file (runLoad makes it): used only for requests to the target's origins. */
   dispatcher?: Dispatcher;
+  /** Most bytes of an answer's body setup and read-backs keep (default MAX_SETUP_BODY); past it the answer is `truncated`. */
+  maxBodyBytes?: number;
 }
 
 /** Method and path of a documented operation, from the model (a profile may relocate unshown ones). */
@@ -32,8 +34,10 @@ export interface HttpReply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  /** The parsed body (undefined when it is not JSON): read through JsonFields. */
+  /** The parsed body (undefined when it is not JSON, or not read whole): read through JsonFields. */
   json: JsonFields | undefined;
+  /** The body was longer than the bound and was not read whole: it says nothing about what the target holds. */
+  truncated: boolean;
 }
 
 /** A JSON answer as setup reads it: fields of unknown type, each narrowed where it is used. */
@@ -45,7 +49,8 @@ export function targetPath(profile: ResolvedProfile, path: string): string {
   return `${prefix}${path}`;
 }
 
-const MAX_SETUP_BODY = 1024 * 1024;
+/** Default bound of a setup or read-back answer's body (bytes). */
+export const MAX_SETUP_BODY = 1024 * 1024;
 
 /** Sends the documented operation `operationId` (path and method from the model). */
 export function sendOp(s: SetupHttp, operationId: OperationId, headers: Record<string, string> = {}, body?: unknown): Promise<HttpReply> {
@@ -70,10 +75,13 @@ export async function send(s: SetupHttp, method: string, path: string, headers: 
     throw new TargetUnreachableError(`load: cannot reach ${url.origin} (${code}) during scenario setup`);
   }
   const chunks: Buffer[] = [];
+  const bound = s.maxBodyBytes ?? MAX_SETUP_BODY;
   let size = 0;
+  let truncated = false;
   for await (const c of res.body) {
     size += (c as Buffer).length;
-    if (size > MAX_SETUP_BODY) {
+    if (size > bound) {
+      truncated = true;
       res.body.destroy();
       break;
     }
@@ -81,12 +89,15 @@ export async function send(s: SetupHttp, method: string, path: string, headers: 
   }
   const text = Buffer.concat(chunks).toString('utf8');
   let json: JsonFields | undefined;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
+  // A cut body is never parsed: a prefix that happens to be valid JSON would read as a short answer.
+  if (!truncated) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
   }
-  return { status: res.statusCode, headers: res.headers, text, json };
+  return { status: res.statusCode, headers: res.headers, text, json, truncated };
 }
 
 /** The token request body (one helper for every non-check caller: src/client/credentials.ts). */

@@ -48,11 +48,19 @@ export interface ThresholdOutcome {
   window?: { from_s: number; to_s: number };
   actual: number | null;
   pass: boolean;
+  /** No sample behind the value (actual null): the threshold judged nothing, the run is inconclusive. */
+  inconclusive?: boolean;
 }
 
 export interface Verdict {
+  /** True only when the run passed: false on a breach and when it is inconclusive. */
   pass: boolean;
+  /** fail (a reason) > inconclusive (judged nothing somewhere) > pass. Absent from results written before it existed. */
+  outcome?: 'pass' | 'fail' | 'inconclusive';
+  /** Failure reasons. */
   reasons: string[];
+  /** What judged nothing ("INCONCLUSIVE: ... judged nothing because ..."): thresholds without samples, read-backs that could not read. */
+  inconclusive?: string[];
   /** Each threshold rule with its measured value. */
   thresholds?: ThresholdOutcome[];
 }
@@ -131,10 +139,16 @@ export interface ConsistencyCounts {
   acknowledged: number;
   /** Read back with the values the caller set. */
   verified: number;
-  /** Acknowledged, then not readable (not found, any non-2xx, or absent from the list). */
+  /** Acknowledged, then reported absent by an answer read whole (400/404/410 for it, or a whole list without it). */
   missing: number;
   /** Read back with a field the caller set holding another value. */
   differs: number;
+  /**
+   * Could not read: the read-back answer was not read whole (over the body bound, not JSON, no answer,
+   * still 429, a server error). Says nothing either way: the run is inconclusive, not passed, not failed.
+   * Absent from results written before it existed.
+   */
+  unreadable: number;
   /** Not read back: no way to read it (a path the spec does not show and the profile does not give), or no id in the answer. */
   unchecked: number;
 }

@@ -18,7 +18,7 @@ import { buildResult } from './result.ts';
 import { stallTarget, type StallTarget } from './testing.ts';
 import { Timeline } from './timeline.ts';
 import type { LoadResult, Thresholds } from './types.ts';
-import { evaluate } from './verdict.ts';
+import { evaluate, measure } from './verdict.ts';
 
 /** A result built from (second, us) samples, as the engine would record them; started at `t0`. */
 function synthetic(samples: [number, number][], seconds: number): LoadResult {
@@ -89,6 +89,16 @@ describe('windowed thresholds', () => {
     const windowed = await merge('p99 < 500', 'p99 < 500 over 10s');
     expect(windowed.code).toBe(1);
     expect(windowed.out).toMatch(/FAIL\s+p99 < 500 over 10s \(actual 80\d(\.\d+)?, worst window \d+-\d+ s\)/);
+  });
+
+  it('a latency metric over no recorded latency (every attempt a transport error) has no sample: null, inconclusive, not 0 ms and a pass', () => {
+    const empty = synthetic([], 2);
+    const failedOnly = { ...empty, counts: { ...empty.counts, attempts: 3, transport_errors: 3, errors: 3 } };
+    for (const metric of ['p99', 'max', 'mean']) expect(measure(failedOnly, metric, 2), metric).toBeNull();
+    expect(measure(failedOnly, 'error_rate', 2)).toBe(1);
+    const v = evaluate({ ...failedOnly, operations: { getUserV1: { ...failedOnly.operations.getUserV1, counts: { ...failedOnly.counts } } } }, { rules: [parseRule('p99 < 500', 'getUserV1')] });
+    expect(v.thresholds![0]).toMatchObject({ actual: null, pass: false, inconclusive: true });
+    expect(v.inconclusive).toEqual(['INCONCLUSIVE: threshold getUserV1: p99 < 500 judged nothing because getUserV1 recorded no sample for it (no request, or no latency: every attempt a transport error)']);
   });
 
   it('a steady run passes the same windowed rules (the verdict is not a window artefact)', () => {

@@ -60,6 +60,9 @@ describe('the spec model', () => {
     expect(notFound3ds.unspecified?.length).toBeGreaterThan(0);
     const approve = model.operations.get('approve3ds')!;
     expect(approve.pathUnspecified).toBe(true);
+    // Section 4 shows no headers for the card-tokenization environment nor corporate registration and
+    // login (x-auth-unspecified): the profile's operation_auth says; every other operation's auth is shown.
+    expect([...model.operations.values()].filter((o) => o.authUnspecified).map((o) => o.operationId).sort()).toEqual(['loginCorporate', 'registerCorporate', 'tokenizeCard']);
   });
 
   it('has one alias rule per section 9 mapping line, with directions', () => {

@@ -33,6 +33,7 @@ export interface RawOperation {
   servers?: { url: string }[];
   parameters?: RawParameter[];
   'x-path-unspecified'?: boolean;
+  'x-auth-unspecified'?: boolean;
   'x-auth'?: string[];
   'x-user-scoped'?: boolean;
   'x-mutates'?: boolean;

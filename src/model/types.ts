@@ -183,6 +183,11 @@ export interface Operation {
   pathUnspecified: boolean;
   /** 'none' | 's2s' | 'user' | 'idp' | 's2s-agnostic' ... from x-auth. */
   auth: string[];
+  /**
+   * true when the spec does not show how the operation authenticates (x-auth-unspecified): `auth` is
+   * then a placeholder, and the target profile's `operation_auth` says what to send.
+   */
+  authUnspecified: boolean;
   /** true when the endpoint needs a user identity (section 5 "most endpoints"). */
   userScoped: boolean;
   /** Header, path and query parameters the spec lists (dereferenced), e.g. X-Chain-Id required on POST /api/v1/user. */

@@ -48,7 +48,8 @@ describe('mutant bank (registry)', () => {
       for (const f of v.options.faults ?? []) expect(known.has(f), `${v.id}: unknown fault point ${f}`).toBe(true);
       // realRateLimit: the run keeps the reference's own limit where every other run gets the short window.
       // tls: the run serves HTTPS with the variant's protocol bounds (run-variant.ts).
-      const mutates = (v.options.faults?.size ?? 0) > 0 || !!v.options.transform || v.options.latencyMs !== undefined || !!v.options.rateLimit || !!v.proxy || !!v.realRateLimit || !!v.tls;
+      // pciAuth: the card-tokenization environment requires credentials (and the profile says which).
+      const mutates = (v.options.faults?.size ?? 0) > 0 || !!v.options.transform || v.options.latencyMs !== undefined || !!v.options.rateLimit || !!v.proxy || !!v.realRateLimit || !!v.tls || !!v.options.pciAuth;
       expect(mutates, `${v.id} changes nothing`).toBe(true);
       expect(v.description.length).toBeGreaterThan(10);
     }

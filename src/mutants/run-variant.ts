@@ -126,7 +126,7 @@ export async function runVariant(variant: MutantVariant | undefined, ctx: RunCon
     // webhook is proven not to be a fault); a variant that never delivers costs at most this wait.
     raw = { ...raw, webhook_timeout_ms: raw.webhook_timeout_ms ?? selftestWebhookTimeoutMs(variant) };
     if (ctx.profile === 'minimal') raw = minimal(raw);
-    const profile = resolveProfile(raw, { env: {} }, `mutant ${base.id}`);
+    const profile = resolveProfile(raw, { env: {}, operations: ctx.model.operations }, `mutant ${base.id}`);
     const outcome = await runChecks({ profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: variant?.checkConcurrency ?? ctx.checkConcurrency, ...(variant?.checkTimeoutMs ? { checkTimeoutMs: variant.checkTimeoutMs } : {}) }, ctx.checks, []);
     return {
       ...base,

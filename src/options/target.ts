@@ -1,6 +1,7 @@
 // The one target choice for run, certify, compare and load: a profile (file or object), a bare
 // --target URL, or, with neither, the embedded reference started on loopback for the caller.
 import path from 'node:path';
+import { loadModel } from '../model/index.ts';
 import { loadProfile, resolveProfile, type ResolvedProfile, type TargetProfile } from '../profile/index.ts';
 import { startReference, type ReferenceOptions } from '../reference/index.ts';
 
@@ -26,10 +27,12 @@ export interface Target {
 export async function resolveTarget(input: TargetInput): Promise<Target> {
   const { profile, target, env = process.env, cwd = process.cwd() } = input;
   const external = (p: ResolvedProfile): Target => ({ profile: p, embedded: false, close: async () => {} });
-  if (typeof profile === 'string') return external(await loadProfile(path.resolve(cwd, profile), { target, env }));
-  if (profile !== undefined) return external(resolveProfile(profile, { target, env }, 'profile'));
-  if (target !== undefined) return external(resolveProfile(undefined, { target, env }, '--target'));
+  // profile.operation_auth may name only the operations the model leaves unshown: checked at load (exit 2).
+  const operations = (await loadModel()).operations;
+  if (typeof profile === 'string') return external(await loadProfile(path.resolve(cwd, profile), { target, env, operations }));
+  if (profile !== undefined) return external(resolveProfile(profile, { target, env, operations }, 'profile'));
+  if (target !== undefined) return external(resolveProfile(undefined, { target, env, operations }, '--target'));
   // The embedded reference's profile carries its own credentials: environment ones do not apply.
   const reference = await startReference(input.reference ?? {});
-  return { profile: resolveProfile(reference.profile, { env: {} }, 'embedded reference profile'), embedded: true, close: () => reference.close() };
+  return { profile: resolveProfile(reference.profile, { env: {}, operations }, 'embedded reference profile'), embedded: true, close: () => reference.close() };
 }

@@ -2,6 +2,7 @@
 // Literal secrets come from the profile; tokens are caught by shape (Bearer values, JWTs and
 // well-known JSON fields) because the engine never knows every token a target hands out.
 
+import { operationAuthSecrets } from './operation-auth.ts';
 import type { TargetProfile } from './types.ts';
 
 export const MASK = '***';
@@ -18,6 +19,9 @@ export function secretsOf(profile: Partial<TargetProfile> | undefined): string[]
   if (profile.s2s_signing_secret) out.push(profile.s2s_signing_secret);
   if (profile.user_token_signing_secret) out.push(profile.user_token_signing_secret);
   if (profile.idp?.tokens) out.push(profile.idp.tokens.access_token, profile.idp.tokens.identity_token);
+  // Headers given for an operation whose authentication the spec does not show: the whole value, and
+  // its credential after a scheme word ("ApiKey k-123": k-123 may be echoed alone).
+  for (const v of operationAuthSecrets(profile)) out.push(v, v.trim().split(/\s+/).pop() ?? v);
   // The private part of a stable identity-provider key (JWK "d" and, for RSA, the primes).
   for (const k of ['d', 'p', 'q', 'dp', 'dq', 'qi']) {
     const v = profile.idp?.signing_key?.[k];

@@ -5,6 +5,7 @@
 import { dirname, resolve as resolvePath } from 'node:path';
 import { ConfigError } from '../errors/index.ts';
 import { readInputFile } from '../input/index.ts';
+import { checkOperationAuth, withEnvHeaders, type AuthUnspecifiedOperations } from './operation-auth.ts';
 import type { ClientCredentials, ResolvedProfile, TargetProfile } from './types.ts';
 import { loadSchema, validateOrThrow } from './validate.ts';
 
@@ -24,6 +25,11 @@ export interface ProfileOverrides {
   target?: string;
   /** Environment to read credentials from; default process.env. Pass {} to ignore the environment. */
   env?: Record<string, string | undefined>;
+  /**
+   * The model's operations: given, operation_auth is checked against them (only operations whose
+   * authentication the spec does not show may be named). Every command that loads a profile gives it.
+   */
+  operations?: AuthUnspecifiedOperations;
 }
 
 let schema: object | undefined;
@@ -98,6 +104,8 @@ export function resolveProfile(raw: unknown, overrides: ProfileOverrides = {}, c
     chain_id: valid.chain_id ?? PROFILE_DEFAULTS.chain_id,
     operations: { ...(valid.operations ?? {}) },
   };
+  if (valid.operation_auth !== undefined) resolved.operation_auth = withEnvHeaders(valid.operation_auth, env, context);
+  if (overrides.operations) checkOperationAuth(resolved, overrides.operations, context);
   if (valid.pci_url !== undefined) resolved.pci_url = trimSlash(valid.pci_url);
   if (valid.control_url !== undefined) resolved.control_url = trimSlash(valid.control_url);
   for (const [op, loc] of Object.entries(resolved.operations)) resolved.operations[op] = { ...loc, method: loc.method.toUpperCase() };

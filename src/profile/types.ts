@@ -15,6 +15,18 @@ export interface OperationLocation {
   path: string;
 }
 
+/** What an operation the spec shows no authentication for is sent with (spec/openapi.yaml x-auth-unspecified). */
+export type OperationAuthMode = 'none' | 's2s' | 'user' | 'headers';
+
+export interface OperationAuth {
+  /** none: nothing; s2s: Bearer S2S token of clients[client]; user: Bearer user token + X-Chain-Id; headers: `headers` as given. */
+  mode: OperationAuthMode;
+  /** s2s: index of the profile client whose token is sent (default 0). */
+  client?: number;
+  /** headers: name -> value; `{{env.NAME}}` is read from the environment at load. Secret: masked. */
+  headers?: Record<string, string>;
+}
+
 export interface TargetProfile {
   name?: string;
   base_url: string;
@@ -121,6 +133,11 @@ export interface TargetProfile {
    * default body; a null value removes a field. Defaults are listed in spec/schemas/profile.schema.json.
    */
   request_templates?: Record<string, Record<string, unknown>>;
+  /**
+   * How the operations whose authentication the spec does not show authenticate here, keyed by
+   * operationId (only x-auth-unspecified operations; checked at load). Absent: mode none.
+   */
+  operation_auth?: Record<string, OperationAuth>;
 }
 
 /** A profile after defaults were filled in: trusted inside the engine. */

@@ -13,8 +13,10 @@ import type { User } from './state/store.ts';
  * - user: user token + X-Chain-Id, or S2S + X-Chain-Id + exactly one identity header
  * - authorize: POST /api/v1/user/authorize, S2S form or identity-provider form
  * - idp: identity-provider headers + X-Chain-Id (POST /api/v1/user/retail)
+ * - key: a vendor's own header and value (Route.key), for an operation whose authentication the spec
+ *   does not show, served that way only when asked (ReferenceOptions.pciAuth)
  */
-export type AuthMode = 'none' | 's2s' | 's2s-chain' | 'user' | 'authorize' | 'idp';
+export type AuthMode = 'none' | 's2s' | 's2s-chain' | 'user' | 'authorize' | 'idp' | 'key';
 
 /** Request body handling: json (default for POST), json-or-form (token endpoint), none (ignored). */
 export type BodyMode = 'json' | 'json-or-form' | 'none';
@@ -61,6 +63,8 @@ export interface Route {
   /** operationId of spec/openapi.yaml, or `control:<operationId>` of spec/control.yaml. */
   operationId: OperationId | `control:${ControlOperationId}`;
   auth: AuthMode;
+  /** auth 'key': the header (lower case) and the value it must carry. */
+  key?: { header: string; value: string };
   body: BodyMode;
   /** 3DS approve/decline: token failures never answer 401 (section 7 other rule 1). */
   never401?: boolean;

@@ -15,7 +15,7 @@ import { DEFAULT_OPERATION_PATHS } from './handlers/index.ts';
 import { Router } from './http.ts';
 import { referenceModel } from './model.ts';
 import { createHandler } from './pipeline.ts';
-import { apiRoutes, controlRoutes } from './routes.ts';
+import { apiRoutes, controlRoutes, type UnspecifiedAuth } from './routes.ts';
 import { REFERENCE_PROBE_BOUND, RefState } from './state/index.ts';
 import type { ReferenceOptions, ReferenceServer, ReferenceTls } from './types.ts';
 
@@ -63,6 +63,20 @@ function closeServer(server: Listener): Promise<void> {
 
 const secret = () => randomBytes(24).toString('base64url');
 
+/** The vendor key header of pciAuth 'headers' (any name would do: the spec shows none). */
+const PCI_KEY_HEADER = 'X-Api-Key';
+
+function unspecifiedAuth(mode: ReferenceOptions['pciAuth']): UnspecifiedAuth | undefined {
+  if (!mode) return undefined;
+  return mode === 'headers' ? { mode, key: { header: PCI_KEY_HEADER, value: `pk_${secret()}` } } : { mode };
+}
+
+/** profile.operation_auth for every pci operation whose authentication the spec does not show (from the model). */
+function operationAuthOf(model: Awaited<ReturnType<typeof referenceModel>>, a: UnspecifiedAuth): NonNullable<TargetProfile['operation_auth']> {
+  const entry = a.mode === 'headers' ? { mode: a.mode, headers: { [a.key!.header]: a.key!.value } } : { mode: a.mode };
+  return Object.fromEntries([...model.operations.values()].filter((o) => o.authUnspecified && o.server === 'pci').map((o) => [o.operationId, { ...entry }]));
+}
+
 export async function startReference(opts: ReferenceOptions = {}): Promise<ReferenceServer> {
   const host = opts.host ?? '127.0.0.1';
   const control = opts.control !== false;
@@ -82,7 +96,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
   for (const r of apiRoutes(st, 'api')) apiRouter.add(r);
   if (control) for (const r of controlRoutes(st, model)) apiRouter.add(r);
   const pciRouter = new Router();
-  for (const r of apiRoutes(st, 'pci')) pciRouter.add(r);
+  const pciAuth = unspecifiedAuth(opts.pciAuth);
+  for (const r of apiRoutes(st, 'pci', pciAuth)) pciRouter.add(r);
 
   const common = { st, bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, latencyMs: opts.latencyMs ?? 0, latencyEvery: Math.max(1, Math.floor(opts.latencyEvery ?? 1)), transform: opts.transform };
   const api = createListener(opts.tls, createHandler({ ...common, router: apiRouter, server: 'api' }));
@@ -122,6 +137,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     idp: { enabled: control },
     operations: Object.fromEntries(Object.entries(DEFAULT_OPERATION_PATHS).map(([k, v]) => [k, { ...v }])),
     webhook_paths: { bank_account: BANK_ACCOUNT_WEBHOOK_PATH, wallets: WALLETS_WEBHOOK_PATH, balances: BALANCES_WEBHOOK_PATH },
+    // How the card-tokenization environment is protected when it is (pciAuth): the spec does not show it, so the profile says.
+    ...(pciAuth ? { operation_auth: operationAuthOf(model, pciAuth) } : {}),
     // The optional audience of token requests (section 4 shows no value), as a vendor documents it.
     request_templates: { createToken: { audience: REFERENCE_TOKEN_AUDIENCE } },
     // GET /api/v1/wallet?wallet_id= (the spec says "optional wallet ID" without naming it).

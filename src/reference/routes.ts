@@ -2,7 +2,7 @@
 // mode from x-auth, body reading) joined with its handler (handlers/index.ts), and every operation of
 // spec/control.yaml under CONTROL_PREFIX. Nothing here names a path the spec shows.
 
-import type { ControlOperationId, Model, OperationId } from '../model/types.ts';
+import type { ControlOperationId, Model, Operation, OperationId } from '../model/types.ts';
 import { authModeOf } from './auth/index.ts';
 import type { BodyMode, Route } from './http.ts';
 import type { HandlerSpec } from './handlers/common.ts';
@@ -20,8 +20,22 @@ export function locationOf(op: { operationId: OperationId; method: string; path:
   return loc;
 }
 
+/** How the served operations whose authentication the spec does not show are protected (ReferenceOptions.pciAuth). */
+export interface UnspecifiedAuth {
+  mode: 's2s' | 'user' | 'headers';
+  /** headers mode: the header and value required. */
+  key?: { header: string; value: string };
+}
+
+/** The route's mode: the spec's (x-auth), or for an operation whose authentication it does not show on pci_url, `unspecified`'s. */
+function routeAuth(op: Operation, model: Model, server: 'api' | 'pci', unspecified: UnspecifiedAuth | undefined): Pick<Route, 'auth' | 'key'> {
+  if (!unspecified || !op.authUnspecified || server !== 'pci') return { auth: authModeOf(op, model) };
+  if (unspecified.mode === 'headers') return { auth: 'key', key: { header: unspecified.key!.header.toLowerCase(), value: unspecified.key!.value } };
+  return { auth: unspecified.mode };
+}
+
 /** Routes of one listener ('api' = base_url, 'pci' = card-tokenization environment). */
-export function apiRoutes(st: RefState, server: 'api' | 'pci'): Route[] {
+export function apiRoutes(st: RefState, server: 'api' | 'pci', unspecified?: UnspecifiedAuth): Route[] {
   const model = st.model;
   // Section 7 other rule 1: token failures on these operations never answer 401.
   const never401 = new Set<string>(model.rule('STATE-3DS-NEVER-401').operations);
@@ -38,7 +52,7 @@ export function apiRoutes(st: RefState, server: 'api' | 'pci'): Route[] {
       method,
       path,
       operationId: op.operationId,
-      auth: authModeOf(op, model),
+      ...routeAuth(op, model, server, unspecified),
       body,
       never401: never401.has(op.operationId),
       rateLimited: rateLimited.has(op.operationId),

@@ -66,6 +66,13 @@ export interface ReferenceOptions {
   s2sValiditySeconds?: number;
   /** Profile name (default "reference"). */
   name?: string;
+  /**
+   * How the card-tokenization environment's operations whose authentication the spec does not show
+   * (x-auth-unspecified) are protected: unset, none (as the spec shows nothing); s2s, the section 5
+   * S2S Bearer token; user, a user token or S2S + identity header (section 5 user calls); headers, a
+   * vendor key in X-Api-Key. The published profile's operation_auth says so (benign.pci.requires-s2s).
+   */
+  pciAuth?: 's2s' | 'user' | 'headers';
   /** Serve both listeners over HTTPS (serve --tls, the selftest's TLS variants); default plain HTTP. */
   tls?: ReferenceTls;
 }

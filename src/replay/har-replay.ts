@@ -9,6 +9,7 @@ import { readInputFile } from '../input/index.ts';
 import { describeErrors, validatorFor } from '../baseline/schemas.ts';
 import { HttpSession } from '../client/index.ts';
 import { tokenRequest } from '../client/credentials.ts';
+import { operationAuthHeaders, operationAuthOf } from '../client/operation-auth.ts';
 import { CancelledError, ConfigError, CredentialsError } from '../errors/index.ts';
 import type { Model, Operation } from '../model/types.ts';
 import { MASK, type ResolvedProfile } from '../profile/index.ts';
@@ -76,15 +77,18 @@ export async function replayHar(har: Har, opts: HarReplayOptions): Promise<Repla
   const picked = opts.entries?.length ? all.filter(({ n }) => opts.entries!.includes(n)) : all;
   const session = new HttpSession({ profile, model, ...(opts.timeoutBudgetMs ? { timeoutBudgetMs: opts.timeoutBudgetMs } : {}) });
   const http = session.client('replay', opts.signal ? { signal: opts.signal } : {});
-  const client = profile.clients[0];
-  let token: string | undefined;
-  const s2s = async (): Promise<string> => {
-    if (token) return token;
-    if (!client?.client_id || !client.client_secret) throw new CredentialsError('replay: the profile has no clients[0] credentials to mint a fresh token with');
+  const tokens = new Map<number, string>();
+  // clients[0] for recorded S2S calls; another client only when profile.operation_auth names it.
+  const s2s = async (i = 0): Promise<string> => {
+    const held = tokens.get(i);
+    if (held) return held;
+    const client = profile.clients[i];
+    if (!client?.client_id || !client.client_secret) throw new CredentialsError(`replay: the profile has no clients[${i}] credentials to mint a fresh token with`);
     const res = await http.send({ op: 'createToken', body: tokenRequest(model, client).body });
     const t = (res.json as { access_token?: unknown } | undefined)?.access_token;
-    if (res.status !== 200 || typeof t !== 'string') throw new CredentialsError(`replay: the target did not issue a token for clients[0] (HTTP ${res.status})`);
-    return (token = t);
+    if (res.status !== 200 || typeof t !== 'string') throw new CredentialsError(`replay: the target did not issue a token for clients[${i}] (HTTP ${res.status})`);
+    tokens.set(i, t);
+    return t;
   };
   const out: ReplayOutcome[] = [];
   try {
@@ -107,7 +111,7 @@ export async function replayHar(har: Har, opts: HarReplayOptions): Promise<Repla
 
 interface Ctx extends HarReplayOptions {
   http: ReturnType<HttpSession['client']>;
-  s2s: () => Promise<string>;
+  s2s: (client?: number) => Promise<string>;
   /** The answers carry fresh tokens: everything printed is masked as the recording was. */
   mask: (text: string) => string;
 }
@@ -127,9 +131,19 @@ async function replayOne(e: HarEntry, n: number, ctx: Ctx): Promise<ReplayOutcom
   };
   if (isWrite(e.request.method, op) && !ctx.allowWrites) return { ...base, status: 'refused', reason: `a write (${op ? `${op.operationId} creates state or moves money` : 'not a GET'}): pass --allow-writes to send it` };
   const headers: Record<string, string> = {};
+  const notes: string[] = [];
+  // The spec does not show how this operation authenticates: this profile's operation_auth says, not the recording.
+  const auth = op ? operationAuthOf(ctx.model, ctx.profile, op.operationId) : undefined;
+  if (auth) {
+    if (auth.mode === 'user') return { ...base, reason: `profile.operation_auth.${op!.operationId} sends a user token, whose user the HAR does not hold` };
+    Object.assign(headers, await operationAuthHeaders(ctx.model, ctx.profile, auth, { s2s: (i) => ctx.s2s(i), user: () => Promise.reject(new Error('not reached')) }));
+    notes.push(`credentials from profile.operation_auth.${op!.operationId} (mode ${auth.mode})${ctx.profile.operation_auth?.[op!.operationId] ? '' : ': not set, so none'}`);
+  }
   for (const { name, value } of e.request.headers) {
     const k = name.toLowerCase();
     if (NOT_REPLAYED.has(k)) continue;
+    // The recorded credentials of such an operation are the recording's (masked): replaced above.
+    if (auth && (k === 'authorization' || value.includes(MASK) || Object.keys(headers).some((h) => h.toLowerCase() === k))) continue;
     if (k === 'authorization' && value.includes(MASK)) {
       // A user-scoped call without an identity header was made with a user token: its user is not in the file.
       const identity = ctx.model.auth.identity_headers.some((h) => e.request.headers.some((r) => r.name.toLowerCase() === h.toLowerCase()));
@@ -138,7 +152,6 @@ async function replayOne(e: HarEntry, n: number, ctx: Ctx): Promise<ReplayOutcom
     } else if (value.includes(MASK)) return { ...base, reason: `header ${name} is masked in the HAR` };
     else headers[k] = value;
   }
-  const notes: string[] = [];
   const body = credentialsIn(e.request.postData?.text, ctx.profile, notes);
   if (body?.includes(MASK)) return { ...base, reason: 'the request body is masked in the HAR' };
   // The recorded origin is the recording's target; the replay goes to this profile's base URL (its

@@ -1,7 +1,7 @@
 // Accumulates the event stream into what file reporters write. Exchanges are kept only for checks
 // that failed (and bounded per check), so a long run does not hold every request in memory.
 
-import type { CheckResult, Exchange, ExpectedFailuresOutcome, RootCause, RuleVerdict, RunDiff, RunEvent, RunSummary } from '../events/index.ts';
+import type { CheckResult, Exchange, ExpectedFailuresOutcome, RootCause, RuleVerdict, RunDiff, RunEvent, RunExitInfo, RunSummary } from '../events/index.ts';
 
 export const COLLECT_DEFAULTS = {
   /** Exchanges kept per failed check (the last ones: closest to the failure). */
@@ -26,7 +26,7 @@ export interface CollectedRun {
   /** Against --baseline (the HTML shows the same lists as `baas-conform diff`). */
   diff?: RunDiff;
   expected?: ExpectedFailuresOutcome;
-  exit?: { code: 0 | 1; reasons: string[] };
+  exit?: RunExitInfo;
 }
 
 /** Drops user:password@ from a URL: the target shown in reports must carry no credentials. */

@@ -54,5 +54,5 @@ export function diffLines(e: Finished, clean: (s: string) => string): string[] {
 
 export function exitLines(e: Finished): string[] {
   if (!e.exit) return [];
-  return e.exit.code === 0 ? ['Exit 0'] : [`Exit 1: ${e.exit.reasons.join('; ')}`];
+  return e.exit.code === 0 ? ['Exit 0'] : [`Exit ${e.exit.code}: ${e.exit.reasons.join('; ')}`];
 }

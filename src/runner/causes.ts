@@ -40,7 +40,8 @@ export function blockedOrOwn(err: unknown, check: Check, model: Model, http: Che
   if (!isPrerequisiteFailed(err)) return undefined;
   const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
   const message = mask(err.message);
-  if (ownOperations(model, check).has(err.operation)) {
+  // A step refused for credentials the profile supplies (operation_auth) judged nothing: blocked, even on the check's own operation.
+  if (!err.setting && ownOperations(model, check).has(err.operation)) {
     const mine = model.rules.filter((r) => (r.operations as readonly string[]).includes(err.operation) && check.rules.includes(r.id)).map((r) => r.id);
     // The rules are named by the model (this check's rules that list the failed operation), not guessed.
     return { failure: { message, rules: mine.length ? mine : check.rules, rulesNamed: mine.length > 0, operation: err.operation, ...(exchange ? { exchange } : {}) } };
@@ -141,6 +142,8 @@ export function withOutcomes(rules: RuleVerdict[], results: CheckResult[]): Rule
     if (rule.verdict !== 'skip') return rule;
     const mine = rule.checks.map((id) => byCheck.get(id)).find((r) => r !== undefined);
     if (!mine) return rule;
-    return { ...rule, verdict: 'blocked', reason: `${mine.checkId}: blocked by ${mine.blocked!.operation}${mine.blocked!.rules.length ? ` (${mine.blocked!.rules.join(', ')})` : ''}` };
+    // Naming no rule, the block's cause is outside the target's rules (a profile setting, an unread answer): say it.
+    const b = mine.blocked!;
+    return { ...rule, verdict: 'blocked', reason: `${mine.checkId}: blocked by ${b.operation}${b.rules.length ? ` (${b.rules.join(', ')})` : `: ${b.message}`}` };
   });
 }

@@ -3,7 +3,7 @@
 
 import type { ComparableRun, ExpectedFailures } from '../baseline/index.ts';
 import type { RunServices } from '../checks/types.ts';
-import { ConfigError } from '../errors/index.ts';
+import { ConfigError, type Conclusion } from '../errors/index.ts';
 import type { CheckResult, ExpectedFailuresOutcome, RootCause, RuleVerdict, RunDiff, RunSummary } from '../events/index.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
@@ -66,8 +66,10 @@ export interface RunOutcome {
   rootCauses: RootCause[];
   diff?: RunDiff;
   expected?: ExpectedFailuresOutcome;
-  /** 0 when no check failed or was blocked (bar expected failures), 1 otherwise; see exitReasons. */
-  exitCode: 0 | 1;
+  /** 0 when no check failed or was blocked (bar expected failures), 1 otherwise, 4 when nothing was judged (every check skipped, or none selected); see exitReasons. */
+  exitCode: 0 | 1 | 4;
+  /** The run's conclusion: `inconclusive` when it judged nothing and found nothing to fail. */
+  verdict: Conclusion;
   exitReasons: string[];
   /** Why --min-coverage failed the run, when it did (also among exitReasons). */
   coverageProblem?: string;

@@ -30,6 +30,12 @@ async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>
   await Promise.all(workers);
 }
 
+/** The selection flags in words, for a run that selected nothing. */
+function selectionLabel(o: RunOptions): string | undefined {
+  const parts = [o.shard ? `shard ${o.shard.index}/${o.shard.total}` : '', o.checkIds?.length ? `--check ${o.checkIds.join(', ')}` : '', o.safe ? '--safe' : ''].filter(Boolean);
+  return parts.length ? parts.join(', ') : undefined;
+}
+
 /** Runs the checks against the target and streams events to the reporters. */
 export async function runChecks(options: RunOptions, checks: Check[], reporters: Reporter[]): Promise<RunOutcome> {
   const { concurrency, numRuns, checkTimeoutMs } = runLimits(options);
@@ -107,9 +113,12 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     summary.coverage = coverageOf(rules, ordered, notSelected, options.minCoverage);
     if (receiver) summary.webhooks = receiver.stats();
     const coverageProblem = minCoverageMessage(summary.coverage);
-    const exit = decideExit({ results: ordered, expected, strict: options.strict });
-    if (coverageProblem) exit.reasons.push(coverageProblem);
-    if (coverageProblem) exit.code = 1;
+    const exit = decideExit({ results: ordered, expected, strict: options.strict, selection: selectionLabel(options) });
+    if (coverageProblem) {
+      exit.reasons.push(coverageProblem);
+      exit.code = 1;
+      exit.verdict = 'fail';
+    }
     bus.emit({
       type: 'run-finished',
       summary,
@@ -123,7 +132,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     });
     await bus.drain();
     for (const r of reporters) await r.close?.();
-    return { seed, results: ordered, rules, summary, rootCauses: causes, diff, expected, exitCode: exit.code, exitReasons: exit.reasons, ...(coverageProblem ? { coverageProblem } : {}) };
+    return { seed, results: ordered, rules, summary, rootCauses: causes, diff, expected, exitCode: exit.code, verdict: exit.verdict, exitReasons: exit.reasons, ...(coverageProblem ? { coverageProblem } : {}) };
   } finally {
     await servicesHandle?.close();
     await session.close();

@@ -134,7 +134,10 @@ describe('runChecks', () => {
       'a.ctx-skip': 'target has no cards',
     });
     expect(out.results.every((r) => r.verdict === 'skip')).toBe(true);
-    expect(out.exitCode).toBe(0);
+    // Every check skipped: the run judged nothing, which is inconclusive (exit 4), never a pass.
+    expect(out.exitCode).toBe(4);
+    expect(out.verdict).toBe('inconclusive');
+    expect(out.exitReasons).toEqual([expect.stringMatching(/^INCONCLUSIVE: the run judged nothing because all 8 selected checks skipped \(/)]);
   });
 
   it('replays identical fast-check inputs from the same seed, whatever else runs', async () => {

@@ -3,6 +3,7 @@
 // (suites/drivers/aliases.ts); the generated suite is suites/generated/aliases.ts.
 
 import type { AliasRule, AliasRuleId } from '../../src/model/types.ts';
+import { isPrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { CheckContext, Need } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
@@ -64,10 +65,12 @@ function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Prom
       let p: Provoked | undefined;
       let arrived = false;
       let provokeFailed = false;
+      let provokeError: unknown;
       if (provoke) {
-        p = await provoke(ctx).catch((err) => {
+        p = await provoke(ctx).catch((err: unknown) => {
           ctx.log(`could not provoke ${path}: ${(err as Error).message}`);
           provokeFailed = true;
+          provokeError = err;
           return undefined;
         });
         arrived = p !== undefined && (await hooks.waitFor(path, p.match, wait, ctx.signal)) !== undefined;
@@ -82,7 +85,9 @@ function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Prom
         if (!(await hooks.waitFor(path, p.match, wait, ctx.signal))) ctx.log(`control triggerWebhook ${kind} for user ${user.id}: no webhook mentioning the user arrived on ${path} within ${wait / 1000} s`);
       }
       const seen = hooks.all().filter((w) => w.path === path);
-      if (seen.length === 0) ctx.skip(NO_WEBHOOK);
+      // Nothing arrived because the event could not be made (a setup step failed): that step is the cause, not the spec's silence.
+      if (seen.length === 0 && isPrerequisiteFailed(provokeError)) throw provokeError;
+      if (seen.length === 0) ctx.skip(provokeFailed ? `could not provoke ${path} (${(provokeError as Error)?.message ?? String(provokeError)}), and none arrived` : NO_WEBHOOK);
       let compared = 0;
       for (const w of seen) {
         const mine = p !== undefined && p.match(w.body);

@@ -6,6 +6,7 @@
 // mostly not shown) and only the refusal is required. The cross call comes first so a refusal leaves the
 // user as it was for the second.
 
+import { isPrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { OperationId, RuleId } from '../../src/model/types.ts';
 import {
@@ -77,8 +78,14 @@ export async function isolationOnWrites(ctx: CheckContext): Promise<void> {
     else await probe({ op, params: { card_id: String(cardId) } });
   }
   // Push to Card steps 2-3 (section 4 rule 3) with a real card token, when the tokenization environment is set.
-  if (ctx.profile.pci_url) {
-    const { token } = await tokenize(ctx);
+  // Only these steps need the card: a tokenization that cannot run leaves them out, not the whole check.
+  const tokenized = ctx.profile.pci_url ? await tokenize(ctx).catch((err: unknown) => {
+    if (!isPrerequisiteFailed(err)) throw err;
+    ctx.couldNotJudge("a Card recipient and a card transfer estimate for another company's user are refused", `card tokenization (${err.setting ?? err.operation}): ${err.message}`);
+    return undefined;
+  }) : undefined;
+  if (tokenized) {
+    const { token } = tokenized;
     const rec = await probe({ op: 'createRecipientV2', body: requestBody(ctx, 'createRecipientV2', { type: 'Card', first_name: 'Ada', last_name: 'Lovelace', is_business: false }, { card_token: token }) });
     const pd = paymentDetailsId(rec.json);
     if (pd) {

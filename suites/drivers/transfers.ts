@@ -5,10 +5,9 @@
 import {
   opLabel,
   expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, expectWebhookSchema, is2xx, listItems, mentionsDeep, requestBody, settleActivity,
-  webhookPath, webhookTimeoutMs, warnReading, field
+  webhookPath, webhookTimeoutMs, warnReading, field, sendWithProfileAuth
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
-import { sendStep } from '../../src/checks/prerequisite.ts';
 import type { Drivers } from './driver.ts';
 import { expectActivityReported } from './activity-report.ts';
 import type { RuleId } from '../../src/model/types.ts';
@@ -18,10 +17,11 @@ export function testCard(): Record<string, unknown> {
   return { card_number: '4111111111111111', expiry_month: '12', expiry_year: '2030', cvv: '123', holder_name: 'Ada Lovelace' };
 }
 
-export async function tokenize(ctx: CheckContext): Promise<{ token: string; res: HttpResponse }> {
+export async function tokenize(ctx: CheckContext, user?: TestUser): Promise<{ token: string; res: HttpResponse }> {
   if (!ctx.profile.pci_url) ctx.skip('needs the card-tokenization environment: profile.pci_url is not set');
-  // A step for most callers: a recipient check is blocked, not failed, when tokenization is missing or unreachable.
-  const res = await sendStep(ctx.http, { op: 'tokenizeCard', server: 'pci', body: requestBody(ctx, 'tokenizeCard', testCard()) }, `${opLabel(ctx, 'tokenizeCard')} on {pci_url}`);
+  // A step for most callers: a recipient check is blocked, not failed, when tokenization is missing or
+  // unreachable, and blocked naming profile.operation_auth when its credentials (not shown) are refused.
+  const res = await sendWithProfileAuth(ctx, { op: 'tokenizeCard', server: 'pci', body: requestBody(ctx, 'tokenizeCard', testCard()) }, `${opLabel(ctx, 'tokenizeCard')} on {pci_url}`, { user });
   const token = field(res.json, 'card_token');
   checkStep(token !== undefined && token !== null && token !== '', 'tokenizeCard', `card tokenization answered no card_token: ${res.text.slice(0, 200)}`, res);
   return { token: String(token), res };
@@ -37,7 +37,7 @@ const CARD_RECIPIENT = { type: 'Card', first_name: 'Ada', last_name: 'Lovelace',
 
 /** Steps 1-2: tokenize and create the Card recipient; returns the recipient id and payment_details.id. */
 export async function pushToCardRecipient(ctx: CheckContext, user: TestUser) {
-  const { token } = await tokenize(ctx);
+  const { token } = await tokenize(ctx, user);
   return createCardRecipient(ctx, user, token);
 }
 
@@ -73,7 +73,7 @@ export async function executeTransfer(ctx: CheckContext, user: TestUser, estimat
 export async function cryptoRecipient(ctx: CheckContext, user: TestUser, address: string): Promise<HttpResponse | undefined> {
   const rule = ctx.model.rule('ALIAS-RECIPIENT-ADDRESS');
   if (rule.kind !== 'alias') throw new Error('ALIAS-RECIPIENT-ADDRESS is not an alias rule');
-  const { token } = await tokenize(ctx);
+  const { token } = await tokenize(ctx, user);
   const res = await asUser(ctx, user, { op: 'createRecipientV2', body: { ...requestBody(ctx, 'createRecipientV2', CARD_RECIPIENT, { card_token: token }), [rule.new]: address } });
   return is2xx(res) ? res : undefined;
 }

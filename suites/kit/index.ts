@@ -13,6 +13,7 @@
 //   random     fresh values and fast-check arbitraries
 //   fixtures   existing users the profile names for states no control operation can create
 //   readings   warnings for answers accepted only under a recorded reading (spec/rules readings)
+//   operation-auth  credentials of operations whose authentication the spec does not show (profile.operation_auth)
 
 export {
   CheckFailure, check, checkStep, expect2xx, expectError, expectErrorRule, expectRefusedBy, expectErrorShape, expectNot2xx, expectSchema, expectStatus, expectStep,
@@ -34,3 +35,4 @@ export * from './fixtures.ts';
 export * from './wallet-webhooks.ts';
 export * from './rows.ts';
 export * from './readings.ts';
+export * from './operation-auth.ts';

@@ -101,7 +101,9 @@ export function rowOperations(ctx: CheckContext, ruleId: RuleId, family: RowFami
   const out: RowOperation[] = [];
   for (const op of ctx.model.operations.values()) {
     const isOwn = own.has(op.operationId);
-    if (!isOwn && (op.server !== 'api' || !applies(ctx, op) || op.movesMoney || op.parameters.some((p) => p.in === 'path'))) continue;
+    // Not an operation whose authentication the spec does not show (x-auth-unspecified): its x-auth is a
+    // placeholder, and holding it to a section 7 credentials row would invent one (the profile's operation_auth says how it authenticates).
+    if (!isOwn && (op.server !== 'api' || op.authUnspecified || !applies(ctx, op) || op.movesMoney || op.parameters.some((p) => p.in === 'path'))) continue;
     if (pathless(ctx, op)) continue;
     const get = op.method.toLowerCase() === 'get';
     // Under --safe only reads: a target that wrongly accepted a write without a user could act on it.

@@ -78,8 +78,10 @@ describe('a sandbox without our control API', () => {
     const controlSkips = r.results.checks.filter((c: CheckResult) => c.verdict === 'skip' && /control operation/.test(c.reason ?? ''));
     expect(controlSkips.length).toBeGreaterThan(20);
     expect(controlSkips.filter((c: CheckResult) => c.requests > 0).map((c: CheckResult) => c.checkId)).toEqual([]);
-    // Without --min-coverage the same run passes: the gate is what makes the skips visible.
-    expect((await cliRun({ ...bare, idp: { enabled: true } }, {}, ['--check', 'states.3ds.*'])).code).toBe(0);
+    // Without --min-coverage, checks that all skip for want of control judged nothing: inconclusive (exit 4), never a pass.
+    const threeDs = await cliRun({ ...bare, idp: { enabled: true } }, {}, ['--check', 'states.3ds.*']);
+    expect(threeDs.code).toBe(4);
+    expect(threeDs.stdout).toMatch(/Exit 4: INCONCLUSIVE: the run judged nothing because all \d+ selected checks skipped \(\d+: needs control operation/);
   }, 400_000);
 
   it('one operation left out of the adapter skips exactly the checks that need it, each naming it', async () => {

@@ -1,6 +1,7 @@
 // `baas-conform audit`: certify a partner's client. Starts the embedded reference in audit mode,
 // prints the client profile as the first stdout line, records and judges the client's calls until
-// SIGINT/SIGTERM or --duration, writes audit.json, junit.xml and audit.html, exits 0/1 like `run`.
+// SIGINT/SIGTERM or --duration, writes audit.json, junit.xml and audit.html, exits 0/1 like `run`,
+// or 4 when it judged nothing (no client called, or no client rule exercised).
 
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

@@ -52,7 +52,7 @@ async function compareHandler(args: CompareArgs, io: CliIo): Promise<number> {
   await writeReport(paths.html, buildCompareHtml(result, replay));
   human.write(`${formatCompare(result).join('\n')}\n`);
   if (args.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  human.write(`Reports: ${paths.json}, ${paths.html}\nExit ${result.exitCode}${result.exitCode ? ': a rule verdict differs' : ''}\n`);
+  human.write(`Reports: ${paths.json}, ${paths.html}\nExit ${result.exitCode}${result.exitCode === 1 ? ': a rule verdict differs' : result.inconclusive ? `: ${result.inconclusive}` : ''}\n`);
   return result.exitCode;
 }
 

@@ -1,13 +1,14 @@
 // `baas-conform load <scenario>`: a bounded load scenario against a target you own (default: the
 // embedded reference), verdict against thresholds. `baas-conform load merge a.json b.json ...`:
 // add results of several machines (histograms and counts) and recompute the percentiles.
-// Exit: 0 pass, 1 a threshold or contract failed, 2 configuration, 3 target unreachable.
+// Exit: 0 pass, 1 a threshold or contract failed, 2 configuration, 3 target unreachable, 4 inconclusive
+// (a threshold over zero samples, a read-back that could not read: judged nothing, never a pass).
 // Progress goes to stderr (one line in place on a terminal, plain periodic lines otherwise).
 
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { ConfigError } from '../../errors/index.ts';
+import { ConfigError, exitCodeOf } from '../../errors/index.ts';
 import { LOAD_LIMITS, SCENARIOS, mergeResults, readResultFile, renderResult, runLoad, writeResult, type LoadOptions, type LoadResult, type Thresholds } from '../../load/index.ts';
 import { writeLoadReport } from '../../load/html.ts';
 import { writeLoadHar } from '../../load/har.ts';
@@ -87,7 +88,7 @@ async function emit(result: LoadResult, args: LoadArgs, io: CliIo, profile?: Res
   const text = args.json ? `${JSON.stringify(result, null, 2)}\n` : renderResult(result);
   io.stdout.write(maskSecrets(text, profile));
   if (args.out && !args.json) io.stdout.write(`result written to ${args.out}\n`);
-  return result.verdict.pass ? 0 : 1;
+  return exitCodeOf(result.verdict.outcome ?? (result.verdict.pass ? 'pass' : 'fail'));
 }
 
 async function mergeHandler(args: LoadArgs, io: CliIo): Promise<number> {

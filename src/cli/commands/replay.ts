@@ -75,11 +75,12 @@ async function replayHarFile(file: string, args: ReplayArgs, to: ReplayTarget, i
   const entries: number[] = [...(args.entry ?? [])].map((n: unknown) => positiveInt('entry', n)!);
   let reference: Awaited<ReturnType<typeof startReference>> | undefined;
   let profile: ResolvedProfile;
-  if (to.profile !== undefined) profile = await loadProfile(to.profile, { target: to.target, env: io.env });
-  else if (to.target !== undefined) profile = resolveProfile(undefined, { target: to.target, env: io.env }, 'target');
+  const { operations } = await loadModel();
+  if (to.profile !== undefined) profile = await loadProfile(to.profile, { target: to.target, env: io.env, operations });
+  else if (to.target !== undefined) profile = resolveProfile(undefined, { target: to.target, env: io.env, operations }, 'target');
   else {
     reference = await startReference();
-    profile = resolveProfile(reference.profile, { env: {} }, 'embedded reference profile');
+    profile = resolveProfile(reference.profile, { env: {}, operations }, 'embedded reference profile');
     io.stdout.write(`no --profile or --target: replaying against the embedded reference at ${profile.base_url}\n`);
   }
   try {

@@ -27,6 +27,8 @@ export interface ServeArgs {
   tls?: boolean;
   /** Where the CA goes (default: beside --profile-out as <name>-ca.pem, else baas-conform-ca.pem in the cwd). */
   caOut?: string;
+  /** Protect card tokenization (its authentication is not shown) with these credentials; published as profile.operation_auth. */
+  pciAuth?: 's2s' | 'user' | 'headers';
 }
 
 /** The token limits the flags ask for, each missing one from the reference's defaults; undefined when none is given. */
@@ -70,6 +72,7 @@ export async function serve(args: ServeArgs, io: CliIo, stop: Promise<unknown>):
       pciPort: parsePort('pci-port', args.pciPort) ?? LISTEN_DEFAULTS.port,
       control: args.control !== false,
       ...(args.tls ? { tls: await tlsOptions(args, io.cwd) } : {}),
+      ...(args.pciAuth ? { pciAuth: args.pciAuth } : {}),
     });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -97,7 +100,8 @@ export const serveCommand: CommandImpl<ServeArgs> = {
       .option('rate-limit-per-client', { type: 'number', describe: `Token requests allowed per client per window (default ${DEFAULT_RATE_LIMIT.perClient}; profile.rate_limit.per_client)` })
       .option('rate-limit-window', { type: 'number', describe: `Window of both token limits in seconds (default ${DEFAULT_RATE_LIMIT.windowMs / 1000}; profile.rate_limit.window_seconds). Keep it longer than any latency in front of the server: a probe burst must fit one window` })
       .option('tls', { type: 'boolean', default: false, describe: 'Serve HTTPS (TLS 1.2+) under a CA generated at startup; the CA is written next to the profile and named as profile.ca_file' })
-      .option('ca-out', { type: 'string', describe: 'With --tls: write the CA here (default: <profile-out>-ca.pem, or baas-conform-ca.pem in the cwd)' }),
+      .option('ca-out', { type: 'string', describe: 'With --tls: write the CA here (default: <profile-out>-ca.pem, or baas-conform-ca.pem in the cwd)' })
+      .option('pci-auth', { choices: ['s2s', 'user', 'headers'] as const, describe: 'Require credentials on pci_url, whose authentication the spec does not show: the S2S token, a user token, or an X-Api-Key header; published as profile.operation_auth' }),
   run: (args, io) => {
     let onSignal: () => void = () => {};
     const stop = new Promise<void>((r) => {
@@ -105,7 +109,7 @@ export const serveCommand: CommandImpl<ServeArgs> = {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
     });
-    return serve({ port: args.port, pciPort: args.pciPort, host: args.host, control: args.control, profileOut: args.profileOut, rateLimitPerIp: args.rateLimitPerIp, rateLimitPerClient: args.rateLimitPerClient, rateLimitWindow: args.rateLimitWindow, tls: args.tls, caOut: args.caOut }, io, stop).finally(() => {
+    return serve({ port: args.port, pciPort: args.pciPort, host: args.host, control: args.control, profileOut: args.profileOut, rateLimitPerIp: args.rateLimitPerIp, rateLimitPerClient: args.rateLimitPerClient, rateLimitWindow: args.rateLimitWindow, tls: args.tls, caOut: args.caOut, pciAuth: args.pciAuth }, io, stop).finally(() => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     });

@@ -116,6 +116,10 @@ export function freedomsVariants(): VariantSpec[] {
         transform: every429(9, (req) => req.method === 'GET' && req.server === 'api' && !req.operationId?.startsWith('control:'), () => '1'),
       }),
     ),
+    // Section 4 shows no headers for the card-tokenization environment ("Unless stated, the headers are
+    // those of section 5"; x-auth-unspecified): a vendor may protect it with the S2S Bearer token. The
+    // reference's published profile says so in operation_auth; with it nothing may fail or be blocked.
+    benign('benign.pci.requires-s2s', `card tokenization (${op('tokenizeCard')}) requires the section 5 S2S Bearer token; the profile sets operation_auth.tokenizeCard mode s2s`, { pciAuth: 's2s' }),
     benign('benign.429.retry-after-date', 'every 7th token request answers 429 with Retry-After as an HTTP date', {
       transform: every429(7, (req) => req.operationId === 'createToken', () => new Date(Date.now() + 1000).toUTCString()),
     }),

@@ -40,6 +40,10 @@ export function authenticate(ctx: Ctx, st: RefState): Promise<void> | undefined 
   switch (ctx.route.auth) {
     case 'none':
       return undefined;
+    case 'key':
+      // A vendor key (not a section 5 pattern): absent or wrong, refused as invalid client credentials.
+      if (!ctx.route.key || header(ctx, ctx.route.key.header) !== ctx.route.key.value) throw st.errors.rule('ERR-TOKEN-UNKNOWN-CLIENT');
+      return undefined;
     case 's2s':
       ctx.caller = s2sCaller(ctx, st);
       return undefined;

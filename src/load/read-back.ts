@@ -1,0 +1,69 @@
+// Reading an acknowledged write back, honestly. Only an answer the target gave whole can say a write is
+// absent: a "not found" status for it (400, the section 7 ErrorNotFound row; 404; 410), or a whole
+// list without it. Anything else says nothing about what the target holds and is "could not read",
+// never "lost": a transport failure, still rate limited after bounded retries, a server error, a
+// refusal of the reader (401, 403), a body over the read-back bound (an unread list is not an empty
+// one), or a 2xx that is not JSON.
+
+import { RETRY_DEFAULTS, backoffDelay } from '../client/retry.ts';
+import { MAX_SETUP_BODY, send, type JsonFields, type SetupHttp } from './setup.ts';
+
+export type ReadBack =
+  | { kind: 'read'; status: number; json: JsonFields }
+  | { kind: 'absent'; status: number; reason?: string }
+  | { kind: 'unreadable'; why: string };
+
+/** Statuses that say the resource is not there. */
+const ABSENT = new Set([400, 404, 410]);
+/** 429s waited out per read (Retry-After, else backoff), so a rate-limited target is read, not judged. */
+export const READ_RETRIES = 3;
+const WAIT_CAP_MS = 5_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function readBack(s: SetupHttp, method: string, path: string, headers: Record<string, string>): Promise<ReadBack> {
+  for (let attempt = 0; ; attempt++) {
+    let r;
+    try {
+      r = await send(s, method, path, headers);
+    } catch (e) {
+      return { kind: 'unreadable', why: `no answer (${(e as Error).message})` };
+    }
+    if (r.status === 429 && attempt < READ_RETRIES) {
+      const ra = r.headers['retry-after'];
+      await sleep(Math.min(WAIT_CAP_MS, backoffDelay(attempt + 1, Array.isArray(ra) ? ra[0] : ra, RETRY_DEFAULTS)));
+      continue;
+    }
+    if (r.status >= 200 && r.status < 300) {
+      if (r.truncated) return { kind: 'unreadable', why: `HTTP ${r.status} with a body over the ${s.maxBodyBytes ?? MAX_SETUP_BODY}-byte read-back bound, not read whole` };
+      if (r.json === undefined || r.json === null || typeof r.json !== 'object') return { kind: 'unreadable', why: `HTTP ${r.status} with a body that is not a JSON object` };
+      return { kind: 'read', status: r.status, json: r.json };
+    }
+    if (ABSENT.has(r.status)) {
+      const reason = r.json?.error_reason;
+      return { kind: 'absent', status: r.status, ...(typeof reason === 'string' ? { reason } : {}) };
+    }
+    return { kind: 'unreadable', why: `HTTP ${r.status}${r.status === 429 ? ` after ${READ_RETRIES} retries` : ''}` };
+  }
+}
+
+/** Read-backs in a row that could not be read before the rest are not tried (a hanging or rate-limiting target). */
+export const UNREADABLE_STREAK = 50;
+
+/**
+ * Reads through one gate per verification: after UNREADABLE_STREAK read-backs in a row could not be read,
+ * the rest are not sent and count as could-not-read, so a target that hangs (30 s each) or keeps
+ * answering 429 bounds the read-back phase instead of stretching it over every recorded write.
+ */
+export class ReadBackGate {
+  private streak = 0;
+  private closed: string | undefined;
+
+  async read(s: SetupHttp, method: string, path: string, headers: Record<string, string>): Promise<ReadBack> {
+    if (this.closed) return { kind: 'unreadable', why: `not tried: ${this.closed}` };
+    const r = await readBack(s, method, path, headers);
+    if (r.kind !== 'unreadable') this.streak = 0;
+    else if (++this.streak >= UNREADABLE_STREAK) this.closed ??= `${UNREADABLE_STREAK} read-backs in a row could not be read (the last: ${r.why})`;
+    return r;
+  }
+}
