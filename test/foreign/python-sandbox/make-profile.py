@@ -38,6 +38,8 @@ def profile(line, adapter):
         "wallet_id_param": "wallet_id",
         "rate_limit": line["rate_limit"],
         "idp": {"enabled": True},
+        # The card-tokenization environment takes the section 5 S2S token (the spec shows no headers for it).
+        "operation_auth": {"tokenizeCard": {"mode": "s2s"}},
         **({"ca_file": line["ca_file"]} if line.get("ca_file") else {}),
     }
 
