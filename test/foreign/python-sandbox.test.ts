@@ -2,7 +2,7 @@
 // Python sandbox of python-sandbox/ (standard library only, its own /sandbox/v1 simulation API), mapped by
 // the profile make-profile.py writes and the JS adapter written from the docs alone. The conformant
 // sandbox must come out clean (>= 95% of testable rules exercised, nothing failed or blocked, every skip
-// with its reason); the same sandbox with one fault switched on must be caught on the rule it breaks.
+// with its reason); each of its fault modes must be caught on the rule whose sentence it breaks.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -57,12 +57,20 @@ describe.skipIf(!hasPython && process.env.CI !== 'true')('an independent Python 
     expect(out.exitCode).toBe(0);
   }, 240_000);
 
-  it('with --fault drop-alias (user reads lose wallet_address) fails on ALIAS-USER-READ-WALLET-ADDRESS', async () => {
-    const { profile } = await sandbox(['--fault', 'drop-alias']);
-    const out = await runConformance({ profile, env: {}, numRuns: 2, checks: ['aliases.user.*'] });
+  // One deliberate non-conformance per mode, each caught on the rule whose sentence it breaks.
+  it.each([
+    ['drop-alias', 'aliases.user.*', 'aliases.user.read-wallet-address', 'ALIAS-USER-READ-WALLET-ADDRESS'],
+    ['chain-field', 'bank.chain.*', 'bank.chain.not-numeric', 'ERR-CHAIN-NOT-NUMERIC'],
+    ['replay-3ds', 'states.3ds.no-replay', 'states.3ds.no-replay', 'STATE-3DS-NO-REPLAY'],
+    ['token-24h', 'limits.s2s.token-validity', 'limits.s2s.token-validity', 'LIMIT-S2S-TOKEN-VALIDITY'],
+    ['first-user-header', 'identity.s2s.user-identifier-multiple', 'identity.s2s.user-identifier-multiple', 'ERR-S2S-USER-IDENTIFIER-MULTIPLE'],
+    ['reopen-card', 'cards.close.terminal', 'cards.close.terminal', 'STATE-CARD-CLOSE-TERMINAL'],
+  ])('with --fault %s, %s fails %s on %s', async (fault, checks, checkId, rule) => {
+    const { profile } = await sandbox(['--fault', fault]);
+    const out = await runConformance({ profile, env: {}, numRuns: 2, checks: [checks] });
     const failed = out.results.filter((r) => r.verdict === 'fail');
-    expect(failed.map((r) => r.checkId)).toContain('aliases.user.read-wallet-address');
-    expect(failed.flatMap((r) => r.failure?.rules ?? [])).toContain('ALIAS-USER-READ-WALLET-ADDRESS');
+    expect(failed.map((r) => r.checkId)).toContain(checkId);
+    expect(failed.flatMap((r) => r.failure?.rules ?? [])).toContain(rule);
     expect(out.exitCode).toBe(1);
   }, 120_000);
 

@@ -44,12 +44,13 @@ def provision(state, account):
         "iban": account["iban"], "bic": account["bic"]})
 
 
-def _chain(body):
+def _chain(state, body):
     chain = body.get("chain")
     if chain is None:
         raise field_error("ErrorMissingField", "chain_id is required", "chain_id")
     if not isinstance(chain, str) or not chain.isdigit():
-        raise field_error("ErrorInvalidField", "chain_id must be a numeric chain id", "chain_id")
+        raise field_error("ErrorInvalidField", "chain_id must be a numeric chain id",
+                          "chain" if "chain-field" in state.faults else "chain_id")
     return chain
 
 
@@ -84,7 +85,7 @@ def register(app, state):
     @R("POST", "/api/v1/bank/accounts/init")
     def init(req):
         user = auth.require_user(state, req)
-        _chain(req.json())
+        _chain(state, req.json())
         if user.sepa_status != "ExternalProviderVerificationRequired":
             raise wrong_path(user.sepa_status)
         wallet = user.primary_wallet()
@@ -98,7 +99,7 @@ def register(app, state):
     def complete(req):
         user = auth.require_user(state, req)
         body = req.json()
-        _chain(body)
+        _chain(state, body)
         signed = body.get("signed_challenge")
         if not isinstance(signed, str) or not signed:
             raise field_error("ErrorMissingField", "signed_challenge is required", "signed_challenge")
