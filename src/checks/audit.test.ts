@@ -56,6 +56,15 @@ describe('auditResponses', () => {
     }
   });
 
+  it('holds a Card recipient answer with null crypto details to the model under null-when-optional, and a null id still fails', async () => {
+    const real = await loadModel();
+    const pydantic = { id: 'r1', personal_info: { first_name: 'A', last_name: 'B' }, recipient_address: null, address: null, payment_details: [{ id: 'p1', type: 'Card', currencies: ['EUR'], sepa: null, recipient_address: null, address: null }] };
+    expect(auditResponses(real, [{ op: 'createRecipientV2', res: res(200, pydantic) }])).toBeUndefined();
+    const f = auditResponses(real, [{ op: 'createRecipientV2', res: res(200, { ...pydantic, payment_details: [{ ...pydantic.payment_details[0], id: null }] }) }]);
+    expect(f?.rules).toEqual(['ENDPOINT-RESPONSE-SCHEMA']);
+    expect(f?.message).toMatch(/createRecipientV2 \(POST \/api\/v2\/recipients\).*\/payment_details\/0\/id must not be null/);
+  });
+
   it('reads the model\'s x-checked-when-present: a user read without them passes, without a listed field it fails', async () => {
     const real = await loadModel();
     const user = { id: '0b6b3c8e-5d7e-4a53-9d0e-5f4f3b1f1a11', user_id: '0b6b3c8e-5d7e-4a53-9d0e-5f4f3b1f1a11', user_address: '0xabc', wallet_address: '0xabc' };

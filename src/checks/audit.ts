@@ -103,11 +103,19 @@ function findProblem(model: Model, op: string, res: AuditedAnswer): Omit<AnswerF
   return undefined;
 }
 
-/** The first problem among `observed`, as the CheckFailure naming the rule it breaks; undefined when all hold. */
-export function auditResponses(model: Model, observed: readonly ObservedResponse[]): AuditFailure | undefined {
+/**
+ * The first problem among `observed`, as the CheckFailure naming the rule it breaks; undefined when all
+ * hold. The message names the operation that answered and says the rule is not the check's subject: a
+ * check receives answers of its setup steps too (a Card recipient made so a row can be tried on the
+ * transfer estimate), and a reader must not take the finding for the check's own rule. `ownHeld`: the
+ * check's own assertions passed, so the finding is the only reason it fails.
+ */
+export function auditResponses(model: Model, observed: readonly ObservedResponse[], ownHeld = false): AuditFailure | undefined {
   for (const { op, res } of observed) {
     const f = auditAnswer(model, op, res);
-    if (f) return new AuditFailure(`an answer this check received from ${f.where}: ${f.detail}`, { rules: [f.rule], response: res });
+    if (!f) continue;
+    const lead = ownHeld ? "the check's own assertions held, but an answer it received" : 'an answer this check received';
+    return new AuditFailure(`${lead} from ${f.where} breaks ${f.rule}, which every answer is held to whatever the check is about: ${f.detail}`, { rules: [f.rule], response: res });
   }
   return undefined;
 }

@@ -38,6 +38,26 @@ export interface CheckHttpClient extends HttpClient {
   observed(): readonly ObservedResponse[];
 }
 
+const REDIRECTS = new Set([301, 302, 307, 308]);
+
+/**
+ * The Location of a redirect that only adds or removes the trailing slash of the requested path on the
+ * same origin (FastAPI's redirect_slashes, Django's APPEND_SLASH); undefined for any other answer.
+ */
+export function slashRedirect(url: URL, res: Pick<HttpResponse, 'status' | 'headers'>): string | undefined {
+  const location = res.headers.location;
+  if (!REDIRECTS.has(res.status) || typeof location !== 'string') return undefined;
+  let to: URL;
+  try {
+    to = new URL(location, url);
+  } catch {
+    return undefined;
+  }
+  const bare = (p: string) => (p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p);
+  if (to.origin !== url.origin || to.pathname === url.pathname || bare(to.pathname) !== bare(url.pathname)) return undefined;
+  return to.href;
+}
+
 export class CheckClient implements CheckHttpClient {
   private sent = 0;
   private waited = 0;
@@ -124,6 +144,12 @@ export class CheckClient implements CheckHttpClient {
       if (req.op && this.seen.length < OBSERVED_MAX) this.seen.push({ op: req.op, res });
       s.learn(res);
       this.exchanges.set(res, record(res, undefined, res.durationMs));
+      const slash = slashRedirect(target.url, res);
+      if (slash) {
+        const err = new TransportError('SLASH_REDIRECT', `${s.mask(target.url.href)} answered HTTP ${res.status} to ${s.mask(slash)}, the same path ${target.url.pathname.endsWith('/') ? 'without' : 'with'} a trailing slash (the framework's route normalisation); the client never follows redirects, so write the path as the target routes it${req.op ? ` (profile.operations.${req.op}.path, or the base URL)` : ''}`, target.url.href);
+        if (req.op) err.operation = req.op;
+        throw err;
+      }
       if (res.status !== 429 || req.noRetry) return res;
       const delay = s.backoff(attempt, res.headers['retry-after']);
       if (attempt > s.retry.maxRetries || rateWaitedMs + delay > s.retry.maxWaitMs) {

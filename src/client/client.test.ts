@@ -199,6 +199,23 @@ describe('HttpSession client', () => {
     expect(exchanges[0].request.body).toContain('"client_id":"cid"');
   });
 
+  it('ends a redirect to the same path with its trailing slash toggled as SLASH_REDIRECT naming the profile entry; any other redirect is an answer', async () => {
+    const url = await serve((req, res) => {
+      // FastAPI's redirect_slashes: /path/ -> 307 /path; elsewhere a redirect to another path.
+      const to = req.url === '/cards/c1/block/' ? '/cards/c1/block' : req.url === '/moved' ? '/elsewhere' : undefined;
+      res.writeHead(to ? 307 : 200, to ? { location: to } : { 'content-type': 'application/json' });
+      res.end(to ? '' : '{}');
+    });
+    const model = { operations: new Map([['blockCard', { operationId: 'blockCard', method: 'post', path: '/x', server: 'api', pathUnspecified: true }]]) } as unknown as Model;
+    const s = session(url, { model });
+    (s.profile.operations as any).blockCard = { method: 'POST', path: '/cards/{card_id}/block/' };
+    const err = await transportError(s.client('slash').send({ op: 'blockCard', params: { card_id: 'c1' } }));
+    expect(err.code).toBe('SLASH_REDIRECT');
+    expect(err.operation).toBe('blockCard');
+    expect(err.message).toMatch(/HTTP 307 to .*\/cards\/c1\/block, the same path without a trailing slash.*profile\.operations\.blockCard\.path/);
+    expect((await s.client('other').send({ path: '/moved' })).status).toBe(307);
+  });
+
   it('resolves operations from the model and the profile', async () => {
     const seen: string[] = [];
     const url = await serve((req, res) => {

@@ -4,14 +4,19 @@
 // A listed field whose JSON type the schema leaves open ("type not shown"), whose values it does not
 // enumerate, or whose presence it checks only when present (x-checked-when-present) is specified
 // as a field, silent on that point. Success status codes: the model has only "2XX" (the spec never
-// shows one), so 200 against 201 is silent too.
+// shows one), so 200 against 201 is silent too. The values of an error body are fixed by section 7
+// where a row or the category table fixes them: error_reason and error_description by the rows that
+// can have answered (the step's check's rows at that status, else the operation's), each only when
+// every such row shows it (reason: null is a row that names none: the 429 of the token endpoint, the
+// wrong SEPA path); error_category.category where the category table has the status.
 
-import type { Model, Operation } from '../model/types.ts';
+import type { ErrorRule, Model, Operation } from '../model/types.ts';
 import type { ShapeDifference } from '../replay/index.ts';
 import type { DifferenceKind } from './types.ts';
 
-/** The section 7 body field whose value the error rows pin (ErrorBody in spec/openapi.yaml). */
-const ERROR_REASON_PATH = '$.error_reason';
+/** The section 7 body fields whose values a row shows (ErrorBody in spec/openapi.yaml), by the row's field. */
+const ROW_FIELDS: Record<string, 'reason' | 'message'> = { '$.error_reason': 'reason', '$.error_description': 'message' };
+const CATEGORY_PATH = '$.error_category.category';
 const WHEN_PRESENT = 'x-checked-when-present';
 const MAX_DEPTH = 16;
 
@@ -30,6 +35,11 @@ type Schema = {
 export interface Placement {
   silent: boolean;
   why: string;
+  /**
+   * The value is a code, not free text, so a difference in its text alone is listed (error_reason:
+   * ErrorRateLimited against ErrorRateLimitExceeded), where free-form values are compared by form.
+   */
+  code?: true;
 }
 
 /** The response schema of `op` for `status`: exact code, then `2XX`-style range, then default. */
@@ -98,8 +108,37 @@ export function placeStatus(op: Operation | undefined, a: number, b: number): Pl
   return specified('status code');
 }
 
-/** Places a body difference of an answer with `status` to `op` (undefined: the model does not know the call). */
-export function placeBody(model: Model, op: Operation | undefined, status: number | undefined, kind: DifferenceKind, d?: ShapeDifference): Placement {
+/**
+ * The section 7 rows that can have given an error answer of `status` to `op`: those of the step's check
+ * (`rules`, the rules it covers) with that status, else every row of `op` with that status.
+ */
+function rowsFor(model: Model, op: Operation, status: number, rules: readonly string[] | undefined): ErrorRule[] {
+  const rows = model.rules.filter((r): r is ErrorRule => r.kind === 'error' && r.status === status);
+  const ofCheck = rules ? rows.filter((r) => rules.includes(r.id)) : [];
+  return ofCheck.length > 0 ? ofCheck : rows.filter((r) => (r.operations as readonly string[]).includes(op.operationId));
+}
+
+/** A value difference in a section 7 body field; undefined for any other field. */
+function placeErrorValue(model: Model, op: Operation, status: number, path: string, rules: readonly string[] | undefined): Placement | undefined {
+  if (path === CATEGORY_PATH) {
+    const category = model.categoryFor(status);
+    return category === null ? silent(`section 7 gives no category for HTTP ${status}`) : specified(`section 7 gives ${category} for HTTP ${status}`);
+  }
+  const field = ROW_FIELDS[path];
+  if (!field) return undefined;
+  const rows = rowsFor(model, op, status, rules);
+  if (rows.length === 0) return { ...silent(`no section 7 row answers HTTP ${status} to ${op.operationId} ("Errors of endpoints other than those above: not shown")`), ...(field === 'reason' ? { code: true as const } : {}) };
+  const open = rows.filter((r) => r[field] === null);
+  const code = field === 'reason' ? ({ code: true } as const) : {};
+  if (open.length > 0) return { ...silent(`section 7 row ${open.map((r) => r.id).join(', ')} shows no ${field} (any is accepted)`), ...code };
+  return { ...specified(`section 7 row ${rows.map((r) => r.id).join(', ')} shows the ${field}`), ...code };
+}
+
+/**
+ * Places a body difference of an answer with `status` to `op` (undefined: the model does not know the
+ * call). `rules`: the rules of the check that made the step, which name the section 7 rows it expects.
+ */
+export function placeBody(model: Model, op: Operation | undefined, status: number | undefined, kind: DifferenceKind, d?: ShapeDifference, rules?: readonly string[]): Placement {
   if (!op) return silent('a call the model does not know (not a spec operation)');
   const found = responseSchemaFor(op, status);
   const where = `${op.operationId} ${found?.key ?? status}`;
@@ -111,7 +150,8 @@ export function placeBody(model: Model, op: Operation | undefined, status: numbe
   if ((kind === 'only-a' || kind === 'only-b') && facts.presenceOpen) return silent(`listed for ${where}, but whether it is returned is not shown (${WHEN_PRESENT})`);
   if (kind === 'type' && !facts.typeShown) return silent(`listed for ${where}, its type not shown`);
   if (kind === 'value') {
-    if (d!.path === ERROR_REASON_PATH && status !== undefined && status >= 400) return specified('error reason (section 7)');
+    const error = status !== undefined && status >= 400 ? placeErrorValue(model, op, status, d!.path, rules) : undefined;
+    if (error) return error;
     if (!facts.valuesShown) return silent(`listed for ${where}, its values not shown (compared by form: kind of id, letter case)`);
     return specified(`listed for ${where} with its values`);
   }

@@ -18,6 +18,8 @@ import type { TargetProfile } from '../profile/index.ts';
 import { startReference, type ReferenceServer } from '../reference/index.ts';
 import { compareTargets, type CompareResult } from './index.ts';
 import { volatileMatcher } from './volatile.ts';
+import { placeBody } from './classify.ts';
+import { loadModel } from '../model/index.ts';
 
 const CHECKS = ['cards.*', 'schema.*', 'versioning.*'];
 const SEED = 11;
@@ -27,7 +29,7 @@ let dir: string;
 let refA: ReferenceServer;
 let refB: ReferenceServer;
 let proxy: InterceptProxy;
-const mutate = { on: true, failing: false };
+const mutate = { on: true, failing: false, reasons: false };
 let profileB: TargetProfile;
 
 beforeAll(async () => {
@@ -35,6 +37,16 @@ beforeAll(async () => {
   [refA, refB] = await Promise.all([startReference(), startReference()]);
   proxy = await startInterceptProxy(refB.profile, {
     response(req, res) {
+      // Another stack's reasons where section 7 names none: the token endpoint's 429 and the wrong SEPA
+      // activation path ("returns HTTP 400"); and, where a row names one, another reason on that row.
+      if (mutate.reasons && isObject(res.json) && typeof res.json.error_reason === 'string') {
+        const bank = ['createBankAccount', 'initBankAccount', 'completeBankAccount'].includes(req.operationId ?? '');
+        if (res.status === 429) res.json = { ...res.json, error_reason: 'ErrorRateLimitExceeded' };
+        else if (res.status === 400 && bank) res.json = { ...res.json, error_reason: 'ErrorInvalidState' };
+        else return;
+        res.body = JSON.stringify(res.json);
+        return;
+      }
       if (!mutate.on || res.status >= 300 || !isObject(res.json)) return;
       // The faulty mode: the v1 user read carries the capabilities array only v2 returns (section 9.1).
       if (mutate.failing) {
@@ -151,6 +163,22 @@ describe('compare', () => {
     expect(await readFile(join(dir, 'n.html'), 'utf8')).toContain('data-value="inconclusive">INCONCLUSIVE: the comparison judged nothing');
   });
 
+  it('lists other error reasons where section 7 names none (429, the wrong SEPA path) under "silent", never "specified"', async () => {
+    mutate.on = false;
+    mutate.reasons = true;
+    try {
+      const r = await compareTargets({ profiles: [refA.profile, profileB], seed: SEED, checks: ['limits.token.rate-limit', 'states.sepa.wrong-path'], env: {} });
+      expect(r.verdicts).toEqual({ rules: [], checks: [] });
+      expect(r.specified).toEqual([]);
+      const reasons = r.silent.filter((d) => d.field === '$.error_reason').map((d) => [d.operation, d.a, d.b]);
+      expect(reasons).toContainEqual(['createToken', '"ErrorRateLimited"', '"ErrorRateLimitExceeded"']);
+      expect(reasons.some(([op, , b]) => ['createBankAccount', 'initBankAccount', 'completeBankAccount'].includes(op!) && b === '"ErrorInvalidState"')).toBe(true);
+      for (const d of r.silent.filter((x) => x.field === '$.error_reason')) expect(d.why).toMatch(/section 7 row ERR-(RATE-LIMITED|SEPA-WRONG-PATH) shows no reason/);
+    } finally {
+      mutate.reasons = false;
+    }
+  });
+
   it('usage errors exit 2; an unreachable target exits 3', async () => {
     expect((await cli('compare', '--profile', 'a.json')).code).toBe(2);
     await writeFile(join(dir, 'down.json'), JSON.stringify({ base_url: 'http://127.0.0.1:1', clients: refA.profile.clients }));
@@ -169,5 +197,22 @@ describe('volatile_fields', () => {
     expect(m('getWallet', '$.balances[].token_symbol')).toBe(false);
     expect(m('getActivity', '$.completed_at')).toBe(true);
     expect(m('listActivity', '$.data[].completed_at')).toBe(false);
+  });
+});
+
+describe('where an error body value is specified, read from the section 7 rows of the model', () => {
+  it('a reason or message a row shows is specified; one no row shows (429, wrong SEPA path, no row at all) is silent; the category follows the category table', async () => {
+    const model = await loadModel();
+    const op = (id: string) => model.operations.get(id as never);
+    const value = (path: string) => ({ kind: 'value', path, first: '"x"', second: '"y"' }) as never;
+    const place = (id: string, status: number, path: string, rules?: string[]) => placeBody(model, op(id), status, 'value', value(path), rules);
+    expect(place('createToken', 401, '$.error_reason', ['ERR-TOKEN-WRONG-SECRET'])).toMatchObject({ silent: false, code: true });
+    expect(place('createToken', 401, '$.error_description', ['ERR-TOKEN-WRONG-SECRET']).silent).toBe(false);
+    expect(place('createToken', 429, '$.error_reason', ['ERR-RATE-LIMITED', 'LIMIT-TOKEN-RATE-LIMIT'])).toMatchObject({ silent: true, code: true });
+    expect(place('createToken', 429, '$.error_reason').why).toMatch(/ERR-RATE-LIMITED shows no reason/);
+    expect(place('createBankAccount', 400, '$.error_reason', ['STATE-SEPA-WRONG-PATH', 'ERR-SEPA-WRONG-PATH']).silent).toBe(true);
+    expect(place('getWallet', 404, '$.error_reason').why).toMatch(/no section 7 row answers HTTP 404/);
+    expect(place('createToken', 400, '$.error_category.category').silent).toBe(false);
+    expect(place('createToken', 422, '$.error_category.category').silent).toBe(true);
   });
 });

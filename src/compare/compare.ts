@@ -92,7 +92,8 @@ export async function compareTargets(opts: CompareOptions): Promise<CompareResul
   const ran = new Set([...a.result.results, ...b.result.results].map((r) => r.checkId));
   const rules = ruleDifferences(a.result.rules, b.result.rules, ran);
   const checks = checkDifferences(a.result.results, b.result.results);
-  const comparer = new StepComparer(model, volatileMatcher([...(a.profile.volatile_fields ?? []), ...(b.profile.volatile_fields ?? [])]));
+  const checkRules = new Map([...a.result.results, ...b.result.results].map((r) => [r.checkId, r.rules]));
+  const comparer = new StepComparer(model, volatileMatcher([...(a.profile.volatile_fields ?? []), ...(b.profile.volatile_fields ?? [])]), (id) => checkRules.get(id));
   const { pairs, unpaired } = pairSteps(a.recorder.steps, b.recorder.steps, comparer.alike);
   const specified = new DifferenceTally();
   const silent = new DifferenceTally();

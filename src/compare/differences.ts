@@ -41,6 +41,8 @@ export class StepComparer {
   constructor(
     private readonly model: Model,
     private readonly isVolatile: VolatileMatcher,
+    /** The rules a check covers (the section 7 rows it expects): where an error body's values are specified. */
+    private readonly rulesOf: (check: string) => readonly string[] | undefined = () => undefined,
   ) {}
 
   /**
@@ -72,8 +74,8 @@ export class StepComparer {
     const skip = (path: string) => this.isVolatile(operation, path);
     return shapeDifferences(a.json, b.json, { skip, normaliseKeys: true }).flatMap((d) => {
       const kind = KIND[d.kind];
-      const placement = placeBody(this.model, op, a.status, kind, d);
-      if (kind === 'value' && placement.silent && !differentForm(d)) return [];
+      const placement = placeBody(this.model, op, a.status, kind, d, this.rulesOf(a.check));
+      if (kind === 'value' && placement.silent && !placement.code && !differentForm(d)) return [];
       return [{ operation, kind, field: d.path, ...(d.first !== undefined ? { a: d.first } : {}), ...(d.second !== undefined ? { b: d.second } : {}), placement }];
     });
   }

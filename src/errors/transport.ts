@@ -12,6 +12,12 @@ export type TransportErrorCode =
   | 'BODY_TOO_DEEP'
   /** The target kept answering 429 past the client's wait bound (RETRY_DEFAULTS.maxWaitMs). */
   | 'RATE_LIMITED'
+  /**
+   * The operation answered a redirect to its own path with the trailing slash added or removed (a
+   * framework's route normalisation, FastAPI's 307): the path the profile gives is spelled differently
+   * from the target's route. Nothing of the spec is judged from it (ERR-BODY-SHAPE framework-routes).
+   */
+  | 'SLASH_REDIRECT'
   | 'DECODE'
   | 'ABORTED'
   | 'PROTOCOL'

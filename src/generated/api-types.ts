@@ -17,8 +17,8 @@ export type CreateUserResult =
       /**
        * @deprecated
        */
-      id?: string;
-      user_id?: string;
+      id?: string | null;
+      user_id?: string | null;
       [k: string]: unknown;
     }
   | string;
@@ -38,7 +38,7 @@ export type OpenObject = unknown;
  * A pending ERC-20 withdrawal request - status `Requested` (sections 2 and 3).
  */
 export type PendingWithdrawalRequest = WithdrawalRequest & {
-  status?: 'Requested';
+  status?: null | 'Requested';
   [k: string]: unknown;
 };
 /**
@@ -400,26 +400,26 @@ export interface CreateVirtualCardRequest {
  */
 export interface CreatedCard {
   id: string;
-  status?: string;
-  card_data?: CardData;
+  status?: string | null;
+  card_data?: null | CardData;
   [k: string]: unknown;
 }
 /**
  * Payload field table not shown (section 6 names the fields it carries, not where or whether each is required).
  */
 export interface ErcWithdrawalWebhook {
-  wallet_address?: string;
-  destination_address?: string;
+  wallet_address?: string | null;
+  destination_address?: string | null;
   /**
    * @deprecated
    * Deprecated alias of wallet_address.
    */
-  account_address?: string;
+  account_address?: string | null;
   /**
    * @deprecated
    * Deprecated alias of destination_address.
    */
-  to_address?: string;
+  to_address?: string | null;
   [k: string]: unknown;
 }
 /**
@@ -432,7 +432,7 @@ export interface ErrorBody {
   error_reason: string;
   error_description: string;
   error_category: ErrorCategory;
-  error_details?: ErrorDetail[];
+  error_details?: ErrorDetail[] | null;
   [k: string]: unknown;
 }
 export interface ErrorCategory {
@@ -478,18 +478,18 @@ export interface PaymentDetails {
   /**
    * Values seen: Card, Sepa.
    */
-  type?: string;
-  currencies?: string[];
-  sepa?: SepaDetails;
+  type?: string | null;
+  currencies?: string[] | null;
+  sepa?: null | SepaDetails;
   /**
    * Recipient crypto address.
    */
-  recipient_address?: string;
+  recipient_address?: string | null;
   /**
    * @deprecated
    * Deprecated alias of recipient_address.
    */
-  address?: string;
+  address?: string | null;
   [k: string]: unknown;
 }
 /**
@@ -534,12 +534,12 @@ export interface WithdrawalRequest {
  * Recipient. Other recipient fields not shown.
  */
 export interface Recipient {
-  id?: string;
+  id?: string | null;
   personal_info?: {
-    first_name?: string;
-    last_name?: string;
+    first_name?: string | null;
+    last_name?: string | null;
     [k: string]: unknown;
-  };
+  } | null;
   /**
    * Object or array; each has an id.
    */
@@ -547,24 +547,24 @@ export interface Recipient {
   /**
    * Crypto payment details address.
    */
-  recipient_address?: string;
+  recipient_address?: string | null;
   /**
    * @deprecated
    * Deprecated alias of recipient_address.
    */
-  address?: string;
+  address?: string | null;
   [k: string]: unknown;
 }
 /**
  * Recipients webhook; recipient crypto details carry recipient_address. Other fields not shown.
  */
 export interface RecipientWebhook {
-  recipient_address?: string;
+  recipient_address?: string | null;
   /**
    * @deprecated
    * Deprecated alias of recipient_address.
    */
-  address?: string;
+  address?: string | null;
   [k: string]: unknown;
 }
 export interface RegisterRetailUserRequest {
@@ -585,7 +585,7 @@ export interface RetailUserResult {
   /**
    * Preferred name of id (section 9.3); not required.
    */
-  user_id?: string;
+  user_id?: string | null;
 }
 export interface SmsCodeRequest {
   /**
@@ -649,7 +649,7 @@ export interface StatementRequest {
  * Pending 3DS challenge. Expires 5 minutes after creation; a decision cannot be replayed. The field carrying the transaction ID is not shown (the reference uses transaction_id).
  */
 export interface ThreeDsChallenge {
-  transaction_id?: string;
+  transaction_id?: string | null;
   user_address: string;
   /**
    * @deprecated
@@ -662,12 +662,12 @@ export interface ThreeDsChallenge {
  * Payload field table not shown (section 6 names the fields it carries, not where or whether each is required).
  */
 export interface ThreeDsWebhook {
-  user_address?: string;
+  user_address?: string | null;
   /**
    * @deprecated
    * Deprecated alias of user_address.
    */
-  owner?: string;
+  owner?: string | null;
   [k: string]: unknown;
 }
 /**
@@ -701,11 +701,11 @@ export interface User {
    * Deprecated alias of user_address on user payloads; same value.
    */
   wallet_address: string;
-  email?: string;
+  email?: string | null;
   /**
    * Country code, two letters (section 2).
    */
-  country?: string;
+  country?: string | null;
   [k: string]: unknown;
 }
 /**
@@ -734,11 +734,11 @@ export interface UserV2 {
    * Deprecated alias of user_address on user payloads; same value.
    */
   wallet_address: string;
-  email?: string;
+  email?: string | null;
   /**
    * Country code, two letters (section 2).
    */
-  country?: string;
+  country?: string | null;
   capabilities: Capability[];
   [k: string]: unknown;
 }
@@ -746,18 +746,18 @@ export interface UserV2 {
  * Payload field table not shown (section 6 names the fields it carries, not where or whether each is required).
  */
 export interface UserWebhook {
-  user_id?: string;
-  user_address?: string;
+  user_id?: string | null;
+  user_address?: string | null;
   /**
    * @deprecated
    * Deprecated alias of user_id.
    */
-  id?: string;
+  id?: string | null;
   /**
    * @deprecated
    * Deprecated alias of user_address.
    */
-  owner?: string;
+  owner?: string | null;
   [k: string]: unknown;
 }
 /**
@@ -768,14 +768,14 @@ export interface Wallet {
    * Smart Wallet address.
    */
   wallet_address: string;
-  balances?: Balance[];
+  balances?: Balance[] | null;
   [k: string]: unknown;
 }
 /**
  * Wallets and balances webhooks (paths not shown) carry wallet_address.
  */
 export interface WalletAddressWebhook {
-  wallet_address?: string;
+  wallet_address?: string | null;
   [k: string]: unknown;
 }
 /**

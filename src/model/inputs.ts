@@ -7,9 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { SchemaValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { readInputFile, type InputDocument } from '../input/index.ts';
 import { describeSchemaProblem, ModelError } from '../errors/index.ts';
+import { NOT_NULL_KEYWORD } from './nullable.ts';
 
 // ajv-formats is CommonJS: its function is the module itself or its default export, by loader.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => unknown;
@@ -36,6 +38,13 @@ export function newAjv(): Ajv2020 {
   for (const kw of ['example', 'discriminator', 'xml', 'externalDocs']) {
     if (!ajv.getKeyword(kw)) ajv.addKeyword(kw);
   }
+  // A field an answer requires holds a value (nullable.ts): null is named as such, not as a type mismatch.
+  const notNull: SchemaValidateFunction = (want: boolean, data: unknown) => {
+    if (!want || data !== null) return true;
+    notNull.errors = [{ keyword: NOT_NULL_KEYWORD, message: 'must not be null (the answer requires this field)', params: {} }];
+    return false;
+  };
+  ajv.addKeyword({ keyword: NOT_NULL_KEYWORD, schemaType: 'boolean', errors: true, validate: notNull });
   return ajv;
 }
 

@@ -2,11 +2,13 @@
 // `<operationId>:request`, `#/components/schemas/<name>` and `webhook:<name>`. OpenAPI 3.1 schemas are
 // JSON Schema 2020-12. Each compiles once: eagerly when the inputs were just validated (a schema that
 // does not compile is a ModelError at load), else on first use (the snapshot's schemas compiled when
-// it was written).
+// it was written). Every schema but a request's holds an answer of the server, so it is compiled under
+// the reading null-when-optional (nullable.ts): an optional field may be null, a required one may not.
 
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ModelError } from '../errors/index.ts';
 import type { newAjv } from './inputs.ts';
+import { nullWhenOptional } from './nullable.ts';
 import type { RawOpenApi } from './raw.ts';
 import type { Operation } from './types.ts';
 
@@ -27,6 +29,8 @@ export function validatorsOf(openapi: RawOpenApi, operations: ReadonlyMap<string
     const schema = item?.post?.requestBody?.content?.['application/json']?.schema;
     if (schema) schemas.set(`webhook:${name}`, schema);
   }
+  const memo = new Map<unknown, unknown>();
+  for (const [key, schema] of schemas) if (!key.endsWith(':request')) schemas.set(key, nullWhenOptional(schema, memo) as object);
   const validators = new Map<string, ValidateFunction>();
   const validator = (key: string): ValidateFunction | undefined => {
     let v = validators.get(key);

@@ -26,6 +26,7 @@ import { reportedVariants } from './variants/reported.ts';
 import { s2sVariants } from './variants/s2s.ts';
 import { schemaVariants } from './variants/schema.ts';
 import { slowVariants } from './variants/slow.ts';
+import { stacksVariants } from './variants/stacks.ts';
 import { sepaVariants } from './variants/sepa.ts';
 import { threedsVariants } from './variants/threeds.ts';
 import { timeoutVariants } from './variants/timeout.ts';
@@ -63,6 +64,7 @@ export const VARIANT_FILES = {
   benign: benignVariants,
   freedoms: freedomsVariants,
   readings: readingsVariants,
+  stacks: stacksVariants,
 } as const satisfies Record<string, () => VariantSpec[]>;
 
 /**
@@ -107,7 +109,7 @@ export function areaNames(bank: readonly MutantVariant[] = MUTANT_BANK): string[
 }
 
 /** Former area names that named a subject, and the area or topic that now holds those variants. */
-const RENAMED: Record<string, string> = { threeds: '3ds', freedoms: 'benign', readings: 'benign', ratelimit: 'limits', timeout: 'limits', transport: 'limits' };
+const RENAMED: Record<string, string> = { threeds: '3ds', freedoms: 'benign', readings: 'benign', stacks: 'benign', ratelimit: 'limits', timeout: 'limits', transport: 'limits' };
 /** Former area names that grouped variants by origin, not by rule: no successor. */
 const RETIRED = ['coverage', 'depth', 'feeds', 'reported', 'clock', 'isolation'];
 

@@ -53,6 +53,9 @@ it('fails a check on the one wrong answer among five it did not assert on, namin
   expect(byId.get('x.four')?.verdict).toBe('pass');
   expect(byId.get('x.six')?.verdict).toBe('fail');
   expect(byId.get('x.six')?.failure?.rules).toEqual(['ERR-CATEGORY-STATUS']);
+  // Attributed as what it is: the check's own assertions held; the answer of the named operation
+  // breaks a rule every answer is held to (a setup step's answer reads the same way).
+  expect(byId.get('x.six')?.failure?.message).toMatch(/^the check's own assertions held, but an answer it received from getThing \(GET \/thing\) breaks ERR-CATEGORY-STATUS, which every answer is held to whatever the check is about/);
 });
 
 it('a check failing on its own rule still reports a bad answer it received, under ENDPOINT-RESPONSE-SCHEMA', async () => {
@@ -87,4 +90,26 @@ it('a check failing on its own rule still reports a bad answer it received, unde
   expect(failure.message).toContain("must have required property 'id'");
   expect(outcome.rules.find((r) => r.id === 'ENDPOINT-RESPONSE-SCHEMA')?.verdict).toBe('fail');
   expect(outcome.rules.find((r) => r.id === 'MINE')?.verdict).toBe('fail');
+});
+
+it('blocks a check whose operation redirects to its own path with the trailing slash toggled (a framework route, not an answer), naming no rule', async () => {
+  const server = createServer((_req, res) => {
+    res.writeHead(308, { location: '/thing/' });
+    res.end();
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const profile = resolveProfile({ base_url: url, clients: [{ client_id: 'c', client_secret: 's-secret' }] }, { env: {} });
+  const check: Check = {
+    id: 'x.slash', title: 'x', area: 'x', section: '7', rules: ['MINE'] as unknown as RuleId[], safe: true,
+    run: async (ctx) => {
+      const res = await ctx.http.send({ op: 'getThing' as never });
+      throw new CheckFailure(`expected 200, got ${res.status}`, { rules: ['MINE'] as unknown as RuleId[] });
+    },
+  };
+  const outcome = await runChecks({ profile, model, preflight: false, concurrency: 1 }, [check], []);
+  expect(outcome.results[0].verdict).toBe('blocked');
+  expect(outcome.results[0].blocked).toMatchObject({ operation: 'getThing', rules: [] });
+  expect(outcome.results[0].blocked?.message).toMatch(/^SLASH_REDIRECT: .*HTTP 308 .*\/thing\/, the same path with a trailing slash.*framework-routes/);
 });

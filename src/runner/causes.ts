@@ -58,14 +58,20 @@ export function blockedOrOwn(err: unknown, check: Check, model: Model, http: Che
  * - RATE_LIMITED: the target kept answering 429 after the client waited it out to its bound. Section 8
  *   shows no numeric limits, so a 429 is the target's right; it is never taken as the answer of a
  *   check that does not test rate limiting, and never fails an unrelated rule.
+ * - SLASH_REDIRECT: the operation redirected to its own path with the trailing slash toggled; the
+ *   profile spells the path differently from the target's route (the error says which entry).
  * The check is blocked by the operation that answered, naming no rule, with the cause. Not a pass
  * either: the run still fails.
  */
+const UNREADABLE = {
+  BODY_TOO_LARGE: 'the spec sets no body-size limit, so the check cannot judge an answer the client does not read (raise maxBodyBytes to read it)',
+  RATE_LIMITED: 'section 8 shows no numeric rate limits, so a target may answer 429; the check observed nothing about its own rules',
+  SLASH_REDIRECT: 'a redirect between a path and its trailing-slash form is the framework\'s routing, not an answer of the spec (ERR-BODY-SHAPE reading framework-routes); the check observed nothing about its own rules',
+} as const;
+
 export function unreadableAnswer(err: unknown, http: CheckHttpClient, mask: (s: string) => string): { blocked: BlockedInfo } | undefined {
-  if (!isTransportError(err) || (err.code !== 'BODY_TOO_LARGE' && err.code !== 'RATE_LIMITED')) return undefined;
-  const why = err.code === 'BODY_TOO_LARGE'
-    ? 'the spec sets no body-size limit, so the check cannot judge an answer the client does not read (raise maxBodyBytes to read it)'
-    : 'section 8 shows no numeric rate limits, so a target may answer 429; the check observed nothing about its own rules';
+  if (!isTransportError(err) || !(err.code in UNREADABLE)) return undefined;
+  const why = UNREADABLE[err.code as keyof typeof UNREADABLE];
   const blocked: BlockedInfo = {
     operation: err.operation ?? (err.code === 'RATE_LIMITED' ? 'rate-limit' : 'response-body'),
     rules: [],

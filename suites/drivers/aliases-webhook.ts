@@ -30,7 +30,9 @@ export function aliasObjects(body: unknown, rule: AliasRule, expected?: string):
     if (Array.isArray(o)) return o.forEach((x) => walk(x, depth + 1));
     if (!isRecord(o)) return;
     const rec = o;
-    const has = (k: string) => Object.hasOwn(rec, k) && rec[k] !== undefined;
+    // A name that is null carries no value (ENDPOINT-RESPONSE-SCHEMA reading null-when-optional): an object
+    // with both names null, where the value does not apply (a Card entry), carries no alias pair.
+    const has = (k: string) => Object.hasOwn(rec, k) && rec[k] !== undefined && rec[k] !== null;
     if (has(rule.new) || (has(rule.old) && (depth === 0 || (expected !== undefined && sameText(rec[rule.old], expected))))) out.push(rec);
     for (const v of Object.values(rec)) walk(v, depth + 1);
   };

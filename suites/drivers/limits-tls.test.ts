@@ -5,6 +5,9 @@
 // src/runner/warnings.reference.test.ts.
 
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +97,111 @@ describe('limits.transport.tls on https targets', () => {
       expect(out.results[0].failure?.message).toMatch(/a TLS 1\.2\+ handshake with 127\.0\.0\.1:\d+ failed: .*PROTOCOL_VERSION/);
     } finally {
       await ref.close();
+    }
+  });
+});
+
+/**
+ * An HTTPS origin that reads the ClientHello first: `close(version)` decides, from the highest version
+ * the hello offers (legacy_version 0x0301 TLS 1.0, 0x0302 TLS 1.1, 0x0303 TLS 1.2 and later), whether
+ * the socket is destroyed with no alert (Python's ssl, many load balancers) or relayed to a TLS server
+ * taking TLS 1.0 to 1.3.
+ */
+async function helloGate(close: (legacyVersion: number) => boolean): Promise<{ url: string; hellos: number[]; stop: () => Promise<void> }> {
+  const id = await generateTlsIdentity();
+  const tlsServer = createTlsServer({ key: id.keyPem, cert: id.certPem, minVersion: 'TLSv1', ciphers: LEGACY_CIPHERS });
+  tlsServer.on('tlsClientError', () => undefined);
+  const hellos: number[] = [];
+  const sockets = new Set<Socket>();
+  const server: NetServer = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    socket.once('data', (buf: Buffer) => {
+      // Record header (5 bytes), handshake header (4 bytes), then the ClientHello's legacy_version.
+      const version = buf.length >= 11 && buf[0] === 0x16 && buf[5] === 0x01 ? buf.readUInt16BE(9) : 0;
+      hellos.push(version);
+      if (close(version)) return void socket.destroy();
+      // Relayed byte for byte to the TLS server behind (a TLS socket cannot take over bytes already read).
+      const back = connect((tlsServer.address() as AddressInfo).port, '127.0.0.1', () => {
+        back.write(buf);
+        socket.pipe(back).pipe(socket);
+      });
+      sockets.add(back);
+      back.on('close', () => sockets.delete(back));
+      back.on('error', () => socket.destroy());
+      socket.on('close', () => back.destroy());
+    });
+  });
+  await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    hellos,
+    stop: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+      await new Promise((r) => tlsServer.close(r));
+    },
+  };
+}
+
+async function tlsCheckOn(url: string) {
+  const checks = (await loadChecks()).filter((c) => c.id === CHECK);
+  const profile = resolveProfile({ base_url: url, clients: [{ client_id: 'c', client_secret: 's-secret' }] }, { env: {} });
+  const out = await runChecks({ profile, model: await loadModel(), seed: 1, preflight: false }, checks, []);
+  return out.results[0];
+}
+
+describe('limits.transport.tls when old versions are refused by a closed connection (reading closed-refusal)', () => {
+  it('passes when the origin closes the TLS 1.0/1.1 ClientHello with no alert and completes TLS 1.2+ handshakes before and after', async () => {
+    const gate = await helloGate((v) => v < 0x0303);
+    try {
+      const result = await tlsCheckOn(gate.url);
+      expect(result).toMatchObject({ checkId: CHECK, verdict: 'pass' });
+      expect(result.warnings).toBeUndefined();
+      // 1.2+, the old hello (closed), 1.2+ again: the pass rests on the bracketing handshakes.
+      expect(gate.hellos.map((v) => v >= 0x0303)).toEqual([true, false, true]);
+    } finally {
+      await gate.stop();
+    }
+  });
+
+  it('fails when the same origin accepts the TLS 1.0/1.1 ClientHello', async () => {
+    const gate = await helloGate(() => false);
+    try {
+      const result = await tlsCheckOn(gate.url);
+      expect(result).toMatchObject({ checkId: CHECK, verdict: 'fail' });
+      expect(result.failure?.message).toMatch(/negotiated TLSv1(\.1)?; TLS older than 1\.2 must be refused/);
+    } finally {
+      await gate.stop();
+    }
+  });
+
+  it('skips, never passes, when the origin closes every handshake (down for all versions)', async () => {
+    const gate = await helloGate(() => true);
+    try {
+      const result = await tlsCheckOn(gate.url);
+      expect(result).toMatchObject({ checkId: CHECK, verdict: 'skip' });
+      expect(result.reason).toMatch(/TLS 1\.2\+ handshake .* ended by a closed connection, with no TLS alert.*may be down/);
+    } finally {
+      await gate.stop();
+    }
+  });
+
+  it('skips, never passes, when the origin goes down right after the old ClientHello (no TLS 1.2+ handshake after it)', async () => {
+    let down = false;
+    const gate = await helloGate((v) => {
+      if (v < 0x0303) down = true;
+      return down;
+    });
+    try {
+      const result = await tlsCheckOn(gate.url);
+      expect(result).toMatchObject({ checkId: CHECK, verdict: 'skip' });
+      expect(result.reason).toMatch(/closed connection .* the TLS 1\.2\+ handshake after it did not succeed/);
+    } finally {
+      await gate.stop();
     }
   });
 });

@@ -62,6 +62,9 @@ const LOCAL_TLS_ERRORS = /NO_PROTOCOLS_AVAILABLE|LEGACY_SIGALG|CA_MD_TOO_WEAK|EE
 /** The peer refused the handshake: a protocol-version or handshake-failure alert, or it answered a version we did not offer. */
 const PEER_REFUSAL = /ALERT_PROTOCOL_VERSION|ALERT_HANDSHAKE_FAILURE|ALERT_INSUFFICIENT_SECURITY|WRONG_SSL_VERSION|ERR_SSL_UNSUPPORTED_PROTOCOL|UNSUPPORTED_PROTOCOL|VERSION_TOO_LOW|TLSV1_ALERT/i;
 
+/** The peer ended the connection without a TLS alert: a refusal or a network failure, told apart by a handshake that succeeds after it. */
+const CLOSED = /ECONNRESET|EPIPE|socket disconnected|socket hang up|ECONNABORTED/i;
+
 function tlsErrorText(err: unknown): string {
   const e = err as { code?: string; message?: string } | null | undefined;
   return `${e?.code ?? ''} ${e?.message ?? String(err)}`.trim();
@@ -177,7 +180,7 @@ export const drivers: Drivers = {
   },
 
   'LIMIT-TRANSPORT-TLS': {
-    title: 'Transport is HTTPS with TLS 1.2 or newer: a 1.2+ handshake succeeds and the target refuses TLS 1.0/1.1 (skipped when the local TLS library cannot offer them; a plain-http target is a warning)',
+    title: 'Transport is HTTPS with TLS 1.2 or newer: a 1.2+ handshake succeeds and the target refuses TLS 1.0/1.1, by an alert or by closing the connection between two 1.2+ handshakes that succeed (skipped when the local TLS library cannot offer them or the origin closes every handshake; a plain-http target is a warning)',
     safe: true,
     async run(ctx) {
       const url = new URL(ctx.profile.base_url);
@@ -193,6 +196,8 @@ export const drivers: Drivers = {
         proto = await tlsProtocol(host, port, { minVersion: 'TLSv1.2' }, ctx.signal);
       } catch (err) {
         if (LOCAL_TLS_ERRORS.test(tlsErrorText(err))) return ctx.skip(`the local TLS library cannot offer TLS 1.2+: ${tlsErrorText(err)}`);
+        // No alert: a closed connection says the origin may be down, not which versions it takes.
+        if (CLOSED.test(tlsErrorText(err))) return ctx.skip(`the TLS 1.2+ handshake with ${url.host} ended by a closed connection, with no TLS alert (${tlsErrorText(err)}): the origin may be down, so no TLS version can be judged`);
         return check(false, `a TLS 1.2+ handshake with ${url.host} failed: ${tlsErrorText(err)}; section 8 requires TLS 1.2 or newer`);
       }
       check(proto === 'TLSv1.2' || proto === 'TLSv1.3', `negotiated ${proto}; section 8 requires TLS 1.2 or newer`);
@@ -204,6 +209,12 @@ export const drivers: Drivers = {
         const text = tlsErrorText(err);
         if (LOCAL_TLS_ERRORS.test(text)) return ctx.skip(`the local TLS library cannot offer TLS 1.0/1.1, so their refusal cannot be observed: ${text}`);
         if (PEER_REFUSAL.test(text)) return; // the peer refused the old versions (alert)
+        if (CLOSED.test(text)) {
+          // Reading closed-refusal: bracketed by two TLS 1.2+ handshakes that succeed, the close is the refusal.
+          const after = await tlsProtocol(host, port, { minVersion: 'TLSv1.2' }, ctx.signal).catch((e: unknown) => tlsErrorText(e));
+          if (after === 'TLSv1.2' || after === 'TLSv1.3') return ctx.log(`the TLS 1.0/1.1 ClientHello was answered by a closed connection (${text}) between two TLS 1.2+ handshakes that succeeded (${proto}, ${after}): read as a refusal (LIMIT-TRANSPORT-TLS reading closed-refusal)`);
+          return ctx.skip(`the TLS 1.0/1.1 attempt ended by a closed connection (${text}) and the TLS 1.2+ handshake after it did not succeed (${after}): a refusal cannot be told from a network failure`);
+        }
         return ctx.skip(`the TLS 1.0/1.1 attempt ended without a protocol alert (${text}); a refusal cannot be told from a network failure`);
       }
       check(false, `the target negotiated ${old}; TLS older than 1.2 must be refused (section 8)`);

@@ -50,7 +50,7 @@ export const checks: Check[] = [
   },
   {
     id: "limits.transport.tls",
-    title: "Transport is HTTPS with TLS 1.2 or newer: a 1.2+ handshake succeeds and the target refuses TLS 1.0/1.1 (skipped when the local TLS library cannot offer them; a plain-http target is a warning)",
+    title: "Transport is HTTPS with TLS 1.2 or newer: a 1.2+ handshake succeeds and the target refuses TLS 1.0/1.1, by an alert or by closing the connection between two 1.2+ handshakes that succeed (skipped when the local TLS library cannot offer them or the origin closes every handshake; a plain-http target is a warning)",
     area: "limits",
     section: "8",
     rules: ["LIMIT-TRANSPORT-TLS"],

@@ -35,11 +35,11 @@ export interface NewUser {
  * Where a user read's `field` disagrees with `want` (case-insensitive: addresses, emails and country
  * codes), as one line; undefined when it agrees, or when the answer leaves out a field spec/openapi.yaml
  * marks `x-checked-when-present` on that operation (model.whenPresent: e.g. email on user reads,
- * which section 4 does not list).
+ * which section 4 does not list); null is a field left out (ENDPOINT-RESPONSE-SCHEMA reading null-when-optional).
  */
 export function userFieldMismatch(ctx: CheckContext, op: OperationId, json: unknown, field: string, want: string): string | undefined {
   const got = (json as Record<string, unknown> | null | undefined)?.[field];
-  if (got === undefined && ctx.model.whenPresent(op).includes(field)) return undefined;
+  if (got == null && ctx.model.whenPresent(op).includes(field)) return undefined;
   if (typeof got === 'string' && got.toLowerCase() === want.toLowerCase()) return undefined;
   return `${field} ${JSON.stringify(got)} (expected ${want})`;
 }
