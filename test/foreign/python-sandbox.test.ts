@@ -57,6 +57,17 @@ describe.skipIf(!hasPython && process.env.CI !== 'true')('an independent Python 
     expect(out.exitCode).toBe(0);
   }, 240_000);
 
+  it('with --pydantic-422 (422 where no section 7 row fixes a status) the error checks still pass', async () => {
+    const { profile } = await sandbox(['--pydantic-422']);
+    // The mode is on: a body that is not JSON (no section 7 row) is answered 422 in the section 7 shape.
+    const { base_url: base } = JSON.parse(await readFile(profile, 'utf8')) as { base_url: string };
+    const probe = await fetch(`${base}/api/v1/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"client_id":' });
+    expect({ status: probe.status, body: await probe.json() }).toMatchObject({ status: 422, body: { error_category: { http_status_code: 422 } } });
+    const out = await runConformance({ profile, env: {}, numRuns: 2, checks: ['errors.body.shape', 'bank.*', 'aliases.mismatch.*'] });
+    expect(out.results.filter((r) => r.verdict !== 'pass').map((r) => `${r.checkId} ${r.verdict}: ${r.failure?.message ?? r.reason ?? ''}`)).toEqual([]);
+    expect(out.results.length).toBeGreaterThan(3);
+  }, 120_000);
+
   // One deliberate non-conformance per mode, each caught on the rule whose sentence it breaks.
   it.each([
     ['drop-alias', 'aliases.user.*', 'aliases.user.read-wallet-address', 'ALIAS-USER-READ-WALLET-ADDRESS'],

@@ -24,7 +24,7 @@ def aliased(body, new, old, required=True):
     """Section 4 rule 4: a new name and its deprecated alias in one request must agree."""
     a, b = _str(body, new, False), _str(body, old, False)
     if a is not None and b is not None and a != b:
-        raise field_error("ErrorInvalidField", f"{new} and {old} must have the same value", new)
+        raise field_error("ErrorInvalidField", f"{new} and {old} must have the same value", new, row=True)
     value = a if a is not None else b
     if value is None and required:
         raise field_error("ErrorMissingField", f"{new} is required", new)

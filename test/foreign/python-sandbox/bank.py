@@ -47,10 +47,10 @@ def provision(state, account):
 def _chain(state, body):
     chain = body.get("chain")
     if chain is None:
-        raise field_error("ErrorMissingField", "chain_id is required", "chain_id")
+        raise field_error("ErrorMissingField", "chain_id is required", "chain_id", row=True)
     if not isinstance(chain, str) or not chain.isdigit():
         raise field_error("ErrorInvalidField", "chain_id must be a numeric chain id",
-                          "chain" if "chain-field" in state.faults else "chain_id")
+                          "chain" if "chain-field" in state.faults else "chain_id", row=True)
     return chain
 
 

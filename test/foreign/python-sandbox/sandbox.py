@@ -40,6 +40,8 @@ def parse(argv):
                    help="how the card-tokenization environment authenticates (default: the section 5 S2S token)")
     p.add_argument("--exclude-none", action="store_true",
                    help="leave fields whose value is None out of answers and webhooks (default: null, FastAPI's default)")
+    p.add_argument("--pydantic-422", action="store_true",
+                   help="answer request-validation errors no section 7 row or rule fixes with Pydantic's 422 (section 7 body)")
     p.add_argument("--fault", action="append", choices=FAULTS)
     p.add_argument("--tls-cert")
     p.add_argument("--tls-key")
@@ -90,6 +92,7 @@ def main(argv):
     sim.register(main_app, state)
     pci_app.lock = main_app.lock
     main_app.exclude_none = pci_app.exclude_none = state.webhooks.exclude_none = opts.exclude_none
+    main_app.pydantic_422 = pci_app.pydantic_422 = opts.pydantic_422
     money.register_pci(pci_app, state)
     ctx = tls_context(opts)
     scheme = "https" if ctx else "http"
