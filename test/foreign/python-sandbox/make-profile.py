@@ -18,6 +18,7 @@ OPERATIONS = {
     "closeCard": {"method": "POST", "path": "/api/v1/cards/{card_id}/close"},
     "listBankAccounts": {"method": "GET", "path": "/api/v1/bank/accounts"},
     "listRecipients": {"method": "GET", "path": "/api/v2/recipients"},
+    "getRecipient": {"method": "GET", "path": "/api/v2/recipients/{recipient_id}"},
 }
 
 

@@ -114,7 +114,10 @@ def register(app, state):
                 raise field_error("ErrorInvalidField", "card_token is not a known card token", "card_token")
             detail["card"] = {"last_four": card["card_number"][-4:], "network": "Visa"}
         elif kind == "Sepa":
-            detail["sepa"] = {"iban": _str(body, "iban"), "bic": _str(body, "bic")}
+            sepa = body.get("sepa")
+            if not isinstance(sepa, dict):
+                raise field_error("ErrorMissingField", "sepa {iban, bic} is required for a Sepa recipient", "sepa")
+            detail["sepa"] = {"iban": _str(sepa, "iban"), "bic": _str(sepa, "bic")}
         elif kind == "Crypto":
             if crypto is None:
                 raise field_error("ErrorMissingField", "recipient_address is required", "recipient_address")
@@ -134,6 +137,14 @@ def register(app, state):
         user = auth.require_user(state, req)
         return Response(200, {"data": [{k: v for k, v in r.items() if k != "user_id"}
                                        for r in state.recipients.values() if r["user_id"] == user.id]})
+
+    @R("GET", "/api/v2/recipients/{recipient_id}")
+    def get_recipient(req):
+        user = auth.require_user(state, req)
+        recipient = state.recipients.get(req.params["recipient_id"])
+        if recipient is None or recipient["user_id"] != user.id:
+            raise ApiError(400, "ErrorNotFound", "Recipient was not found")
+        return Response(200, {k: v for k, v in recipient.items() if k != "user_id"})
 
     # --- card transfer ------------------------------------------------------------------------------
     @R("POST", "/api/v1/cards/transfer/estimate")

@@ -42,6 +42,7 @@ def parse(argv):
                    help="leave fields whose value is None out of answers and webhooks (default: null, FastAPI's default)")
     p.add_argument("--pydantic-422", action="store_true",
                    help="answer request-validation errors no section 7 row or rule fixes with Pydantic's 422 (section 7 body)")
+    p.add_argument("--log-errors", action="store_true", help="print every 4xx/5xx exchange as a JSON line on stderr")
     p.add_argument("--fault", action="append", choices=FAULTS)
     p.add_argument("--tls-cert")
     p.add_argument("--tls-key")
@@ -93,6 +94,7 @@ def main(argv):
     pci_app.lock = main_app.lock
     main_app.exclude_none = pci_app.exclude_none = state.webhooks.exclude_none = opts.exclude_none
     main_app.pydantic_422 = pci_app.pydantic_422 = opts.pydantic_422
+    main_app.log_errors = pci_app.log_errors = opts.log_errors
     money.register_pci(pci_app, state)
     ctx = tls_context(opts)
     scheme = "https" if ctx else "http"

@@ -2,6 +2,7 @@
 import json
 import re
 import socket
+import sys
 import time
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -79,6 +80,7 @@ class App:
         self.name = name
         self.exclude_none = False
         self.pydantic_422 = False
+        self.log_errors = False
         self.routes = []  # (method, regex, handler)
         self.lock = threading.RLock()
 
@@ -181,6 +183,10 @@ def serve(app, port, ssl_context=None):
                 res = app.dispatch(req)
             except Exception as exc:  # the framework's own 500, never a hang
                 res = Response(500, ApiError(500, "ErrorInternal", f"Internal error: {type(exc).__name__}").body())
+            if app.log_errors and res.status >= 400:
+                print(json.dumps({"method": self.command, "path": self.path, "status": res.status,
+                                  "request": raw.decode("utf-8", "replace")[:500], "answer": res.body}),
+                      file=sys.stderr, flush=True)
             body = strip_none(res.body) if app.exclude_none else res.body
             payload = b"" if body is None else json.dumps(body).encode()
             self.send_response(res.status)
