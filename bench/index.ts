@@ -1,13 +1,16 @@
 // `npm run bench`: benchmarks of the toolkit, as ratios against baselines measured in the same run.
-// Exit 1 when a benchmark misses its target. BENCH_ONLY=load|reference|run|startup|hostile-body|audit runs one of them
+// Exit 1 when a benchmark misses its target. BENCH_ONLY=load|reference|run|wan|startup|hostile-body|audit runs one of them
 // (reference also prints the default run's wall time, the other figure of its target).
 import { benchAudit } from './audit.bench.ts';
 import { benchHostileBody, formatHostileBody, hostileBodyMissed } from './hostile-body.bench.ts';
 import { benchLoad, JUDGING } from './load.bench.ts';
 import { benchReference, formatReference, referenceMissed } from './reference.bench.ts';
 import { benchRun, formatRun, runMissed } from './run.bench.ts';
+import { readFile, writeFile } from 'node:fs/promises';
+import { benchWan, costsModule, formatWan, wanMissed } from './wan.bench.ts';
 import { benchStartup, formatStartup, startupMissed } from './startup.bench.ts';
 import { loadModel, operationLabel } from '../src/model/index.ts';
+import { loadChecks } from '../suites/index.ts';
 
 const userRead = operationLabel((await loadModel()).operation('getUserV1'));
 
@@ -30,6 +33,26 @@ if (only === undefined || only === 'reference' || only === 'run') {
   const run = await benchRun({ rounds: Number(process.env.BENCH_RUN_ROUNDS ?? 3) });
   process.stdout.write(formatRun(run));
   if (runMissed(run)) process.exitCode = 1;
+}
+
+// The default run behind a fixed-delay proxy (bench/wan.bench.ts): BENCH_WAN_DELAYS ms, comma-separated
+// (default 50,150; the 50 ms figure has the target), BENCH_WAN_SEED (default 1), BENCH_WAN_ARGS (extra
+// run flags, e.g. "--concurrency 32"), BENCH_WAN_RECORD=1 (rewrite suites/costs.ts from the first delay's run).
+if (only === undefined || only === 'wan') {
+  const exclusive = new Set((await loadChecks()).filter((c) => c.exclusive).map((c) => c.id));
+  const extraArgs = (process.env.BENCH_WAN_ARGS ?? '').split(/\s+/).filter(Boolean);
+  for (const delayMs of (process.env.BENCH_WAN_DELAYS ?? '50,150').split(',').map(Number)) {
+    const w = await benchWan({ delayMs, seed: Number(process.env.BENCH_WAN_SEED ?? 1), exclusive, extraArgs });
+    process.stdout.write(formatWan(w));
+    // BENCH_WAN_RECORD=1: the first delay's chains become the runner's recorded costs (suites/costs.ts).
+    if (process.env.BENCH_WAN_RECORD && delayMs === Number((process.env.BENCH_WAN_DELAYS ?? '50').split(',')[0])) {
+      const file = new URL('../suites/costs.ts', import.meta.url);
+      const old = await readFile(file, 'utf8');
+      await writeFile(file, costsModule(w.chains, old.slice(0, old.indexOf('export const RECORDED_COSTS'))));
+      process.stdout.write(`  recorded ${w.chains.size} checks' chains in suites/costs.ts\n`);
+    }
+    if (wanMissed(w)) process.exitCode = 1;
+  }
 }
 
 if (only === undefined || only === 'load') {

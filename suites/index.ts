@@ -4,9 +4,11 @@
 
 import type { Check } from '../src/checks/types.ts';
 import { generatedChecks } from './generated/index.ts';
+import { RECORDED_COSTS } from './costs.ts';
 
 export async function loadChecks(): Promise<Check[]> {
-  const all = [...generatedChecks];
+  // Each check with its recorded cost (scheduling only: the longest start first).
+  const all = generatedChecks.map((c) => (RECORDED_COSTS[c.id] === undefined ? c : { ...c, cost: RECORDED_COSTS[c.id] }));
   const seen = new Set<string>();
   for (const c of all) {
     if (seen.has(c.id)) throw new Error(`duplicate check id ${c.id}`);

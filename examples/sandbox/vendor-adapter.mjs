@@ -73,6 +73,12 @@ export const operations = {
     return { now: unixSeconds(json.now) };
   },
 
+  // {} -> { now }: the run calls it once at its end to undo its clock moves (the next run starts at real time).
+  async resetClock(_input, { http }) {
+    const json = await vendor(http, 'resetClock', 'DELETE', '/sandbox/clock');
+    return { now: unixSeconds(json.now) };
+  },
+
   // Two calls: the vendor creates a 3DS challenge on a card, so find the user's test card (or issue one) first.
   async create3dsChallenge(input, { http }) {
     const { cards } = await vendor(http, 'create3dsChallenge', 'GET', `/sandbox/users/${user(input)}/cards`);

@@ -119,6 +119,8 @@ export async function startVendor(opts: { broken?: VendorRoute[] } = {}): Promis
       if (seconds === undefined) return problem(422, 'invalid_duration', 'advance_by must be an ISO 8601 duration like PT60S');
       return relay(await forward('POST', '/clock/advance', { seconds }), (j) => [200, { now: new Date((j.now ?? 0) * 1000).toISOString() }]);
     }],
+    // Back to real time: the run undoes its clock moves through resetClock at its end.
+    ['clock', 'DELETE', /^\/sandbox\/clock$/, async () => relay(await forward('POST', '/clock/reset'), (j) => [200, { now: new Date((j.now ?? 0) * 1000).toISOString() }])],
     ['cards', 'GET', /^\/sandbox\/users\/([^/]+)\/cards$/, async (m) => [200, { cards: [...cards].filter(([, u]) => u === m[1]).map(([cardId]) => ({ id: cardId, state: 'ACTIVE' })) }]],
     ['cards', 'POST', /^\/sandbox\/users\/([^/]+)\/cards$/, async (m) => {
       const cardId = id('tc');

@@ -11,7 +11,8 @@ import { packagePath } from '../package/index.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { ConsoleReporter, HtmlReporter, JsonReporter, JunitReporter, type ConsoleReporterOptions } from '../report/index.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
-import type { Reporter, RuleVerdict } from '../events/index.ts';
+import type { CheckResult, Reporter, RuleVerdict } from '../events/index.ts';
+import { exercisedRules } from '../runner/index.ts';
 import { digestTree, treeDigest } from './digest.ts';
 import { CertificationRefusedError } from './errors.ts';
 import { generateSigningKey, loadSigningKey } from './keys.ts';
@@ -39,9 +40,13 @@ export interface CertifyResult {
   specDigest: string;
 }
 
-/** Testable rules the run did not see pass: a certificate covers every rule or none. */
-export function unexercisedRules(rules: RuleVerdict[]): RuleVerdict[] {
-  return rules.filter((r) => r.verdict !== 'pass' && r.verdict !== 'untestable');
+/**
+ * Testable rules the run did not see pass, judged by a check (src/runner/coverage.ts exercisedRules,
+ * the same count as --min-coverage): a certificate covers every rule or none.
+ */
+export function unexercisedRules(rules: RuleVerdict[], results: CheckResult[]): RuleVerdict[] {
+  const judged = exercisedRules(rules, results);
+  return rules.filter((r) => r.verdict !== 'untestable' && !(r.verdict === 'pass' && judged.has(r.id)));
 }
 
 export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
@@ -64,7 +69,7 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
       },
     });
     const reasons = [...outcome.exitReasons];
-    const missing = unexercisedRules(outcome.rules);
+    const missing = unexercisedRules(outcome.rules, outcome.results);
     if (missing.length) {
       const shown = missing.slice(0, 5).map((r) => `${r.id} (${r.verdict}${r.reason ? `: ${r.reason}` : ''})`).join(', ');
       reasons.push(`coverage required: ${missing.length} testable rule${missing.length === 1 ? ' was' : 's were'} not exercised: ${shown}${missing.length > 5 ? ', …' : ''}`);

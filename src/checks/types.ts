@@ -44,6 +44,12 @@ export interface Check {
   safe: boolean;
   /** True when the check must not run concurrently with others (e.g. it moves the server clock, or floods the rate limiter). */
   exclusive?: boolean;
+  /**
+   * Requests on the check's longest chain of requests sent one after another, as recorded (suites/costs.ts):
+   * the runner starts the longest checks first, so across a WAN the run ends with its longest chain, not
+   * after it. Scheduling only: no verdict, seed or result order depends on it. Absent: 1.
+   */
+  cost?: number;
   needs?: Need[];
   run(ctx: CheckContext): Promise<void>;
 }

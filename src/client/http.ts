@@ -16,6 +16,7 @@ import { CheckClient, type CheckClientOptions, type CheckHttpClient } from './ch
 import { CLIENT_DEFAULTS } from './defaults.ts';
 import { resolveRequestTarget, type RequestTarget } from './request-target.ts';
 import { backoffDelay, RETRY_DEFAULTS, type RetryOptions } from './retry.ts';
+import { Pacer } from './pace.ts';
 import { readTargetCa, targetOrigins, targetSecureContext, tlsConnectOptions } from './target-ca.ts';
 
 export interface HttpSessionOptions {
@@ -30,6 +31,8 @@ export interface HttpSessionOptions {
 }
 
 /** Per-run HTTP state: pools, the secrets learned at run time, options resolved once. */
+const NO_PACE = (): void => undefined;
+
 export class HttpSession {
   readonly profile: ResolvedProfile;
   readonly model?: Model;
@@ -55,6 +58,26 @@ export class HttpSession {
     this.random = opts.random ?? Math.random;
     this.tls = targetSecureContext(readTargetCa(opts.profile));
     this.caOrigins = targetOrigins(opts.profile);
+    this.pacer = Pacer.forProfile(opts.profile);
+    // (A partial model, as some tests build, may have no rules.)
+    this.paced = new Set((opts.model?.rules as Model['rules'] | undefined)?.find((r) => r.id === 'LIMIT-TOKEN-RATE-LIMIT')?.operations ?? []);
+  }
+
+  /** Below the profile's documented token limits (src/client/pace.ts); undefined when it documents none. */
+  private readonly pacer: Pacer | undefined;
+  /** The operations section 8 rate-limits (the token endpoint), from the model's rule. */
+  private readonly paced: ReadonlySet<string>;
+
+  /**
+   * Waits, for an operation the target rate-limits, until one more request stays below its documented
+   * limit; the result is called when the answer (or the failure) comes.
+   */
+  async pace(req: HttpRequest, signal?: AbortSignal): Promise<() => void> {
+    // A probe of the limit (noRetry: the rate-limit checks) is theirs alone: never held, and not counted
+    // either (a flood spread over source addresses and clients says nothing of the next token request;
+    // those checks wait for the target to accept again before they end).
+    if (!this.pacer || !req.op || req.noRetry || !this.paced.has(req.op)) return NO_PACE;
+    return this.pacer.take(signal);
   }
 
   mask(text: string): string {

@@ -7,4 +7,6 @@ export { httpControlAdapter } from './http-adapter.ts';
 export { loadAdapterFile, parseAdapter, fileAdapter, type AdapterFile } from './file-adapter.ts';
 export { loadAdapterModule } from './module-adapter.ts';
 export { resolveControlAdapter } from './resolve.ts';
+export { guardAdapter, adapterRefused, adapterMalformed, answerProblem, ControlAdapterFault, isControlAdapterFault, type AdapterFaultInfo, type AdapterProblem } from './guard.ts';
+export { clockKeyOf, clockMoved, restoreClock, type ClockCleanup } from './clock.ts';
 export type { ControlHttp, ControlHttpRequest, ControlModule, ControlModuleOperation, ControlModuleTools } from './module-contract.ts';

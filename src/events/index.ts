@@ -92,6 +92,12 @@ export interface BlockedInfo {
   message: string;
   /** The exchange of the failed step, when there is one. */
   exchange?: Exchange;
+  /**
+   * Set when the failed step was a control adapter's (src/control/guard.ts): the user's adapter threw,
+   * could not reach its endpoint, was refused or answered the wrong shape. An adapter error names no
+   * rule (`rules` is empty) and is reported apart from the target's failures.
+   */
+  adapter?: { source: string; operation: string; problem: 'threw' | 'unreachable' | 'refused' | 'malformed' };
 }
 
 /** An assertion a check could not judge, and the service whose absence stopped it. */
@@ -182,6 +188,8 @@ export interface RootCause {
   /** failure: the check id; blocking: the operation id. */
   id: string;
   operation?: string;
+  /** Set when the cause is a control adapter error: what configured the adapter (src/control/guard.ts). */
+  adapter?: string;
   rules: string[];
   message: string;
   /** Checks that failed on their own rules with this cause (one, or several failing on the same operation). */
@@ -197,6 +205,8 @@ export interface RunSummary {
   failed: number;
   /** Checks blocked by a failed prerequisite (they fail the run like failed checks). */
   blocked: number;
+  /** Of the blocked: checks blocked by a control adapter error (the adapter's fault, not the target's). */
+  adapterErrors?: number;
   skipped: number;
   /** Checks that recorded at least one warning (any verdict). */
   warned: number;
@@ -206,13 +216,20 @@ export interface RunSummary {
   rules: { total: number; passed: number; failed: number; blocked: number; skipped: number; uncovered: number; untestable: number };
   /** Rule coverage: what the run exercised, skipped (by reason) and cannot test (src/runner/coverage.ts). */
   coverage?: CoverageSummary;
+  /** What the run did to leave the sandbox as it found it: the clock it moved, undone or left (src/control/clock.ts). */
+  sandbox?: { clock?: { advancedSeconds: number; restored: boolean; message: string } };
   /** The webhook receiver's bounds at the end of the run, when one ran (dropped > 0: history overflowed). */
   webhooks?: { received: number; dropped: number; droppedBytes: number; tooLarge: number; keptBytes: number };
 }
 
 /** Counts and shares (0..1) of the model's rules by what the run did with them. */
 export interface CoverageSummary {
-  rules: { total: number; exercised: number; skipped: number; uncovered: number; untestable: number; testable: number };
+  /**
+   * exercised: judged by a check against the target (src/runner/coverage.ts judgedRules); skipped: every
+   * other covered testable rule, of which `blocked` by a failed prerequisite or control adapter and
+   * `partial` passed with part of the rule left unjudged (a missing profile field or service).
+   */
+  rules: { total: number; exercised: number; skipped: number; uncovered: number; untestable: number; testable: number; blocked?: number; partial?: number };
   /** Shares of all rules; they sum to 1. */
   shares: { exercised: number; skipped: number; uncovered: number; untestable: number };
   /** exercised / testable (untestable rules can never be exercised): what --min-coverage compares. */

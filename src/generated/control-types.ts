@@ -38,9 +38,9 @@ export interface ClockAdvance {
 }
 export interface ClockNow {
   /**
-   * Server clock, seconds since the epoch.
+   * Server clock, seconds since the epoch, when the sandbox reports it so. Without it the checks that read the server's time (advanceClock by 0) skip, saying so; a `now` in another form is a malformed answer (an adapter error), so an adapter that cannot convert the sandbox's time leaves it out.
    */
-  now: number;
+  now?: number;
   [k: string]: unknown;
 }
 export interface CreateThreeDsChallengeRequest {
@@ -55,9 +55,9 @@ export interface CreateWithdrawalRequestRequest {
 export interface CreatedThreeDsChallenge {
   transaction_id: string;
   /**
-   * Unix seconds (creation + 5 minutes).
+   * Unix seconds (creation + 5 minutes), when the sandbox reports it. No check reads it (the window is judged through the public API), so an adapter that cannot give it in Unix seconds leaves it out.
    */
-  expires_at: number;
+  expires_at?: number;
   [k: string]: unknown;
 }
 export interface EmptyObject {
@@ -126,21 +126,21 @@ export interface WebhookConfig {
   [k: string]: unknown;
 }
 /**
- * Same as spec/openapi.yaml#/components/schemas/WithdrawalRequest.
+ * The withdrawal request as the public API shows it (spec/openapi.yaml#/components/schemas/WithdrawalRequest). Its fields are the Partner API's, judged through the public API, so none is required of this answer: a target whose withdrawal view breaks a rule fails that rule, not the control adapter.
  */
 export interface WithdrawalRequest {
-  status: string;
-  call_data: unknown;
-  valid_after: unknown;
-  wallet_address: string;
+  status?: unknown;
+  call_data?: unknown;
+  valid_after?: unknown;
+  wallet_address?: unknown;
   /**
    * @deprecated
    */
-  account_address: string;
-  destination_address: string;
+  account_address?: unknown;
+  destination_address?: unknown;
   /**
    * @deprecated
    */
-  to_address: string;
+  to_address?: unknown;
   [k: string]: unknown;
 }

@@ -342,6 +342,7 @@ export const CONTROL_OPERATION_IDS = [
   "setWebhookBaseUrl",
   "setIdpConfig",
   "advanceClock",
+  "resetClock",
   "create3dsChallenge",
   "setSepaCapabilityStatus",
   "setPrimaryWallet",

@@ -10,7 +10,13 @@ export const REPORT_DIRS = { run: 'baas-conform-report', audit: 'baas-conform-au
 
 /** The conformance run (runChecks, runConformance, compare, certify). */
 export const RUN_DEFAULTS = {
-  concurrency: 4,
+  /**
+   * Checks in flight at once. A run across a WAN is round trips, not CPU: its wall time is the sum of
+   * the checks' sequential chains over this, or the longest chain (suites/costs.ts); 24 reaches the
+   * longest chain on the reference behind 50 ms (`BENCH_ONLY=wan npm run bench`), and on loopback the
+   * run costs the same CPU as with 4.
+   */
+  concurrency: 24,
   /** fast-check's own default; --runs scales it. */
   numRuns: 100,
   checkTimeoutMs: 120_000,

@@ -85,6 +85,21 @@ describe('rate-limit fault points', () => {
     });
   });
 
+  it('resetClock puts the clock back at real time, and a window begun while it was ahead starts afresh', async () => {
+    await withKit({ rateLimit: { perIp: 100, perClient: 2, windowMs: 60_000 } }, async (k) => {
+      const ahead = (await k.call('POST', '/clock/advance', { server: 'control', body: { seconds: 172_800 } })).obj.now as number;
+      expect(ahead - Date.now() / 1000).toBeGreaterThan(172_790);
+      const s = [];
+      for (let i = 0; i < 3; i++) s.push((await k.call('POST', '/api/v1/token', { body: tokenBody(k) })).status);
+      expect(s).toEqual([200, 200, 429]);
+      const reset = await k.call('POST', '/clock/reset', { server: 'control', body: {} });
+      expect(reset.status).toBe(200);
+      expect(Math.abs((reset.obj.now as number) - Date.now() / 1000)).toBeLessThan(3);
+      // The window began two days "from now": without the reset it would refuse for two days.
+      expect((await k.call('POST', '/api/v1/token', { body: tokenBody(k) })).status).toBe(200);
+    });
+  });
+
   it('the profile documents the limits in force, and none when the limiter is off', async () => {
     await withKit({ rateLimit: { perIp: 7, perClient: 9, windowMs: 3000 } }, async (k) => {
       expect(k.p.rate_limit).toMatchObject({ per_ip: 7, per_client: 9, window_seconds: 3 });

@@ -59,6 +59,7 @@ export class ConsoleReporter implements Reporter {
         const r = e.result;
         if (r.verdict === 'pass') this.line(`${this.paint('green', 'PASS')} ${r.checkId} ${this.paint('dim', `(${duration(r.durationMs)})`)}`);
         else if (r.verdict === 'skip') this.line(`${this.paint('yellow', 'SKIP')} ${r.checkId} ${this.paint('dim', `— ${clean(r.reason)}`)}`);
+        else if (r.verdict === 'blocked' && r.blocked.adapter) this.line(`${this.paint('red', 'ADAPTER ERROR')} ${r.checkId} — ${clean(r.blocked.message)} (blocked; no rule judged)`);
         else if (r.verdict === 'blocked') this.line(`${this.paint('red', 'BLOCKED')} ${r.checkId} — by ${r.blocked?.operation} (${r.blocked?.rules.join(', ')}): ${clean(r.blocked?.message)}`);
         else {
           this.failed.push(r);
@@ -81,7 +82,7 @@ export class ConsoleReporter implements Reporter {
           this.line(`    replay: ${replayCommand(this.replayBase, this.seed, [r.checkId])}`);
         }
         const verdict = s.failed ? this.paint('red', `${s.failed} failed`) : this.paint('green', '0 failed');
-        const blocked = s.blocked ? `, ${this.paint('red', `${s.blocked} blocked`)}` : '';
+        const blocked = s.blocked ? `, ${this.paint('red', `${s.blocked} blocked${s.adapterErrors ? ` (${s.adapterErrors} by a control adapter error)` : ''}`)}` : '';
         const warned = s.warned ? `, ${this.paint('yellow', `${s.warned} warned`)}` : '';
         for (const l of warningLines(e.results, clean)) this.line(this.paint('yellow', l));
         for (const l of unjudgedLines(e.results, clean)) this.line(l);
@@ -101,6 +102,8 @@ export class ConsoleReporter implements Reporter {
         if (s.webhooks && (s.webhooks.dropped || s.webhooks.tooLarge)) {
           this.line(this.paint('yellow', `Webhooks: receiver overflow: ${s.webhooks.dropped} deliveries (${s.webhooks.droppedBytes} bytes) dropped from history, ${s.webhooks.tooLarge} refused as too large`));
         }
+        const clock = s.sandbox?.clock;
+        if (clock) this.line(clock.restored ? this.paint('dim', `Sandbox: ${clean(clock.message)}`) : this.paint('yellow', `Sandbox: ${clean(clock.message)}`));
         this.line(`${this.paint('bold', 'Seed:')}   ${this.seed}   replay: ${replayCommand(this.replayBase, this.seed)}`);
         for (const l of exitLines(e)) this.line(l);
         break;

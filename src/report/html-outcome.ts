@@ -26,6 +26,7 @@ function causeView(c: RootCause, ctx: Ctx) {
     blocking: c.kind === 'blocking',
     id: c.id,
     operation: c.operation,
+    adapter: c.adapter,
     rules: c.rules.map((id) => ({ id, line: ruleLine(findRule(ctx.model, id)) })),
     message: c.message,
     checks: c.checks.map((id) => link(ctx, id)),
@@ -42,6 +43,7 @@ function blockedView(c: CollectedCheck, ctx: Ctx) {
   return {
     ...cardHead(c),
     operation: b?.operation,
+    ...(b?.adapter ? { adapter: b.adapter } : {}),
     message: b?.message,
     causeRules: (b?.rules ?? []).map((id) => ruleQuote(ctx.model, id)),
     ownRules: c.rules,

@@ -151,7 +151,7 @@ export function buildReportView(run: CollectedRun, opts: ViewOptions) {
         rules: c.rules,
         anchor: failing(c.verdict) ? anchorOf(c.checkId) : undefined,
         filter: failing(c.verdict) ? 'is-fail' : `is-${c.verdict}`,
-        detail: c.verdict === 'skip' ? c.reason : c.verdict === 'fail' ? c.failure?.message : c.verdict === 'blocked' ? `blocked by ${c.blocked?.operation}: ${c.blocked?.message}` : '',
+        detail: c.verdict === 'skip' ? c.reason : c.verdict === 'fail' ? c.failure?.message : c.verdict === 'blocked' ? (c.blocked?.adapter ? `adapter error (not the target): ${c.blocked.message}` : `blocked by ${c.blocked?.operation}: ${c.blocked?.message}`) : '',
         warned: !!c.warnings?.length,
       })),
     ),

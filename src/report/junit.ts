@@ -42,7 +42,8 @@ function testcase(c: CollectedCheck): string {
   let body = '';
   if (c.verdict === 'skip') body = `      <skipped message="${x(c.reason)}"/>`;
   if (c.verdict === 'fail') body = `      <failure message="${x(c.failure?.message)}" type="${x(c.failure?.cause ?? 'CheckFailure')}">${x(failureText(c))}</failure>`;
-  if (c.verdict === 'blocked') body = `      <failure message="${x(`blocked by ${c.blocked?.operation}: ${c.blocked?.message}`)}" type="Blocked">${x(blockedText(c))}</failure>`;
+  if (c.verdict === 'blocked' && c.blocked?.adapter) body = `      <failure message="${x(`control adapter error: ${c.blocked.message}`)}" type="AdapterError">${x(blockedText(c))}</failure>`;
+  else if (c.verdict === 'blocked') body = `      <failure message="${x(`blocked by ${c.blocked?.operation}: ${c.blocked?.message}`)}" type="Blocked">${x(blockedText(c))}</failure>`;
   // Warnings do not fail a testcase (they fail the run only with --strict); CI shows system-out.
   const out = c.warnings?.length ? `      <system-out>${x(c.warnings.map((w) => `WARN: ${w}`).join('\n'))}</system-out>` : '';
   return [open, props, body, out, '    </testcase>'].filter(Boolean).join('\n');

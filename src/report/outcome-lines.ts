@@ -15,7 +15,7 @@ export function rootCauseLines(e: Finished, clean: (s: string) => string): strin
   const own = causes.length - blocking;
   const lines = [`Root causes: ${causes.length} (${own} own failure${own === 1 ? '' : 's'}, ${blocking} blocking operation${blocking === 1 ? '' : 's'}; ${e.summary.failed} failed and ${e.summary.blocked} blocked check${e.summary.blocked === 1 ? '' : 's'})`];
   for (const c of causes) {
-    const what = c.kind === 'blocking' ? `operation ${c.id} failed as a prerequisite` : `check${c.checks.length > 1 ? 's' : ''} ${c.checks.join(', ')}${c.operation ? ` (on ${c.operation})` : ''}`;
+    const what = c.adapter ? `control adapter error (${c.adapter}, not the target) on ${c.id}` : c.kind === 'blocking' ? `operation ${c.id} failed as a prerequisite` : `check${c.checks.length > 1 ? 's' : ''} ${c.checks.join(', ')}${c.operation ? ` (on ${c.operation})` : ''}`;
     lines.push(`  ${what} — rules ${c.rules.join(', ') || '(none)'}: ${clean(c.message).slice(0, 300)}`);
     if (c.blocked.length) lines.push(`    blocks ${c.blocked.length}: ${c.blocked.join(', ')}`);
   }

@@ -4,6 +4,7 @@
 
 import { isPrerequisiteFailed } from '../checks/prerequisite.ts';
 import { isTransportError } from '../client/errors.ts';
+import { isControlAdapterFault } from '../control/guard.ts';
 import type { Check } from '../checks/types.ts';
 import type { CheckHttpClient } from '../client/index.ts';
 import type { BlockedInfo, CheckFailureInfo, CheckResult, RootCause, RuleVerdict } from '../events/index.ts';
@@ -40,6 +41,13 @@ export function blockedOrOwn(err: unknown, check: Check, model: Model, http: Che
   if (!isPrerequisiteFailed(err)) return undefined;
   const exchange = (err.response && http.exchangeOf(err.response)) ?? http.lastExchange;
   const message = mask(err.message);
+  // The control adapter is the user's (or the sandbox's): its error is never the check's own failure
+  // and names no rule, whatever the check is about.
+  if (isControlAdapterFault(err)) {
+    const blocked: BlockedInfo = { operation: err.operation, rules: [], message, adapter: { ...err.adapter, source: mask(err.adapter.source) } };
+    if (exchange) blocked.exchange = exchange;
+    return { blocked };
+  }
   // A step refused for credentials the profile supplies (operation_auth) judged nothing: blocked, even on the check's own operation.
   if (!err.setting && ownOperations(model, check).has(err.operation)) {
     const mine = model.rules.filter((r) => (r.operations as readonly string[]).includes(err.operation) && check.rules.includes(r.id)).map((r) => r.id);
@@ -110,7 +118,7 @@ export function rootCauses(results: CheckResult[]): RootCause[] {
     const op = r.blocked.operation;
     let cause = byOperation.get(op);
     if (!cause) {
-      cause = { kind: 'blocking', id: op, operation: op, rules: [...r.blocked.rules], message: r.blocked.message, checks: [], blocked: [] };
+      cause = { kind: 'blocking', id: op, operation: op, ...(r.blocked.adapter ? { adapter: r.blocked.adapter.source } : {}), rules: [...r.blocked.rules], message: r.blocked.message, checks: [], blocked: [] };
       byOperation.set(op, cause);
       causes.push(cause);
     }
@@ -148,8 +156,9 @@ export function withOutcomes(rules: RuleVerdict[], results: CheckResult[]): Rule
     if (rule.verdict !== 'skip') return rule;
     const mine = rule.checks.map((id) => byCheck.get(id)).find((r) => r !== undefined);
     if (!mine) return rule;
-    // Naming no rule, the block's cause is outside the target's rules (a profile setting, an unread answer): say it.
+    // Naming no rule, the block's cause is outside the target's rules (a profile setting, an unread answer, the control adapter): say it.
     const b = mine.blocked!;
+    if (b.adapter) return { ...rule, verdict: 'blocked', reason: `${mine.checkId}: blocked by a control adapter error: ${b.message}` };
     return { ...rule, verdict: 'blocked', reason: `${mine.checkId}: blocked by ${b.operation}${b.rules.length ? ` (${b.rules.join(', ')})` : `: ${b.message}`}` };
   });
 }

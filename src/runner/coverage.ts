@@ -2,6 +2,11 @@
 // only "pass" when every covering check that ran passed; "untestable" comes from the model itself.
 // coverageOf turns the verdicts into counts and shares (exercised, skipped by reason, untestable) so a
 // run that skipped a third of the spec cannot look like a full pass; --min-coverage gates on it.
+// "Exercised" is judgedRules: a check reached a verdict on the rule from the target's answers. A rule
+// that fails only because a prerequisite step failed elsewhere (withOutcomes), a check blocked by a
+// control adapter error, a crash of the check, or a pass that left part of the rule unjudged for a
+// missing profile field or service (ctx.couldNotJudge) never raises the figure, so breaking the
+// adapter or leaving a field out can only lower it.
 
 import type { Check } from '../checks/types.ts';
 import type { CheckResult, CoverageSummary, RootCause, RuleVerdict, RunSummary } from '../events/index.ts';
@@ -38,6 +43,26 @@ export function ruleVerdicts(rules: Rule[], results: CheckResult[], notSelected:
   });
 }
 
+/**
+ * Rules some check judged against the target: a covering check passed with nothing left unjudged, or
+ * failed naming the rule (its own assertion, a transport fault or time limit of the target, the audit
+ * of its answers), not by crashing. Blocked and skipped checks judge nothing.
+ */
+export function judgedRules(results: CheckResult[]): Set<string> {
+  const judged = new Set<string>();
+  for (const r of results) {
+    if (r.verdict === 'pass' && !r.unjudged?.length) for (const id of r.rules) judged.add(id);
+    if (r.verdict === 'fail' && r.failure.cause !== 'CHECK_ERROR') for (const id of [...r.failure.rules, ...(r.failure.audit?.rules ?? [])]) judged.add(id);
+  }
+  return judged;
+}
+
+/** Rules the run exercised (pass or fail, judged by a check): what coverage counts and certify requires. */
+export function exercisedRules(rules: RuleVerdict[], results: CheckResult[]): Set<string> {
+  const judged = judgedRules(results);
+  return new Set(rules.filter((r) => (r.verdict === 'pass' || r.verdict === 'fail') && judged.has(r.id)).map((r) => r.id));
+}
+
 const share = (n: number, d: number) => (d === 0 ? 1 : Math.round((n / d) * 10_000) / 10_000);
 
 /** Why a skipped rule was not observed: the skip reason of its first covering check (without the check id). */
@@ -47,7 +72,13 @@ function skipReasonOfRule(rule: RuleVerdict, byCheck: Map<string, CheckResult>, 
     if (r?.verdict === 'skip' && r.reason) return r.reason;
     if (!r && notSelected.has(id)) return notSelected.get(id)!;
   }
-  if (rule.verdict === 'blocked') return rule.reason ?? 'blocked by a failed prerequisite';
+  if (rule.verdict === 'blocked' || rule.verdict === 'fail') return rule.reason ?? 'blocked by a failed prerequisite';
+  if (rule.verdict === 'pass') {
+    for (const id of rule.checks) {
+      const missing = byCheck.get(id)?.unjudged?.[0]?.missing;
+      if (missing) return `passed only in part: not judged without ${missing}`;
+    }
+  }
   for (const id of rule.checks) if (byCheck.get(id)?.verdict === 'fail') return 'a covering check failed on another rule before observing this one';
   return rule.reason ?? 'skipped';
 }
@@ -55,15 +86,18 @@ function skipReasonOfRule(rule: RuleVerdict, byCheck: Map<string, CheckResult>, 
 export function coverageOf(rules: RuleVerdict[], results: CheckResult[], notSelected: Map<string, string> = new Map(), minShare?: number): CoverageSummary {
   const n = (v: RuleVerdict['verdict']) => rules.filter((r) => r.verdict === v).length;
   const total = rules.length;
-  const exercised = n('pass') + n('fail');
-  // A blocked rule (its check's prerequisite failed) was not observed either: counted with the skipped.
-  const skipped = n('skip') + n('blocked');
+  const judged = exercisedRules(rules, results);
+  const exercised = judged.size;
   const uncovered = n('uncovered');
   const untestable = n('untestable');
+  // Not observed: skipped, blocked (a prerequisite or the control adapter failed), failed only as
+  // another check's prerequisite, or passed only in part.
+  const notJudged = rules.filter((r) => r.verdict !== 'uncovered' && r.verdict !== 'untestable' && !judged.has(r.id));
+  const skipped = notJudged.length;
   const testable = total - untestable;
   const byCheck = new Map(results.map((r) => [r.checkId, r]));
   const groups = new Map<string, { rules: number; checks: Set<string> }>();
-  for (const rule of rules.filter((r) => r.verdict === 'skip' || r.verdict === 'blocked')) {
+  for (const rule of notJudged) {
     const reason = skipReasonOfRule(rule, byCheck, notSelected);
     const g = groups.get(reason) ?? groups.set(reason, { rules: 0, checks: new Set() }).get(reason)!;
     g.rules++;
@@ -71,7 +105,12 @@ export function coverageOf(rules: RuleVerdict[], results: CheckResult[], notSele
   for (const r of results) if (r.verdict === 'skip' && r.reason) (groups.get(r.reason) ?? groups.set(r.reason, { rules: 0, checks: new Set() }).get(r.reason)!).checks.add(r.checkId);
   const exercisedShareOfTestable = share(exercised, testable);
   const out: CoverageSummary = {
-    rules: { total, exercised, skipped, uncovered, untestable, testable },
+    rules: {
+      total, exercised, skipped, uncovered, untestable, testable,
+      // Of the skipped: blocked (a failed prerequisite or control adapter), and passed only in part.
+      blocked: notJudged.filter((r) => r.verdict === 'blocked' || r.verdict === 'fail').length,
+      partial: notJudged.filter((r) => r.verdict === 'pass').length,
+    },
     shares: { exercised: share(exercised, total), skipped: share(skipped, total), uncovered: share(uncovered, total), untestable: share(untestable, total) },
     exercisedShareOfTestable,
     skippedByReason: [...groups].map(([reason, g]) => ({ reason, rules: g.rules, checks: g.checks.size })).sort((a, b) => b.rules - a.rules || b.checks - a.checks || a.reason.localeCompare(b.reason)),
@@ -96,6 +135,7 @@ export function summarize(results: CheckResult[], rules: RuleVerdict[], duration
     passed: count('pass'),
     failed: count('fail'),
     blocked: count('blocked'),
+    ...(results.some((r) => r.blocked?.adapter) ? { adapterErrors: results.filter((r) => r.blocked?.adapter).length } : {}),
     skipped: count('skip'),
     warned: results.filter((r) => r.warnings?.length).length,
     total: results.length,

@@ -6,5 +6,5 @@ export { deriveSeed, randomSeed, seededRandom } from './seed.ts';
 export { unmetNeed, skipReasonFor, NO_CONTROL } from './needs.ts';
 export { preflight } from './preflight.ts';
 export { startServices } from './services.ts';
-export { ruleVerdicts, summarize } from './coverage.ts';
+export { exercisedRules, judgedRules, ruleVerdicts, summarize } from './coverage.ts';
 export { TOOL_NAME, TOOL_VERSION } from './version.ts';

@@ -9,7 +9,7 @@ import { applyExpectedFailures, decideExit, diffRuns } from '../baseline/index.t
 import { HttpSession } from '../client/index.ts';
 import { ConfigError } from '../errors/index.ts';
 import type { CheckResult, Reporter, RunSummary } from '../events/index.ts';
-import { httpControlAdapter } from '../control/index.ts';
+import { clockKeyOf, guardAdapter, httpControlAdapter, restoreClock } from '../control/index.ts';
 import { coverageOf, minCoverageMessage, ruleVerdicts, summarize } from './coverage.ts';
 import { rootCauses, withOutcomes } from './causes.ts';
 import { EventBus } from './event-bus.ts';
@@ -21,6 +21,14 @@ import { randomSeed } from './seed.ts';
 import { notSelectedReason, selectChecks } from './select.ts';
 import { startServices } from './services.ts';
 import { TOOL_VERSION } from './version.ts';
+
+/**
+ * Longest first: the run can end no sooner than its longest check, so that one starts at once and the
+ * short ones fill the slots beside it. Stable: equal costs keep the selection order.
+ */
+export function byCost(checks: readonly Check[]): Check[] {
+  return [...checks].sort((a, b) => (b.cost ?? 1) - (a.cost ?? 1));
+}
 
 async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -78,6 +86,9 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
       problems = started.problems;
     }
 
+    // The adapter as the checks see it: its errors are adapter errors, its clock moves are recorded.
+    if (services.control) services = { ...services, control: guardAdapter(services.control, model, { clockKey: clockKeyOf(profile) }) };
+
     const startedAt = new Date();
     bus.emit({
       type: 'run-started',
@@ -100,10 +111,12 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     const runOne = async (check: Check) => {
       results.set(check.id, await runCheck(check));
     };
-    await pool(selected.filter((c) => !c.exclusive), concurrency, runOne);
+    await pool(byCost(selected.filter((c) => !c.exclusive)), concurrency, runOne);
     // Exclusive checks move shared state (clock, rate limiter): one at a time, nothing alongside.
     for (const check of selected.filter((c) => c.exclusive)) await runOne(check);
 
+    // Leave the sandbox as the run found it where it can: undo the clock moves (control resetClock).
+    const clock = await restoreClock(services.control, session.client('run:sandbox'), clockKeyOf(profile));
     const ordered = selected.map((c) => results.get(c.id)!);
     const rules = withOutcomes(ruleVerdicts(model.rules, ordered, notSelected, checks), ordered);
     const causes = rootCauses(ordered);
@@ -112,6 +125,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     const expected = options.expectedFailures ? applyExpectedFailures(options.expectedFailures, ordered, ids) : undefined;
     summary.coverage = coverageOf(rules, ordered, notSelected, options.minCoverage);
     if (receiver) summary.webhooks = receiver.stats();
+    if (clock) summary.sandbox = { clock: { ...clock, message: session.mask(clock.message) } };
     const coverageProblem = minCoverageMessage(summary.coverage);
     const exit = decideExit({ results: ordered, expected, strict: options.strict, selection: selectionLabel(options) });
     if (coverageProblem) {

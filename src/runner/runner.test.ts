@@ -16,6 +16,7 @@ import { parseShard } from '../options/index.ts';
 import { ConfigError } from '../errors/index.ts';
 import { deriveSeed, matchesPattern, NO_CONTROL, runChecks, selectChecks } from './index.ts';
 import { NO_WEBHOOK_ROUTE } from './services.ts';
+import { byCost } from './run.ts';
 import { field } from '../checks/body.ts';
 
 const servers: Server[] = [];
@@ -160,6 +161,17 @@ describe('runChecks', () => {
     expect(inputs.two[0]).not.toEqual(inputs.one[0]);
     await runChecks({ profile: p, model: model(), seed: 4243, checkIds: ['props.one'] }, checks, []);
     expect(inputs.one[2]).not.toEqual(inputs.one[0]);
+  });
+
+  it('starts the costliest checks first, keeps the selection order in the results, and runs exclusive ones after', async () => {
+    const url = await target();
+    const started: string[] = [];
+    const mk = (id: string, extra: Omit<Partial<Check>, 'rules'> = {}) => check(id, async () => void started.push(id), extra);
+    const checks = [mk('a.short', { cost: 2 }), mk('b.unknown'), mk('c.long', { cost: 40 }), mk('d.alone', { cost: 99, exclusive: true }), mk('e.mid', { cost: 9 }), mk('f.short', { cost: 2 })];
+    const outcome = await runChecks({ profile: profile(url), model: model(), concurrency: 1, preflight: false }, checks, []);
+    expect(started).toEqual(['c.long', 'e.mid', 'a.short', 'f.short', 'b.unknown', 'd.alone']);
+    expect(outcome.results.map((r) => r.checkId)).toEqual(checks.map((c) => c.id));
+    expect(byCost(checks.filter((c) => !c.exclusive)).map((c) => c.id)).toEqual(['c.long', 'e.mid', 'a.short', 'f.short', 'b.unknown']);
   });
 
   it('reports counterexamples, transport causes and time limits as failures', async () => {

@@ -132,6 +132,7 @@ function requestAlias(ruleId: AliasRuleId): Driver {
       const rule = aliasRule(ctx, ruleId);
       const target = ALIAS_TARGETS[ruleId];
       // Only the deprecated name: accepted, and the value reads back under the new name where readable.
+      // Each run builds its own request (a fresh user where one is needed): independent runs.
       await checkProperty(ctx, fc.asyncProperty(fc.constant(null), async () => {
         let sent = '';
         const c = await target.build(ctx, (v) => ((sent = v), { [rule.old]: v }));
@@ -139,7 +140,7 @@ function requestAlias(ruleId: AliasRuleId): Driver {
         expect2xx(res, `${rule.operations[0]} with only the deprecated ${rule.old}`);
         const back = c.readBack ? await c.readBack(res) : undefined;
         if (back !== undefined) check(sameText(back, sent), `${rule.old} = ${sent} was sent, but ${rule.new} reads back as ${JSON.stringify(back)}`, { response: res });
-      }), { numRuns: Math.min(runsFor(ctx, 'user'), 3) });
+      }), { numRuns: Math.min(runsFor(ctx, 'user'), 3) }, { independent: true });
       // Matching pair: accepted.
       const both = await target.build(ctx, (v) => ({ [rule.old]: v, [rule.new]: v }));
       expect2xx(await ctx.http.send(both.req), `${rule.operations[0]} with ${rule.new} and ${rule.old} equal`);
@@ -157,6 +158,7 @@ function userCreateAlias(ruleId: AliasRuleId, version: 'v1' | 'v2'): Driver {
     safe: false,
     async run(ctx) {
       const rule = aliasRule(ctx, ruleId);
+      // Each run creates and reads its own user: independent runs.
       await checkProperty(ctx, fc.asyncProperty(userDataArb(), async (d0) => {
         const d = uniqueUser(d0);
         const res = await createUserRaw(ctx, version, await s2sHeaders(ctx), { email: d.email, country: d.country, [rule.old]: d.address });
@@ -166,7 +168,7 @@ function userCreateAlias(ruleId: AliasRuleId, version: 'v1' | 'v2'): Driver {
         const read = await readUser(ctx, 'v1', await userHeaders(ctx, { id, ...d, client: 0 }, 'id'));
         expect2xx(read, `${opLabel(ctx, 'getUserV1')} for the new user`);
         check(sameText(field(read.json, rule.new), d.address), `${rule.old} = ${d.address} was sent, but ${rule.new} reads back as ${JSON.stringify(field(read.json, rule.new))}`, { response: read });
-      }), { numRuns: runsFor(ctx, 'user') });
+      }), { numRuns: runsFor(ctx, 'user') }, { independent: true });
       await base.run(ctx);
     },
   };
@@ -187,9 +189,10 @@ export const requestDrivers: Drivers = {
       const ops = ctx.model.rule('ALIAS-MISMATCH-REJECTED').operations;
       const cases = ops.flatMap((op) => (TARGET_BY_OP[op] ?? []).map((id) => [op, id] as const));
       for (const op of ops) if (!TARGET_BY_OP[op]) throw new Error(`suites/drivers/aliases-request.ts: no alias target for ${op}`);
+      // Each run builds its own request (a fresh user where one is needed): independent runs.
       await checkProperty(ctx, fc.asyncProperty(fc.constantFrom(...cases), fc.boolean(), async ([, id], oldWrong) => {
         await expectMismatchRefused(ctx, aliasRule(ctx, id), ALIAS_TARGETS[id], oldWrong, ['ALIAS-MISMATCH-REJECTED', 'ERR-ALIAS-MISMATCH']);
-      }), { numRuns: Math.max(cases.length * 2, runsFor(ctx, 'user')) });
+      }), { numRuns: Math.max(cases.length * 2, runsFor(ctx, 'user')) }, { independent: true });
     },
   },
 };

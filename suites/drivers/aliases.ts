@@ -30,6 +30,7 @@ function userReadAlias(ruleId: AliasRuleId, expectedOf: (u: TestUser) => string)
     async run(ctx) {
       const rule = aliasRule(ctx, ruleId);
       const arb = fc.tuple(userDataArb(), fc.constantFrom<'v1' | 'v2'>('v1', 'v2'));
+      // Each run creates and reads its own user: independent runs.
       await checkProperty(ctx, fc.asyncProperty(arb, async ([data, version]) => {
         const user = await createUser(ctx, { ...uniqueUser(data), version });
         for (const op of rule.operations) {
@@ -39,7 +40,7 @@ function userReadAlias(ruleId: AliasRuleId, expectedOf: (u: TestUser) => string)
           expect2xx(res, op);
           expectPair(rule, res.json, expectedOf(user), op, res);
         }
-      }), { numRuns: runsFor(ctx, 'user') });
+      }), { numRuns: runsFor(ctx, 'user') }, { independent: true });
     },
   };
 }

@@ -91,36 +91,12 @@ export const drivers: Drivers = {
     safe: false,
     needs: ['two_clients'],
     async run(ctx) {
-      const theirs = await sharedUser(ctx, 1);
-      for (const kind of IDENTITY_KINDS) {
-        expect2xx(await readUser(ctx, 'v1', await userHeaders(ctx, theirs, kind)), `baseline: client 2 reads its own user by ${identityHeader(ctx, kind)}`);
-        const asOther = { ...theirs, client: 0 };
-        for (const v of ['v1', 'v2'] as const) {
-          const res = await readUser(ctx, v, await userHeaders(ctx, asOther, kind));
-          expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', ['AUTH-COMPANY-ISOLATION']);
-        }
-      }
-      // The user token route must not cross companies either: authorize as client 1 with client 2's EOA.
-      expectError(ctx, await authorizeRaw(ctx, { ...theirs, client: 0 }), 'ERR-S2S-USER-NOT-FOUND', ['AUTH-COMPANY-ISOLATION']);
-      // Every other user-scoped read with a path (shown, or given by the profile) and no path parameter:
-      // reads carry no body, so the other company's user is the only fault: exactly the not-found row.
-      const rules: RuleId[] = ['AUTH-COMPANY-ISOLATION'];
-      const reads = [...ctx.model.operations.values()].filter((op) => op.userScoped && op.server === 'api' && op.method.toLowerCase() === 'get'
-        && (!op.pathUnspecified || ctx.profile.operations[op.operationId]) && !/\{\w+\}/.test(op.path));
-      for (const op of reads) {
-        if (op.operationId === 'getUserV1' || op.operationId === 'getUserV2') continue;
-        const kind = IDENTITY_KINDS[reads.indexOf(op) % IDENTITY_KINDS.length];
-        const h = await userHeaders(ctx, { ...theirs, client: 0 }, kind);
-        const where = `${op.method.toUpperCase()} ${op.path} (${op.operationId}) with client 1's token and client 2's user by ${identityHeader(ctx, kind)}`;
-        const res = await ctx.http.send({ op: op.operationId, headers: h });
-        try {
-          expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', rules);
-        } catch (err) {
-          throw err instanceof CheckFailure ? new CheckFailure(`${where}: ${err.message}`, { rules, response: res }) : err;
-        }
-      }
-      // Every user-scoped write, with a body client 2's own call proves valid (isolation-writes.ts).
-      await isolationOnWrites(ctx);
+      // The reads (client 2's shared user) and the writes (a fresh user of client 2, isolation-writes.ts)
+      // touch nothing of each other: both go out at once, and a failure of the reads is reported first,
+      // as when they ran first.
+      const [reads, writes] = await Promise.allSettled([isolationOnReads(ctx), isolationOnWrites(ctx)]);
+      if (reads.status === 'rejected') throw reads.reason;
+      if (writes.status === 'rejected') throw writes.reason;
     },
   },
 
@@ -190,3 +166,62 @@ export const drivers: Drivers = {
     },
   },
 };
+
+/**
+ * AUTH-COMPANY-ISOLATION on reads: client 1's token with client 2's user, by each identity header, on
+ * every user-scoped read. A read changes nothing, so they are sent in concurrent batches; the answers are judged in
+ * the order they are listed, so the failure reported is the one a sequential run would report first.
+ */
+async function isolationOnReads(ctx: CheckContext): Promise<void> {
+  const theirs = await sharedUser(ctx, 1);
+  const asOther = { ...theirs, client: 0 };
+  const rules: RuleId[] = ['AUTH-COMPANY-ISOLATION'];
+  const probes: (() => Promise<() => void>)[] = [];
+  for (const kind of IDENTITY_KINDS) {
+    probes.push(async () => {
+      const res = await readUser(ctx, 'v1', await userHeaders(ctx, theirs, kind));
+      return () => expect2xx(res, `baseline: client 2 reads its own user by ${identityHeader(ctx, kind)}`);
+    });
+    for (const v of ['v1', 'v2'] as const) {
+      probes.push(async () => {
+        const res = await readUser(ctx, v, await userHeaders(ctx, asOther, kind));
+        return () => expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', rules);
+      });
+    }
+  }
+  // The user token route must not cross companies either: authorize as client 1 with client 2's EOA.
+  probes.push(async () => {
+    const res = await authorizeRaw(ctx, asOther);
+    return () => expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', rules);
+  });
+  // Every other user-scoped read with a path (shown, or given by the profile) and no path parameter:
+  // reads carry no body, so the other company's user is the only fault: exactly the not-found row.
+  const reads = [...ctx.model.operations.values()].filter((op) => op.userScoped && op.server === 'api' && op.method.toLowerCase() === 'get'
+    && (!op.pathUnspecified || ctx.profile.operations[op.operationId]) && !/\{\w+\}/.test(op.path));
+  for (const op of reads) {
+    if (op.operationId === 'getUserV1' || op.operationId === 'getUserV2') continue;
+    const kind = IDENTITY_KINDS[reads.indexOf(op) % IDENTITY_KINDS.length];
+    probes.push(async () => {
+      const h = await userHeaders(ctx, asOther, kind);
+      const where = `${op.method.toUpperCase()} ${op.path} (${op.operationId}) with client 1's token and client 2's user by ${identityHeader(ctx, kind)}`;
+      const res = await ctx.http.send({ op: op.operationId, headers: h });
+      return () => {
+        try {
+          expectError(ctx, res, 'ERR-S2S-USER-NOT-FOUND', rules);
+        } catch (err) {
+          throw err instanceof CheckFailure ? new CheckFailure(`${where}: ${err.message}`, { rules, response: res }) : err;
+        }
+      };
+    });
+  }
+  // At most READS_AT_ONCE in flight (a burst is not what the check is about); judged in listed order.
+  const settled: PromiseSettledResult<() => void>[] = [];
+  for (let i = 0; i < probes.length; i += READS_AT_ONCE) settled.push(...(await Promise.allSettled(probes.slice(i, i + READS_AT_ONCE).map((p) => p()))));
+  for (const judged of settled) {
+    if (judged.status === 'rejected') throw judged.reason;
+    judged.value();
+  }
+}
+
+/** Reads of isolationOnReads in flight at once. */
+const READS_AT_ONCE = 8;

@@ -11,7 +11,7 @@ import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { OperationId, RuleId } from '../../src/model/types.ts';
 import {
   CheckFailure, IDENTITY_KINDS, expectOneOfErrors, type IdentityKind, controlRaw, create3ds, createUser, expectError, expectNot2xx, hasControl,
-  identityHeader, is2xx, requestBody, rnd, sepaStates, setPrimaryWallet, setSepaStatus, userHeaders, field
+  identityHeader, is2xx, opLabel, requestBody, rnd, sepaStates, setPrimaryWallet, setSepaStatus, userHeaders, field
 } from '../kit/index.ts';
 import { tokenize } from './transfers.ts';
 
@@ -92,6 +92,9 @@ export async function isolationOnWrites(ctx: CheckContext): Promise<void> {
       const recipientId = field(rec.json, 'id');
       await probe({ op: 'estimateCardTransfer', body: requestBody(ctx, 'estimateCardTransfer', { amount: '10.00', currency: 'EUR' }, { ...(recipientId ? { recipient_id: recipientId } : {}), payment_details_id: pd }) });
     }
+  } else {
+    // Without it the rule is judged only in part: coverage does not count it (src/runner/coverage.ts).
+    ctx.couldNotJudge(`Push to Card steps 2-3 (${opLabel(ctx, 'createRecipientV2')}, ${opLabel(ctx, 'estimateCardTransfer')}) for another company's user are refused`, 'profile.pci_url (the card-tokenization environment)');
   }
   // The wallet-linking path in the state where it can succeed (control), then direct activation from the start.
   const S = sepaStates(ctx);

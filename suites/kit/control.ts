@@ -5,17 +5,12 @@
 // onto a vendor's sandbox calls, or a JS module). An operation the adapter lacks skips the check,
 // naming the operation, even when a driver forgot to declare the need `control:<operationId>`.
 
-import { isPrerequisiteFailed, PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
-import { isTransportError } from '../../src/client/errors.ts';
+import { isPrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
 import type { ControlOperationId } from '../../src/model/types.ts';
-import type { ControlAnswer, ControlInput } from '../../src/control/index.ts';
+import { adapterMalformed, adapterRefused, clockKeyOf, clockMoved, guardAdapter, isControlAdapterFault, type ControlAnswer, type ControlInput } from '../../src/control/index.ts';
 import { missingControlOperation } from '../../src/runner/needs.ts';
 import type { TestUser } from './users.ts';
-
-const clockAdvanced = new Map<string, number>();
-/** Per target instance (a later target may reuse a base_url on a freed port). */
-const clockKey = (ctx: CheckContext) => `${ctx.profile.base_url}|${ctx.profile.clients[0]?.client_id}`;
 
 /** True when the run's control adapter performs `operationId`. */
 export function hasControl(ctx: CheckContext, operationId: ControlOperationId): boolean {
@@ -30,25 +25,18 @@ export async function controlRaw(ctx: CheckContext, operationId: ControlOperatio
 }
 
 /**
- * The adapter call itself. A transport failure of the control call (timeout, reset, a body too deep
- * or too large) is the sandbox's, like a refusal: the check is blocked by control:<operationId> with
- * the cause, never failed (it observed nothing about the partner API). The check's own abort (its
- * time limit, the run cancelled) passes through so the runner reports that instead.
+ * The adapter call itself, through the guard (src/control/guard.ts; the runner installs it, and a
+ * check run outside the runner gets it here): an exception in the adapter's code, an unreachable
+ * control endpoint or a success answer not in spec/control.yaml's shape is an adapter error, the
+ * check blocked by control:<operationId> naming no rule. The check's own abort passes through.
  */
 async function callControl(ctx: CheckContext, operationId: ControlOperationId, input: ControlInput): Promise<ControlAnswer> {
-  try {
-    return await ctx.services.control!.call(ctx.http, operationId, input);
-  } catch (err) {
-    if (isTransportError(err) && err.code !== 'ABORTED') {
-      throw new PrerequisiteFailed(`control:${operationId}`, `test-control ${operationId} through the ${ctx.services.control!.source} failed: ${err.code}: ${err.message}`);
-    }
-    throw err;
-  }
+  return guardAdapter(ctx.services.control!, ctx.model, { clockKey: clockKeyOf(ctx.profile) }).call(ctx.http, operationId, input);
 }
 
-/** Why a refused control operation blocks the check: a setup step, never a verdict on the target's rules. */
-function refused(ctx: CheckContext, operationId: ControlOperationId, res: ControlAnswer): PrerequisiteFailed {
-  return new PrerequisiteFailed(`control:${operationId}`, `test-control ${operationId} through the ${ctx.services.control!.source} failed with HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+/** Why a refused control operation blocks the check: an adapter error, never a verdict on the target's rules. */
+function refused(ctx: CheckContext, operationId: ControlOperationId, res: ControlAnswer) {
+  return adapterRefused(ctx.services.control!, operationId, res);
 }
 
 /** One control operation; skips when the adapter lacks it; a refusal blocks the check (reported as blocked by control:<operationId>). */
@@ -60,22 +48,20 @@ export async function control(ctx: CheckContext, operationId: ControlOperationId
 
 const forUser = (user: TestUser) => ({ user_id: user.id });
 
-/** Moves the target's clock forward (control advanceClock); remembers the total per target. */
+/** Moves the target's clock forward (control advanceClock); the guard records the move, the run undoes it at its end (resetClock). */
 export async function advanceClock(ctx: CheckContext, seconds: number): Promise<void> {
   await control(ctx, 'advanceClock', { body: { seconds } });
-  const key = clockKey(ctx);
-  clockAdvanced.set(key, (clockAdvanced.get(key) ?? 0) + seconds);
 }
 
-/** Seconds this process moved the target's clock forward (tolerance for "now" comparisons). */
+/** Seconds the target's clock stands ahead by moves of this process not yet undone (tolerance for "now" comparisons). */
 export function clockSkewAllowance(ctx: CheckContext): number {
-  return clockAdvanced.get(clockKey(ctx)) ?? 0;
+  return clockMoved(clockKeyOf(ctx.profile));
 }
 
 export async function create3ds(ctx: CheckContext, user: TestUser): Promise<{ transaction_id: string; expires_at?: number }> {
   const res = await control(ctx, 'create3dsChallenge', { params: forUser(user), body: { amount: 12.5, currency: 'EUR' } });
   const id = res.json?.transaction_id;
-  if (typeof id !== 'string') throw new Error(`test-control create3dsChallenge answered no transaction_id: ${res.text.slice(0, 200)}`);
+  if (typeof id !== 'string') throw adapterMalformed(ctx.services.control!, 'create3dsChallenge', `answered no transaction_id: ${res.text.slice(0, 200)}`);
   const expires = res.json?.expires_at;
   return { transaction_id: id, ...(typeof expires === 'number' ? { expires_at: expires } : {}) };
 }
@@ -107,8 +93,9 @@ export async function settleActivity(ctx: CheckContext, activityId: string): Pro
   try {
     res = await callControl(ctx, 'completeActivity', { params: { activity_id: activityId }, body: {} });
   } catch (err) {
-    // As with a refusal: the caller waits for the target's own settlement instead.
-    if (!isPrerequisiteFailed(err)) throw err;
+    // As with a refusal: the caller waits for the target's own settlement instead. An exception in
+    // the adapter's own code or a malformed answer is reported, not waited out.
+    if (!isPrerequisiteFailed(err) || (isControlAdapterFault(err) && (err.adapter.problem === 'threw' || err.adapter.problem === 'malformed'))) throw err;
     ctx.log(`${err.message}; waiting for the target to settle on its own`);
     return false;
   }
@@ -134,7 +121,7 @@ export async function signChallenge(ctx: CheckContext, user: TestUser, challenge
   }
   if (!res.ok) throw refused(ctx, 'signChallenge', res);
   const signed = res.json?.signed_challenge;
-  if (typeof signed !== 'string') throw new Error(`test-control signChallenge answered no signed_challenge: ${res.text.slice(0, 200)}`);
+  if (typeof signed !== 'string') throw adapterMalformed(ctx.services.control!, 'signChallenge', `answered no signed_challenge: ${res.text.slice(0, 200)}`);
   return signed;
 }
 

@@ -194,6 +194,7 @@ export async function sepaModelRun(ctx: CheckContext): Promise<void> {
     { maxCommands: 10, size: 'medium' },
   );
   const couldNot = new Set<string>();
+  // Each run sets up its own user and runs its sequence on it: independent runs.
   await checkProperty(ctx, fc.asyncProperty(fc.constantFrom(...statuses), fc.boolean(), cmds, async (initial, primary, seq) => {
     const setup = async () => {
       const user = await createUser(ctx);
@@ -202,7 +203,8 @@ export async function sepaModelRun(ctx: CheckContext): Promise<void> {
       return { model: { S, status: initial, primary, challenge: false } as SepaModel, real: { ctx, user, couldNot } as SepaReal };
     };
     await fc.asyncModelRun(setup, seq);
-  }), { numRuns: runsFor(ctx, 'model') });
+  }), { numRuns: runsFor(ctx, 'model') }, { independent: true });
   // A model that silently skips a command would pass while never exercising it: say what did not run.
-  for (const what of couldNot) ctx.warn(`states.sepa.model could not run: ${what}`);
+  // Sorted: runs go out concurrently (independent: each its own user), so insertion order is not the run order.
+  for (const what of [...couldNot].sort()) ctx.warn(`states.sepa.model could not run: ${what}`);
 }

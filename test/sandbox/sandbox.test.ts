@@ -61,6 +61,8 @@ describe('a sandbox without our control API', () => {
     // vendor's paths and shapes. triggerWebhook is asked for only when an event cannot be provoked
     // (see the test without the 3DS simulation call).
     expect(sb.sim.calls.size).toBe(Object.keys((parseYaml(await readFile(ADAPTER_FILE, 'utf8')) as { operations: object }).operations).length - 1);
+    // The clock the run moved through the vendor's time travel was undone through it (resetClock).
+    expect(viaAdapter.results.summary.sandbox.clock).toMatchObject({ restored: true, message: expect.stringContaining('control resetClock through the control adapter file') });
     // The external receiver got the deliveries the vendor sent to the dashboard URL.
     expect(viaAdapter.results.summary.webhooks.received).toBeGreaterThan(0);
   }, 400_000);

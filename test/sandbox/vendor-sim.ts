@@ -65,6 +65,10 @@ export async function startVendorSim(controlUrl: string, key: string): Promise<V
       const r = await forward('POST', '/clock/advance', { seconds: b.jump?.by_seconds });
       return [r.status === 200 ? 202 : r.status, { clock: { unix: r.json?.now } }];
     }],
+    ['DELETE', /^\/sim\/v2\/time-travel$/, async () => {
+      const r = await forward('POST', '/clock/reset', {});
+      return [r.status === 200 ? 200 : r.status, { clock: { unix: r.json?.now } }];
+    }],
     ['POST', /^\/sim\/v2\/cardholders\/([^/]+)\/auth-challenges$/, async (m, b) => {
       const r = await forward('POST', `/users/${m[1]}/3ds`, { amount: b.purchase?.value, currency: b.purchase?.ccy });
       return [r.status, { data: { challenge_ref: r.json?.transaction_id, valid_until: r.json?.expires_at } }];
@@ -116,7 +120,7 @@ export async function startVendorSim(controlUrl: string, key: string): Promise<V
       for (const [method, re, handler] of routes) {
         const m = url.pathname.match(re);
         if (req.method !== method || !m) continue;
-        calls.set(re.source, (calls.get(re.source) ?? 0) + 1);
+        calls.set(`${method} ${re.source}`, (calls.get(`${method} ${re.source}`) ?? 0) + 1);
         const [status, body] = await handler(m, await readJson(req), url);
         return send(status, body);
       }

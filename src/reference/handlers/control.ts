@@ -74,6 +74,11 @@ export const CONTROL_HANDLERS = {
     return { status: 200, body: { now: st.clock.nowSec() } };
   },
 
+  resetClock(_ctx, st) {
+    st.clock.reset();
+    return { status: 200, body: { now: st.clock.nowSec() } };
+  },
+
   create3dsChallenge(ctx, st) {
     const u = userOf(ctx, st);
     const f = fields(st);

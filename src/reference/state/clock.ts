@@ -18,6 +18,11 @@ export class Clock {
     this.offsetMs += seconds * 1000;
   }
 
+  /** Back to real time (control resetClock): every advance undone. */
+  reset(): void {
+    this.offsetMs = 0;
+  }
+
   /** Runs `fn` after `ms` of real time (unref'd: it never keeps the process alive). */
   schedule(ms: number, fn: () => void): void {
     const t = setTimeout(() => {

@@ -12,7 +12,8 @@ export class FixedWindow {
   /** Counts one hit at `now` (ms); returns 0 when allowed, else the seconds until the window resets (>= 1). */
   hit(key: string, now: number): number {
     let w = this.windows.get(key);
-    if (!w || now - w.start >= this.windowMs) {
+    // A window that starts after `now` began before the clock was set back (control resetClock): over.
+    if (!w || now - w.start >= this.windowMs || now < w.start) {
       if (this.windows.size > 10_000) this.sweep(now);
       w = { start: now, count: 0 };
       this.windows.set(key, w);
@@ -23,7 +24,7 @@ export class FixedWindow {
   }
 
   private sweep(now: number): void {
-    for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
+    for (const [k, w] of this.windows) if (now - w.start >= this.windowMs || now < w.start) this.windows.delete(k);
   }
 }
 

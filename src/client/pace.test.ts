@@ -1,0 +1,84 @@
+// Pacing below a documented token limit, on a real loopback server that enforces one.
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadModel } from '../model/index.ts';
+import { Pacer } from './pace.ts';
+import { loopback } from './testing.ts';
+
+const LIMIT = 5;
+const WINDOW_MS = 1000;
+
+/** A token endpoint refusing the (LIMIT+1)th request of each fixed 1 s window with 429 + Retry-After. */
+function limitedToken(times: number[], refused: { n: number }) {
+  let windowStart = 0;
+  let inWindow = 0;
+  return (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+    req.resume();
+    req.on('end', () => {
+      const now = performance.now();
+      if (now - windowStart >= WINDOW_MS) {
+        windowStart = now;
+        inWindow = 0;
+      }
+      times.push(now);
+      if (++inWindow > LIMIT) {
+        refused.n++;
+        res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' });
+        res.end('{"error_reason":"ErrorRateLimited"}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"access_token":"tok-abcdefgh","token_type":"Bearer","expires_at":1}');
+    });
+  };
+}
+
+/** Most requests in any window of WINDOW_MS. */
+const busiest = (times: number[]) => Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + WINDOW_MS).length));
+
+describe('pacing below a documented token limit', () => {
+  const documented = loopback({ rate_limit: { per_client: LIMIT, per_ip: 50, window_seconds: WINDOW_MS / 1000 } });
+  const undocumented = loopback();
+  afterEach(async () => {
+    await documented.close();
+    await undocumented.close();
+  });
+
+  it('holds token requests below the documented limit, so no 429 is met; without the numbers the same burst meets them', async () => {
+    const model = await loadModel();
+    const times: number[] = [];
+    const refused = { n: 0 };
+    const url = await documented.serve(limitedToken(times, refused));
+    const c = documented.session(url, { model }).client('paced');
+    await Promise.all(Array.from({ length: 10 }, () => c.send({ op: 'createToken', body: {} })));
+    expect(refused.n).toBe(0);
+    expect(times).toHaveLength(10);
+    expect(busiest(times)).toBeLessThanOrEqual(Math.floor(LIMIT * 0.8));
+    // The time held counts as waiting (the check's time limit follows it).
+    expect(c.waitedMs).toBeGreaterThan(1500);
+
+    const times2: number[] = [];
+    const refused2 = { n: 0 };
+    const url2 = await undocumented.serve(limitedToken(times2, refused2));
+    const c2 = undocumented.session(url2, { model }).client('unpaced');
+    await Promise.all(Array.from({ length: 10 }, () => c2.send({ op: 'createToken', body: {} })));
+    expect(refused2.n).toBeGreaterThan(0);
+  });
+
+  it('never holds a probe of the limit (noRetry): the rate-limit checks still reach it', async () => {
+    const model = await loadModel();
+    const times: number[] = [];
+    const refused = { n: 0 };
+    const url = await documented.serve(limitedToken(times, refused));
+    const c = documented.session(url, { model }).client('probe');
+    const began = performance.now();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => c.send({ op: 'createToken', body: {}, noRetry: true })));
+    expect(performance.now() - began).toBeLessThan(900);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(3);
+  });
+
+  it('documents nothing without a window or a limit', () => {
+    expect(Pacer.forProfile({})).toBeUndefined();
+    expect(Pacer.forProfile({ rate_limit: { per_ip: 10 } })).toBeUndefined();
+    expect(Pacer.forProfile({ rate_limit: { per_client: 10, per_ip: 20, window_seconds: 60 } })).toMatchObject({ perWindow: 8, windowMs: 60_000 });
+  });
+});
