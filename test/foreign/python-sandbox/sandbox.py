@@ -24,7 +24,7 @@ from state import State  # noqa: E402
 from web import App, serve  # noqa: E402
 
 # Deliberate non-conformances, one sentence of the spec each (see TRIAL.md).
-FAULTS = ("drop-alias", "chain-field", "replay-3ds", "token-24h", "first-user-header", "reopen-card")
+FAULTS = ("drop-alias", "chain-field", "replay-3ds", "token-24h", "first-user-header", "reopen-card", "no-delay")
 
 
 def parse(argv):
@@ -42,6 +42,8 @@ def parse(argv):
                    help="leave fields whose value is None out of answers and webhooks (default: null, FastAPI's default)")
     p.add_argument("--pydantic-422", action="store_true",
                    help="answer request-validation errors no section 7 row or rule fixes with Pydantic's 422 (section 7 body)")
+    p.add_argument("--iso-timestamps", action="store_true",
+                   help="withdrawal valid_after/requested_at as ISO 8601 (Pydantic datetime) instead of Unix seconds")
     p.add_argument("--log-errors", action="store_true", help="print every 4xx/5xx exchange as a JSON line on stderr")
     p.add_argument("--fault", action="append", choices=FAULTS)
     p.add_argument("--tls-cert")

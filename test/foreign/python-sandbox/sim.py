@@ -166,9 +166,11 @@ def register(app, state):
         now = state.clock.now_s()
         item = {"id": new_id("wdr"), "user_id": user.id, "status": "Requested",
                 "call_data": "0xa9059cbb" + to[2:].rjust(64, "0") + "0" * 63 + "1",
-                "valid_after": now + WITHDRAWAL_DELAY, "requested_at": now, "wallet_address": wallet,
+                "valid_after": now + (0 if "no-delay" in state.faults else WITHDRAWAL_DELAY), "requested_at": now, "wallet_address": wallet,
                 "account_address": wallet, "destination_address": to, "to_address": to,
                 "token_symbol": "USDC", "amount": "1.00"}
+        if state.iso_timestamps:  # Pydantic's datetime: ISO 8601 with an offset
+            item["valid_after"], item["requested_at"] = iso(item["valid_after"]), iso(item["requested_at"])
         state.withdrawals[item["id"]] = item
         state.webhooks.emit("/v2/webhooks/erc-withdrawals", dict(item, type="WithdrawalRequested"))
         return Response(201, item)

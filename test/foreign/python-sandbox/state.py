@@ -130,6 +130,7 @@ class State:
         self.rate_hits = {}
         self.auto_settle = opts.auto_settle_seconds
         self.pci_auth = opts.pci_auth
+        self.iso_timestamps = opts.iso_timestamps
 
     def company(self, company_id):
         return next((c for c in self.companies if c.id == company_id), None)
