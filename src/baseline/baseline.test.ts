@@ -113,6 +113,12 @@ describe('expected failures', () => {
     // A skipped check that warned under --strict fails: nothing turns "judged nothing" into 0.
     expect(decideExit({ results: [{ checkId: 'a', verdict: 'skip', reason: 'r', warnings: ['w'] }], strict: true })).toMatchObject({ code: 1, verdict: 'fail' });
   });
+  it('says checks blocked by a control adapter error apart from those blocked by the target (exit 1 either way)', () => {
+    const adapter = { source: 'control adapter module a.mjs', operation: 'advanceClock', problem: 'threw' };
+    const exit = decideExit({ results: [{ checkId: 'a', verdict: 'blocked', blocked: { adapter } }, { checkId: 'b', verdict: 'blocked', blocked: {} }, { checkId: 'c', verdict: 'pass' }] });
+    expect(exit.code).toBe(1);
+    expect(exit.reasons).toEqual(['1 check blocked by a failed prerequisite', "1 check blocked by a control adapter error (the adapter's, not the target's: see ADAPTER ERROR above)"]);
+  });
   it('rejects malformed files with a typed error naming the file and the field', () => {
     const bad = (text: string) => {
       try {

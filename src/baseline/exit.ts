@@ -7,7 +7,7 @@ import { conclude, exitCodeOf, inconclusive, type Conclusion } from '../errors/i
 import type { ExpectedFailuresOutcome } from '../events/index.ts';
 
 export interface ExitInput {
-  results: { checkId: string; verdict: string; warnings?: string[]; reason?: string }[];
+  results: { checkId: string; verdict: string; warnings?: string[]; reason?: string; blocked?: { adapter?: object } }[];
   expected?: ExpectedFailuresOutcome;
   strict?: boolean;
   /** The selection, to say why nothing was selected (e.g. `shard 3/4`, `--check x`). */
@@ -42,7 +42,10 @@ export function decideExit({ results, expected, strict, selection }: ExitInput):
   const failed = failing.filter((r) => r.verdict === 'fail').length;
   const blocked = failing.length - failed;
   if (failed) reasons.push(`${failed} check${failed === 1 ? '' : 's'} failed`);
-  if (blocked) reasons.push(`${blocked} check${blocked === 1 ? '' : 's'} blocked by a failed prerequisite`);
+  // A control adapter error is the user's adapter, not the target: said apart, so nobody reads it as the target's fault.
+  const byAdapter = failing.filter((r) => r.verdict === 'blocked' && r.blocked?.adapter).length;
+  if (blocked - byAdapter) reasons.push(`${blocked - byAdapter} check${blocked - byAdapter === 1 ? '' : 's'} blocked by a failed prerequisite`);
+  if (byAdapter) reasons.push(`${byAdapter} check${byAdapter === 1 ? '' : 's'} blocked by a control adapter error (the adapter's, not the target's: see ADAPTER ERROR above)`);
   for (const p of expected?.problems ?? []) reasons.push(`expected-failures ${expected!.file}: ${p.message}`);
   const warned = results.filter((r) => r.warnings?.length).length;
   if (strict && warned) reasons.push(`--strict: ${warned} check${warned === 1 ? '' : 's'} warned`);
