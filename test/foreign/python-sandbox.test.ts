@@ -57,6 +57,18 @@ describe.skipIf(!hasPython && process.env.CI !== 'true')('an independent Python 
     expect(out.exitCode).toBe(0);
   }, 240_000);
 
+  it('leaves the sandbox as it found it: a second run against the same sandbox is as clean (resetClock)', async () => {
+    const { profile } = await sandbox();
+    // The token lifetime moves the clock two days; the identity-provider tokens and the limits are minted
+    // and counted on real time, so a clock left moved would fail them on the next run.
+    const checks = ['limits.s2s.*', 'auth.idp.exchange', 'limits.token.rate-limit'];
+    for (const run of [1, 2]) {
+      const out = await runConformance({ profile, env: {}, numRuns: 1, checks });
+      expect({ run, notPassed: out.results.filter((r) => r.verdict !== 'pass').map((r) => `${r.checkId} ${r.verdict}: ${r.failure?.message ?? r.reason ?? ''}`) }).toEqual({ run, notPassed: [] });
+      expect(out.summary.sandbox?.clock).toMatchObject({ restored: true });
+    }
+  }, 180_000);
+
   it('with --pydantic-422 (422 where no section 7 row fixes a status) and --iso-timestamps the checks still pass', async () => {
     const { profile } = await sandbox(['--pydantic-422', '--iso-timestamps']);
     // The mode is on: a body that is not JSON (no section 7 row) is answered 422 in the section 7 shape.

@@ -32,6 +32,12 @@ export const operations = {
     return { now: seconds(json.current_time) };
   },
 
+  // Called once at the end of a run that moved the clock: the sandbox's "back to real time".
+  async resetClock(_input, { http }) {
+    const json = await sandbox(http, 'resetClock', 'POST', '/clock/reset');
+    return { now: seconds(json.current_time) };
+  },
+
   async create3dsChallenge(input, { http }) {
     const body = { user_id: input.params.user_id };
     if (input.body?.amount !== undefined) body.amount = input.body.amount;

@@ -154,7 +154,8 @@ class State:
         """Sliding window on the sandbox clock; returns seconds to wait, or 0."""
         now = self.clock.now()
         window = self.rate["window_seconds"]
-        hits = [t for t in self.rate_hits.get(key, []) if now - t < window]
+        # 0 <= age: a reset clock (back to real time) must not leave hits stamped in its future counting
+        hits = [t for t in self.rate_hits.get(key, []) if 0 <= now - t < window]
         if len(hits) >= limit:
             self.rate_hits[key] = hits
             return max(1, int(window - (now - hits[0])) + 1)
