@@ -17,7 +17,7 @@ import { referenceModel } from './model.ts';
 import { createHandler } from './pipeline.ts';
 import { apiRoutes, controlRoutes, type UnspecifiedAuth } from './routes.ts';
 import { REFERENCE_PROBE_BOUND, RefState } from './state/index.ts';
-import type { ReferenceOptions, ReferenceServer, ReferenceTls } from './types.ts';
+import { REFERENCE_TARGET_NAME, type ReferenceOptions, type ReferenceServer, type ReferenceTls } from './types.ts';
 
 export { FAULT_POINTS, type FaultPoint } from './faults.ts';
 export { DEFAULT_OPERATION_PATHS } from './handlers/index.ts';
@@ -25,6 +25,7 @@ export { BANK_ACCOUNT_WEBHOOK_PATH } from './handlers/control.ts';
 export { DEFAULT_RATE_LIMIT, EMBEDDED_RUN_RATE_LIMIT } from './state/index.ts';
 export { S2S_STEPS, USER_TOKEN_STEPS, USER_TOKEN_VALIDITY_SECONDS } from './auth/index.ts';
 export type { OutgoingResponse, RateLimitOptions, ReferenceOptions, ReferenceServer, ReferenceTls, ResponseTransform, TransformRequest } from './types.ts';
+export { REFERENCE_TARGET_NAME } from './types.ts';
 export { generateTlsIdentity, type TlsIdentity } from './tls.ts';
 
 /** Request body limit (64 KiB): a longer body is a 400 validation failure, never buffered. */
@@ -116,7 +117,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
   st.issuer = base_url;
 
   const profile: TargetProfile = {
-    name: opts.name ?? 'reference',
+    name: opts.name ?? REFERENCE_TARGET_NAME,
     base_url,
     pci_url: originOf(host, pciPort, scheme),
     ...(control ? { control_url: `${base_url}${CONTROL_PREFIX}` } : {}),

@@ -2,6 +2,9 @@ import type { SecureVersion } from 'node:tls';
 import type { ErrorRuleId } from '../model/types.ts';
 import type { TargetProfile } from '../profile/types.ts';
 
+/** The profile name the reference publishes unless told another: results.json records it as target.name (history tells reference runs by it). */
+export const REFERENCE_TARGET_NAME = 'reference';
+
 /** A response about to be sent; a transform may rewrite any part of it. */
 export interface OutgoingResponse {
   status: number;

@@ -3,6 +3,7 @@ import type { Reporter } from '../events/index.ts';
 import { ConsoleReporter, type ConsoleReporterOptions } from './console.ts';
 import { HtmlReporter } from './html.ts';
 import { JsonReporter } from './json.ts';
+import { CtrfReporter } from './ctrf.ts';
 import { JunitReporter } from './junit.ts';
 import { HarReporter } from './har.ts';
 import { OtlpReporter } from './otlp.ts';
@@ -10,6 +11,7 @@ import { OtlpReporter } from './otlp.ts';
 export { ConsoleReporter, type ConsoleReporterOptions } from './console.ts';
 export { JsonReporter, buildResults } from './json.ts';
 export { JunitReporter, buildJunit } from './junit.ts';
+export { CtrfReporter, buildCtrf, CTRF_SPEC_VERSION } from './ctrf.ts';
 export { HtmlReporter, buildHtml } from './html.ts';
 export { HarReporter, buildHar, HAR_DEFAULTS, type Har, type HarEntry } from './har.ts';
 export { OtlpReporter, OTLP_DEFAULTS } from './otlp.ts';
@@ -25,6 +27,8 @@ export interface ReporterSelection {
   json?: string;
   junit?: string;
   html?: string;
+  /** CTRF JSON (run --report ctrf). */
+  ctrf?: string;
   /** HAR 1.2 file of every exchange (run --har). */
   har?: string;
   /** OTLP/HTTP traces endpoint (run --otlp), and where export problems are told. */
@@ -39,6 +43,7 @@ export function createReporters(sel: ReporterSelection): Reporter[] {
   if (sel.json) out.push(new JsonReporter(sel.json));
   if (sel.junit) out.push(new JunitReporter(sel.junit));
   if (sel.html) out.push(new HtmlReporter(sel.html, sel.replayBase));
+  if (sel.ctrf) out.push(new CtrfReporter(sel.ctrf));
   if (sel.har) out.push(new HarReporter(sel.har));
   if (sel.otlp) out.push(new OtlpReporter(sel.otlp.url, sel.otlp.onProblem));
   return out;

@@ -13,7 +13,7 @@ function traceLine(e: Exchange): string[] {
   return e.traceId ? [`trace: ${e.traceId} span: ${e.spanId} x-request-id: ${e.requestId}`] : [];
 }
 
-function failureText(c: CollectedCheck): string {
+export function failureText(c: CollectedCheck): string {
   const f = c.failure!;
   const parts = [f.message, `rules: ${f.rules.join(', ')}`, `section: ${c.section}`, `seed: ${c.seed}`];
   if (f.cause) parts.push(`cause: ${f.cause}`);
@@ -26,7 +26,7 @@ function failureText(c: CollectedCheck): string {
 }
 
 /** A blocked check is a JUnit failure whose message names the blocking operation (the root cause), not the check's rules. */
-function blockedText(c: CollectedCheck): string {
+export function blockedText(c: CollectedCheck): string {
   const b = c.blocked!;
   const parts = [`blocked by ${b.operation}: ${b.message}`, `blocking rules: ${b.rules.join(', ') || '(none listed in the model)'}`, `own rules not observed: ${c.rules.join(', ')}`, `seed: ${c.seed}`];
   if (b.exchange) {

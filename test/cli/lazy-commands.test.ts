@@ -43,7 +43,7 @@ describe('command registry (lazy)', () => {
     expect(await imported('--help')).toEqual([]);
   });
 
-  it.each(['rules', 'replay'])('%s --help imports that command module only', async (name) => {
+  it.each(['rules', 'replay', 'history'])('%s --help imports that command module only', async (name) => {
     expect(COMMANDS.some((c) => c.name === name)).toBe(true);
     expect(await imported(name, '--help')).toEqual([name]);
   });

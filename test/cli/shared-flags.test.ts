@@ -38,12 +38,12 @@ const rows = byCommand.flatMap(({ name, flags }) => [...flags].filter(([flag]) =
 const OWN_MEANING: Record<string, string> = {
   html: 'run: the run report; compare: the comparison page',
   duration: 'load: seconds of load; audit: seconds until the audit ends',
-  out: 'load: the result file; certify: the package directory',
+  out: 'load: the result file; certify: the package directory; history: the history directory',
   key: 'certify: the private key that signs; verify: the public key that checks',
 };
 
 /** The long commands: each takes --config and stops on Ctrl-C (src/cli/cancel.ts). */
-const LONG_COMMANDS = ['run', 'compare', 'certify', 'load', 'selftest', 'replay'];
+const LONG_COMMANDS = ['run', 'compare', 'certify', 'load', 'selftest', 'replay', 'history'];
 const cancellable = (name: string) => /\bwithCancellation\(/.test(readFileSync(new URL(`../../src/cli/commands/${name}.ts`, import.meta.url), 'utf8'));
 
 describe('shared flags (src/cli/flags.ts)', () => {

@@ -25,6 +25,7 @@ const TABLE: ReadonlyArray<readonly [command: string, describe: string, module: 
   ['load [scenario] [files..]', 'Run a bounded load scenario (`load --help` lists them) in the closed or open model, or merge results: load merge a.json b.json ...', () => import('./load.ts')],
   ['selftest', 'Prove the checks catch non-conformance: run them against the reference and every mutant variant', () => import('./selftest.ts')],
   ['diff <old> <new>', 'Compare two results.json files: newly failing, fixed and newly skipped rules and checks (exit 1 if anything newly fails)', () => import('./diff.ts')],
+  ['history <files..>', 'Timeline of many results.json of one target: per rule and check the streak, new, fixed and regressed against the previous run and the last N, flapping rules; --classify replays each changed check by seed (deterministic, target-flaky, generator-found); writes history.json and history.html (exit 1 if the latest run regressed, 4 with fewer than two runs)', () => import('./history.ts')],
   ['certify', 'Run the full suite and, only if it passes with every testable rule exercised, write a signed certification package', () => import('./certify.ts')],
   ['verify <package>', 'Verify a certification package: exit 1 naming the file that does not match (changed, missing, extra) or a wrong key', () => import('./verify.ts')],
   ['audit', 'Certify a client: serve the reference in audit mode (profile on the first stdout line), judge the calls your client makes', () => import('./audit.ts')],

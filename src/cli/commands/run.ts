@@ -12,10 +12,13 @@ import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
 import { ciOptions, resolveCiOptions, type CiFlagValues } from '../ci-options.ts';
+import { appendToHistory, buildHistory, formatHistory, HISTORY_DEFAULTS, loadRuns, writeHistory } from '../../history/index.ts';
 
 export const RUN_CLI_DEFAULTS = {
   reportDir: DEFAULT_REPORT_DIR,
-  files: { json: 'results.json', junit: 'junit.xml', html: 'report.html' },
+  files: { json: 'results.json', junit: 'junit.xml', html: 'report.html', ctrf: 'ctrf.json' },
+  /** Extra report formats --report adds (results.json, junit.xml and report.html are always written). */
+  reports: ['ctrf'],
 } as const;
 
 function shellArg(s: string): string {
@@ -32,6 +35,9 @@ interface RunArgs extends RunFlagValues, CiFlagValues {
   har?: string;
   otlp?: string;
   verbose?: boolean;
+  history?: string;
+  report?: string[];
+  historyKeep?: number;
 }
 
 async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
@@ -39,6 +45,9 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   const profilePath = o.profiles[0];
   if (o.profiles.length > 1) throw new ConfigError(`run takes one --profile (compare takes two), got ${o.profiles.length}`);
   const ci = await resolveCiOptions(args, io.cwd);
+  // Checked before the run, so a wrong --history-keep costs no run.
+  const historyDir = args.history === undefined ? undefined : resolve(io.cwd, String(args.history));
+  const historyKeep = historyKeepOf(args.historyKeep);
   // --json prints the results JSON on stdout; the console report then goes to stderr.
   const human = args.json ? io.stderr : io.stdout;
   const replayBase = ['npx baas-conform run', ...(profilePath ? ['--profile', shellArg(args.profile ?? profilePath)] : []), ...(o.target ? ['--target', shellArg(o.target)] : [])].join(' ');
@@ -47,6 +56,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
     junit: resolve(io.cwd, args.junit ?? join(o.reportDir, RUN_CLI_DEFAULTS.files.junit)),
     html: resolve(io.cwd, args.html ?? join(o.reportDir, RUN_CLI_DEFAULTS.files.html)),
   };
+  const ctrfPath = (args.report ?? []).includes('ctrf') ? resolve(io.cwd, join(o.reportDir, RUN_CLI_DEFAULTS.files.ctrf)) : undefined;
   const har: string | undefined = args.har;
   const harPath = har === undefined ? undefined : resolve(io.cwd, har);
   const otlp: string | undefined = args.otlp;
@@ -55,6 +65,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
     console: { stream: human },
     ...paths,
     ...(harPath ? { har: harPath } : {}),
+    ...(ctrfPath ? { ctrf: ctrfPath } : {}),
     ...(otlp ? { otlp: { url: otlp, onProblem: (m: string) => io.stderr.write(`${m}\n`) } } : {}),
     replayBase,
   });
@@ -87,22 +98,41 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       onLog: args.verbose ? (id, msg) => human.write(`  [${id}] ${msg}\n`) : undefined,
     }),
   );
-  human.write(`Reports: ${paths.json}, ${paths.junit}, ${paths.html}${harPath ? `, ${harPath}` : ''}\n`);
+  human.write(`Reports: ${[paths.json, paths.junit, paths.html, ...(ctrfPath ? [ctrfPath] : []), ...(harPath ? [harPath] : [])].join(', ')}\n`);
   if (args.json) io.stdout.write(await readFile(paths.json, 'utf8'));
   if (outcome.coverageProblem) io.stderr.write(`${outcome.coverageProblem}\n`);
+  if (historyDir) await recordHistory(historyDir, paths.json, historyKeep, human, io.cwd);
   return outcome.exitCode;
+}
+
+/** `run --history DIR`: this run joins the last runs kept in DIR, and the history is rewritten there. */
+async function recordHistory(dir: string, resultsFile: string, keep: number, human: CliIo['stdout'], cwd: string): Promise<void> {
+  const kept = await appendToHistory(dir, resultsFile, keep);
+  const doc = buildHistory(await loadRuns(kept, cwd));
+  const files = await writeHistory(doc, dir);
+  human.write(`${formatHistory(doc).join('\n')}\nHistory (${kept.length} of at most ${keep} runs kept): ${files.json}, ${files.html}\n`);
+}
+
+function historyKeepOf(value: unknown): number {
+  if (value === undefined) return HISTORY_DEFAULTS.keep;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`--history-keep must be a whole number of runs, 1 or more, got ${JSON.stringify(value)}`);
+  return n;
 }
 
 export const runCommand: CommandImpl<RunArgs> = {
   builder: (y: Argv) =>
     sharedFlags(ciOptions(y), 'config', 'profile', 'target', 'seed', 'check', 'shard', 'safe', 'concurrency', 'runs', 'timeout-budget', 'check-timeout', 'report-dir', 'json', 'json-out', 'har', 'control-adapter')
       .option('rate-limit-wait', { type: 'number', describe: `How long (ms) one request waits out 429s (Retry-After, else backoff) before its check is blocked as RATE_LIMITED (default ${RUN_DEFAULTS.rateLimitWaitMs})` })
+      .option('report', { type: 'string', array: true, choices: RUN_CLI_DEFAULTS.reports, describe: `Also write these formats into --report-dir: ctrf (${RUN_CLI_DEFAULTS.files.ctrf}, Common Test Report Format); repeatable` })
       .option('junit', { type: 'string', describe: 'Path of the JUnit XML file' })
       .option('html', { type: 'string', describe: 'Path of the HTML report' })
       .option('otlp', { type: 'string', describe: 'Export the run as OpenTelemetry spans (run, check, request; rule ids as attributes) to this OTLP/HTTP traces URL' })
       .option('fail-fast', { type: 'boolean', describe: 'Stop starting checks after the first failure' })
       .option('min-coverage', { type: 'number', describe: 'Fail (exit 1) when less than this share (0..1) of the testable rules was exercised' })
       .option('webhook-listen', { type: 'string', describe: 'host:port for the webhook receiver (overrides profile.webhooks.listen)' })
+      .option('history', { type: 'string', describe: 'Append this run to the history kept in this directory (its results.json into DIR/runs, the last --history-keep kept) and rewrite history.json and history.html there' })
+      .option('history-keep', { type: 'number', describe: `How many runs --history keeps (default ${HISTORY_DEFAULTS.keep})` })
       .option('verbose', { type: 'boolean', describe: 'Print check log lines' }),
   run: runHandler,
 };
