@@ -65,8 +65,12 @@ export class CheckClient implements CheckHttpClient {
   private readonly seen: ObservedResponse[] = [];
   private readonly exchanges = new WeakMap<HttpResponse, Exchange>();
   private last?: Exchange;
-  /** Set once the target rate limited this check past the wait bound: later sends end at once. */
-  private rateLimited?: TransportError;
+  /**
+   * Per server (api, pci, control), set once it rate limited this check past the wait bound: later sends
+   * to that server end at once. Per server, so a send to a server that never refused (a user created
+   * through the API before a rate-limited control call) still runs and the block names the real cause.
+   */
+  private readonly rateLimited = new Map<string, TransportError>();
   /** One W3C trace per check (src/client/trace.ts); each attempt is a span of it. */
   private readonly traceId = newTraceId();
 
@@ -117,8 +121,10 @@ export class CheckClient implements CheckHttpClient {
     // (retry.maxRetries); a target still answering 429 after that ends the request as RATE_LIMITED.
     // Once past the bound, the check is blocked anyway: do not wait the bound out again for every
     // value fast-check tries while shrinking.
-    if (this.rateLimited && !req.noRetry) {
-      const again = new TransportError('RATE_LIMITED', this.rateLimited.message, this.rateLimited.url);
+    const server = req.server ?? 'api';
+    const limited = this.rateLimited.get(server);
+    if (limited && !req.noRetry) {
+      const again = new TransportError('RATE_LIMITED', limited.message, limited.url);
       if (req.op) again.operation = req.op;
       throw again;
     }
@@ -168,7 +174,7 @@ export class CheckClient implements CheckHttpClient {
           target.url.href,
         );
         if (req.op) err.operation = req.op;
-        this.rateLimited = err;
+        this.rateLimited.set(server, err);
         throw err;
       }
       // The bound counts the planned waits, so where it ends does not depend on how late timers fire.

@@ -85,8 +85,10 @@ describe.concurrent('the packed tarball, installed in an empty folder', () => {
 
   it('npx baas-conform audit runs from dist: profile first, the client rules judged, three reports', async () => {
     const r = await cli(['audit', '--duration', '1', '--report-dir', 'audit-out']);
-    // No client called it: every testable rule is "not exercised", which fails nothing.
-    expect(r.code, r.stderr).toBe(0);
+    // No client called it: every testable rule is "not exercised", so the audit judged nothing:
+    // inconclusive (exit 4), never a pass, and it still writes its three reports.
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stdout).toContain('INCONCLUSIVE');
     expect(JSON.parse(r.stdout.split('\n')[0])).toMatchObject({ side: 'client' });
     const model = await loadModel();
     for (const rule of model.clientRules) expect(r.stdout).toContain(rule.id);
