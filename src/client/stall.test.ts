@@ -8,7 +8,7 @@ import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendAttempt } from './attempt.ts';
 import type { RequestTarget } from './request-target.ts';
-import { STALL_CAP } from './stall.ts';
+import { STALL_CAP, stallTolerantTimer } from './stall.ts';
 
 const BUDGET_MS = 400;
 let server: Server;
@@ -60,5 +60,17 @@ describe('a request budget of time the thread could run', () => {
     await expect(pending).rejects.toMatchObject({ code: 'TIMEOUT' });
     // Bounded: the stall extends the budget at most to the cap (plus this machine's own lateness).
     expect(performance.now() - again).toBeLessThan(BUDGET_MS * STALL_CAP + 1500);
+  });
+});
+
+describe('a stall-tolerant timer (webhook waits use it)', () => {
+  it('fires after its time of running thread, not at once when a stall outlasted it', async () => {
+    const began = performance.now();
+    const fired = new Promise<number>((r) => stallTolerantTimer(300, () => r(performance.now())));
+    block(400);
+    const unblocked = performance.now();
+    // A plain timer would fire as soon as the thread runs again; this one still owes what the stall did not let run (up to the cap).
+    expect((await fired) - unblocked).toBeGreaterThanOrEqual(100);
+    expect((await fired) - began).toBeLessThan(300 * STALL_CAP + 1500);
   });
 });

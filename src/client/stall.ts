@@ -44,16 +44,16 @@ function release(): void {
   }
 }
 
-export interface StallTolerantTimeout {
-  /** Aborts with a TimeoutError once the budget, plus the stall seen meanwhile, has passed. */
-  signal: AbortSignal;
-  /** Stops the timer; call when the request settles. */
+/** A pending stall-tolerant timer; clear() stops it (safe to call twice, or after it fired). */
+export interface StallTolerantTimer {
   clear(): void;
 }
 
-/** A timeout of `budgetMs` of time this thread could run, at most STALL_CAP x budgetMs of wall time. */
-export function stallTolerantTimeout(budgetMs: number): StallTolerantTimeout {
-  const controller = new AbortController();
+/**
+ * Calls `onDue` once `ms` of time this thread could run have passed: wall time minus the stall seen
+ * meanwhile, at most STALL_CAP x `ms` of wall time. Unref'd: it never holds the process open.
+ */
+export function stallTolerantTimer(ms: number, onDue: () => void): StallTolerantTimer {
   acquire();
   const started = performance.now();
   const stalledAtStart = stalledMs();
@@ -67,16 +67,28 @@ export function stallTolerantTimeout(budgetMs: number): StallTolerantTimeout {
   };
   const fire = () => {
     const elapsed = performance.now() - started;
-    const due = Math.min(budgetMs * STALL_CAP, budgetMs + (stalledMs() - stalledAtStart));
+    const due = Math.min(ms * STALL_CAP, ms + (stalledMs() - stalledAtStart));
     if (elapsed + 1 >= due) {
       clear();
-      controller.abort(new DOMException(`no answer within ${budgetMs} ms`, 'TimeoutError'));
+      onDue();
     } else {
       timer = setTimeout(fire, due - elapsed);
       timer.unref();
     }
   };
-  timer = setTimeout(fire, budgetMs);
+  timer = setTimeout(fire, ms);
   timer.unref();
-  return { signal: controller.signal, clear };
+  return { clear };
+}
+
+export interface StallTolerantTimeout extends StallTolerantTimer {
+  /** Aborts with a TimeoutError once the budget, plus the stall seen meanwhile, has passed. */
+  signal: AbortSignal;
+}
+
+/** A timeout of `budgetMs` of time this thread could run, at most STALL_CAP x budgetMs of wall time. */
+export function stallTolerantTimeout(budgetMs: number): StallTolerantTimeout {
+  const controller = new AbortController();
+  const timer = stallTolerantTimer(budgetMs, () => controller.abort(new DOMException(`no answer within ${budgetMs} ms`, 'TimeoutError')));
+  return { signal: controller.signal, clear: timer.clear };
 }
