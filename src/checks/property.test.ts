@@ -42,7 +42,7 @@ describe('checkProperty with independent runs (concurrent batches)', () => {
   };
 
   it('draws the values fc.check draws, in its order, and runs at most PROPERTY_BATCH at once', async () => {
-    const seen = (independent: boolean) => {
+    const seen = (independent: boolean, propertyBatch?: number) => {
       const values: unknown[] = [];
       let inFlight = 0;
       let most = 0;
@@ -52,12 +52,16 @@ describe('checkProperty with independent runs (concurrent batches)', () => {
         await new Promise((r) => setTimeout(r, 1));
         inFlight--;
       });
-      return checkProperty({ ...ctx, numRuns: 35 }, prop, { examples: [[1, 'a', []]] }, { independent }).then(() => ({ values, most }));
+      return checkProperty({ ...ctx, numRuns: 35, ...(propertyBatch ? { propertyBatch } : {}) }, prop, { examples: [[1, 'a', []]] }, { independent }).then(() => ({ values, most }));
     };
     const seq = await seen(false);
     const par = await seen(true);
     expect(seq.most).toBe(1);
     expect(par.most).toBe(PROPERTY_BATCH);
+    // The run's own batch (the selftest keeps it small): at most that many at once, the same values.
+    const two = await seen(true, 2);
+    expect(two.most).toBe(2);
+    expect(two.values).toEqual(seq.values);
     expect(par.values).toHaveLength(35);
     // Concurrent runs may finish out of order: the same values, batch by batch.
     const sorted = (xs: unknown[]) => xs.map((x) => JSON.stringify(x)).sort();

@@ -41,17 +41,17 @@ const BATCHABLE = new Set(['numRuns', 'examples']);
 type Details<Ts> = fc.RunDetails<Ts>;
 
 /**
- * The runs of an independent async property, in concurrent batches of PROPERTY_BATCH, values in fc.check's
+ * The runs of an independent async property, in concurrent batches of `size`, values in fc.check's
  * order. On the first failing index k, fc.check replays from path k (and shrinks there); undefined
  * when every run passed.
  */
-async function batched<Ts>(property: fc.IAsyncProperty<Ts>, params: fc.Parameters<Ts>): Promise<{ details: Details<Ts>; index?: number } | undefined> {
+async function batched<Ts>(property: fc.IAsyncProperty<Ts>, params: fc.Parameters<Ts>, size: number): Promise<{ details: Details<Ts>; index?: number } | undefined> {
   // fc.sample wraps anything without an own isAsync in a Property, whose bias would differ from
   // fc.check's: this object is taken as the property itself, so the stream is fc.check's (property.test.ts pins it).
   const generator = { isAsync: () => true, generate: property.generate.bind(property), shrink: property.shrink.bind(property), run: property.run.bind(property) };
   const values = fc.sample(generator as unknown as fc.IRawProperty<Ts>, params);
-  for (let start = 0; start < values.length; start += PROPERTY_BATCH) {
-    const outs = await Promise.all(values.slice(start, start + PROPERTY_BATCH).map((v) => property.run(v)));
+  for (let start = 0; start < values.length; start += size) {
+    const outs = await Promise.all(values.slice(start, start + size).map((v) => property.run(v)));
     const i = outs.findIndex((o) => o !== null);
     if (i === -1) continue;
     // A precondition (fc.pre) skips a run and draws another: the count is fc.check's to keep.
@@ -68,14 +68,14 @@ async function batched<Ts>(property: fc.IAsyncProperty<Ts>, params: fc.Parameter
 
 /** Runs a sync or async property with the check's seed; throws CheckFailure on a counterexample. */
 export async function checkProperty<Ts>(
-  ctx: Pick<CheckContext, 'seed' | 'numRuns' | 'signal'>,
+  ctx: Pick<CheckContext, 'seed' | 'numRuns' | 'signal' | 'propertyBatch'>,
   property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>,
   params: Omit<fc.Parameters<Ts>, 'seed'> = {},
   runs: PropertyRuns = {},
 ): Promise<void> {
   const all: fc.Parameters<Ts> = { numRuns: ctx.numRuns, ...params, seed: ctx.seed };
   const concurrent = runs.independent === true && property.isAsync() && Object.keys(params).every((k) => BATCHABLE.has(k));
-  const outcome = concurrent ? await batched(property as fc.IAsyncProperty<Ts>, all) : { details: await fc.check(property as fc.IRawProperty<Ts>, all) };
+  const outcome = concurrent ? await batched(property as fc.IAsyncProperty<Ts>, all, ctx.propertyBatch ?? PROPERTY_BATCH) : { details: await fc.check(property as fc.IRawProperty<Ts>, all) };
   if (!outcome?.details.failed) return;
   let { details } = outcome;
   let cause = details.errorInstance;

@@ -103,6 +103,12 @@ export interface CheckContext {
   seed: number;
   /** numRuns for fast-check properties (scaled by --runs). */
   numRuns: number;
+  /**
+   * Runs in flight at once for a property declared independent (src/checks/property.ts; default
+   * PROPERTY_BATCH). The run's choice, not the check's: the selftest keeps it small (a burst of one run
+   * delays the runs sharing its thread), a run across a WAN takes the default.
+   */
+  propertyBatch?: number;
   /** Abort when the run is cancelled or the check's time budget is over. */
   signal: AbortSignal;
   /** Skip the check with a reason (throws). */

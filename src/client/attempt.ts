@@ -7,9 +7,13 @@ import type { HttpResponse } from '../checks/types.ts';
 import { decodeBody, parseJsonBounded, tooLarge } from './decode.ts';
 import { toTransportError } from './errors.ts';
 import type { RequestTarget } from './request-target.ts';
+import { STALL_CAP, stallTolerantTimeout } from './stall.ts';
 
 export interface AttemptLimits {
-  /** Whole-request budget in ms (connect, headers and body). */
+  /**
+   * Whole-request budget in ms (connect, headers and body), of time this thread could run: a stall of
+   * its own event loop meanwhile is added, up to STALL_CAP x the budget (stall.ts).
+   */
   budgetMs: number;
   maxBodyBytes: number;
   signal?: AbortSignal;
@@ -32,9 +36,26 @@ export async function sendAttempt(
   body: string | undefined,
   limits: AttemptLimits,
 ): Promise<HttpResponse> {
+  const timeout = stallTolerantTimeout(limits.budgetMs);
+  try {
+    return await send(pool, target, headers, body, limits, timeout.signal);
+  } finally {
+    timeout.clear();
+  }
+}
+
+async function send(
+  pool: () => Dispatcher,
+  target: RequestTarget,
+  headers: Record<string, string>,
+  body: string | undefined,
+  limits: AttemptLimits,
+  timeout: AbortSignal,
+): Promise<HttpResponse> {
   const started = performance.now();
   const { budgetMs: budget, maxBodyBytes: max, signal } = limits;
-  const timeout = AbortSignal.timeout(budget);
+  // undici's own timers are a backstop at the cap: the stall-tolerant signal decides.
+  const backstop = budget * STALL_CAP;
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const href = target.url.href;
   const state = () => ({ timedOut: timeout.aborted, aborted: !!signal?.aborted, budgetMs: budget });
@@ -46,8 +67,8 @@ export async function sendAttempt(
       headers,
       body,
       signal: combined,
-      headersTimeout: budget,
-      bodyTimeout: budget,
+      headersTimeout: backstop,
+      bodyTimeout: backstop,
     });
   } catch (err) {
     throw toTransportError(err, href, state());

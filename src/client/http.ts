@@ -17,6 +17,7 @@ import { CLIENT_DEFAULTS } from './defaults.ts';
 import { resolveRequestTarget, type RequestTarget } from './request-target.ts';
 import { backoffDelay, RETRY_DEFAULTS, type RetryOptions } from './retry.ts';
 import { Pacer } from './pace.ts';
+import { STALL_CAP } from './stall.ts';
 import { readTargetCa, targetOrigins, targetSecureContext, tlsConnectOptions } from './target-ca.ts';
 
 export interface HttpSessionOptions {
@@ -90,9 +91,10 @@ export class HttpSession {
     let pool = this.pools.get(key);
     if (!pool) {
       pool = new Pool(origin, {
-        connect: { timeout: this.timeoutBudgetMs, ...tlsConnectOptions(origin, this.caOrigins, this.tls) },
-        headersTimeout: this.timeoutBudgetMs,
-        bodyTimeout: this.timeoutBudgetMs,
+        // The per-request signal (attempt.ts, stall.ts) bounds a connect too; these are backstops.
+        connect: { timeout: this.timeoutBudgetMs * STALL_CAP, ...tlsConnectOptions(origin, this.caOrigins, this.tls) },
+        headersTimeout: this.timeoutBudgetMs * STALL_CAP,
+        bodyTimeout: this.timeoutBudgetMs * STALL_CAP,
         ...(localAddress ? { localAddress } : {}),
       });
       this.pools.set(key, pool);

@@ -46,6 +46,8 @@ export interface RunContext {
   seed: number;
   timeoutBudgetMs: number;
   checkConcurrency: number;
+  /** Independent property runs at once inside a check (SELFTEST_DEFAULTS.propertyBatch). */
+  propertyBatch?: number;
   profile: SelftestProfile;
   /** Token-endpoint limit for variants that do not keep the reference's own (see MutantVariant.realRateLimit). */
   rateLimit?: RateLimitOptions;
@@ -127,7 +129,7 @@ export async function runVariant(variant: MutantVariant | undefined, ctx: RunCon
     raw = { ...raw, webhook_timeout_ms: raw.webhook_timeout_ms ?? selftestWebhookTimeoutMs(variant) };
     if (ctx.profile === 'minimal') raw = minimal(raw);
     const profile = resolveProfile(raw, { env: {}, operations: ctx.model.operations }, `mutant ${base.id}`);
-    const outcome = await runChecks({ profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: variant?.checkConcurrency ?? ctx.checkConcurrency, ...(variant?.checkTimeoutMs ? { checkTimeoutMs: variant.checkTimeoutMs } : {}) }, ctx.checks, []);
+    const outcome = await runChecks({ profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: variant?.checkConcurrency ?? ctx.checkConcurrency, ...(ctx.propertyBatch ? { propertyBatch: ctx.propertyBatch } : {}), ...(variant?.checkTimeoutMs ? { checkTimeoutMs: variant.checkTimeoutMs } : {}) }, ctx.checks, []);
     return {
       ...base,
       failing: failingOf(outcome.results),

@@ -26,6 +26,15 @@ export const SELFTEST_DEFAULTS = {
   ...OPTION_DEFAULTS,
   /** Checks run at once inside one variant run. */
   checkConcurrency: 4,
+  /**
+   * Independent property runs in flight at once inside one check (CheckContext.propertyBatch; a run's
+   * default is 10). The variant runs share two threads with their reference servers: ten at once in
+   * each of a dozen checks multiplies the requests in flight when a thread stalls (measured under load:
+   * 13 checks of benign.webhooks.late timed out in one stall, 2 with sequential runs). Two keeps the
+   * batched path exercised; the budget itself discounts stalls (src/client/stall.ts). Verdicts do not
+   * depend on it (src/checks/property.ts).
+   */
+  propertyBatch: 2,
   /** Token-endpoint limit for every run but those about the limit itself (rate-limit.ts). */
   rateLimit: SELFTEST_RATE_LIMIT,
   profile: OPTION_DEFAULTS.profile as SelftestProfile,
@@ -183,7 +192,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
 
   let workers: WorkerPool | undefined;
   let run: (v: MutantVariant | undefined) => Promise<RunRaw>;
-  const init = { seed, timeoutBudgetMs, checkConcurrency, profile, ...(rateLimit ? { rateLimit } : {}) };
+  const init = { seed, timeoutBudgetMs, checkConcurrency, propertyBatch: SELFTEST_DEFAULTS.propertyBatch, profile, ...(rateLimit ? { rateLimit } : {}) };
   if (workerCount > 0) {
     workers = await startWorkerPool(workerCount, init);
     run = (v) => workers!.run(v?.id ?? null);

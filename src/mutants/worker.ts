@@ -11,6 +11,7 @@ export interface WorkerInit {
   seed: number;
   timeoutBudgetMs: number;
   checkConcurrency: number;
+  propertyBatch?: number;
   profile: RunContext['profile'];
   rateLimit?: RunContext['rateLimit'];
 }

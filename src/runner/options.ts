@@ -24,6 +24,8 @@ export interface RunOptions {
   checkIds?: string[];
   concurrency?: number;
   numRuns?: number;
+  /** Runs in flight at once for an independent property (CheckContext.propertyBatch); default PROPERTY_BATCH. */
+  propertyBatch?: number;
   /** Per-request time budget (ms); default the section 8 recommended request timeout (model.requestTimeoutMs()). */
   timeoutBudgetMs?: number;
   /** Per-check time limit (ms); the check's signal aborts and it fails with the cause. */
@@ -80,6 +82,7 @@ export interface RunLimits {
   concurrency: number;
   numRuns: number;
   checkTimeoutMs: number;
+  propertyBatch?: number;
 }
 
 export function runLimits(options: RunOptions): RunLimits {
@@ -92,5 +95,7 @@ export function runLimits(options: RunOptions): RunLimits {
     ?? (webhookWait !== undefined ? Math.max(RUN_DEFAULTS.checkTimeoutMs, webhookWait + 30_000) : RUN_DEFAULTS.checkTimeoutMs);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigError(`concurrency must be a positive integer, got ${concurrency}`);
   if (!Number.isInteger(numRuns) || numRuns < 1) throw new ConfigError(`runs must be a positive integer, got ${numRuns}`);
-  return { concurrency, numRuns, checkTimeoutMs };
+  const { propertyBatch } = options;
+  if (propertyBatch !== undefined && (!Number.isInteger(propertyBatch) || propertyBatch < 1)) throw new ConfigError(`propertyBatch must be a positive integer, got ${propertyBatch}`);
+  return { concurrency, numRuns, checkTimeoutMs, ...(propertyBatch !== undefined ? { propertyBatch } : {}) };
 }

@@ -28,6 +28,7 @@ export interface CheckRunEnv {
   /** The run seed; each check's own is derived from it and its id. */
   seed: number;
   numRuns: number;
+  propertyBatch?: number;
   checkTimeoutMs: number;
   safe: boolean;
   failFast: boolean;
@@ -80,6 +81,7 @@ export function checkRunner(env: CheckRunEnv): (check: Check) => Promise<CheckRe
       http,
       seed: checkSeed,
       numRuns,
+      ...(env.propertyBatch !== undefined ? { propertyBatch: env.propertyBatch } : {}),
       signal: controller.signal,
       services,
       safeMode: env.safe,

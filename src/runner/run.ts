@@ -46,7 +46,7 @@ function selectionLabel(o: RunOptions): string | undefined {
 
 /** Runs the checks against the target and streams events to the reporters. */
 export async function runChecks(options: RunOptions, checks: Check[], reporters: Reporter[]): Promise<RunOutcome> {
-  const { concurrency, numRuns, checkTimeoutMs } = runLimits(options);
+  const { concurrency, numRuns, checkTimeoutMs, propertyBatch } = runLimits(options);
   const seed = (options.seed ?? randomSeed()) >>> 0;
   const { profile, model } = options;
   const ids = new Set<string>();
@@ -105,7 +105,7 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
 
     const results = new Map<string, CheckResult>();
     const runCheck = checkRunner({
-      model, profile, session, bus, services, problems, seed, numRuns, checkTimeoutMs,
+      model, profile, session, bus, services, problems, seed, numRuns, propertyBatch, checkTimeoutMs,
       safe: !!options.safe, failFast: !!options.failFast, signal: options.signal, onLog: options.onLog,
     });
     const runOne = async (check: Check) => {

@@ -147,7 +147,8 @@ export async function threeDsModelRun(ctx: CheckContext): Promise<void> {
   );
   await checkProperty(ctx, fc.asyncProperty(cmds, async (seq) => {
     const setup = async () => {
-      const users = [await createUser(ctx), await createUser(ctx)];
+      // The two users depend on nothing but the run: created together (the clock is not involved).
+      const users = await Promise.all([createUser(ctx), createUser(ctx)]);
       return { model: { clock: 0, window: windowS, challenges: [] } as TdsModel, real: { ctx, users, ids: [] } as TdsReal };
     };
     await fc.asyncModelRun(setup, seq);
