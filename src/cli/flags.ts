@@ -26,6 +26,7 @@ export const SHARED_FLAGS = {
   'pci-port': { type: 'number', default: LISTEN_DEFAULTS.port, describe: 'pci_url (card-tokenization environment) port (0: any free port)' },
   host: { type: 'string', default: LISTEN_DEFAULTS.host, describe: 'Interface to listen on' },
   'control-adapter': { type: 'string', describe: 'Control adapter file (YAML, spec/schemas/control-adapter.schema.json) or JS module; overrides profile.control_adapter' },
+  'pci-auth': { type: 'string', choices: ['s2s', 'user', 'headers'], describe: 'Require credentials on pci_url, whose authentication the spec does not show: the S2S token, a user token, or an X-Api-Key header; given in the printed profile as operation_auth (header values masked in every record)' },
   'profile-out': { type: 'string', describe: 'Also write the profile JSON to this file (mode 0600)' },
 } as const satisfies Record<string, Options>;
 

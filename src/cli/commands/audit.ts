@@ -86,10 +86,9 @@ export const auditCommand: CommandImpl<AuditArgs> = {
   builder: (y: Argv) =>
     // audit: Ctrl-C (SIGINT) or SIGTERM ends the audit and writes the verdict: that is how it stops;
     // --report-dir gets audit.json, junit.xml and audit.html (default ./baas-conform-audit).
-    sharedFlags(y, 'config', 'port', 'pci-port', 'host', 'report-dir', 'har', 'strict', 'profile-out')
+    sharedFlags(y, 'config', 'port', 'pci-port', 'host', 'report-dir', 'har', 'strict', 'profile-out', 'pci-auth')
       .option('duration', { type: 'number', describe: 'End after this many seconds (default: at SIGINT/SIGTERM)' })
       .option('faults', { type: 'string', describe: 'Fault plan YAML (spec/schemas/audit-plan.schema.json; default: the built-in plan)' })
-      .option('webhook-url', { type: 'string', describe: "Your webhook receiver's base URL: webhooks are delivered to it (twice, late, with extra fields)" })
-      .option('pci-auth', { choices: ['s2s', 'user', 'headers'] as const, describe: 'Require credentials on pci_url as your vendor does (the spec does not show them): the S2S token, a user token, or an X-Api-Key header; given in the printed profile as operation_auth; header credentials are masked in every record' }),
+      .option('webhook-url', { type: 'string', describe: "Your webhook receiver's base URL: webhooks are delivered to it (twice, late, with extra fields)" }),
   run: auditHandler,
 };

@@ -94,14 +94,13 @@ export async function serve(args: ServeArgs, io: CliIo, stop: Promise<unknown>):
 
 export const serveCommand: CommandImpl<ServeArgs> = {
   builder: (y: Argv) =>
-    sharedFlags(y, 'port', 'pci-port', 'host', 'profile-out')
+    sharedFlags(y, 'port', 'pci-port', 'host', 'profile-out', 'pci-auth')
       .option('control', { type: 'boolean', default: true, describe: 'Serve the test-control API under /__control (--no-control to disable)' })
       .option('rate-limit-per-ip', { type: 'number', describe: `Token requests allowed per IP per window (default ${DEFAULT_RATE_LIMIT.perIp}; published as profile.rate_limit.per_ip)` })
       .option('rate-limit-per-client', { type: 'number', describe: `Token requests allowed per client per window (default ${DEFAULT_RATE_LIMIT.perClient}; profile.rate_limit.per_client)` })
       .option('rate-limit-window', { type: 'number', describe: `Window of both token limits in seconds (default ${DEFAULT_RATE_LIMIT.windowMs / 1000}; profile.rate_limit.window_seconds). Keep it longer than any latency in front of the server: a probe burst must fit one window` })
       .option('tls', { type: 'boolean', default: false, describe: 'Serve HTTPS (TLS 1.2+) under a CA generated at startup; the CA is written next to the profile and named as profile.ca_file' })
-      .option('ca-out', { type: 'string', describe: 'With --tls: write the CA here (default: <profile-out>-ca.pem, or baas-conform-ca.pem in the cwd)' })
-      .option('pci-auth', { choices: ['s2s', 'user', 'headers'] as const, describe: 'Require credentials on pci_url, whose authentication the spec does not show: the S2S token, a user token, or an X-Api-Key header; published as profile.operation_auth' }),
+      .option('ca-out', { type: 'string', describe: 'With --tls: write the CA here (default: <profile-out>-ca.pem, or baas-conform-ca.pem in the cwd)' }),
   run: (args, io) => {
     let onSignal: () => void = () => {};
     const stop = new Promise<void>((r) => {
