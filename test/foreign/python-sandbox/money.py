@@ -83,7 +83,14 @@ def register(app, state):
 
     def decide(decision):
         def handler(req):
-            user = auth.require_user(state, req)
+            # Section 7 other rule 1: "3DS approve and decline never return 401." The specific rule
+            # wins over the token tables' 401 rows here: the same refusal, answered 400.
+            try:
+                user = auth.require_user(state, req)
+            except ApiError as e:
+                if e.status != 401:
+                    raise
+                raise ApiError(400, e.reason, e.message, e.details, e.headers)
             challenge = state.challenges.get(req.params["transaction_id"])
             replayable = "replay-3ds" in state.faults and challenge is not None and challenge["status"] != "Pending"
             if challenge is None or challenge["user_id"] != user.id or not (pending(challenge) or replayable):
