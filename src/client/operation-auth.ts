@@ -52,6 +52,13 @@ export function refusesCredentials(model: Pick<Model, 'rules'>, res: { status: n
   return model.rules.some((r) => r.kind === 'error' && CREDENTIAL_TABLES.has(r.table) && r.status === 400 && r.reason === reason && r.message === message);
 }
 
+/** The section 7 words of a refusal, for messages: `HTTP 400 ErrorMissingField "Missing Authorization Headers"`. */
+export function refusalText(res: { status: number; json?: unknown }): string {
+  const b = (res.json ?? {}) as Record<string, unknown>;
+  const words = [typeof b.error_reason === 'string' ? b.error_reason : undefined, typeof b.error_description === 'string' ? JSON.stringify(b.error_description) : undefined].filter(Boolean);
+  return `HTTP ${res.status}${words.length ? ` ${words.join(' ')}` : ''}`;
+}
+
 /**
  * Why a refused call of an x-auth-unspecified operation judges nothing, and what to set: the words every
  * subsystem uses, naming profile.operation_auth.<op>.

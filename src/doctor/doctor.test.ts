@@ -5,6 +5,7 @@
 
 import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +64,59 @@ describe('baas-conform doctor', () => {
     const text = await doctor({ ...rest, clients: [clients[0]] });
     expect(text.out).toMatch(/missing\s+pci_url: not set/);
     expect(text.out).toMatch(/- pci_url; where the sandbox protects card tokenization, also operation_auth\.tokenizeCard \(its authentication is not shown\): \d+ check\(s\): /);
+  });
+
+  it('a sandbox protecting card tokenization, operation_auth not set: the probe is refused for its credentials and names the checks operation_auth.tokenizeCard unlocks', async () => {
+    const guarded = await startReference({ name: 'doctor pci auth', pciAuth: 's2s' });
+    try {
+      const { operation_auth: _a, ...rest } = guarded.profile;
+      const r = await doctor(rest as TargetProfile, ['--json']);
+      expect(r.code).toBe(0);
+      const report = JSON.parse(r.out) as { probes: { what: string; status: string; detail: string }[]; unlocks: { need: string; unlock: string; reason: string; checks: string[] }[]; checks: { total: number; runnable: number } };
+      expect(report.probes.find((p) => p.what === 'operation_auth.tokenizeCard')).toMatchObject({ status: 'problem' });
+      const checks = await loadChecks();
+      const pci = checks.filter((c) => c.needs?.includes('pci')).map((c) => c.id);
+      const row = report.unlocks.find((u) => u.need === 'pci');
+      expect(row?.unlock).toContain('profile.operation_auth.tokenizeCard');
+      expect(row?.reason).toMatch(/refused for its credentials/);
+      expect(row?.checks).toEqual(expect.arrayContaining(pci));
+      expect(report.checks.runnable).toBeLessThanOrEqual(report.checks.total - pci.length);
+      const text = await doctor(rest as TargetProfile);
+      expect(text.out).toMatch(/PROBLEM\s+operation_auth\.tokenizeCard: POST \/b2b\/cards\/oct on pci_url \(an empty body: nothing is created\) was refused for its credentials: HTTP \d+/);
+      expect(text.out).not.toMatch(/(\d+) of \1 checks can run/);
+      // With operation_auth given, the same probe is not a refusal and nothing is left to unlock on that count.
+      const given = await doctor(guarded.profile, ['--json']);
+      const ok = JSON.parse(given.out) as typeof report;
+      expect(ok.probes.find((p) => p.what === 'operation_auth.tokenizeCard')).toMatchObject({ status: 'ok' });
+      expect(ok.unlocks.find((u) => u.need === 'pci')).toBeUndefined();
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('the tokenization probe sends one request with no card in it (doctor changes nothing), and a 401 reads as a refusal', async () => {
+    const seen: { method?: string; url?: string; body: string }[] = [];
+    const pci = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen.push({ method: req.method, url: req.url, body });
+        res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"Not authenticated"}');
+      });
+    });
+    await new Promise<void>((r) => pci.listen(0, '127.0.0.1', r));
+    try {
+      const { operation_auth: _a, ...rest } = ref.profile;
+      const r = await doctor({ ...rest, pci_url: `http://127.0.0.1:${(pci.address() as { port: number }).port}` }, ['--json']);
+      const report = JSON.parse(r.out) as { probes: { what: string; status: string; detail: string }[] };
+      expect(report.probes.find((p) => p.what === 'operation_auth.tokenizeCard')).toMatchObject({ status: 'problem', detail: expect.stringContaining('HTTP 401') });
+      const posts = seen.filter((x) => x.method === 'POST');
+      expect(posts).toHaveLength(1);
+      expect(posts[0].url).toBe('/b2b/cards/oct');
+      expect(posts[0].body === '' || posts[0].body === '{}').toBe(true);
+    } finally {
+      await new Promise<void>((r) => pci.close(() => r()));
+    }
   });
 
   it('lists a control adapter module\'s operations without calling any; an operation it lacks is named with the checks it would unlock', async () => {

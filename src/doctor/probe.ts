@@ -1,8 +1,9 @@
 // `baas-conform doctor`: probes a target once, read-only, and says what its profile unlocks. It sends
 // the run's own preflight (a token for clients[0]), a token for clients[1], one S2S read, one request to
 // pci_url and, with our control API, one to control_url; it loads the control adapter and tries to bind
-// the listen addresses the profile gives. It creates nothing on the target and calls no control
-// operation. Every line it prints goes through the session's masking.
+// the listen addresses the profile gives, and sends each operation whose authentication the spec does
+// not show once with an empty body (./operation-auth.ts). It creates nothing on the target and calls no
+// control operation. Every line it prints goes through the session's masking.
 
 import { createServer } from 'node:net';
 import { field } from '../checks/body.ts';
@@ -19,6 +20,7 @@ import { needsFacts, unlockOf } from '../runner/needs-table.ts';
 import { preflight } from '../runner/preflight.ts';
 import { NO_IDP_TRUST, NO_WEBHOOK_ROUTE } from '../runner/services.ts';
 import { parseListen } from '../webhooks/index.ts';
+import { probeOperationAuth, type RefusedAuth } from './operation-auth.ts';
 
 export type ProbeStatus = 'ok' | 'missing' | 'problem';
 
@@ -101,11 +103,15 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
       add('token (clients[0])', 'problem', err.message);
       exitCode = err.exitCode === 3 ? 3 : 2;
     }
-    if (exitCode === 0) await probeTarget(session, model, token, add);
+    let refused: RefusedAuth[] = [];
+    if (exitCode === 0) {
+      await probeTarget(session, model, token, add);
+      refused = await probeOperationAuth(session, model, token, add);
+    }
     const adapter = await probeControl(session, opts, add);
     const webhooks = await probeWebhooks(profile, adapter, add);
     const idp = await probeIdp(profile, adapter, add);
-    const unlocks = needsReport(opts, adapter, { webhooks, idp });
+    const unlocks = needsReport(opts, adapter, { webhooks, idp, refused });
     const blocked = new Set(unlocks.flatMap((u) => u.checks));
     return { target: profile.base_url, probes, unlocks, checks: { total: opts.checks.length, runnable: opts.checks.filter((c) => !blocked.has(c.id)).length }, exitCode };
   } finally {
@@ -186,7 +192,9 @@ async function probeIdp(profile: ResolvedProfile, adapter: ControlAdapter | unde
 }
 
 /** Every need of the checks that this profile leaves unmet, with the checks it would unlock. */
-function needsReport(opts: DoctorOptions, adapter: ControlAdapter | undefined, problems: { webhooks?: string; idp?: string }): Unlock[] {
+function needsReport(opts: DoctorOptions, adapter: ControlAdapter | undefined, problems: { webhooks?: string; idp?: string; refused: RefusedAuth[] }): Unlock[] {
+  // The target refused the credentials of a card-tokenization operation: every check that tokenizes is blocked until operation_auth says what to send.
+  const pciRefused = problems.refused.filter((r) => opts.model.operations.get(r.op)?.server === 'pci');
   const services = { ...(adapter ? { control: adapter } : {}) };
   const unmet = (need: Need): string | undefined => {
     if (need.includes('|')) {
@@ -194,6 +202,7 @@ function needsReport(opts: DoctorOptions, adapter: ControlAdapter | undefined, p
       return reasons.some((r) => r === undefined) ? undefined : reasons.join('; or ');
     }
     if (need === 'webhooks') return problems.webhooks;
+    if (need === 'pci' && opts.profile.pci_url && pciRefused.length) return pciRefused.map((r) => r.reason).join('; ');
     if (need === 'idp' || need === 'idp_tokens') {
       if (!opts.profile.idp?.enabled) return unmetNeed(need, opts.profile, opts.model, services);
       if (need === 'idp_tokens' && opts.profile.idp.tokens) return undefined;
@@ -206,7 +215,9 @@ function needsReport(opts: DoctorOptions, adapter: ControlAdapter | undefined, p
   const out: Unlock[] = [];
   for (const [need, checks] of byNeed) {
     const reason = unmet(need);
-    if (reason !== undefined) out.push({ need, reason, unlock: unlockOf(need, needsFacts(opts.model)), checks: [...checks].sort() });
+    if (reason === undefined) continue;
+    const unlock = need === 'pci' && opts.profile.pci_url && pciRefused.length ? pciRefused.map((r) => `profile.operation_auth.${r.op} (mode s2s, user or headers)`).join(' and ') : unlockOf(need, needsFacts(opts.model));
+    out.push({ need, reason, unlock, checks: [...checks].sort() });
   }
   return out.sort((a, b) => b.checks.length - a.checks.length || a.need.localeCompare(b.need));
 }

@@ -45,6 +45,23 @@ describe('load: consistency', () => {
     expect(r.counts['2xx']).toBe(r.counts.attempts);
   });
 
+  it('profile.request_templates applies to the createRecipientV2 body of consistency and timeout-budget, and the read-back compares against the templated body', async () => {
+    // A template removing the sepa object: the reference refuses every such recipient, so no recipient is acknowledged.
+    const broken = resolveProfile({ ...ref.profile, request_templates: { createRecipientV2: { sepa: null } } }, { env: {} });
+    for (const scenario of ['consistency', 'timeout-budget'] as const) {
+      const r = await runLoad({ scenario, profile: broken, arrivalRate: 60, durationSec: 1 });
+      const rc = r.operations.createRecipientV2.counts;
+      expect(rc.attempts, scenario).toBeGreaterThan(0);
+      expect(rc['2xx'], scenario).toBe(0);
+    }
+    // A template changing a field the read-back compares: every recipient still reads back as sent.
+    const renamed = resolveProfile({ ...ref.profile, request_templates: { createRecipientV2: { first_name: 'Templated' } } }, { env: {} });
+    const r = await runLoad({ scenario: 'consistency', profile: renamed, arrivalRate: 60, durationSec: 1 });
+    const c = r.consistency!.by_operation.createRecipientV2;
+    expect(c.acknowledged).toBeGreaterThan(0);
+    expect(c).toMatchObject({ missing: 0, differs: 0, verified: c.acknowledged });
+  });
+
   it('recipients without a read path (no profile.operations.getRecipient) are unchecked, not lost', async () => {
     const { getRecipient: _g, ...operations } = ref.profile.operations ?? {};
     const r = await runLoad({ scenario: 'consistency', profile: resolveProfile({ ...ref.profile, operations }, { env: {} }), arrivalRate: 100, durationSec: 1.5 });

@@ -8,6 +8,7 @@ import { request } from 'undici';
 import type { WebhookReceiver } from '../checks/types.ts';
 import { operationAuthOf, refusesCredentials } from '../client/index.ts';
 import type { OperationId } from '../model/index.ts';
+import { applyRequestTemplate } from '../profile/index.ts';
 import { countUnanswered, newOpStats, type EngineOptions, type Incomplete, type OpStats } from './engine-types.ts';
 import { newHistogram, toMicros } from './histogram.ts';
 import type { LoadJudge } from './judge.ts';
@@ -104,7 +105,8 @@ export class JourneyTraffic {
     const server = s.model.operation(op).server;
     const origin = server === 'pci' ? s.profile.pci_url : s.profile.base_url;
     const tpl = s.profile.request_templates?.[op];
-    const b = body && tpl ? Object.fromEntries(Object.entries({ ...body, ...tpl }).filter(([, v]) => v !== null)) : body;
+    // The step's body carries the values of earlier steps (card_token, estimation_id): a template's "{{name}}" takes them, as in run.
+    const b = body && tpl ? applyRequestTemplate(tpl, body, body) : body;
     const text = b === undefined ? undefined : JSON.stringify(b);
     const path = server === 'pci' ? where.path : targetPath(s.profile, where.path);
     if (stop.signal.aborted) throw new StepFailed('stopped');

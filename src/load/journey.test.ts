@@ -27,6 +27,14 @@ describe('load: journey', () => {
     expect(r.conformance!.findings).toBe(0);
   });
 
+  it('profile.request_templates "{{name}}" placeholders take the values of earlier steps, as in run (card_token, estimation_id)', async () => {
+    const request_templates = { createRecipientV2: { card_token: '{{card_token}}' }, executeCardTransfer: { estimation_id: '{{estimation_id}}' } };
+    const r = await runLoad({ scenario: 'journey', profile: resolveProfile({ ...ref.profile, request_templates }, { env: {} }), connections: 1, durationSec: 1 });
+    expect(r.verdict.reasons).toEqual([]);
+    expect(r.operations.createRecipientV2.counts['2xx']).toBeGreaterThan(0);
+    expect(r.operations.executeCardTransfer.counts['2xx']).toBeGreaterThan(0);
+  });
+
   it('fails when a step breaks under load (1 estimate in 3 a 500), naming the step', async () => {
     let n = 0;
     const proxy = await lossyProxy(ref.profile.base_url, 1_000_000, { fault: (m, p) => (m === 'POST' && p === '/api/v1/cards/transfer/estimate' && ++n % 3 === 0 ? { status: 500, body: ERROR_500 } : undefined) });

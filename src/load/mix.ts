@@ -3,6 +3,7 @@
 
 import { s2sUserHeaders } from '../client/credentials.ts';
 import type { Model, OperationId } from '../model/index.ts';
+import { applyRequestTemplate } from '../profile/index.ts';
 import { createUser, operation, type SetupHttp } from './setup.ts';
 import { TokenKeeper } from './tokens.ts';
 import type { ConsistencyResult } from './types.ts';
@@ -106,7 +107,7 @@ export function userHeaders(model: Model, token: string, userId: string, chainId
 /** A request whose headers follow the token keeper (cached per token version) and whose body is fresh. */
 export function live(s: SetupHttp, tokens: TokenKeeper, op: OperationId, weight: number, headersFor: (token: string) => Record<string, string>, body?: () => Record<string, unknown>): MixEntry {
   const { method, path } = operation(s, op);
-  const tpl = s.profile.request_templates?.[op] ?? {};
+  const tpl = s.profile.request_templates?.[op];
   let version = -1;
   let headers: Record<string, string> = {};
   return {
@@ -119,12 +120,7 @@ export function live(s: SetupHttp, tokens: TokenKeeper, op: OperationId, weight:
         version = tokens.version;
       }
       if (!body) return { op, method, path, headers };
-      const b: Record<string, unknown> = { ...body() };
-      for (const [k, v] of Object.entries(tpl)) {
-        if (v === null) delete b[k];
-        else b[k] = v;
-      }
-      return { op, method, path, headers, body: JSON.stringify(b) };
+      return { op, method, path, headers, body: JSON.stringify(applyRequestTemplate(tpl, body())) };
     },
   };
 }

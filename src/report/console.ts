@@ -4,7 +4,7 @@
 import type { Reporter, RunEvent } from '../events/index.ts';
 import type { CheckResult } from '../events/index.ts';
 import { DEFAULT_REPLAY_BASE, replayCommand } from './replay.ts';
-import { diffLines, exitLines, expectedLines, rootCauseLines, unjudgedLines, warningLines } from './outcome-lines.ts';
+import { blockingRulesText, diffLines, exitLines, expectedLines, rootCauseLines, unjudgedLines, warningLines } from './outcome-lines.ts';
 
 export interface ConsoleReporterOptions {
   stream?: { write(chunk: string): unknown; isTTY?: boolean };
@@ -60,7 +60,7 @@ export class ConsoleReporter implements Reporter {
         if (r.verdict === 'pass') this.line(`${this.paint('green', 'PASS')} ${r.checkId} ${this.paint('dim', `(${duration(r.durationMs)})`)}`);
         else if (r.verdict === 'skip') this.line(`${this.paint('yellow', 'SKIP')} ${r.checkId} ${this.paint('dim', `— ${clean(r.reason)}`)}`);
         else if (r.verdict === 'blocked' && r.blocked.adapter) this.line(`${this.paint('red', 'ADAPTER ERROR')} ${r.checkId} — ${clean(r.blocked.message)} (blocked; no rule judged)`);
-        else if (r.verdict === 'blocked') this.line(`${this.paint('red', 'BLOCKED')} ${r.checkId} — by ${r.blocked?.operation} (${r.blocked?.rules.join(', ')}): ${clean(r.blocked?.message)}`);
+        else if (r.verdict === 'blocked') this.line(`${this.paint('red', 'BLOCKED')} ${r.checkId} — by ${r.blocked?.operation} ${blockingRulesText(r.blocked?.rules ?? [])}: ${clean(r.blocked?.message)}`);
         else {
           this.failed.push(r);
           const cause = r.failure?.cause ? ` [${r.failure.cause}]` : '';

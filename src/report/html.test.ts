@@ -163,6 +163,31 @@ describe('HTML pages', () => {
     expect(html).toContain('<tr class="item is-fail" data-check="schema.execute-card-transfer">');
   });
 
+  it('a block naming no rule (a profile setting the target refused) says no rule was broken, in the card and the root cause', async () => {
+    const blocked: CheckResult = {
+      title: 't', area: 'identity', section: '5', durationMs: 1, requests: 1, seed: 9, checkId: 'identity.company.isolation', rules: ['IDENTITY-ISOLATION'],
+      verdict: 'blocked',
+      blocked: { operation: 'tokenizeCard', rules: [], message: 'refused for its credentials; set profile.operation_auth.tokenizeCard' },
+    };
+    const c = new RunCollector();
+    for (const e of [
+      { type: 'run-started', runId: 'r', seed: 3, target: BASE, targetName: 't', checks: 1, safe: false, startedAt: 'a', toolVersion: '0' },
+      { type: 'check-finished', result: blocked },
+      {
+        type: 'run-finished',
+        summary: { rootCauses: 1, passed: 0, failed: 0, blocked: 1, skipped: 0, warned: 0, total: 1, requests: 1, durationMs: 1, rules: { total: 0, passed: 0, failed: 0, blocked: 0, skipped: 0, uncovered: 0, untestable: 0 } },
+        rules: [],
+        results: [blocked],
+        finishedAt: 'b',
+        rootCauses: [{ kind: 'blocking', id: 'tokenizeCard', operation: 'tokenizeCard', rules: [], message: 'refused', checks: [], blocked: [blocked.checkId] }],
+      },
+    ] as RunEvent[]) c.onEvent(e);
+    const html = buildHtml(c, undefined, await loadModel());
+    expect(html).not.toContain('No rule of the model names this operation');
+    expect(html).toContain("No rule broken: the cause is outside the target's rules");
+    expect(html).toMatch(/<tr data-cause="tokenizeCard">[\s\S]*?no rule broken/);
+  });
+
   it('sections group by their number: 9.6 and 4.rule1 are in 9 and 4', () => {
     expect(['9.6', '4.rule1', '7', '7.other1'].map(majorSection)).toEqual(['9', '4', '7', '7']);
   });

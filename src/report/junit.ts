@@ -4,6 +4,7 @@
 import type { CoverageSummary, Exchange, Reporter, RunEvent } from '../events/index.ts';
 import { RunCollector, type CollectedCheck } from './collect.ts';
 import { writeReport } from './files.ts';
+import { OUTSIDE_RULES } from './outcome-lines.ts';
 import { xmlEscape as x } from './xml.ts';
 
 const secs = (ms: number) => (ms / 1000).toFixed(3);
@@ -28,7 +29,7 @@ export function failureText(c: CollectedCheck): string {
 /** A blocked check is a JUnit failure whose message names the blocking operation (the root cause), not the check's rules. */
 export function blockedText(c: CollectedCheck): string {
   const b = c.blocked!;
-  const parts = [`blocked by ${b.operation}: ${b.message}`, `blocking rules: ${b.rules.join(', ') || '(none listed in the model)'}`, `own rules not observed: ${c.rules.join(', ')}`, `seed: ${c.seed}`];
+  const parts = [`blocked by ${b.operation}: ${b.message}`, `blocking rules: ${b.rules.join(', ') || `none broken (${OUTSIDE_RULES})`}`, `own rules not observed: ${c.rules.join(', ')}`, `seed: ${c.seed}`];
   if (b.exchange) {
     parts.push('', `curl: ${b.exchange.curl}`, ...traceLine(b.exchange));
     if (b.exchange.response) parts.push(`response: HTTP ${b.exchange.response.status} ${b.exchange.response.body ?? ''}`);

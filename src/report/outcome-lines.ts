@@ -7,6 +7,16 @@ import type { CheckResult, RunEvent } from '../events/index.ts';
 
 type Finished = Extract<RunEvent, { type: 'run-finished' }>;
 
+// A block naming no rule was stopped by a profile setting the target refused, an unread answer or a
+// rate limit: an empty rule list printed as "()" read as a missing value.
+export const OUTSIDE_RULES = "the cause is outside the target's rules";
+const NO_RULE_BROKEN = `no rule broken (${OUTSIDE_RULES})`;
+
+/** "(RULE-A, RULE-B)" for the rules a block breaks, or the words for a block that breaks none. */
+export function blockingRulesText(rules: readonly string[]): string {
+  return rules.length ? `(${rules.join(', ')})` : `(no rule broken: ${OUTSIDE_RULES})`;
+}
+
 /** "Root causes: 2 (1 failed check, 1 blocking operation explaining 4 blocked checks)" and one line per cause. */
 export function rootCauseLines(e: Finished, clean: (s: string) => string): string[] {
   const causes = e.rootCauses ?? [];
@@ -16,7 +26,7 @@ export function rootCauseLines(e: Finished, clean: (s: string) => string): strin
   const lines = [`Root causes: ${causes.length} (${own} own failure${own === 1 ? '' : 's'}, ${blocking} blocking operation${blocking === 1 ? '' : 's'}; ${e.summary.failed} failed and ${e.summary.blocked} blocked check${e.summary.blocked === 1 ? '' : 's'})`];
   for (const c of causes) {
     const what = c.adapter ? `control adapter error (${c.adapter}, not the target) on ${c.id}` : c.kind === 'blocking' ? `operation ${c.id} failed as a prerequisite` : `check${c.checks.length > 1 ? 's' : ''} ${c.checks.join(', ')}${c.operation ? ` (on ${c.operation})` : ''}`;
-    lines.push(`  ${what} — rules ${c.rules.join(', ') || '(none)'}: ${clean(c.message).slice(0, 300)}`);
+    lines.push(`  ${what} — ${c.rules.length ? `rules ${c.rules.join(', ')}` : NO_RULE_BROKEN}: ${clean(c.message).slice(0, 300)}`);
     if (c.blocked.length) lines.push(`    blocks ${c.blocked.length}: ${c.blocked.join(', ')}`);
   }
   return lines;

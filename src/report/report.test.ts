@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { CheckResult, Exchange, RunEvent } from '../events/index.ts';
 import { createReporters, ConsoleReporter } from './index.ts';
 import { SCHEMA_FILES, validatorFor } from '../baseline/schemas.ts';
+import { blockedText as junitBlockedText } from './junit.ts';
+import { rootCauseLines } from './outcome-lines.ts';
 
 const HOSTILE = `<script>alert("x")</script> & ' ]]> \u0000\u001b[31m`;
 
@@ -189,5 +191,27 @@ describe('reporters', () => {
     const colored = new ConsoleReporter({ stream: { write: (s: string) => (tty += s), isTTY: true }, color: true });
     colored.onEvent(events()[3]);
     expect(tty).toContain('\u001b[32mPASS');
+  });
+});
+
+describe('a block that names no rule', () => {
+  // Blocked by a profile setting the target refused (operation_auth), an unread answer or a rate limit: no rule of the target was broken.
+  const result: CheckResult = {
+    title: 'T', area: 'identity', section: '5', rules: ['IDENTITY-ISOLATION'], durationMs: 5, requests: 1, seed: 77,
+    checkId: 'identity.company.isolation',
+    verdict: 'blocked',
+    blocked: { operation: 'tokenizeCard', rules: [], message: 'POST {pci_url}/b2b/cards/oct refused the credentials; set profile.operation_auth.tokenizeCard' },
+  };
+
+  it('console, root causes and JUnit never print empty parentheses and say no rule was broken', async () => {
+    let out = '';
+    const r = new ConsoleReporter({ stream: { write: (s: string) => (out += s), isTTY: false } });
+    r.onEvent({ type: 'check-finished', result });
+    expect(out).not.toContain('()');
+    expect(out).toContain('BLOCKED identity.company.isolation — by tokenizeCard (no rule broken: the cause is outside the target\'s rules): POST {pci_url}');
+    const lines = rootCauseLines({ type: 'run-finished', rootCauses: [{ kind: 'blocking', id: 'tokenizeCard', operation: 'tokenizeCard', rules: [], message: 'refused', checks: [], blocked: ['identity.company.isolation'] }], summary: { failed: 0, blocked: 1 } } as never, (s) => s);
+    expect(lines.join('\n')).toContain('operation tokenizeCard failed as a prerequisite — no rule broken (the cause is outside the target\'s rules): refused');
+    const junit = junitBlockedText(result as never);
+    expect(junit).toContain('blocking rules: none broken (the cause is outside the target\'s rules)');
   });
 });

@@ -5,7 +5,7 @@
 
 import { isPrerequisiteFailed, PrerequisiteFailed, sendStep } from '../../src/checks/prerequisite.ts';
 import type { CheckContext, HttpRequest, HttpResponse } from '../../src/checks/types.ts';
-import { credentialsHint, operationAuthHeaders, operationAuthOf, refusesCredentials } from '../../src/client/index.ts';
+import { credentialsHint, operationAuthHeaders, operationAuthOf, refusalText, refusesCredentials } from '../../src/client/index.ts';
 import type { OperationId, RuleId } from '../../src/model/types.ts';
 import { headers } from './http.ts';
 import { s2sToken } from './tokens.ts';
@@ -19,13 +19,6 @@ export async function profileAuthHeaders(ctx: CheckContext, op: OperationId, use
     s2s: (client) => s2sToken(ctx, client),
     user: async () => userToken(ctx, user ?? (await sharedUser(ctx))),
   });
-}
-
-/** The section 7 words of a refusal, for the message: `HTTP 400 ErrorMissingField "Missing Authorization Headers"`. */
-function refusal(res: HttpResponse): string {
-  const b = (res.json ?? {}) as Record<string, unknown>;
-  const words = [typeof b.error_reason === 'string' ? b.error_reason : undefined, typeof b.error_description === 'string' ? JSON.stringify(b.error_description) : undefined].filter(Boolean);
-  return `HTTP ${res.status}${words.length ? ` ${words.join(' ')}` : ''}`;
 }
 
 /**
@@ -42,6 +35,6 @@ export async function sendWithProfileAuth(ctx: CheckContext, req: HttpRequest & 
     const res = isPrerequisiteFailed(err) ? err.response : undefined;
     if (!auth || !res || !refusesCredentials(ctx.model, res)) throw err;
     const given = ctx.profile.operation_auth?.[req.op] !== undefined;
-    throw new PrerequisiteFailed(req.op, `${what}: ${refusal(res)}: ${credentialsHint(req.op, auth, given)}`, { response: res, setting: `profile.operation_auth.${req.op}` });
+    throw new PrerequisiteFailed(req.op, `${what}: ${refusalText(res)}: ${credentialsHint(req.op, auth, given)}`, { response: res, setting: `profile.operation_auth.${req.op}` });
   }
 }
