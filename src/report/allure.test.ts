@@ -39,13 +39,13 @@ interface AllureResult {
   steps: { name: string; status: string }[];
 }
 
-async function runAllure(cwd: string, seed: string): Promise<{ code: number; out: string; docs: AllureResult[]; files: string[]; secret: string }> {
+async function runAllure(cwd: string, seed: string, extra: string[] = []): Promise<{ code: number; out: string; docs: AllureResult[]; files: string[]; secret: string }> {
   const ref = await startReference({ control: false, faults: new Set(['token.missing-token-type']) });
   const pci = await notFoundServer();
   const c = captureIo({ env: {}, cwd });
   try {
     await writeFile(join(cwd, 'p.json'), JSON.stringify({ ...ref.profile, pci_url: pci.url }));
-    const code = await main(['run', '--profile', 'p.json', '--seed', seed, '--report-dir', 'r', '--report', 'allure', ...[FAIL, PASS, SKIP, BLOCKED].flatMap((id) => ['--check', id])], c.io);
+    const code = await main(['run', '--profile', 'p.json', '--seed', seed, '--report-dir', 'r', '--report', 'allure', ...[FAIL, PASS, SKIP, BLOCKED].flatMap((id) => ['--check', id]), ...extra], c.io);
     const dir = join(cwd, 'r', 'allure-results');
     const files = (await readdir(dir)).sort();
     const docs = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8')) as AllureResult));
@@ -99,6 +99,16 @@ describe('run --report allure', () => {
     const history = (docs: AllureResult[]) => Object.fromEntries(docs.map((d) => [d.fullName, d.historyId]));
     expect(history(second.docs)).toEqual(history(first.docs));
     expect(new Set(second.docs.map((d) => d.historyId)).size).toBe(4);
+
+    // A failure waived by a muted expected-failures entry is marked muted, by a known one known.
+    await writeFile(join(cwd, 'ef.yaml'), `- check: ${FAIL}\n  reason: r\n  kind: muted\n- check: ${BLOCKED}\n  reason: r\n`);
+    const waived = await runAllure(cwd, '3', ['--expected-failures', 'ef.yaml']);
+    expect(waived.code, waived.out).toBe(0);
+    const flags = Object.fromEntries(waived.docs.map((d) => [d.fullName.split('.').slice(2).join('.'), d.statusDetails]));
+    expect(flags[FAIL]).toMatchObject({ muted: true });
+    expect(flags[BLOCKED]).toMatchObject({ known: true });
+    expect(flags[FAIL]).not.toHaveProperty('known');
+    for (const doc of waived.docs) expect(validate(doc), describeErrors(validate.errors)).toBe(true);
 
     // The schema can refuse: a status Allure does not define, a label without a value.
     expect(validate({ ...failed, status: 'blocked' })).toBe(false);

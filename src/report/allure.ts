@@ -11,7 +11,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Exchange, Reporter, RunEvent } from '../events/index.ts';
+import type { Exchange, Reporter, RunEvent, WaiverKind } from '../events/index.ts';
 import { TOOL_NAME } from '../runner/version.ts';
 import { RunCollector, type CollectedCheck } from './collect.ts';
 import { writeReport } from './files.ts';
@@ -64,7 +64,13 @@ export interface CheckTimes {
 }
 
 /** The Allure test result of one check; `times` are wall-clock ms when the reporter saw them. */
-export function allureResult(c: CollectedCheck, times: CheckTimes | undefined, runStop: number, uuid: string = randomUUID()) {
+/** Allure's own flags for a failure an expected-failures entry waived: muted for `muted`, known for the others. */
+function waiverFlags(kind: WaiverKind | undefined): { known?: true; muted?: true } {
+  if (!kind) return {};
+  return kind === 'muted' ? { muted: true } : { known: true };
+}
+
+export function allureResult(c: CollectedCheck, times: CheckTimes | undefined, runStop: number, uuid: string = randomUUID(), waiver?: WaiverKind) {
   const stop = times?.stop ?? runStop;
   const start = times?.start ?? stop - Math.max(0, Math.round(c.durationMs));
   const message = c.verdict === 'fail' ? c.failure.message : c.verdict === 'blocked' ? `blocked by ${c.blocked.operation}: ${c.blocked.message}` : c.verdict === 'skip' ? c.reason : undefined;
@@ -77,7 +83,7 @@ export function allureResult(c: CollectedCheck, times: CheckTimes | undefined, r
     name: c.title,
     fullName: `${TOOL_NAME}.${c.area}.${c.checkId}`,
     status: STATUS[c.verdict],
-    statusDetails: { ...(message !== undefined ? { message } : {}), ...(trace !== undefined ? { trace } : {}) },
+    statusDetails: { ...waiverFlags(waiver), ...(message !== undefined ? { message } : {}), ...(trace !== undefined ? { trace } : {}) },
     stage: 'finished',
     start,
     stop: Math.max(start, stop),
@@ -99,7 +105,8 @@ export function allureResult(c: CollectedCheck, times: CheckTimes | undefined, r
 export function buildAllure(col: RunCollector, times: ReadonlyMap<string, CheckTimes> = new Map()): ReturnType<typeof allureResult>[] {
   const { started, finishedAt } = col.run;
   const runStop = finishedAt ? Date.parse(finishedAt) : started ? Date.parse(started.startedAt) : 0;
-  return col.run.checks.map((c) => allureResult(c, times.get(c.checkId), runStop));
+  const waived = new Map(col.run.expected?.waived.map((w) => [w.check, w.kind ?? 'known'] as const));
+  return col.run.checks.map((c) => allureResult(c, times.get(c.checkId), runStop, randomUUID(), waived.get(c.checkId)));
 }
 
 /** Writes `<dir>/<uuid>-result.json` for each check of the run. */
