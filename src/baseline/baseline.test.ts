@@ -80,12 +80,28 @@ describe('expected failures', () => {
   const known = ['a', 'b', 'old', 'z', 'other-shard'];
   it('waives listed failures, and flags entries that now pass, expired or name no check', () => {
     const out = applyExpectedFailures(list, results, known, '2026-11-23');
-    expect(out.waived).toEqual([{ check: 'a', reason: 'known, ticket 12', verdict: 'fail' }]);
+    expect(out.waived).toEqual([{ check: 'a', reason: 'known, ticket 12', verdict: 'fail', kind: 'known' }]);
     expect(out.problems.map((p) => `${p.problem}:${p.check}`)).toEqual(['now-passes:b', 'expired:old', 'unknown-check:renamed.check']);
     const exit = decideExit({ results, expected: out });
     expect(exit.code).toBe(1);
     expect(exit.reasons[0]).toBe('1 check failed');
     expect(exit.reasons[1]).toBe('1 check blocked by a failed prerequisite');
+  });
+  it('typed entries: kind defaults to known, owner and link travel to the waiver and the expiry message', () => {
+    const typed = parseExpectedFailures(JSON.stringify({ kind: 'baas-conform/expected-failures', expected_failures: [
+      { check: 'a', reason: 'noise', kind: 'muted', owner: 'team-x', link: 'https://t.example/1' },
+      { check: 'z', reason: 'ours', kind: 'accepted', link: 'BAAS-9', expires: '2030-01-31' },
+      { check: 'old', reason: 'plain' },
+    ] }), 'typed.json');
+    const out = applyExpectedFailures(typed, results, known, '2030-02-01');
+    expect(out.waived).toEqual([
+      { check: 'a', reason: 'noise', verdict: 'fail', kind: 'muted', owner: 'team-x', link: 'https://t.example/1' },
+      { check: 'old', reason: 'plain', verdict: 'fail', kind: 'known' },
+    ]);
+    expect(out.problems).toEqual([{ check: 'z', problem: 'expired', message: 'the accepted entry for z (link BAAS-9) expired on 2030-01-31 (ours): fix the target or renew the entry' }]);
+    expect(decideExit({ results, expected: out }).code).toBe(1);
+    expect(() => parseExpectedFailures('- check: a\n  reason: r\n  kind: ignored\n', 'k.yaml')).toThrow(ExpectedFailuresError);
+    expect(() => parseExpectedFailures('- check: a\n  reason: r\n  owner: ""\n', 'o.yaml')).toThrow(ExpectedFailuresError);
   });
   it('an entry is valid through its expiry day (UTC) and expired the day after', () => {
     expect(applyExpectedFailures(list, results, known, '2030-01-31').waived.map((w) => w.check)).toEqual(['a']);

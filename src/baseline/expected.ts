@@ -1,4 +1,6 @@
-// Expected failures: a reviewed list of checks allowed to fail (check id, reason, optional expiry).
+// Expected failures: a reviewed list of checks allowed to fail (check id, reason, optional expiry,
+// kind, owner and link). Every kind waives in `run`; `certify` takes no list at all, so no waiver,
+// a muted one least of all, ever counts towards a certificate.
 // Listed failures are reported but do not fail the run. The list cannot rot: an entry whose check now
 // passes, an expired entry, or an unknown check id fails the run, naming the entry.
 
@@ -28,7 +30,7 @@ export function parseExpectedFailures(text: string, file: string): ExpectedFailu
 function expectedFailuresFrom(value: unknown, file: string): ExpectedFailures {
   const validate = validatorFor(SCHEMA_FILES.expectedFailures);
   if (!validate(value)) {
-    throw new ExpectedFailuresError(file, `does not match spec/schemas/expected-failures.schema.json (entries of check, reason, optional expires YYYY-MM-DD): ${describeErrors(validate.errors)}`);
+    throw new ExpectedFailuresError(file, `does not match spec/schemas/expected-failures.schema.json (entries of check, reason, optional expires YYYY-MM-DD, kind known|muted|accepted, owner, link): ${describeErrors(validate.errors)}`);
   }
   const entries = (Array.isArray(value) ? value : (value as { expected_failures: ExpectedFailureEntry[] }).expected_failures) as ExpectedFailureEntry[];
   const seen = new Set<string>();
@@ -69,12 +71,13 @@ export function applyExpectedFailures(
       continue;
     }
     if (e.expires && today > e.expires) {
-      out.problems.push({ check: e.check, problem: 'expired', message: `the entry for ${e.check} expired on ${e.expires} (${e.reason}): fix the target or renew the entry` });
+      const who = [e.owner ? `owner ${e.owner}` : '', e.link ? `link ${e.link}` : 'no link'].filter(Boolean).join(', ');
+      out.problems.push({ check: e.check, problem: 'expired', message: `the ${e.kind ?? 'known'} entry for ${e.check} (${who}) expired on ${e.expires} (${e.reason}): fix the target or renew the entry` });
       continue;
     }
     const r = byId.get(e.check);
     if (!r) continue; // not run here (another shard, --check): nothing to judge
-    if (r.verdict === 'fail' || r.verdict === 'blocked') out.waived.push({ check: e.check, reason: e.reason, verdict: r.verdict });
+    if (r.verdict === 'fail' || r.verdict === 'blocked') out.waived.push({ check: e.check, reason: e.reason, verdict: r.verdict, kind: e.kind ?? 'known', ...(e.owner ? { owner: e.owner } : {}), ...(e.link ? { link: e.link } : {}) });
     else if (r.verdict === 'pass') out.problems.push({ check: e.check, problem: 'now-passes', message: `${e.check} now passes: delete its entry so a new failure is not waived` });
   }
   return out;

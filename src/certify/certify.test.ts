@@ -14,6 +14,7 @@ import {
   certify, CertificationRefusedError, CertifyKeyError, CertifyOutputError, generateSigningKey, loadSigningKey, PackageVerificationError, redactedProfileJson, verifyPackage,
 } from './index.ts';
 import { writePackage } from './package.ts';
+import { parseExpectedFailures } from '../baseline/index.ts';
 
 let root = '';
 let pkg = '';
@@ -173,6 +174,18 @@ describe('certify', () => {
     const partial = await certify({ ...base(), outDir: out, checkList: [read] }).catch((e) => e);
     expect(partial).toBeInstanceOf(CertificationRefusedError);
     expect(partial.message).toContain('coverage required: 1 testable rule was not exercised: R-OTHER (uncovered');
+    expect(await readdir(out)).toEqual([]);
+  });
+
+  it('a failure waived by an expected-failures entry (muted) still refuses the certificate', async () => {
+    const out = path.join(root, 'muted');
+    healthy = false;
+    const muted = parseExpectedFailures('- check: x.read\n  reason: flaps\n  kind: muted\n- check: x.other\n  reason: flaps\n  kind: muted\n', 'muted.yaml');
+    // Smuggled past the type, as a JavaScript caller could: certify drops it.
+    const err = await certify({ ...base(), outDir: out, checkList: [read, other], expectedFailures: muted } as Parameters<typeof certify>[0]).catch((e) => e);
+    healthy = true;
+    expect(err).toBeInstanceOf(CertificationRefusedError);
+    expect(err.message).toContain('2 checks failed');
     expect(await readdir(out)).toEqual([]);
   });
 

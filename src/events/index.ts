@@ -310,12 +310,19 @@ export interface ExpectedFailureEntry {
   reason: string;
   /** YYYY-MM-DD; the entry stops waiving after that day (UTC). */
   expires?: string;
+  /** known (default): a defect being fixed; muted: silenced noise; accepted: an accepted deviation. */
+  kind?: WaiverKind;
+  owner?: string;
+  /** Issue URL or ticket id, named when the entry expires. */
+  link?: string;
 }
+
+export type WaiverKind = 'known' | 'muted' | 'accepted';
 
 export interface ExpectedFailuresOutcome {
   file: string;
   /** Listed checks that failed or were blocked: reported, not counted against the run. */
-  waived: { check: string; reason: string; verdict: string }[];
+  waived: { check: string; reason: string; verdict: string; kind: WaiverKind; owner?: string; link?: string }[];
   /** Entries that make the list rot and so fail the run. */
   problems: { check: string; problem: 'now-passes' | 'expired' | 'unknown-check'; message: string }[];
 }

@@ -4,6 +4,7 @@ import { ConsoleReporter, type ConsoleReporterOptions } from './console.ts';
 import { HtmlReporter } from './html.ts';
 import { JsonReporter } from './json.ts';
 import { CtrfReporter } from './ctrf.ts';
+import { AllureReporter } from './allure.ts';
 import { JunitReporter } from './junit.ts';
 import { HarReporter } from './har.ts';
 import { OtlpReporter } from './otlp.ts';
@@ -12,6 +13,7 @@ export { ConsoleReporter, type ConsoleReporterOptions } from './console.ts';
 export { JsonReporter, buildResults } from './json.ts';
 export { JunitReporter, buildJunit } from './junit.ts';
 export { CtrfReporter, buildCtrf, CTRF_SPEC_VERSION } from './ctrf.ts';
+export { AllureReporter, buildAllure, ALLURE_DEFAULTS } from './allure.ts';
 export { HtmlReporter, buildHtml } from './html.ts';
 export { HarReporter, buildHar, HAR_DEFAULTS, type Har, type HarEntry } from './har.ts';
 export { OtlpReporter, OTLP_DEFAULTS } from './otlp.ts';
@@ -29,6 +31,8 @@ export interface ReporterSelection {
   html?: string;
   /** CTRF JSON (run --report ctrf). */
   ctrf?: string;
+  /** Allure results directory (run --report allure). */
+  allure?: string;
   /** HAR 1.2 file of every exchange (run --har). */
   har?: string;
   /** OTLP/HTTP traces endpoint (run --otlp), and where export problems are told. */
@@ -44,6 +48,7 @@ export function createReporters(sel: ReporterSelection): Reporter[] {
   if (sel.junit) out.push(new JunitReporter(sel.junit));
   if (sel.html) out.push(new HtmlReporter(sel.html, sel.replayBase));
   if (sel.ctrf) out.push(new CtrfReporter(sel.ctrf));
+  if (sel.allure) out.push(new AllureReporter(sel.allure));
   if (sel.har) out.push(new HarReporter(sel.har));
   if (sel.otlp) out.push(new OtlpReporter(sel.otlp.url, sel.otlp.onProblem));
   return out;

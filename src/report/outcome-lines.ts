@@ -53,7 +53,7 @@ export function expectedLines(e: Finished, clean: (s: string) => string): string
   const x = e.expected;
   if (!x) return [];
   const lines = [`Expected failures (${clean(x.file)}): ${x.waived.length} waived, ${x.problems.length} problem${x.problems.length === 1 ? '' : 's'}`];
-  for (const w of x.waived) lines.push(`  waived ${w.check} (${w.verdict}): ${clean(w.reason)}`);
+  for (const w of x.waived) lines.push(`  waived ${w.check} (${w.verdict}, ${w.kind ?? 'known'}${w.owner ? `, owner ${clean(w.owner)}` : ''}${w.link ? `, ${clean(w.link)}` : ''}): ${clean(w.reason)}`);
   for (const p of x.problems) lines.push(`  ${p.problem} ${p.check}: ${clean(p.message)}`);
   return lines;
 }

@@ -70,14 +70,14 @@ describe('nightly CI flags', () => {
 
     const waived = await run('waived', '--expected-failures', await list('ok.yaml', '- check: schema.get-config\n  reason: config read is down, ticket 7\n  expires: 2999-12-31\n'));
     expect(waived.code).toBe(0);
-    expect(waived.out).toContain('waived schema.get-config (fail): config read is down, ticket 7');
+    expect(waived.out).toContain('waived schema.get-config (fail, known): config read is down, ticket 7');
     const doc = await results('waived');
-    expect(doc.expected.waived).toEqual([{ check: 'schema.get-config', reason: 'config read is down, ticket 7', verdict: 'fail' }]);
+    expect(doc.expected.waived).toEqual([{ check: 'schema.get-config', reason: 'config read is down, ticket 7', verdict: 'fail', kind: 'known' }]);
     expect(doc.exit).toEqual({ code: 0, verdict: 'pass', reasons: [] });
 
     const expired = await run('expired', '--expected-failures', await list('expired.yaml', '- check: schema.get-config\n  reason: was temporary\n  expires: 2000-01-01\n'));
     expect(expired.code).toBe(1);
-    expect(expired.out).toContain('the entry for schema.get-config expired on 2000-01-01');
+    expect(expired.out).toContain('the known entry for schema.get-config (no link) expired on 2000-01-01');
 
     const unknown = await run('unknown', '--expected-failures', await list('unknown.json', JSON.stringify([{ check: 'schema.get-config', reason: 'r' }, { check: 'schema.no-such-check', reason: 'typo' }])));
     expect(unknown.code).toBe(1);
@@ -92,6 +92,32 @@ describe('nightly CI flags', () => {
     expect(fixed.out).toContain('check schema.get-config: fail -> pass');
     expect(fixed.out).toContain('rule  ENDPOINT-RESPONSE-SCHEMA: fail -> pass');
     expect((await results('fixed')).diff.checks.fixed).toEqual([{ id: 'schema.get-config', from: 'fail', to: 'pass' }]);
+  });
+
+  it('typed waivers: kind, owner and link are recorded; an expired entry fails the run naming its link', async () => {
+    configBroken = true;
+    const muted = await run('muted', '--expected-failures', await list('muted.yaml', '- check: schema.get-config\n  reason: flaps on the sandbox\n  kind: muted\n  owner: team-payments\n  link: https://tracker.example/BAAS-42\n  expires: 2999-12-31\n'));
+    expect(muted.code, muted.out + muted.err).toBe(0);
+    expect(muted.out).toContain('waived schema.get-config (fail, muted, owner team-payments, https://tracker.example/BAAS-42): flaps on the sandbox');
+    expect((await results('muted')).expected.waived).toEqual([{ check: 'schema.get-config', reason: 'flaps on the sandbox', verdict: 'fail', kind: 'muted', owner: 'team-payments', link: 'https://tracker.example/BAAS-42' }]);
+
+    const expired = await run('expired-typed', '--expected-failures', await list('expired-typed.yaml', '- check: schema.get-config\n  reason: accepted until the v2 rollout\n  kind: accepted\n  owner: ops\n  link: https://tracker.example/BAAS-7\n  expires: 2000-01-01\n'));
+    expect(expired.code).toBe(1);
+    expect(expired.out).toContain('the accepted entry for schema.get-config (owner ops, link https://tracker.example/BAAS-7) expired on 2000-01-01');
+    const doc = await results('expired-typed');
+    expect(doc.expected.problems).toMatchObject([{ check: 'schema.get-config', problem: 'expired', message: expect.stringContaining('https://tracker.example/BAAS-7') }]);
+    expect(doc.exit.code).toBe(1);
+
+    const badKind = await run('x', '--expected-failures', await list('bad-kind.yaml', '- check: schema.get-config\n  reason: r\n  kind: ignored\n'));
+    expect(badKind.code).toBe(2);
+    expect(badKind.err).toContain('bad-kind.yaml: does not match spec/schemas/expected-failures.schema.json');
+  });
+
+  it('certify takes no expected-failures list: a muted waiver cannot reach a certificate', async () => {
+    const path = await list('certify-muted.yaml', '- check: schema.get-config\n  reason: muted noise\n  kind: muted\n');
+    const r = await cli(['certify', '--target', url, '--out', join(dir, 'cert'), '--expected-failures', path]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/expected-failures/);
   });
 
   it('diff OLD NEW prints what newly fails and exits 1 only then', async () => {

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { runConformance } from '../../api/index.ts';
-import { createReporters } from '../../report/index.ts';
+import { ALLURE_DEFAULTS, createReporters } from '../../report/index.ts';
 import { DEFAULT_REPORT_DIR, resolveRunOptions, RUN_DEFAULTS, type RunFlagValues } from '../../options/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
@@ -16,9 +16,9 @@ import { appendToHistory, buildHistory, formatHistory, HISTORY_DEFAULTS, loadRun
 
 export const RUN_CLI_DEFAULTS = {
   reportDir: DEFAULT_REPORT_DIR,
-  files: { json: 'results.json', junit: 'junit.xml', html: 'report.html', ctrf: 'ctrf.json' },
+  files: { json: 'results.json', junit: 'junit.xml', html: 'report.html', ctrf: 'ctrf.json', allure: ALLURE_DEFAULTS.dir },
   /** Extra report formats --report adds (results.json, junit.xml and report.html are always written). */
-  reports: ['ctrf'],
+  reports: ['ctrf', 'allure'],
 } as const;
 
 function shellArg(s: string): string {
@@ -57,6 +57,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
     html: resolve(io.cwd, args.html ?? join(o.reportDir, RUN_CLI_DEFAULTS.files.html)),
   };
   const ctrfPath = (args.report ?? []).includes('ctrf') ? resolve(io.cwd, join(o.reportDir, RUN_CLI_DEFAULTS.files.ctrf)) : undefined;
+  const allurePath = (args.report ?? []).includes('allure') ? resolve(io.cwd, join(o.reportDir, RUN_CLI_DEFAULTS.files.allure)) : undefined;
   const har: string | undefined = args.har;
   const harPath = har === undefined ? undefined : resolve(io.cwd, har);
   const otlp: string | undefined = args.otlp;
@@ -66,6 +67,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
     ...paths,
     ...(harPath ? { har: harPath } : {}),
     ...(ctrfPath ? { ctrf: ctrfPath } : {}),
+    ...(allurePath ? { allure: allurePath } : {}),
     ...(otlp ? { otlp: { url: otlp, onProblem: (m: string) => io.stderr.write(`${m}\n`) } } : {}),
     replayBase,
   });
@@ -98,7 +100,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       onLog: args.verbose ? (id, msg) => human.write(`  [${id}] ${msg}\n`) : undefined,
     }),
   );
-  human.write(`Reports: ${[paths.json, paths.junit, paths.html, ...(ctrfPath ? [ctrfPath] : []), ...(harPath ? [harPath] : [])].join(', ')}\n`);
+  human.write(`Reports: ${[paths.json, paths.junit, paths.html, ...(ctrfPath ? [ctrfPath] : []), ...(allurePath ? [allurePath] : []), ...(harPath ? [harPath] : [])].join(', ')}\n`);
   if (args.json) io.stdout.write(await readFile(paths.json, 'utf8'));
   if (outcome.coverageProblem) io.stderr.write(`${outcome.coverageProblem}\n`);
   if (historyDir) await recordHistory(historyDir, paths.json, historyKeep, human, io.cwd);
@@ -124,7 +126,7 @@ export const runCommand: CommandImpl<RunArgs> = {
   builder: (y: Argv) =>
     sharedFlags(ciOptions(y), 'config', 'profile', 'target', 'seed', 'check', 'shard', 'safe', 'concurrency', 'runs', 'timeout-budget', 'check-timeout', 'report-dir', 'json', 'json-out', 'har', 'control-adapter')
       .option('rate-limit-wait', { type: 'number', describe: `How long (ms) one request waits out 429s (Retry-After, else backoff) before its check is blocked as RATE_LIMITED (default ${RUN_DEFAULTS.rateLimitWaitMs})` })
-      .option('report', { type: 'string', array: true, choices: RUN_CLI_DEFAULTS.reports, describe: `Also write these formats into --report-dir: ctrf (${RUN_CLI_DEFAULTS.files.ctrf}, Common Test Report Format); repeatable` })
+      .option('report', { type: 'string', array: true, choices: RUN_CLI_DEFAULTS.reports, describe: `Also write these formats into --report-dir: ctrf (${RUN_CLI_DEFAULTS.files.ctrf}, Common Test Report Format), allure (${RUN_CLI_DEFAULTS.files.allure}/, one Allure result file per check); repeatable` })
       .option('junit', { type: 'string', describe: 'Path of the JUnit XML file' })
       .option('html', { type: 'string', describe: 'Path of the HTML report' })
       .option('otlp', { type: 'string', describe: 'Export the run as OpenTelemetry spans (run, check, request; rule ids as attributes) to this OTLP/HTTP traces URL' })
