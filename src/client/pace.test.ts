@@ -70,10 +70,11 @@ describe('pacing below a documented token limit', () => {
     const refused = { n: 0 };
     const url = await documented.serve(limitedToken(times, refused));
     const c = documented.session(url, { model }).client('probe');
-    const began = performance.now();
     const answers = await Promise.all(Array.from({ length: 8 }, () => c.send({ op: 'createToken', body: {}, noRetry: true })));
-    expect(performance.now() - began).toBeLessThan(900);
-    expect(answers.filter((a) => a.status === 429)).toHaveLength(3);
+    // Held below the documented limit, no probe would ever be refused: a 429 shows they were sent at
+    // once. (No wall-clock bound: this machine's load must not decide the test.)
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThan(0);
+    expect(times).toHaveLength(8);
   });
 
   it('documents nothing without a window or a limit', () => {

