@@ -9,4 +9,4 @@ export { toCurl } from './curl.ts';
 export { readTargetCa, targetOrigins, targetSecureContext, tlsConnectOptions } from './target-ca.ts';
 export { createUserRequest, s2sUserHeaders, tokenRequest, userIdOf, type OperationCall } from './credentials.ts';
 export { TokenSource, type IssuedToken, type TokenSourceOptions } from './token-source.ts';
-export { credentialsHint, operationAuthHeaders, operationAuthOf, refusalText, refusesCredentials, type OperationAuthTokens } from './operation-auth.ts';
+export { credentialRow, credentialsHint, operationAuthHeaders, operationAuthOf, refusalText, refusesCredentials, type OperationAuthTokens } from './operation-auth.ts';

@@ -5,7 +5,7 @@
 // (suites/kit/tokens.ts s2sToken, the load journey's cached token, replay's token), so there is one
 // minting path per subsystem, as before.
 
-import type { Model, OperationId } from '../model/types.ts';
+import type { ErrorRule, Model, OperationId } from '../model/types.ts';
 import { DEFAULT_OPERATION_AUTH, type OperationAuth, type ResolvedProfile } from '../profile/index.ts';
 
 /** The profile's answer for `op`; undefined when the spec shows how `op` authenticates (section 5 applies). */
@@ -47,9 +47,14 @@ const CREDENTIAL_TABLES = new Set(['s2s', 'idp', 'user_token']);
  */
 export function refusesCredentials(model: Pick<Model, 'rules'>, res: { status: number; json?: unknown }): boolean {
   if (res.status === 401 || res.status === 403) return true;
-  if (res.status !== 400 || res.json === null || typeof res.json !== 'object') return false;
+  return res.status === 400 && credentialRow(model, res) !== undefined;
+}
+
+/** The section 7 row of a credentials table the answer is (same status, reason and message), if any. */
+export function credentialRow(model: Pick<Model, 'rules'>, res: { status: number; json?: unknown }): ErrorRule | undefined {
+  if (res.json === null || typeof res.json !== 'object') return undefined;
   const { error_reason: reason, error_description: message } = res.json as Record<string, unknown>;
-  return model.rules.some((r) => r.kind === 'error' && CREDENTIAL_TABLES.has(r.table) && r.status === 400 && r.reason === reason && r.message === message);
+  return model.rules.find((r): r is ErrorRule => r.kind === 'error' && CREDENTIAL_TABLES.has(r.table) && r.message !== null && r.status === res.status && r.reason === reason && r.message === message);
 }
 
 /** The section 7 words of a refusal, for messages: `HTTP 400 ErrorMissingField "Missing Authorization Headers"`. */

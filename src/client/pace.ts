@@ -5,7 +5,6 @@
 // Requests about the limit itself (noRetry: the rate-limit checks) are neither held nor counted
 // (HttpSession.pace): those checks still reach the limit, and wait for the target to recover.
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ResolvedProfile } from '../profile/types.ts';
 
 /** The share of the documented limit the run allows itself per window. */
@@ -48,8 +47,31 @@ export class Pacer {
       const next = Math.min(...this.counted.map((c) => c.until));
       // All in flight: the first answer starts a window; else the earliest window ends (+1 ms: it has ended when the timer fires).
       // Unref'd: a timer the answer made moot must not hold the process open.
-      const woken = new Promise<void>((r) => this.wake.push(r));
-      await Promise.race([woken, sleep(Number.isFinite(next) ? next - now + 1 : this.windowMs, undefined, { ref: false, ...(signal ? { signal } : {}) })]);
+      signal?.throwIfAborted();
+      await this.waitFor(Number.isFinite(next) ? next - now + 1 : this.windowMs, signal);
     }
+  }
+
+  /**
+   * Until an answer wakes the waiters, `ms` pass, or `signal` aborts; whichever wins, the timer, the abort
+   * listener and this waiter's wake-up are removed, so many held requests leave nothing behind.
+   */
+  private waitFor(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (err?: unknown) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const i = this.wake.indexOf(wake);
+        if (i >= 0) this.wake.splice(i, 1);
+        if (err) reject(err);
+        else resolve();
+      };
+      const wake = () => done();
+      const onAbort = () => done(signal!.reason);
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.wake.push(wake);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 }

@@ -41,6 +41,10 @@ export async function readBack(s: SetupHttp, method: string, path: string, heade
     }
     if (ABSENT.has(r.status)) {
       const reason = r.json?.error_reason;
+      // A 400 says "not found" only as the section 7 row does (its reason read from the model); another
+      // 400 (a field the reader sent refused) says nothing about the write.
+      const notFound = s.model.errorRule('ERR-S2S-USER-NOT-FOUND').reason;
+      if (r.status === 400 && reason !== notFound) return { kind: 'unreadable', why: `HTTP 400 ${typeof reason === 'string' ? reason : 'without error_reason'}, not the ${notFound} row` };
       return { kind: 'absent', status: r.status, ...(typeof reason === 'string' ? { reason } : {}) };
     }
     return { kind: 'unreadable', why: `HTTP ${r.status}${r.status === 429 ? ` after ${READ_RETRIES} retries` : ''}` };

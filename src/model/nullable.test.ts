@@ -34,6 +34,14 @@ describe('reading null-when-optional (ENDPOINT-RESPONSE-SCHEMA) on answer schema
     expect(item({ type: 'Other', direction: 'Inbound' })).toBe(false);
   });
 
+  it('"carries only" (additionalProperties: false) admits another field as null, as a shared serializer model writes it, never with a value', async () => {
+    const model = await loadModel();
+    const v = model.validator('authorizeUser:2XX')!;
+    const token = { access_token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', expires_at: 1_700_000_000 };
+    expect(v({ ...token, token_type: null }), JSON.stringify(v.errors)).toBe(true);
+    expect(v({ ...token, token_type: 'Bearer' })).toBe(false);
+  });
+
   it('reads an integer as its value, however written (reading integer-as-written): 1700000000.0 is the integer, 1700000000.5 is not', async () => {
     const model = await loadModel();
     const v = model.validator('createToken:2XX')!;

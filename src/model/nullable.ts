@@ -75,6 +75,9 @@ export function nullWhenOptional(schema: unknown, memo = new Map<unknown, unknow
     if (isNode(schema.properties) || !typesOnly) out.properties = props;
   }
   for (const key of ['items', 'additionalProperties', 'then', 'else', 'contains'] as const) if (isNode(schema[key])) out[key] = sub(schema[key]);
+  // "carries only" (additionalProperties: false) under the same reading: another field may be there as
+  // null (a serializer's shared model with an unset optional field), never with a value.
+  if (!typesOnly && schema.additionalProperties === false) out.additionalProperties = { type: 'null' };
   for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const) if (Array.isArray(schema[key])) out[key] = (schema[key] as unknown[]).map(sub);
   if (isNode(schema.patternProperties)) out.patternProperties = Object.fromEntries(Object.entries(schema.patternProperties).map(([k, v]) => [k, orNull(sub(v))]));
   return out;

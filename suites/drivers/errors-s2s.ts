@@ -10,7 +10,7 @@ import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { Driver, Drivers } from './driver.ts';
 import { rowStepBodies } from './row-steps.ts';
 import {
-  bearer, chainHeader, expectError, forgeHs256, headers, identityHeader, jwtClaims, rnd, s2sToken, sharedUser, tamperSignature,
+  bearer, chainHeader, expectError, expire, forgeHs256, headers, identityHeader, jwtClaims, rnd, s2sToken, sharedUser, tamperSignature,
   rowOnOperations, rowOperations, type RowOperation,
 } from '../kit/index.ts';
 
@@ -82,12 +82,6 @@ function s2sForged(ruleId: ErrorRuleId, edit: (claims: Record<string, unknown>, 
 }
 
 /** Moves exp (and iat) into the past relative to the token's own iat, so server clock offsets do not matter. */
-function expire(claims: Record<string, unknown>, validity: number): void {
-  const iat = typeof claims.iat === 'number' ? claims.iat : Math.floor(Date.now() / 1000);
-  claims.iat = iat - validity - 3600;
-  claims.exp = iat - 3600;
-}
-
 export const s2sDrivers: Drivers = {
   'ERR-S2S-AUTH-HEADER-MISSING': {
     title: 'No Authorization header on every operation the S2S rows apply to (reads, writes with a shown body that move no money, those that create something included, user creation, the S2S form of authorize; user-scoped ones with a valid X-User-Id (authorize: X-User-Wallet) and X-Chain-Id, bodies valid): 400 ErrorMissingField "{message:ERR-S2S-AUTH-HEADER-MISSING}"',

@@ -3,7 +3,7 @@
 // (suites/drivers/states.ts); the model-based test of the machine is suites/models/three-ds-model.ts.
 
 import {
-  opLabel, type TestUser, advanceClock, asUser, bearer, chainHeader, check, create3ds, createUser, expect2xx, expectError,
+  opLabel, type TestUser, advanceClock, expire, asUser, bearer, chainHeader, check, create3ds, createUser, expect2xx, expectError,
   expectErrorShape, expectNot2xx, forgeHs256, headers, identityHeader, jwtClaims, listItems, mentionsDeep, unknownIdLike, s2sToken, tamperSignature, userToken, field, hasControl, rnd,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
@@ -31,8 +31,8 @@ async function badTokenHeaders(ctx: CheckContext, user: TestUser): Promise<[stri
   const secret = ctx.profile.s2s_signing_secret;
   if (secret) {
     const claims = { ...jwtClaims(s2s) } as Record<string, unknown>;
-    const iat = typeof claims.iat === 'number' ? claims.iat : Math.floor(Date.now() / 1000);
-    out.push(['an expired S2S token', asS2s(await forgeHs256({ ...claims, iat: iat - 7200, exp: iat - 3600 }, secret))]);
+    expire(claims, ctx.model.auth.s2s_token.validity_seconds);
+    out.push(['an expired S2S token', asS2s(await forgeHs256(claims, secret))]);
   }
   out.push(["an altered user token of the challenge's owner", headers(bearer(tamperSignature(await userToken(ctx, user))), chainHeader(ctx))]);
   return out;

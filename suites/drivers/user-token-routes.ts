@@ -8,19 +8,14 @@
 
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { ErrorRule, RuleId } from '../../src/model/types.ts';
-import { bearer, chainHeader, check, field, headers, userTokenRoutes } from '../kit/index.ts';
+import { credentialRow as credentialRowOf } from '../../src/client/index.ts';
+import { bearer, chainHeader, check, headers, userTokenRoutes } from '../kit/index.ts';
 
 const RULES: RuleId[] = ['AUTH-USER-TOKEN-USE'];
 
-/** The section 7 tables whose rows refuse a credential (the token, its claims, the headers that go with it). */
-const CREDENTIAL_TABLES: ReadonlySet<ErrorRule['table']> = new Set(['s2s', 'user_token', 'idp']);
-
 /** The section 7 credentials row the answer is (same status, reason and message), if any. */
 export function credentialRow(ctx: CheckContext, res: HttpResponse): ErrorRule | undefined {
-  const reason = field(res.json, 'error_reason');
-  const message = field(res.json, 'error_description');
-  return ctx.model.rules.find((r): r is ErrorRule => r.kind === 'error' && CREDENTIAL_TABLES.has(r.table) && r.message !== null
-    && r.status === res.status && r.reason === reason && r.message === message);
+  return credentialRowOf(ctx.model, res);
 }
 
 /**

@@ -64,3 +64,10 @@ export function withoutClaim(payload: Record<string, unknown>, path: string[]): 
   else if (copy[head] && typeof copy[head] === 'object') copy[head] = withoutClaim(copy[head] as Record<string, unknown>, rest);
   return copy;
 }
+
+/** Moves a token's claims into the past: issued `validity` + 1 h ago, expired an hour ago (the section 7 ErrorExpired rows). */
+export function expire(claims: Record<string, unknown>, validity: number): void {
+  const iat = typeof claims.iat === 'number' ? claims.iat : Math.floor(Date.now() / 1000);
+  claims.iat = iat - validity - 3600;
+  claims.exp = iat - 3600;
+}
