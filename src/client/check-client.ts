@@ -11,6 +11,7 @@ import { CLIENT_DEFAULTS, FAST_ANSWER_MS } from './defaults.ts';
 import { TransportError, toTransportError } from './errors.ts';
 import { recordExchange, type AttemptRecord } from './exchange-record.ts';
 import type { HttpSession } from './http.ts';
+import { SafeModeRefusal, type SafeGuard } from './safe-guard.ts';
 import { newTraceId, withTrace } from './trace.ts';
 
 /** Responses kept per check for the audit of every answer (memory stays bounded). */
@@ -19,6 +20,8 @@ const OBSERVED_MAX = 5000;
 export interface CheckClientOptions {
   signal?: AbortSignal;
   onExchange?: (exchange: Exchange) => void;
+  /** The --safe guard (safe-guard.ts): a request it names a reason for is refused, never sent. */
+  refuse?: SafeGuard;
 }
 
 /** An HttpClient bound to one check; also maps responses back to their recorded exchange. */
@@ -105,6 +108,8 @@ export class CheckClient implements CheckHttpClient {
   async send(req: HttpRequest): Promise<HttpResponse> {
     const s = this.session;
     const target = s.resolveTarget(req);
+    const refusal = this.opts.refuse?.(req, target);
+    if (refusal) throw new SafeModeRefusal(refusal);
     // Accept-Encoding is sent deliberately: without it any coding is acceptable (RFC 9110) and a
     // compressing proxy would answer with a coding the client did not expect.
     const headers: Record<string, string> = { 'user-agent': CLIENT_DEFAULTS.userAgent, accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING };
