@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => ref?.close());
 
 const rule = 'ENDPOINT-RESPONSE-SCHEMA' as RuleId;
-const base = { area: 'users', section: '2', rules: [rule], safe: true } as const;
+const base = { area: 'users' as const, section: '2', rules: [rule], safe: true };
 
 /** Marked safe, but registers a user by raw method and path (the guard must match it to createUserV2). */
 const createsUser: Check = {
