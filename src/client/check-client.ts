@@ -3,7 +3,7 @@
 // time limit grows with slow answers, so a slow target is not blamed on the check), the responses kept
 // for the audit of every answer, and one W3C trace whose spans are the attempts.
 
-import type { HttpClient, HttpRequest, HttpResponse } from '../checks/types.ts';
+import type { HttpClient, HttpRequest, HttpResponse } from './types.ts';
 import type { ObservedResponse } from '../checks/audit.ts';
 import type { Exchange } from '../events/index.ts';
 import { ACCEPT_ENCODING } from './decode.ts';

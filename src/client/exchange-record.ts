@@ -2,7 +2,7 @@
 // secrets and tokens the target issued), bodies cut to a size a report can carry, and a curl command
 // that reproduces the request (its body kept whole up to a larger bound, so the replay is faithful).
 
-import type { HttpResponse } from '../checks/types.ts';
+import type { HttpResponse } from './types.ts';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../events/index.ts';
 import { toCurl } from './curl.ts';
 import { CLIENT_DEFAULTS } from './defaults.ts';

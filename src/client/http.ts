@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SecureContext } from 'node:tls';
 import { Pool } from 'undici';
-import type { HttpRequest, HttpResponse } from '../checks/types.ts';
+import type { HttpRequest, HttpResponse } from './types.ts';
 import type { Model } from '../model/types.ts';
 import { maskSecrets } from '../profile/mask.ts';
 import type { ResolvedProfile } from '../profile/types.ts';

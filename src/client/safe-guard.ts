@@ -3,7 +3,7 @@
 // (x-mutates, x-moves-money on each operation, spec/openapi.yaml and spec/control.yaml) before it is
 // sent, so a check that would break the promise is refused on the wire and fails, whatever it is marked.
 
-import type { HttpRequest } from '../checks/types.ts';
+import type { HttpRequest } from './types.ts';
 import { operationOf } from '../model/operation-at.ts';
 import type { Model, Operation } from '../model/types.ts';
 import type { RequestTarget } from './request-target.ts';

@@ -10,7 +10,7 @@ import type { CheckContext } from '../../src/checks/types.ts';
 import type { ControlOperationId } from '../../src/model/types.ts';
 import { adapterMalformed, adapterRefused, clockKeyOf, clockMoved, guardAdapter, isControlAdapterFault, type ControlAnswer, type ControlInput } from '../../src/control/index.ts';
 import { missingControlOperation } from '../../src/runner/needs.ts';
-import type { TestUser } from './users.ts';
+import type { TestUser } from './test-user.ts';
 
 /** True when the run's control adapter performs `operationId`. */
 export function hasControl(ctx: CheckContext, operationId: ControlOperationId): boolean {
