@@ -146,3 +146,20 @@ export async function triggerWebhook(ctx: CheckContext, user: TestUser, kind: st
 export function webhookKindOf(ctx: CheckContext, path: string): string | undefined {
   return ctx.model.webhooks.find((w) => w.path === path)?.id;
 }
+
+/**
+ * triggerWebhook for a kind the target may not emit (debt-cases, corporations, card_limit: no Partner
+ * API event is documented to emit them): false when the adapter lacks the operation or the target
+ * answers 400 (spec/control.yaml: a kind it cannot emit), so the check skips naming it; another refusal
+ * blocks the check as an adapter error.
+ */
+export async function triggerWebhookIfEmittable(ctx: CheckContext, user: TestUser, kind: string): Promise<boolean> {
+  if (!hasControl(ctx, 'triggerWebhook')) return false;
+  const res = await callControl(ctx, 'triggerWebhook', { params: { ...forUser(user), kind } });
+  if (res.status === 400) {
+    ctx.log(`control triggerWebhook ${kind} answered HTTP 400: the target cannot emit that kind`);
+    return false;
+  }
+  if (!res.ok) throw refused(ctx, 'triggerWebhook', res);
+  return true;
+}

@@ -1,0 +1,66 @@
+// Pure judges of a webhook payload: the section 9.2 field naming convention (names and their value
+// types, from the rule's facts) and the card limit webhook's missing owner field (section 6).
+
+/** The five convention names and those that are UUIDs, as VERSION-FIELD-NAMING's facts give them. */
+interface NamingFacts {
+  names?: unknown;
+  uuid?: unknown;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Deepest level walked: payloads are small, and a cycle cannot come out of JSON.parse. */
+const MAX_DEPTH = 32;
+
+/** A key with case and separators removed: userAddress, User-Address and user_address all read useraddress. */
+const squash = (k: string) => k.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** Walks every object of a JSON value with its location (`$.a.b[0]`), to `MAX_DEPTH`. */
+function eachObject(body: unknown, visit: (o: Record<string, unknown>, at: string, depth: number) => void): void {
+  const walk = (v: unknown, at: string, depth: number): void => {
+    if (v === null || typeof v !== 'object' || depth > MAX_DEPTH) return;
+    if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${at}[${i}]`, depth + 1));
+    const o = v as Record<string, unknown>;
+    visit(o, at, depth);
+    for (const [k, x] of Object.entries(o)) walk(x, `${at}.${k}`, depth + 1);
+  };
+  walk(body, '$', 0);
+}
+
+/**
+ * Where a payload breaks the naming convention: a key that is one of the names spelled another way
+ * (case or separators), a name whose value is neither a string nor null (null: reading
+ * null-when-optional), a UUID name whose string is not a UUID. Other keys are free. Empty when it holds.
+ */
+export function namingProblems(body: unknown, facts: NamingFacts | undefined): string[] {
+  const names = strings(facts?.names);
+  if (names.length === 0) throw new Error('spec/rules/general.yaml: VERSION-FIELD-NAMING has no facts.names');
+  const uuid = new Set(strings(facts?.uuid));
+  const bySquash = new Map(names.map((n) => [squash(n), n]));
+  const out: string[] = [];
+  eachObject(body, (o, at) => {
+    for (const [k, v] of Object.entries(o)) {
+      const name = bySquash.get(squash(k));
+      if (name === undefined) continue;
+      if (k !== name) out.push(`${at}.${k} is ${name} spelled another way`);
+      else if (v !== null && v !== undefined && typeof v !== 'string') out.push(`${at}.${k} is ${JSON.stringify(v).slice(0, 60)}, not a string`);
+      else if (typeof v === 'string' && uuid.has(k) && !UUID.test(v)) out.push(`${at}.${k} ${JSON.stringify(v)} is not a UUID`);
+    }
+  });
+  return out;
+}
+
+/** Whether a payload carries an owner key at its top level, and where it carries one nested. */
+export function ownerKeys(body: unknown, key = 'owner'): { top: boolean; nested: string[] } {
+  const nested: string[] = [];
+  let top = false;
+  eachObject(body, (o, at, depth) => {
+    if (!Object.hasOwn(o, key)) return;
+    if (depth === 0) top = true;
+    else nested.push(`${at}.${key}`);
+  });
+  return { top, nested };
+}
