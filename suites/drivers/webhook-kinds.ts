@@ -72,7 +72,7 @@ function deliveredOnPath(rule: RuleId): Driver {
       const kind = webhookOf(ctx, rule);
       const path = webhookPath(ctx, kind);
       const hit = await trigger(ctx, rule, kind, path);
-      if (!hit) return ctx.skip(`the target's control cannot emit the ${kind} webhook (triggerWebhook ${kind} refused), and no Partner API event is documented to emit it`);
+      if (!hit) return ctx.skip(`the target's control cannot emit the ${kind} webhook (control triggerWebhook ${kind} was refused with a 4xx), and no Partner API event is documented to emit it`);
       check(hit.body !== undefined && typeof hit.body !== 'string', `the ${kind} webhook on ${path} is not JSON: ${String(hit.body ?? '(empty)').slice(0, 200)}`, { rules: [rule] });
     },
   };
