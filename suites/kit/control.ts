@@ -135,8 +135,8 @@ export async function requireSigned(ctx: CheckContext, user: TestUser, challenge
 }
 
 /**
- * Asks the target to emit one webhook of a section 6 kind (the model's webhook name: user, 3ds,
- * erc-withdrawals, recipients) about `user` now (control triggerWebhook, like `stripe trigger`).
+ * Asks the target to emit one webhook of a section 6 kind (a webhook name the kind enum of
+ * spec/control.yaml triggerWebhook gives) about `user` now (control triggerWebhook, like `stripe trigger`).
  */
 export async function triggerWebhook(ctx: CheckContext, user: TestUser, kind: string): Promise<void> {
   await control(ctx, 'triggerWebhook', { params: { ...forUser(user), kind } });
