@@ -11,7 +11,7 @@ import {
   check, controlEmits, createUser, hasControl, mentionsDeep, provokedWebhookWaitMs, triggerWebhookIfEmittable, warnReading,
   webhookPath, type TestUser,
 } from '../kit/index.ts';
-import { namingProblems, ownerKeys } from './webhook-payloads.ts';
+import { namingFindings, ownerKeys } from './webhook-payloads.ts';
 
 const POLL_MS = 100;
 
@@ -126,8 +126,9 @@ export const drivers: Drivers = {
       for (const w of all) {
         if (w.body === undefined || typeof w.body === 'string') continue;
         judged++;
-        const problems = namingProblems(w.body, facts);
+        const { problems, twins } = namingFindings(w.body, facts);
         check(problems.length === 0, `webhook ${w.path}: ${problems.slice(0, 3).join('; ')} (section 9.2 field naming convention): ${JSON.stringify(w.body).slice(0, 300)}`, { rules: [NAMING] });
+        if (twins.length) warnReading(ctx, NAMING, 'convention-spelling', `webhook ${w.path}: ${twins.slice(0, 3).join('; ')}`);
       }
       if (judged === 0) ctx.skip(`${all.length} webhook(s) arrived, none with a JSON body to judge`);
       ctx.log(`${judged} webhook payload(s) judged`);

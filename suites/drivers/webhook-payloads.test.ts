@@ -2,7 +2,7 @@
 // convention does not write fails, every key it does not name is free; owner fails only at the top.
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../src/model/index.ts';
-import { namingProblems, ownerKeys } from './webhook-payloads.ts';
+import { namingFindings, namingProblems, ownerKeys } from './webhook-payloads.ts';
 
 const facts = async () => (((await loadModel()).rule('VERSION-FIELD-NAMING') as { facts?: { names?: unknown; uuid?: unknown } }).facts);
 const UUID = '0b0e5c3e-7d52-4c1e-9a6e-1f2d3c4b5a69';
@@ -23,6 +23,11 @@ describe('namingProblems', () => {
     expect(namingProblems({ destinationaddress: '0x1' }, f)[0]).toMatch(/destination_address spelled/);
     expect(namingProblems({ user_id: 4711 }, f)[0]).toMatch(/not a string/);
     expect(namingProblems({ user_id: 'u-1' }, f)[0]).toMatch(/not a UUID/);
+  });
+
+  it('warns, never fails, a name spelled another way beside the name as written (an extra field)', async () => {
+    const f = await facts();
+    expect(namingFindings({ user_id: UUID, userId: UUID }, f)).toEqual({ problems: [], twins: ['$.userId is user_id spelled another way (beside user_id)'] });
   });
 
   it('needs the names from the model (never restated here)', () => {

@@ -30,27 +30,40 @@ function eachObject(body: unknown, visit: (o: Record<string, unknown>, at: strin
   walk(body, '$', 0);
 }
 
+export interface NamingFindings {
+  /** A name spelled another way with no correctly spelled twin, a name that is not a string, a user_id not a UUID. */
+  problems: string[];
+  /** A name spelled another way beside the name as written (reading convention-spelling: an extra field, warned). */
+  twins: string[];
+}
+
 /**
- * Where a payload breaks the naming convention: a key that is one of the names spelled another way
- * (case or separators), a name whose value is neither a string nor null (null: reading
- * null-when-optional), a UUID name whose string is not a UUID. Other keys are free. Empty when it holds.
+ * How a payload keeps the naming convention: a key that is one of the names spelled another way (case
+ * or separators) in an object without the name as written is a renamed field; beside it, a twin. A
+ * name whose value is neither a string nor null (null: reading null-when-optional), or a UUID name
+ * whose string is not a UUID, is a problem. Other keys are free.
  */
-export function namingProblems(body: unknown, facts: NamingFacts | undefined): string[] {
+export function namingFindings(body: unknown, facts: NamingFacts | undefined): NamingFindings {
   const names = strings(facts?.names);
   if (names.length === 0) throw new Error('spec/rules/general.yaml: VERSION-FIELD-NAMING has no facts.names');
   const uuid = new Set(strings(facts?.uuid));
   const bySquash = new Map(names.map((n) => [squash(n), n]));
-  const out: string[] = [];
+  const out: NamingFindings = { problems: [], twins: [] };
   eachObject(body, (o, at) => {
     for (const [k, v] of Object.entries(o)) {
       const name = bySquash.get(squash(k));
       if (name === undefined) continue;
-      if (k !== name) out.push(`${at}.${k} is ${name} spelled another way`);
-      else if (v !== null && v !== undefined && typeof v !== 'string') out.push(`${at}.${k} is ${JSON.stringify(v).slice(0, 60)}, not a string`);
-      else if (typeof v === 'string' && uuid.has(k) && !UUID.test(v)) out.push(`${at}.${k} ${JSON.stringify(v)} is not a UUID`);
+      if (k !== name) (Object.hasOwn(o, name) ? out.twins : out.problems).push(`${at}.${k} is ${name} spelled another way${Object.hasOwn(o, name) ? ` (beside ${name})` : ''}`);
+      else if (v !== null && v !== undefined && typeof v !== 'string') out.problems.push(`${at}.${k} is ${JSON.stringify(v).slice(0, 60)}, not a string`);
+      else if (typeof v === 'string' && uuid.has(k) && !UUID.test(v)) out.problems.push(`${at}.${k} ${JSON.stringify(v)} is not a UUID`);
     }
   });
   return out;
+}
+
+/** The naming problems of a payload (renamed fields, wrong types); empty when it keeps the convention. */
+export function namingProblems(body: unknown, facts: NamingFacts | undefined): string[] {
+  return namingFindings(body, facts).problems;
 }
 
 /** Whether a payload carries an owner key at its top level, and where it carries one nested. */
