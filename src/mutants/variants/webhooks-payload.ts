@@ -6,12 +6,23 @@
 import { isObject, type Json, type JsonObject } from '../json.ts';
 import type { ProxyHooks } from '../proxy.ts';
 import type { WebhookId } from '../../model/types.ts';
-import { benign, faults, faulty, webhook, type VariantSpec } from '../variant.ts';
+import { proxyJson } from '../proxy-edits.ts';
+import { benign, faults, faulty, op, webhook, type VariantSpec } from '../variant.ts';
 
 /** Relays every webhook except those of `id` (read from the model through the proxy), which are never delivered. */
 function neverDelivered(id: WebhookId): ProxyHooks {
   return { webhook: (_p, b) => b, webhookDeliveries: (path, b, ctx) => (path === ctx.model.webhookPath(id) ? [] : [b]) };
 }
+
+/** Activity items as a camelCase serializer writes the user's address: userAddress, with no user_address. */
+const renamedOnActivities: ProxyHooks = {
+  response(req, res) {
+    if ((req.operationId !== 'listActivity' && req.operationId !== 'getActivity') || res.status >= 300 || !isObject(res.json)) return;
+    const add = (o: Json | undefined): Json | undefined => (isObject(o) ? { ...o, userAddress: `0x${'a'.repeat(40)}` } : o);
+    const body = res.json;
+    return proxyJson(res, req.operationId === 'getActivity' ? add(body)! : { ...body, data: Array.isArray(body.data) ? body.data.map((x) => add(x) ?? null) : body.data ?? null });
+  },
+};
 
 /** Rewrites the payloads of webhook `id` only. */
 function onWebhook(id: WebhookId, edit: (b: JsonObject) => Json): ProxyHooks {
@@ -35,6 +46,8 @@ export function webhooksPayloadVariants(): VariantSpec[] {
       return { ...rest, userId: id ?? null };
     })),
     faulty('webhooks.naming.numeric-user-id', 'VERSION-FIELD-NAMING', `the ${webhook('corporations')} webhook carries user_id as a number, not a UUID string`, {}, onWebhook('corporations', (b) => ({ ...b, user_id: 4711 }))),
+    // Every answer too (the audit of each answer): a field the schema leaves open ("Other activity fields: not shown"), renamed.
+    faulty('naming.activity.camel-case', 'VERSION-FIELD-NAMING', `activity items (${op('listActivity')}, ${op('getActivity')}) carry an address as userAddress, the section 9.2 user_address spelled by a camelCase serializer`, {}, renamedOnActivities),
     // Freedoms: fields the convention does not name, in any case, and any key order.
     benign('benign.webhooks.camel-extra-fields', `the ${webhook('debt-cases')}, ${webhook('corporations')} and card limit webhooks carry extra camelCase fields the convention does not name (caseNumber, createdAt, userAddressVerified), keys in reverse order`, {}, {
       webhook: (path, b, ctx, id) => (isObject(b) && (id === 'debt-cases' || id === 'corporations' || path === ctx.profile.webhook_paths?.card_limit)
