@@ -113,7 +113,8 @@ function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Prom
       const kind = webhookKindOf(ctx, path);
       // Not after a failed provocation (a refused or unreachable control call): its cause is the report's, not a trigger's.
       if (!arrived && !provokeFailed && kind !== undefined && hasControl(ctx, 'triggerWebhook') && controlEmits(ctx, 'triggerWebhook', kind)) {
-        // The first call emitted nothing: it is owed only if control.yaml says so, and then it has already failed below.
+        // A provoking call spec/control.yaml documents as emitting the webhook made it owed (judged just
+        // below); a call that is not documented to emit it (a new user, a crypto recipient) leaves the trigger.
         if (!p?.emittedBy) {
           p = await triggered(ctx, kind, expected);
           arrived = (await hooks.waitFor(path, p.match, wait, ctx.signal)) !== undefined;
