@@ -63,6 +63,9 @@ const EVENTS = {
   '3ds': 'threeds.challenge_created',
   'erc-withdrawals': 'withdrawal.requested',
   recipients: 'recipient.crypto_details_added',
+  'debt-cases': 'debt_case.opened',
+  corporations: 'corporation.updated',
+  card_limit: 'card.limit_changed',
 };
 
 /** @type {import('baas-conform').ControlModule['operations']} */

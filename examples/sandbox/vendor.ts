@@ -30,6 +30,9 @@ export const VENDOR_EVENTS = {
   '3ds': 'threeds.challenge_created',
   'erc-withdrawals': 'withdrawal.requested',
   recipients: 'recipient.crypto_details_added',
+  'debt-cases': 'debt_case.opened',
+  corporations: 'corporation.updated',
+  card_limit: 'card.limit_changed',
 } as const;
 
 /** Vendor routes that can be broken on purpose (the example's test shows the run catches it). */

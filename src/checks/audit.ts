@@ -7,6 +7,7 @@
 
 import type { CheckFailureInfo } from '../events/index.ts';
 import type { Model, OperationId } from '../model/types.ts';
+import { namingFactsOf, namingProblems } from './naming.ts';
 import { CheckFailure } from './signals.ts';
 import type { HttpResponse } from './types.ts';
 
@@ -36,7 +37,7 @@ function isJson(ct: string | undefined): boolean {
 
 /** What the audit found wrong with one answer: the rule it breaks and what was seen (no location prefix). */
 export interface AnswerFinding {
-  rule: 'ERR-BODY-SHAPE' | 'ERR-CATEGORY-STATUS' | 'GENERAL-TRANSPORT-JSON' | 'ENDPOINT-RESPONSE-SCHEMA';
+  rule: 'ERR-BODY-SHAPE' | 'ERR-CATEGORY-STATUS' | 'GENERAL-TRANSPORT-JSON' | 'ENDPOINT-RESPONSE-SCHEMA' | 'VERSION-FIELD-NAMING';
   /** `op (METHOD path)`, for messages. */
   where: string;
   detail: string;
@@ -100,6 +101,11 @@ function findProblem(model: Model, op: string, res: AuditedAnswer): Omit<AnswerF
     const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
     return { rule: 'ENDPOINT-RESPONSE-SCHEMA', detail: `HTTP ${res.status} does not match the ${key} schema: ${problems}` };
   }
+  // Section 9.2 holds for every payload: a convention name renamed or mistyped where the schema leaves
+  // fields open ("Other ... fields: not shown"). A twin beside the name as written is not a finding here.
+  const facts = namingFactsOf(model);
+  const naming = facts ? namingProblems(res.json, facts) : [];
+  if (naming.length > 0) return { rule: 'VERSION-FIELD-NAMING', detail: `HTTP ${res.status} breaks the section 9.2 field naming convention: ${naming.slice(0, 3).join('; ')}` };
   return undefined;
 }
 

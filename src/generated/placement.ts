@@ -131,4 +131,8 @@ export const RULE_PLACEMENT: Record<RuleId, { area: CheckArea; topic: string }> 
   "VERSION-SEPA-CAPABILITY-STATUSES": { area: "versioning", topic: "sepa" },
   "GENERAL-TRANSPORT-JSON": { area: "schema", topic: "transport" },
   "ENDPOINT-RECIPIENT-DELETE-EFFECT": { area: "transfers", topic: "recipients" },
+  "EVENT-DEBT-CASES-WEBHOOK-PATH": { area: "webhooks", topic: "debt-cases" },
+  "EVENT-CORPORATIONS-WEBHOOK-PATH": { area: "webhooks", topic: "corporations" },
+  "EVENT-CARD-LIMIT-NO-OWNER": { area: "webhooks", topic: "card-limit" },
+  "VERSION-FIELD-NAMING": { area: "webhooks", topic: "payloads" },
 };

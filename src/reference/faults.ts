@@ -68,6 +68,9 @@ export const FAULT_POINTS = [
   'webhooks.no-activity', // card transfer completion emits no activity webhook
   'webhooks.no-bank-account', // SEPA activation emits no bank account webhook
   'webhooks.drop-aliases', // webhook payloads carry only preferred names
+  'webhooks.debt-cases-wrong-path', // debt case webhooks go to /v2/webhooks/debt_cases instead of /v2/webhooks/debt-cases (section 6)
+  'webhooks.corporations-wrong-path', // corporation webhooks go to /v2/webhooks/corporation instead of /v2/webhooks/corporations (section 6)
+  'webhooks.card-limit-owner', // the card limit webhook carries an owner field (section 6: it carries none)
   // --- Bad input / errors (section 7) ---
   'input.malformed-json-500', // NOT a fault: malformed JSON answers 500 with the section 7 body (a freedom; section 7 does not show that answer): the switch of benign.malformed-json-500
   'input.malformed-json-bare-500', // malformed JSON answers a bare 500 with no error body (breaks ERR-BODY-SHAPE)
