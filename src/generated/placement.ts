@@ -131,4 +131,12 @@ export const RULE_PLACEMENT: Record<RuleId, { area: CheckArea; topic: string }> 
   "VERSION-SEPA-CAPABILITY-STATUSES": { area: "versioning", topic: "sepa" },
   "GENERAL-TRANSPORT-JSON": { area: "schema", topic: "transport" },
   "ENDPOINT-RECIPIENT-DELETE-EFFECT": { area: "transfers", topic: "recipients" },
+  "ENDPOINT-CONFIRMATION-SMS": { area: "cards", topic: "confirmation" },
+  "ENDPOINT-CARD-SENSITIVE-DATA": { area: "cards", topic: "sensitive" },
+  "ENDPOINT-CARD-ACTION-TOKEN": { area: "cards", topic: "sensitive" },
+  "ENDPOINT-BANK-ACCOUNT-LIST": { area: "bank", topic: "accounts" },
+  "ENDPOINT-CORRIDOR-ESTIMATE": { area: "bank", topic: "corridor" },
+  "ENDPOINT-WALLET-GLOBAL": { area: "users", topic: "wallet" },
+  "ENDPOINT-WALLET-PRIMARY-ROLE": { area: "bank", topic: "primary-wallet" },
+  "ENDPOINT-RECIPIENT-SEPA": { area: "transfers", topic: "recipients" },
 };

@@ -64,6 +64,8 @@ export const FAULT_POINTS = [
   // --- Transfers and concurrency ---
   'recipients.lost-update', // recipient creation is read-await-write on a shared list (lost updates)
   // --- Webhooks (section 6) ---
+  // --- Issue 33 operations whose paths the spec does not show ---
+  'cards.sensitive.no-action-token', // PAN and CVV are served without an action_token (section 4: each takes one)
   'recipients.delete-noop', // deleting a recipient answers 200 and keeps it: it stays readable
   'webhooks.no-activity', // card transfer completion emits no activity webhook
   'webhooks.no-bank-account', // SEPA activation emits no bank account webhook

@@ -180,6 +180,9 @@ export class Store {
   readonly activities = new Map<string, Activity>();
   /** Provider app id -> trusted provider (control PUT /idp). */
   readonly idpApps = new Map<string, IdpApp>();
+  /** SMS confirmation sessions (section 4 Confirmation; paths not shown) and the tokens verified from them. */
+  readonly smsSessions = new Map<string, { session_id: string; user_id: string; action_type: string; used: boolean }>();
+  readonly actionTokens = new Map<string, { user_id: string; action_type: string }>();
 
   company(id: string): Company {
     let c = this.companies.get(id);
