@@ -352,6 +352,7 @@ export type OperationId = (typeof OPERATION_IDS)[number];
 export const CONTROL_OPERATION_IDS = [
   "setWebhookBaseUrl",
   "setIdpConfig",
+  "clearIdpConfig",
   "advanceClock",
   "resetClock",
   "create3dsChallenge",

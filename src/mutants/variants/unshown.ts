@@ -63,6 +63,14 @@ export function unshownVariants(): VariantSpec[] {
       }),
     }),
 
+    benign('benign.bank-account-webhook.tied-by-iban', `the bank account webhook carries the user and the IBAN but no details_id; ${op('listBankAccounts')} lists the account with that IBAN (details tied to the activation)`, {}, {
+      webhook: (path, b, ctx) => {
+        if (path !== ctx.profile.webhook_paths?.bank_account || !isObject(b)) return b;
+        const { details_id: _d, ...rest } = b;
+        return rest;
+      },
+    }),
+
     // -------------------------------------------------------------------------------------- wallets
     faulty('wallets.by-id.ignored-one-wallet', 'ENDPOINT-WALLETS', `${op('getWallet')} ignores the wallet ID, and ${op('createXrplAccount')} is refused, so the user has one wallet and listed wallets carry no id`, {
       transform: onOk(['listWallets'], (b) => {

@@ -69,9 +69,12 @@ export function getCardCvv(ctx: Ctx, st: RefState): Reply {
 }
 
 /** The user's bank accounts: the SEPA account once activation started, and every other type ordered. */
-export function bankAccountsOf(st: RefState, u: User): { id: string; details_id: string; account_type: string }[] {
-  const out: { id: string; details_id: string; account_type: string }[] = [];
-  if (u.sepa.details_id !== undefined && (u.sepa.status === st.sepa.inProgress || u.sepa.status === st.sepa.active)) out.push({ id: u.sepa.details_id, details_id: u.sepa.details_id, account_type: 'Sepa' });
+export function bankAccountsOf(st: RefState, u: User): { id: string; details_id: string; account_type: string; iban?: string; bic?: string }[] {
+  const out: { id: string; details_id: string; account_type: string; iban?: string; bic?: string }[] = [];
+  const s = u.sepa;
+  if (s.details_id !== undefined && (s.status === st.sepa.inProgress || s.status === st.sepa.active)) {
+    out.push({ id: s.details_id, details_id: s.details_id, account_type: 'Sepa', ...(s.iban ? { iban: s.iban, bic: s.bic } : {}) });
+  }
   for (const [account_type, id] of u.bankDetails) out.push({ id, details_id: id, account_type });
   return out;
 }
