@@ -118,6 +118,6 @@ export const DEFAULT_OPERATION_PATHS: Partial<Record<OperationId, { method: stri
   getCardCvv: { method: 'GET', path: '/api/v1/cards/{card_id}/cvv' },
   requestSmsCode: { method: 'POST', path: '/api/v1/confirmation/sms' },
   verifySmsCode: { method: 'POST', path: '/api/v1/confirmation/sms/verify' },
-  listBankAccounts: { method: 'GET', path: '/api/v1/bank/accounts' },
+  listBankAccounts: { method: 'GET', path: '/api/v1/bank/account-list' },
   estimateCorridorTransfer: { method: 'POST', path: '/api/v1/bank/corridor/estimate' },
 };
