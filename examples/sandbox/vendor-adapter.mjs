@@ -142,4 +142,8 @@ export const operations = {
     const { client_id, app_id, jwks_url } = input.body;
     await vendor(http, 'setIdpConfig', 'PUT', '/sandbox/settings/identity-provider', { body: { client_id, app_id, jwks_url } });
   },
+
+  async clearIdpConfig(input, { http }) {
+    await vendor(http, 'clearIdpConfig', 'DELETE', `/sandbox/settings/identity-provider/${encodeURIComponent(input.body.app_id)}`, { expect: [204] });
+  },
 };

@@ -169,6 +169,7 @@ export async function startVendor(opts: { broken?: VendorRoute[] } = {}): Promis
     ['settings', 'PUT', /^\/sandbox\/settings\/webhook-endpoint$/, async (_m, b) => relay(await forward('PUT', '/webhooks', { base_url: b.url }), () => [200, { url: b.url }])],
     ['settings', 'PUT', /^\/sandbox\/settings\/identity-provider$/, async (_m, b) =>
       relay(await forward('PUT', '/idp', { client_id: b.client_id, app_id: b.app_id, jwks_url: b.jwks_url }), () => [200, { app_id: b.app_id }])],
+    ['settings', 'DELETE', /^\/sandbox\/settings\/identity-provider\/([^/]+)$/, async (m) => relay(await forward('POST', '/idp/clear', { app_id: decodeURIComponent(m[1]) }), () => [204])],
   ];
 
   const server: Server = createServer((req, res) => {

@@ -129,6 +129,14 @@ export const RULE_IDS = [
   "EVENT-CORPORATIONS-WEBHOOK-PATH",
   "EVENT-CARD-LIMIT-NO-OWNER",
   "VERSION-FIELD-NAMING",
+  "ENDPOINT-CONFIRMATION-SMS",
+  "ENDPOINT-CARD-SENSITIVE-DATA",
+  "ENDPOINT-CARD-ACTION-TOKEN",
+  "ENDPOINT-BANK-ACCOUNT-LIST",
+  "ENDPOINT-CORRIDOR-ESTIMATE",
+  "ENDPOINT-WALLET-GLOBAL",
+  "ENDPOINT-WALLET-PRIMARY-ROLE",
+  "ENDPOINT-RECIPIENT-SEPA",
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 
@@ -348,6 +356,7 @@ export type OperationId = (typeof OPERATION_IDS)[number];
 export const CONTROL_OPERATION_IDS = [
   "setWebhookBaseUrl",
   "setIdpConfig",
+  "clearIdpConfig",
   "advanceClock",
   "resetClock",
   "create3dsChallenge",

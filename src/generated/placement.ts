@@ -135,4 +135,12 @@ export const RULE_PLACEMENT: Record<RuleId, { area: CheckArea; topic: string }> 
   "EVENT-CORPORATIONS-WEBHOOK-PATH": { area: "webhooks", topic: "corporations" },
   "EVENT-CARD-LIMIT-NO-OWNER": { area: "webhooks", topic: "card-limit" },
   "VERSION-FIELD-NAMING": { area: "webhooks", topic: "payloads" },
+  "ENDPOINT-CONFIRMATION-SMS": { area: "cards", topic: "confirmation" },
+  "ENDPOINT-CARD-SENSITIVE-DATA": { area: "cards", topic: "sensitive" },
+  "ENDPOINT-CARD-ACTION-TOKEN": { area: "cards", topic: "sensitive" },
+  "ENDPOINT-BANK-ACCOUNT-LIST": { area: "bank", topic: "accounts" },
+  "ENDPOINT-CORRIDOR-ESTIMATE": { area: "bank", topic: "corridor" },
+  "ENDPOINT-WALLET-GLOBAL": { area: "users", topic: "wallet" },
+  "ENDPOINT-WALLET-PRIMARY-ROLE": { area: "bank", topic: "primary-wallet" },
+  "ENDPOINT-RECIPIENT-SEPA": { area: "transfers", topic: "recipients" },
 };

@@ -36,6 +36,7 @@ import { transportVariants } from './variants/transport.ts';
 import { userTokenVariants } from './variants/user-token.ts';
 import { versioningVariants } from './variants/versioning.ts';
 import { webhooksPayloadVariants } from './variants/webhooks-payload.ts';
+import { unshownVariants } from './variants/unshown.ts';
 import { brokenRules, type MutantVariant, type VariantSpec } from './variant.ts';
 
 /** The default bank's declaration files (variants/<name>.ts). */
@@ -67,6 +68,7 @@ export const VARIANT_FILES = {
   readings: readingsVariants,
   stacks: stacksVariants,
   'webhooks-payload': webhooksPayloadVariants,
+  unshown: unshownVariants,
 } as const satisfies Record<string, () => VariantSpec[]>;
 
 /**

@@ -64,6 +64,8 @@ export const FAULT_POINTS = [
   // --- Transfers and concurrency ---
   'recipients.lost-update', // recipient creation is read-await-write on a shared list (lost updates)
   // --- Webhooks (section 6) ---
+  // --- Issue 33 operations whose paths the spec does not show ---
+  'cards.sensitive.no-action-token', // PAN and CVV are served without an action_token (section 4: each takes one)
   'recipients.delete-noop', // deleting a recipient answers 200 and keeps it: it stays readable
   'webhooks.no-activity', // card transfer completion emits no activity webhook
   'webhooks.no-bank-account', // SEPA activation emits no bank account webhook
@@ -93,6 +95,7 @@ export const FAULT_POINTS = [
   'token.audience-validated', // NOT a fault: a token request's audience, when sent, must be the value the profile publishes (REFERENCE_TOKEN_AUDIENCE)
   'sepa.active-refused', // direct activation when Active answers the wrong-path 400 instead of retrieving the details
   'sepa.active-new-details-id', // NOT a fault: every direct activation when Active answers a new details_id
+  'idp.unknown-aud-401', // NOT a fault: an access token whose aud names an application this server never knew answers 401 (a token not meant for it); one configured and then cleared answers the 500 row
   'idp.user-address-eoa', // NOT a fault: the provider identity's wallet is the linked EOA (type wallet), not the smart_wallet
 ] as const;
 

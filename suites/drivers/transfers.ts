@@ -11,6 +11,7 @@ import type { CheckContext, HttpResponse, ReceivedWebhook } from '../../src/chec
 import { CheckFailure } from '../../src/checks/signals.ts';
 import type { Driver, Drivers } from './driver.ts';
 import { expectActivityReported } from './activity-report.ts';
+import { sepaRecipientDrivers } from './recipients-sepa.ts';
 import type { RuleId } from '../../src/model/types.ts';
 
 /** Default card details for tokenization (a well-known test PAN); the payload is not shown, profile.request_templates.tokenizeCard adjusts it. */
@@ -28,7 +29,7 @@ export async function tokenize(ctx: CheckContext, user?: TestUser): Promise<{ to
   return { token: String(token), res };
 }
 
-function paymentDetailsOf(json: unknown): unknown[] {
+export function paymentDetailsOf(json: unknown): unknown[] {
   const pd = field(json, 'payment_details');
   return Array.isArray(pd) ? pd : pd && typeof pd === 'object' ? [pd] : [];
 }
@@ -190,6 +191,9 @@ const AS_CREATED: RuleId[] = ['ENDPOINT-RECIPIENT-AS-CREATED'];
 export function expectRecipientAsCreated(ctx: CheckContext, res: HttpResponse, sent: Record<string, unknown>, where: string): void {
   const body = res.json;
   if (body === null || typeof body !== 'object' || (body as { personal_info?: unknown }).personal_info == null) {
+    // The names sent, reported at the top level instead (reading names-in-personal-info): the documented structure moved.
+    const flat = (['first_name', 'last_name'] as const).filter((f) => typeof sent[f] === 'string' && field(body, f) === sent[f]);
+    check(flat.length === 0, `${where} reports ${flat.join(' and ')} at its top level with no personal_info: section 2 documents the names as personal_info { first_name, last_name } (reading names-in-personal-info)`, { rules: AS_CREATED, response: res });
     ctx.log(`${where} carries no personal_info; the names sent are not compared (section 4 shows only payment_details.id)`);
     return;
   }
@@ -258,6 +262,7 @@ const recipientDeleteEffect: Driver = {
 };
 
 export const drivers: Drivers = {
+  ...sepaRecipientDrivers,
   'ENDPOINT-RECIPIENT-DELETE-EFFECT': recipientDeleteEffect,
   'FLOW-PUSH-TO-CARD': {
     title: 'Push to Card: tokenize -> Card recipient (payment_details.id) -> estimate (estimation_id) -> execute (activity_id) -> an activity webhook on {webhook:activities} mentioning the activity_id, one of them reporting the completed status the activity reads',

@@ -97,6 +97,12 @@ export const CONTROL_HANDLERS = {
     return NO_CONTENT;
   },
 
+  clearIdpConfig(ctx, st) {
+    const appId = fields(st).string(ctx.body, 'app_id');
+    if (st.store.idpApps.delete(appId)) st.store.clearedIdpApps.add(appId);
+    return NO_CONTENT;
+  },
+
   advanceClock(ctx, st) {
     const s = ctx.body.seconds;
     if (s === undefined || s === null) throw st.errors.missing('seconds');
@@ -147,14 +153,17 @@ export const CONTROL_HANDLERS = {
     if (u.sepa.status !== st.sepa.inProgress) throw st.errors.invalid('status');
     u.sepa.status = st.sepa.active;
     u.sepa.details_id ??= randomUUID();
+    // The account's details, kept so the bank account list shows the same ones the webhook reports.
+    u.sepa.iban ??= `DE89${randomBytes(9).toString('hex').replace(/[a-f]/g, (ch) => String(ch.charCodeAt(0) % 10)).slice(0, 18)}`;
+    u.sepa.bic ??= 'REFBDEFFXXX';
     if (!st.fault('webhooks.no-bank-account')) {
       st.webhooks.emit(BANK_ACCOUNT_WEBHOOK_PATH, {
         user_id: u.user_id,
         details_id: u.sepa.details_id,
         account_type: 'Sepa',
         status: st.sepa.active,
-        iban: `DE89${randomBytes(9).toString('hex').replace(/[a-f]/g, (ch) => String(ch.charCodeAt(0) % 10)).slice(0, 18)}`,
-        bic: 'REFBDEFFXXX',
+        iban: u.sepa.iban,
+        bic: u.sepa.bic,
       });
     }
     return NO_CONTENT;
