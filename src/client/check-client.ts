@@ -137,14 +137,18 @@ export class CheckClient implements CheckHttpClient {
     for (let attempt = 1; ; attempt++) {
       this.opts.signal?.throwIfAborted();
       // Below the target's documented token limit (src/client/pace.ts): time held here is waiting, as a 429's sleep is.
-      const pacing = performance.now();
-      const answered = await s.pace(req, this.opts.signal).catch((err: unknown) => {
-        this.opts.signal?.throwIfAborted();
-        throw err;
-      });
-      const held = performance.now() - pacing;
-      this.waited += held;
-      this.slow += held;
+      const paced = s.pace(req, this.opts.signal);
+      let answered: (() => void) | undefined;
+      if (paced) {
+        const pacing = performance.now();
+        answered = await paced.catch((err: unknown) => {
+          this.opts.signal?.throwIfAborted();
+          throw err;
+        });
+        const held = performance.now() - pacing;
+        this.waited += held;
+        this.slow += held;
+      }
       this.sent++;
       const started = performance.now();
       const { headers: sent, ids } = withTrace(headers, this.traceId);
@@ -152,7 +156,8 @@ export class CheckClient implements CheckHttpClient {
         this.record({ checkId: this.checkId, target, headers: sent, body, res, error, durationMs, attempt, ids });
       let res: HttpResponse;
       try {
-        res = await s.attempt(target, sent, body, this.opts.signal).finally(answered);
+        const attempt = s.attempt(target, sent, body, this.opts.signal);
+        res = await (answered ? attempt.finally(answered) : attempt);
       } catch (err) {
         this.waitedOn(performance.now() - started);
         const te = err instanceof TransportError ? err : toTransportError(err, target.url.href, { timedOut: false, aborted: false, budgetMs: s.timeoutBudgetMs });

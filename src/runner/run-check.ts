@@ -42,6 +42,20 @@ export function checkRunner(env: CheckRunEnv): (check: Check) => Promise<CheckRe
   const { model, profile, session, bus, services, problems, numRuns, checkTimeoutMs } = env;
   const mask = (s: string) => session.mask(s);
   let stopReason: string | undefined;
+  // One listener on the run's signal for every check in flight (24 at once by default), added with the
+  // first and removed with the last: a listener per check tripped Node's MaxListenersExceededWarning.
+  const inFlight = new Set<AbortController>();
+  const onRunAbort = () => {
+    for (const c of inFlight) c.abort(env.signal?.reason);
+  };
+  const track = (c: AbortController) => {
+    if (inFlight.size === 0) env.signal?.addEventListener('abort', onRunAbort, { once: true });
+    inFlight.add(c);
+  };
+  const untrack = (c: AbortController) => {
+    inFlight.delete(c);
+    if (inFlight.size === 0) env.signal?.removeEventListener('abort', onRunAbort);
+  };
 
   return async (check: Check): Promise<CheckResult> => {
     const checkSeed = deriveSeed(env.seed, check.id);
@@ -58,8 +72,7 @@ export function checkRunner(env: CheckRunEnv): (check: Check) => Promise<CheckRe
 
     const controller = new AbortController();
     let timedOut: CheckTimeout | undefined;
-    const onRunAbort = () => controller.abort(env.signal?.reason);
-    env.signal?.addEventListener('abort', onRunAbort, { once: true });
+    track(controller);
     // --safe is enforced on the wire, from the model's x-mutates / x-moves-money, not trusted to the check's mark.
     const safe = env.safe ? safeCheck(model, services) : undefined;
     const http = session.client(check.id, { signal: controller.signal, onExchange: (exchange) => bus.emit({ type: 'exchange', exchange }), ...(safe ? { refuse: safe.refuse } : {}) });
@@ -137,7 +150,7 @@ export function checkRunner(env: CheckRunEnv): (check: Check) => Promise<CheckRe
       return finish(withWarnings({ ...base, verdict: 'fail', failure, durationMs, requests: http.count }));
     } finally {
       clearTimeout(timer!);
-      env.signal?.removeEventListener('abort', onRunAbort);
+      untrack(controller);
       if (!controller.signal.aborted) controller.abort(new Error('check finished'));
     }
   };
