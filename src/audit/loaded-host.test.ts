@@ -8,7 +8,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { auditMode } from '../../examples/clients/bank.ts';
+import { auditMode } from './bank/index.ts';
 import { DEFAULT_PLAN } from './plan.ts';
 
 const STALL_MS = 400;

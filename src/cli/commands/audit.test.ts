@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { runPartnerFlow } from '../../../examples/clients/flow.ts';
+import { runPartnerFlow } from '../../audit/bank/index.ts';
 import { main } from '../index.ts';
 
 const io = (out: string[], err: string[]) => ({ stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: {}, cwd: process.cwd() });

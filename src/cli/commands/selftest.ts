@@ -128,7 +128,7 @@ async function runClients(out: CliIo['stdout'], concurrency: number, jsonFile: s
 // selftest.html and selftest.json (only when given).
 export const selftestCommand = flagCommand<SelftestArgs>(['config', 'profile', 'seed', 'concurrency', 'timeout-budget', 'report-dir', 'json', 'json-out'], {
   variant: { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs' },
-  area: { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): the area or topic of the rule a variant breaks, or benign: ${areaNames().join(', ')} (pending: faults no check catches yet; slow: minutes-long twins of default-bank variants; neither is in the default bank), ${CLIENT_AREA} (the client bank of examples/clients, judged by the client audit; in the default run)` },
+  area: { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): the area or topic of the rule a variant breaks, or benign: ${areaNames().join(', ')} (pending: faults no check catches yet; slow: minutes-long twins of default-bank variants; neither is in the default bank), ${CLIENT_AREA} (the client bank of src/audit/bank: the sample client in every mode and clients on real HTTP libraries, judged by the client audit; in the default run)` },
   workers: { type: 'number', describe: `Worker threads (default ${SELFTEST_DEFAULTS.workers}; 0 runs in this thread)` },
   list: { type: 'boolean', describe: 'List the variants and exit' },
 }, selftestHandler);

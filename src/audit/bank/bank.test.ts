@@ -3,9 +3,9 @@
 // under strict), each benign mode stays clean.
 
 import { describe, expect, it } from 'vitest';
-import { BANK_MODES, runBank } from '../../examples/clients/bank.ts';
-import { FAULTY } from '../../examples/clients/faults.ts';
-import { loadModel } from '../model/index.ts';
+import { BANK_MODES, runBank } from './index.ts';
+import { FAULTY } from './modes.ts';
+import { loadModel } from '../../model/index.ts';
 
 describe('client bank', () => {
   it('catches every faulty client by its rule and leaves the others clean', async () => {
