@@ -13,7 +13,7 @@ it('our client follows the client rules of the Partner API spec', async () => {
   // Point your client at audit.profile: base_url, pci_url, credentials, chain_id, and the scaled
   // request timeout and token refresh buffer the audit judges against. (Here: the toolkit's sample
   // client, long enough for two token renewals.)
-  await runSampleClient(audit.profile, { durationMs: 18_000 });
+  await runSampleClient(audit.profile, { durationMs: 22_000 });
   const verdict = await audit.verdict();
   const broken = verdict.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'warn');
   expect(broken.map((r) => `${r.id}: ${r.message}`)).toEqual([]);

@@ -11,7 +11,7 @@ const { values } = parseArgs({
   options: {
     profile: { type: 'string' },
     mode: { type: 'string', default: 'none' },
-    duration: { type: 'string', default: '18' },
+    duration: { type: 'string', default: '22' },
     'webhook-port': { type: 'string' },
   },
 });

@@ -30,23 +30,24 @@ export interface AuditPlan {
  *   and 2 s on the 2nd other call: no library waits that long before its first retry by default (got and
  *   p-retry 1 s, undici 0.5 s, ky 0.3 s, axios-retry none), so a client that ignores the header cannot
  *   pass by its own schedule.
- * - Token calls #2 and #3, the first two renewals after a success, meet bursts of eight 429s (eight waits
- *   each: the first three set where the burst started, the five after them show growth, judges/backoff.ts).
- *   Two bursts of eight keep the slowest conforming growers (full jitter from 25 ms under a 1 s cap,
- *   decorrelated jitter) under 1 false failure in 1000, as three of seven did (backoff.sim.test.ts).
- * - Every timing is scaled together, so no verdict hangs on a fraction of a second: tokens live 10 s
- *   (9-10 s: expires_at is whole seconds), the refresh buffer is 4 s, longer than any Retry-After, so a
- *   request sent with a token about the buffer before expiry and retried after Retry-After (undici's
- *   RetryAgent re-sends the first attempt's headers) still presents a live token. A client with the 4 s
- *   buffer renews every ~6 s; a token call while a cached token has more than twice the buffer (8 s) to
- *   live is premature.
+ * - Token calls #2, #3 and #4, the first three renewals after a success, meet bursts of seven 429s
+ *   (seven waits each: the first three set where the burst started, the four after them show growth,
+ *   judges/backoff.ts). The third burst keeps the slowest conforming growers (full jitter from 25 ms
+ *   under a 1 s cap, decorrelated jitter, exponential from 250 ms capped at the 3rd wait) under 1 false
+ *   failure in 1000 (backoff.sim.test.ts); two bursts, of any length, do not.
+ * - Every timing is scaled together, so no verdict hangs on a fraction of a second: the refresh buffer
+ *   is 4 s, longer than any Retry-After, so a request sent with a token about the buffer before expiry
+ *   and retried after Retry-After (undici's RetryAgent re-sends the first attempt's headers) still
+ *   presents a live token. Tokens live 9 s (8-9 s: expires_at is whole seconds): a client with the 4 s
+ *   buffer renews every ~5 s, and a token call while a cached token has more than twice the buffer (8 s)
+ *   to live is premature.
  * `backoff`: a later wait must reach 1.5 x the shortest of the first three + 300 ms, the longest
  * scheduling stall tolerated (stalls of 50-300 ms were seen on a 2-core host at load 10-14).
  */
 export const DEFAULT_PLAN: AuditPlan = {
   seed: 1,
-  scale: { token_lifetime_seconds: 10, refresh_buffer_seconds: 4, request_timeout_seconds: 1.5 },
-  token_bursts: [{ at_token_call: 1, length: 2, retry_after_seconds: 3 }, { at_token_call: 2, length: 8 }, { at_token_call: 3, length: 8 }],
+  scale: { token_lifetime_seconds: 9, refresh_buffer_seconds: 4, request_timeout_seconds: 1.5 },
+  token_bursts: [{ at_token_call: 1, length: 2, retry_after_seconds: 3 }, { at_token_call: 2, length: 7 }, { at_token_call: 3, length: 7 }, { at_token_call: 4, length: 7 }],
   retry_after: [{ on: 'other', at_call: 2, seconds: 2 }],
   other_burst: { length: 2, within_first: 4 },
   stall: { seconds: 4, within_first: 3 },

@@ -21,7 +21,7 @@ export { LIBRARY_CLIENTS, libraryTable, type LibraryClient } from './libraries.t
  * buffer is 4 s: a renewal every ~6 s plus its burst of eight 429s); the flow waits for a renewal
  * under way to end.
  */
-export const BANK_DURATION_MS = 18_000;
+export const BANK_DURATION_MS = 22_000;
 /** Modes whose rule shows within the flow itself (about 8 s) run no steady traffic after it. */
 const SHORT_DURATION_MS = 0;
 /** The modes that need the renewals: the backoff and token modes, the conforming client and the benign backoff. */
