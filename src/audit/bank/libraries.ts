@@ -108,7 +108,7 @@ export const LIBRARY_CLIENTS: readonly LibraryClient[] = [
   {
     id: 'undici-retry-agent-spec',
     library: 'undici 7 RetryAgent',
-    configuration: "`new RetryAgent(new Agent({ headersTimeout, bodyTimeout }), { methods: [...defaults, 'POST'], statusCodes: [429], minTimeout: 100, timeoutFactor: 1.5, maxRetries: 8 })`, timeouts from the profile, token renewed the profile's buffer before expires_at",
+    configuration: "`new RetryAgent(new Agent({ headersTimeout, bodyTimeout }), { methods: [...defaults, 'POST'], statusCodes: [429], minTimeout: 100, timeoutFactor: 1.5, maxRetries: 8 })`, timeouts from the profile",
     policy: 'buffer',
     transport: (p) => {
       const timeout = p.request_timeout_seconds * 1000;

@@ -15,6 +15,7 @@ describe('baas-conform audit', () => {
     [['--webhook-url', 'ftp://x'], /--webhook-url/],
     [['--faults', 'no-such-plan.yaml'], /audit plan .*no-such-plan\.yaml at \/: cannot read the file \(no such file\)/],
     [['--port', '70000'], /--port/],
+    [['--min-exercised', '1.5'], /--min-exercised must be a whole number of client rules from 0 to 100/],
   ])('exits 2 on a usage error (%j)', async (args, message) => {
     const out: string[] = [];
     const err: string[] = [];

@@ -2,9 +2,12 @@
 // every mode and partner applications on real HTTP libraries, each against its own audit) and its kill
 // matrix. The bank is compiled with the package: an installed CLI runs it without tsx.
 
+import { ConfigError } from '../../errors/index.ts';
 import type { ClientRuleId } from '../../model/types.ts';
 
 export const CLIENT_AREA = 'clients';
+/** How --list names a client bank entry, and how --variant picks one. */
+export const CLIENT_PREFIX = 'client:';
 /** Audits (each a reference in audit mode and a sample client) at once, whatever --concurrency says: the bank's runs are CPU-bound. */
 export const CLIENT_BANK_MAX_CONCURRENCY = 5;
 
@@ -26,10 +29,13 @@ export async function clientModes(): Promise<string[]> {
   return (await loadBank()).BANK_ENTRIES;
 }
 
-export async function runClientBank(concurrency: number, onRow?: (r: ClientBankRow) => void): Promise<ClientBankRow[]> {
+/** Runs `entries` of the bank (default: all of them); an unknown entry is a usage error. */
+export async function runClientBank(concurrency: number, onRow?: (r: ClientBankRow) => void, entries: readonly string[] = []): Promise<ClientBankRow[]> {
   const bank = await loadBank();
+  const unknown = entries.filter((e) => !bank.BANK_ENTRIES.includes(e));
+  if (unknown.length) throw new ConfigError(`unknown client bank entr${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((u) => `"${CLIENT_PREFIX}${u}"`).join(', ')}: see selftest --area ${CLIENT_AREA} --list`);
   // The rows only: each full verdict (every exchange) stays with the bank.
-  const rows = (await bank.runBank(bank.BANK_ENTRIES, concurrency)).map((r): ClientBankRow => ({
+  const rows = (await bank.runBank(entries.length ? entries : bank.BANK_ENTRIES, concurrency)).map((r): ClientBankRow => ({
     mode: r.mode, ...(r.expected ? { expected: r.expected } : {}), caught: r.caught, exitCode: r.exitCode, strictExitCode: r.strictExitCode, ok: r.ok,
     ...(r.mismatches?.length ? { mismatches: r.mismatches } : {}), ms: r.ms,
   }));
