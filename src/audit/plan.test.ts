@@ -20,10 +20,9 @@ describe('audit plan', () => {
     [{ stall: { seconds: 1 } }, /must outlast the timeout/],
     // A Retry-After on the token call the default plan's short first burst starts on.
     [{ retry_after: [{ on: 'token', at_call: DEFAULT_PLAN.token_bursts[0].at_token_call, seconds: 2 }] }, /same token call/],
-    // Scaled together: a Retry-After as long as the buffer, and tokens too short-lived to judge caching.
+    // Scaled together: a Retry-After as long as the buffer.
     [{ retry_after: [{ on: 'other', at_call: 2, seconds: DEFAULT_PLAN.scale.refresh_buffer_seconds }] }, /refresh_buffer_seconds.*longer than every Retry-After/],
     [{ token_bursts: [{ at_token_call: 1, length: 2, retry_after_seconds: 5 }] }, /longer than every Retry-After \(5 s\)/],
-    [{ scale: { token_lifetime_seconds: 8 } }, /token_lifetime_seconds.*twice the refresh buffer/],
   ])('refuses %j naming where', async (raw, message) => {
     await expect(resolvePlan(raw)).rejects.toThrow(message);
   });
