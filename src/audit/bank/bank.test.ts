@@ -8,7 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../model/index.ts';
 import { PACKAGE_ROOT } from '../../package/index.ts';
-import { BANK_ENTRIES, expectedExits, runBank } from './index.ts';
+import { DEFAULT_MIN_EXERCISED } from '../verdict.ts';
+import { auditLibrary, BANK_ENTRIES, expectedExits, runBank } from './index.ts';
 import { LIBRARY_CLIENTS, libraryTable } from './libraries.ts';
 import { FAULTY } from './modes.ts';
 
@@ -26,6 +27,17 @@ describe('client bank', () => {
       expect(c.expected['CLIENT-TOKEN-BACKOFF'][0], c.id).toBe('fail');
     }
   });
+
+  it('a default configuration run too briefly to meet the renewal bursts ends inconclusive (exit 4) naming the rules it never showed, and fails under --strict', async () => {
+    const r = await auditLibrary(LIBRARY_CLIENTS.find((c) => c.id === 'undici-retry-agent')!, 3000);
+    const judged = r.verdict.counts.pass + r.verdict.counts.fail + r.verdict.counts.warn;
+    expect(judged, r.verdict.inconclusive).toBeLessThan(DEFAULT_MIN_EXERCISED);
+    expect(r.verdict.counts.fail).toBe(0);
+    expect(r.exitCode).toBe(4);
+    expect(r.verdict.inconclusive).toMatch(/fewer than the floor of \d+ \(--min-exercised\): not exercised .*CLIENT-TOKEN-BACKOFF \(/);
+    // Its warnings (Retry-After, timeout) fail it under --strict: a finding decides over a lack of evidence.
+    expect(r.strictExitCode).toBe(1);
+  }, 60_000);
 
   it('catches every faulty client by its rule, leaves the others clean, and judges each library client as expected', async () => {
     const model = await loadModel();

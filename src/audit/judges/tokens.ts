@@ -91,8 +91,10 @@ export const refreshBuffer: Judge = (ctx) => {
     };
   }
   const lastCall = ctx.exchanges.reduce((m, e) => Math.max(m, e.startMs), 0);
-  const reached = tokens.filter((t) => lastCall >= t.expiresAtMs - buffer);
-  if (reached.length === 0) return notExercised('no S2S token reached its refresh window while the client was still calling (run the client longer than one token lifetime)');
+  // Judged once the client kept calling into the last half of a token's buffer, where a token not
+  // renewed would show: a client that stopped before cannot be told from one that never renews.
+  const reached = tokens.filter((t) => lastCall >= t.expiresAtMs - buffer / 2);
+  if (reached.length === 0) return notExercised(`no S2S token reached the last half of its ${ctx.plan.scale.refresh_buffer_seconds} s refresh window while the client was still calling (run the client longer than one token lifetime)`);
   const renewals = reached.flatMap((t) => {
     const next = ctx.exchanges.find((e) => isTokenCall(e) && e.seq > t.seq && e.clientId === t.clientId);
     return next ? [`renewed ${((t.expiresAtMs - next.startMs) / 1000).toFixed(1)} s before expires_at (#${next.seq})`] : [];

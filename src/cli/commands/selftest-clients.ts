@@ -56,6 +56,6 @@ export function formatClientBank(rows: readonly ClientBankRow[]): string {
   const faulty = rows.filter((r) => r.expected);
   const libs = rows.filter((r) => r.mode.startsWith('lib:'));
   const clean = rows.filter((r) => !r.expected && !r.mode.startsWith('lib:'));
-  lines.push(`Client bank: ${faulty.filter((r) => r.ok).length}/${faulty.length} faulty clients caught naming exactly their rule; ${clean.filter((r) => !r.ok).length} false positives (sample + ${clean.length - 1} benign); ${libs.filter((r) => r.ok).length}/${libs.length} library clients judged as expected; slowest audit ${(Math.max(...rows.map((r) => r.ms)) / 1000).toFixed(1)} s`);
+  lines.push(`Client bank: ${faulty.filter((r) => r.ok).length}/${faulty.length} faulty clients caught naming exactly their rule; ${clean.filter((r) => !r.ok).length} false positives (${clean.some((r) => r.mode === 'none') ? 'sample + ' : ''}${clean.filter((r) => r.mode !== 'none').length} benign); ${libs.filter((r) => r.ok).length}/${libs.length} library clients judged as expected; slowest audit ${(Math.max(...rows.map((r) => r.ms)) / 1000).toFixed(1)} s`);
   return `${lines.join('\n')}\n`;
 }
