@@ -24,5 +24,7 @@ export { TOOL_NAME, TOOL_VERSION } from './runner/version.ts';
 export { PACKAGE_ROOT } from './package/index.ts';
 export { diffRuns, formatDiff, loadResults, parseExpectedFailures, applyExpectedFailures, decideExit, type ResultsDoc, type ExpectedFailures } from './baseline/index.ts';
 export { certify, verifyPackage, type CertifyOptions, type CertifyResult, type VerifyResult } from './certify/index.ts';
-export { startAudit, DEFAULT_PLAN as DEFAULT_AUDIT_PLAN, readAuditPlan, writeAuditReports, type Audit, type AuditOptions, type AuditPlan, type AuditProfile, type AuditVerdict, type RuleOutcome as AuditRuleOutcome } from './audit/index.ts';
+export { startAudit, DEFAULT_PLAN as DEFAULT_AUDIT_PLAN, DEFAULT_MIN_EXERCISED, readAuditPlan, writeAuditReports, type Audit, type AuditOptions, type AuditPlan, type AuditProfile, type AuditVerdict, type RuleOutcome as AuditRuleOutcome } from './audit/index.ts';
+// The sample partner client the audit is proved on (examples/clients runs it as a program and as a test).
+export { runPartnerFlow as runSampleClient, startReceiver as startSampleReceiver, isClientMode as isSampleClientMode, type FlowOptions as SampleClientOptions } from './audit/bank/index.ts';
 export type { ControlHttp, ControlHttpRequest, ControlInput, ControlModule, ControlModuleOperation, ControlModuleTools } from './control/index.ts';

@@ -1,20 +1,17 @@
 // The sample partner client as a program, for `baas-conform audit` in another terminal:
 //   npx baas-conform audit --duration 20 --profile-out audit-profile.json --webhook-url http://127.0.0.1:8099 &
 //   npx tsx examples/clients/sample-client.ts --profile audit-profile.json --webhook-port 8099
-// --mode picks a faulty or benign variant (faults.ts); the default is the conforming client.
+// --mode picks a faulty or benign variant (src/audit/bank/modes.ts); the default is the conforming client.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { AuditProfile } from '../../src/audit/index.ts';
-import { isClientMode } from './faults.ts';
-import { runPartnerFlow } from './flow.ts';
-import { startReceiver } from './receiver.ts';
+import { isSampleClientMode, runSampleClient, startSampleReceiver, type AuditProfile } from '../../src/index.ts';
 
 const { values } = parseArgs({
   options: {
     profile: { type: 'string' },
     mode: { type: 'string', default: 'none' },
-    duration: { type: 'string', default: '9' },
+    duration: { type: 'string', default: '22' },
     'webhook-port': { type: 'string' },
   },
 });
@@ -27,7 +24,7 @@ async function readProfile(file: string): Promise<AuditProfile> {
 }
 
 const mode = values.mode ?? 'none';
-if (!isClientMode(mode)) {
+if (!isSampleClientMode(mode)) {
   process.stderr.write(`unknown --mode ${mode}\n`);
   process.exit(2);
 }
@@ -36,8 +33,8 @@ if (!raw) {
   process.stderr.write('give --profile FILE (the audit\'s --profile-out) or BAAS_AUDIT_PROFILE\n');
   process.exit(2);
 }
-const receiver = values['webhook-port'] ? await startReceiver({ port: Number(values['webhook-port']), strict: mode === 'webhook-strict' }) : undefined;
-const result = await runPartnerFlow(raw, { mode, durationMs: Number(values.duration) * 1000 });
+const receiver = values['webhook-port'] ? await startSampleReceiver({ port: Number(values['webhook-port']), strict: mode === 'webhook-strict' }) : undefined;
+const result = await runSampleClient(raw, { mode, durationMs: Number(values.duration) * 1000 });
 // Late repeated deliveries still arrive after the last call.
 await new Promise((r) => setTimeout(r, 1000));
 await receiver?.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runPartnerFlow } from '../../examples/clients/flow.ts';
+import { runPartnerFlow } from './bank/index.ts';
 import { describeErrors, validatorFor } from '../baseline/schemas.ts';
 import { AUDIT_HAR_CHECK, buildAuditHar } from './har.ts';
 import { startAudit } from './index.ts';

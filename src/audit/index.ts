@@ -23,12 +23,13 @@ import { FaultSchedule } from './schedule.ts';
 import { TokenBook } from './tokens.ts';
 import type { AuditProfile, AuditVerdict, Exchange } from './types.ts';
 import { startStallMonitor } from './stalls.ts';
-import { judge } from './verdict.ts';
+import { DEFAULT_MIN_EXERCISED, judge } from './verdict.ts';
 
 export type { AuditPlan } from './plan.ts';
 export { DEFAULT_PLAN, readAuditPlan, resolvePlan } from './plan.ts';
 export { writeAuditReports, AUDIT_FILES, type AuditReportPaths } from './report.ts';
 export { formatVerdict } from './console.ts';
+export { DEFAULT_MIN_EXERCISED } from './verdict.ts';
 export { buildAuditHar, writeAuditHar, AUDIT_HAR_CHECK } from './har.ts';
 export type { AuditProfile, AuditVerdict, Delivery, Exchange, RuleOutcome } from './types.ts';
 
@@ -44,6 +45,11 @@ export interface AuditOptions {
   /** Recommended rules fail the verdict too (default: they are warnings). */
   strict?: boolean;
   /**
+   * Fewer client rules exercised than this ends the audit inconclusive (exit 4) unless a rule failed;
+   * default DEFAULT_MIN_EXERCISED, 0 for none.
+   */
+  minExercised?: number;
+  /**
    * Protect card tokenization as a vendor may (its authentication is not shown): the reference's
    * pciAuth; the client is told in profile.operation_auth, and header credentials are masked in records.
    */
@@ -53,8 +59,8 @@ export interface AuditOptions {
 export interface Audit {
   profile: AuditProfile;
   plan: AuditPlan;
-  /** Judges what was recorded so far (waits up to 2 s for webhook deliveries under way); `strict` overrides the option. */
-  verdict(opts?: { strict?: boolean }): Promise<AuditVerdict>;
+  /** Judges what was recorded so far (waits up to 2 s for webhook deliveries under way); `strict` and `minExercised` override the options. */
+  verdict(opts?: { strict?: boolean; minExercised?: number }): Promise<AuditVerdict>;
   close(): Promise<void>;
 }
 
@@ -132,7 +138,7 @@ export async function startAudit(opts: AuditOptions = {}): Promise<Audit> {
       plan,
       async verdict(o = {}) {
         await relay?.drain(2000);
-        return { ...judge({ model, plan, exchanges, deliveries: relay?.deliveries ?? [], webhooks: !!relay, strict: o.strict ?? !!opts.strict, stalls: monitor.stalls() }), dropped };
+        return { ...judge({ model, plan, exchanges, deliveries: relay?.deliveries ?? [], webhooks: !!relay, strict: o.strict ?? !!opts.strict, stalls: monitor.stalls(), minExercised: o.minExercised ?? opts.minExercised ?? DEFAULT_MIN_EXERCISED }), dropped };
       },
       close() {
         closed ??= (async () => {

@@ -15,11 +15,14 @@ describe('audit plan', () => {
 
   it.each([
     [{ scale: { bogus: 1 } }, /\/scale: unknown property "bogus"/],
-    [{ token_bursts: [{ at_token_call: 1, length: 2 }] }, /\/token_bursts\/0\/length/],
-    [{ token_bursts: [{ at_token_call: 1, length: 3 }] }, /\/token_bursts\/0\/length/], // the backoff judge needs a 4th wait
+    [{ token_bursts: [{ at_token_call: 1, length: 0 }] }, /\/token_bursts\/0\/length/],
+    [{ token_bursts: [{ at_token_call: 1, length: 11 }] }, /\/token_bursts\/0\/length/],
     [{ stall: { seconds: 1 } }, /must outlast the timeout/],
-    // A burst on the token call the default plan answers with Retry-After.
-    [{ token_bursts: [{ at_token_call: DEFAULT_PLAN.retry_after.find((r) => r.on === 'token')!.at_call, length: 4 }] }, /same token call/],
+    // A Retry-After on the token call the default plan's short first burst starts on.
+    [{ retry_after: [{ on: 'token', at_call: DEFAULT_PLAN.token_bursts[0].at_token_call, seconds: 2 }] }, /same token call/],
+    // Scaled together: a Retry-After as long as the buffer.
+    [{ retry_after: [{ on: 'other', at_call: 2, seconds: DEFAULT_PLAN.scale.refresh_buffer_seconds }] }, /refresh_buffer_seconds.*longer than every Retry-After/],
+    [{ token_bursts: [{ at_token_call: 1, length: 2, retry_after_seconds: 5 }] }, /longer than every Retry-After \(5 s\)/],
   ])('refuses %j naming where', async (raw, message) => {
     await expect(resolvePlan(raw)).rejects.toThrow(message);
   });
@@ -36,6 +39,18 @@ describe('audit plan', () => {
     expect(run()).toEqual(run());
     const other = new FaultSchedule({ ...DEFAULT_PLAN, seed: 7 });
     expect(calls.map((c) => JSON.stringify(other.decide(c) ?? null))).toHaveLength(12);
+  });
+
+  it('the short first burst ends on a 429 with Retry-After; any token request after a 429 continues a burst, whoever sends it', () => {
+    const s = new FaultSchedule(DEFAULT_PLAN);
+    // A library that retries and an application that asks again on its next step look alike: consecutive token requests.
+    const token = { isToken: true, method: 'POST', path: '/t' };
+    const first = DEFAULT_PLAN.token_bursts[0];
+    expect([1, 2, 3].map(() => s.decide(token))).toEqual([{ kind: 'rate-limit', burst: 'token-1' }, { kind: 'rate-limit', burst: 'token-1', retryAfter: first.retry_after_seconds }, undefined]);
+    // The next fresh token request (a renewal) meets the first long burst.
+    const second = DEFAULT_PLAN.token_bursts[1];
+    const renewal = Array.from({ length: second.length + 1 }, () => s.decide(token)?.kind);
+    expect(renewal).toEqual([...Array(second.length).fill('rate-limit'), undefined]);
   });
 
   it('a burst meets one logical call and its retries, then lets the next attempt through', () => {

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { startReceiver } from '../../examples/clients/receiver.ts';
+import { startReceiver } from './bank/index.ts';
 import { loadModel } from '../model/index.ts';
 import { startAudit } from './index.ts';
 

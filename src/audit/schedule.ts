@@ -1,6 +1,8 @@
 // Which adverse condition meets which call. The plan names calls by their order ("the 2nd token
 // call"); the seed picks the non-token calls. A call is fresh unless it retries a call the audit just
-// answered with a 429 or a stall, so a burst of 429s meets one logical request and its retries.
+// answered with a 429 or a stall, so a burst of 429s meets one logical request and its retries. On the
+// token endpoint any request after a 429 is a retry, whether the HTTP library sends it or the
+// application asks for a token again (a library that does not retry POST leaves that to the application).
 
 import type { AuditPlan } from './plan.ts';
 import { seededRandom as seeded } from '../runner/seed.ts';
@@ -11,6 +13,8 @@ interface Burst {
   id: string;
   key: string;
   remaining: number;
+  /** Retry-After on the burst's last 429. */
+  retryAfter?: number;
 }
 
 export class FaultSchedule {
@@ -43,14 +47,15 @@ export class FaultSchedule {
 
   private pick(call: { isToken: boolean; method: string }, key: string): Decision {
     if (this.burst && this.burst.key === key && this.burst.remaining > 0) {
-      this.burst.remaining--;
-      return { kind: 'rate-limit', burst: this.burst.id };
+      const b = this.burst;
+      b.remaining--;
+      return { kind: 'rate-limit', burst: b.id, ...(b.remaining === 0 && b.retryAfter !== undefined ? { retryAfter: b.retryAfter } : {}) };
     }
     if (this.lastInjected.has(key)) return undefined;
     if (call.isToken) {
       const n = ++this.tokenFresh;
       const b = this.plan.token_bursts.find((x) => x.at_token_call === n);
-      if (b) return this.start(`token-${n}`, key, b.length);
+      if (b) return this.start(`token-${n}`, key, b.length, b.retry_after_seconds);
       const ra = this.plan.retry_after.find((x) => x.on === 'token' && x.at_call === n);
       return ra ? { kind: 'rate-limit', retryAfter: ra.seconds } : undefined;
     }
@@ -64,8 +69,8 @@ export class FaultSchedule {
     return ra ? { kind: 'rate-limit', retryAfter: ra.seconds } : undefined;
   }
 
-  private start(id: string, key: string, length: number): Decision {
-    this.burst = { id, key, remaining: length - 1 };
-    return { kind: 'rate-limit', burst: id };
+  private start(id: string, key: string, length: number, retryAfter?: number): Decision {
+    this.burst = { id, key, remaining: length - 1, ...(retryAfter !== undefined ? { retryAfter } : {}) };
+    return { kind: 'rate-limit', burst: id, ...(length === 1 && retryAfter !== undefined ? { retryAfter } : {}) };
   }
 }

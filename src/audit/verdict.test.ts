@@ -7,14 +7,14 @@ import type { Model } from '../model/types.ts';
 import { tokenTraffic } from './judges/testing.ts';
 import { DEFAULT_PLAN } from './plan.ts';
 import type { Exchange } from './types.ts';
-import { judge } from './verdict.ts';
+import { DEFAULT_MIN_EXERCISED, judge } from './verdict.ts';
 
 let model: Model;
 beforeAll(async () => {
   model = await loadModel();
 });
 
-const verdictOf = (exchanges: Exchange[], strict = false) => judge({ model, plan: DEFAULT_PLAN, exchanges, deliveries: [], webhooks: false, strict, stalls: [] });
+const verdictOf = (exchanges: Exchange[], strict = false, minExercised?: number) => judge({ model, plan: DEFAULT_PLAN, exchanges, deliveries: [], webhooks: false, strict, stalls: [], ...(minExercised !== undefined ? { minExercised } : {}) });
 
 describe('audit verdict: judged nothing', () => {
   it('no exchange at all: inconclusive, exit 4, --strict too', () => {
@@ -42,5 +42,17 @@ describe('audit verdict: judged nothing', () => {
     expect(patient.counts).toMatchObject({ pass: 1, fail: 0, warn: 0 });
     expect(patient).toMatchObject({ exitCode: 0, verdict: 'pass' });
     expect(patient.inconclusive).toBeUndefined();
+  });
+
+  it('below the floor (--min-exercised): a passing audit of too few rules is inconclusive naming the rules not exercised; a failed rule still fails it', () => {
+    // A client that backs off well but showed nothing else: one rule judged, under the default floor.
+    const patient = verdictOf(tokenTraffic([[150, 400, 900, 1900, 3900]]).exchanges, true, DEFAULT_MIN_EXERCISED);
+    expect(patient.counts.pass).toBe(1);
+    expect(patient).toMatchObject({ exitCode: 4, verdict: 'inconclusive' });
+    expect(patient.inconclusive).toMatch(new RegExp(`^INCONCLUSIVE: the audit judged nothing because it exercised 1 of \\d+ testable client rules, fewer than the floor of ${DEFAULT_MIN_EXERCISED} \\(--min-exercised\\): not exercised CLIENT-RETRY-AFTER \\(`));
+    expect(patient.inconclusive).toContain('CLIENT-TOKEN-CACHE (');
+    // The floor met: a verdict. A failure is a finding whatever the floor.
+    expect(verdictOf(tokenTraffic([[150, 400, 900, 1900, 3900]]).exchanges, true, 1)).toMatchObject({ exitCode: 0, verdict: 'pass' });
+    expect(verdictOf(tokenTraffic([[0, 0, 0, 0, 0, 0]]).exchanges, false, DEFAULT_MIN_EXERCISED)).toMatchObject({ exitCode: 1, verdict: 'fail' });
   });
 });

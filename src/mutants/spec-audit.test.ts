@@ -8,7 +8,7 @@ import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import { inArea, MUTANT_BANK, PENDING_BANK } from './registry.ts';
 import { LOOSE_BUDGET, specAudit } from './spec-audit.ts';
-import { FAULTY } from '../../examples/clients/faults.ts';
+import { FAULTY } from '../audit/bank/index.ts';
 
 /** Every testable rule covered by one check: the coverage of checks is rules.test.ts's concern. */
 function anyCheck(model: Model): Map<string, string[]> {

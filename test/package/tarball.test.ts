@@ -1,5 +1,6 @@
 // The package as users get it: `npm pack` (prepack builds dist/), then `npm install ./baas-conform-*.tgz`
-// in an empty folder, then the CLI, the library example of docs/extend-the-toolkit.md and the `baas-conform/types`
+// in an empty folder, then the CLI (the client bank of `selftest --area clients` and `rules --audit`
+// among it), the library example of docs/extend-the-toolkit.md and the `baas-conform/types`
 // entry, all with no tsx and no dev dependencies installed. Slow by nature (a build, an install from
 // the registry, a full run): every step has its own time limit.
 
@@ -94,6 +95,27 @@ describe.concurrent('the packed tarball, installed in an empty folder', () => {
     for (const rule of model.clientRules) expect(r.stdout).toContain(rule.id);
     for (const f of ['audit.json', 'junit.xml', 'audit.html']) expect(existsSync(path.join(app, 'audit-out', f)), f).toBe(true);
   }, MINUTE);
+
+  it('npx baas-conform selftest --area clients runs the client bank from dist: a faulty sample client, a benign one and a library client', async () => {
+    // The bank is compiled with the package (src/audit/bank): no tsx, no source checkout.
+    const entries = ['client:chain-number', 'client:header-case', 'client:lib:fetch'];
+    const r = await cli(['selftest', '--area', 'clients', ...entries.flatMap((e) => ['--variant', e])], 4 * MINUTE);
+    expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^chain-number\s+faulty\s+CLIENT-CHAIN-STRING\s+CLIENT-CHAIN-STRING \(1, 1\)$/m);
+    expect(r.stdout).toMatch(/^header-case\s+benign\s+-\s+- \(0, 0\)$/m);
+    expect(r.stdout).toMatch(/^lib:fetch\s+library\s+-\s+CLIENT-TOKEN-BACKOFF, .* \(1, 1\)$/m);
+    expect(r.stdout).toMatch(/^Client bank: 1\/1 faulty clients caught naming exactly their rule; 0 false positives \(1 benign\); 1\/1 library clients judged as expected/m);
+  }, 5 * MINUTE);
+
+  it('npx baas-conform rules --audit names the faulty sample clients proving each client rule, from dist', async () => {
+    const r = await cli(['rules', '--audit', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = (JSON.parse(r.stdout) as { rows: { id: string; side: string; strength: string; variants: string[] }[] }).rows.filter((x) => x.side === 'client' && x.strength !== 'untestable');
+    const model = await loadModel();
+    expect(rows.map((x) => x.id).sort()).toEqual(model.clientRules.filter((c) => c.testable).map((c) => c.id).sort());
+    for (const row of rows) expect(row.variants.length, row.id).toBeGreaterThan(0);
+    expect(rows.find((x) => x.id === 'CLIENT-TOKEN-BACKOFF')!.variants).toContain('no-backoff');
+  });
 
   it('npx baas-conform run passes every check against the embedded reference and writes the reports', async () => {
     const r = await cli(['run', '--report-dir', 'out'], 4 * MINUTE);

@@ -54,7 +54,8 @@ const STALL_RATES = [0, 0.1, 0.3];
 const DRAWS = 2000;
 
 const model = await loadModel();
-const lengths = DEFAULT_PLAN.token_bursts.map((b) => b.length);
+// The bursts the judge can judge: the short first burst (fewer than four waits) shows no growth either way.
+const lengths = DEFAULT_PLAN.token_bursts.map((b) => b.length).filter((n) => n > 3);
 
 /** The share of DRAWS audits of `client` (every burst of the default plan) the judge passes. */
 function passRate(client: Client, p: number, seed: number): number {

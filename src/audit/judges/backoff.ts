@@ -21,7 +21,11 @@
 import type { Exchange } from '../types.ts';
 import { cite, ms, notExercised, sentAtLeast, type Judge, type JudgeContext } from './context.ts';
 
-/** The attempt that followed `ex`: the next call of the same operation (or, unrouted, the same path). */
+/**
+ * The attempt that followed `ex`: the next call of the same operation (or, unrouted, the same path).
+ * Whoever sends it: a library's retry and an application asking for a token again on its next step are
+ * one client's next attempt, and are judged alike.
+ */
 function nextAttempt(all: readonly Exchange[], ex: Exchange): Exchange | undefined {
   return all.find((e) => e.seq > ex.seq && e.method === ex.method && (ex.operationId ? e.operationId === ex.operationId : e.path === ex.path));
 }
@@ -46,7 +50,8 @@ function bursts(ctx: JudgeContext, prefix: string): Burst[] {
     const used = list.map((e) => e.seq);
     for (const e of list) {
       const next = nextAttempt(ctx.exchanges, e);
-      if (!next || e.endMs === undefined) break;
+      // A wait after a Retry-After is the header's, not the client's backoff (CLIENT-RETRY-AFTER judges it).
+      if (!next || e.endMs === undefined || (e.injected?.kind === 'rate-limit' && e.injected.retryAfter !== undefined)) break;
       waits.push(next.startMs - e.endMs);
       own.push(Math.max(0, Math.min(next.startMs, sentAtLeast(ctx, next)) - e.endMs));
       if (!used.includes(next.seq)) used.push(next.seq);

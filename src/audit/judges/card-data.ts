@@ -24,9 +24,15 @@ function luhn(digits: string): boolean {
 /** Epoch milliseconds (2001..2033) are 13 digits too; they are timestamps, not cards. */
 const isEpochMs = (d: string) => d.length === 13 && Number(d) >= 1e12 && Number(d) < 2e12;
 
+/**
+ * UUIDs (8-4-4-4-12 hex): one whose first groups happen to be all digits reads as a dash-grouped digit
+ * run (~1 in 10^4 random ids, Luhn included), and ids fill paths and bodies. No card number has that shape.
+ */
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
 export function cardNumbersIn(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(DIGIT_RUN)) {
+  for (const m of text.replace(UUID, 'uuid').matchAll(DIGIT_RUN)) {
     const d = m[0].replace(/[ -]/g, '');
     if (d.length >= 13 && d.length <= 19 && luhn(d) && !isEpochMs(d)) out.push(d);
   }

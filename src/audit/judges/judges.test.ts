@@ -18,5 +18,8 @@ describe('client judges', () => {
     expect(cardNumbersIn('4111111111111112')).toEqual([]); // Luhn fails
     expect(cardNumbersIn('{"at":1732532400004,"wallet":"0x4111111111111111111111111111111111111111"}')).toEqual([]);
     expect(cardNumbersIn('{"id":"9f1c2e1a-0000-4000-8000-411111111111"}')).toEqual([]);
+    // A random id whose first three groups are digits (16 of them, Luhn-valid): an id, not a card.
+    expect(cardNumbersIn('/api/v1/users/41111111-1111-4115-8abc-def012345678')).toEqual([]);
+    expect(cardNumbersIn('x 4111-1111-1111-1111 y')).toEqual(['4111111111111111']);
   });
 });

@@ -51,6 +51,22 @@ export const tokenCache: Judge = (ctx) => {
   };
 };
 
+/**
+ * The first attempt `ex` retries with the same S2S token: walking back while the call before it (same
+ * method and path) was met by a 429 or a stall, or abandoned, and presented the same token.
+ */
+function firstAttempt(ctx: JudgeContext, ex: Exchange): Exchange {
+  let at = ex;
+  for (let i = ctx.exchanges.indexOf(ex) - 1; i >= 0; i--) {
+    const e = ctx.exchanges[i];
+    if (e.method !== at.method || e.path !== at.path) continue;
+    const retried = e.injected?.kind === 'rate-limit' || e.injected?.kind === 'stall' || e.abandonedMs !== undefined;
+    if (!retried || e.token?.kind !== 's2s' || e.token.n !== at.token?.n) break;
+    at = e;
+  }
+  return at;
+}
+
 export const refreshBuffer: Judge = (ctx) => {
   const late = ctx.exchanges.filter((e) => e.injected?.kind === 'expired');
   const tokens = issued(ctx);
@@ -64,7 +80,9 @@ export const refreshBuffer: Judge = (ctx) => {
   const buffer = ctx.plan.scale.refresh_buffer_seconds * 1000;
   // "About" the buffer: a token still presented in the last half of it was not renewed at the buffer.
   // A call recorded in or right after a stall of the audit's own may have been sent when the stall began.
-  const lateUse = ctx.exchanges.filter((e) => e.token?.kind === 's2s' && e.token.expiresAtSec !== undefined && sentAtLeast(ctx, e) > e.token.expiresAtSec * 1000 - buffer / 2);
+  // A retry that presents the token its first attempt presented is judged when that attempt was sent
+  // (the retry's wait is the audit's 429 or stall, not the client's choice of token).
+  const lateUse = ctx.exchanges.filter((e) => e.token?.kind === 's2s' && e.token.expiresAtSec !== undefined && sentAtLeast(ctx, firstAttempt(ctx, e)) > e.token.expiresAtSec * 1000 - buffer / 2);
   if (lateUse.length > 0) {
     return {
       status: 'fail',
@@ -73,8 +91,10 @@ export const refreshBuffer: Judge = (ctx) => {
     };
   }
   const lastCall = ctx.exchanges.reduce((m, e) => Math.max(m, e.startMs), 0);
-  const reached = tokens.filter((t) => lastCall >= t.expiresAtMs - buffer);
-  if (reached.length === 0) return notExercised('no S2S token reached its refresh window while the client was still calling (run the client longer than one token lifetime)');
+  // Judged once the client kept calling into the last half of a token's buffer, where a token not
+  // renewed would show: a client that stopped before cannot be told from one that never renews.
+  const reached = tokens.filter((t) => lastCall >= t.expiresAtMs - buffer / 2);
+  if (reached.length === 0) return notExercised(`no S2S token reached the last half of its ${ctx.plan.scale.refresh_buffer_seconds} s refresh window while the client was still calling (run the client longer than one token lifetime)`);
   const renewals = reached.flatMap((t) => {
     const next = ctx.exchanges.find((e) => isTokenCall(e) && e.seq > t.seq && e.clientId === t.clientId);
     return next ? [`renewed ${((t.expiresAtMs - next.startMs) / 1000).toFixed(1)} s before expires_at (#${next.seq})`] : [];

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { runPartnerFlow } from '../../../examples/clients/flow.ts';
+import { runPartnerFlow } from '../../audit/bank/index.ts';
 import { main } from '../index.ts';
 
 const io = (out: string[], err: string[]) => ({ stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: {}, cwd: process.cwd() });
@@ -15,6 +15,7 @@ describe('baas-conform audit', () => {
     [['--webhook-url', 'ftp://x'], /--webhook-url/],
     [['--faults', 'no-such-plan.yaml'], /audit plan .*no-such-plan\.yaml at \/: cannot read the file \(no such file\)/],
     [['--port', '70000'], /--port/],
+    [['--min-exercised', '1.5'], /--min-exercised must be a whole number of client rules from 0 to 100/],
   ])('exits 2 on a usage error (%j)', async (args, message) => {
     const out: string[] = [];
     const err: string[] = [];

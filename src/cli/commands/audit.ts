@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { AUDIT_FILES, formatVerdict, readAuditPlan, startAudit, writeAuditHar, writeAuditReports, type Audit } from '../../audit/index.ts';
+import { AUDIT_FILES, DEFAULT_MIN_EXERCISED, formatVerdict, readAuditPlan, startAudit, writeAuditHar, writeAuditReports, type Audit } from '../../audit/index.ts';
 import { ConfigError } from '../../errors/index.ts';
 import { LISTEN_DEFAULTS, parseNumber, parsePort, REPORT_DIRS, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
@@ -47,10 +47,12 @@ interface AuditArgs extends RunFlagValues {
   profileOut?: string;
   har?: string;
   pciAuth?: 's2s' | 'user' | 'headers';
+  minExercised?: number;
 }
 
 async function auditHandler(args: AuditArgs, io: CliIo): Promise<number> {
   const duration = parseNumber('duration', args.duration, { min: 1, max: 86_400, what: 'a number of seconds from 1 to 86400' });
+  const minExercised = parseNumber('min-exercised', args.minExercised, { min: 0, max: 100, integer: true, what: 'a whole number of client rules from 0 to 100' });
   const plan = args.faults ? await readAuditPlan(resolve(io.cwd, args.faults)) : undefined;
   const o = await resolveRunOptions({ config: args.config, reportDir: args.reportDir }, io.cwd);
   const reportDir = o.reportDirGiven ? o.reportDir : resolve(io.cwd, REPORT_DIRS.audit);
@@ -58,7 +60,7 @@ async function auditHandler(args: AuditArgs, io: CliIo): Promise<number> {
   const webhookUrl = args.webhookUrl ? httpUrl(String(args.webhookUrl)) : undefined;
   let audit: Audit;
   try {
-    audit = await startAudit({ port: parsePort('port', args.port) ?? LISTEN_DEFAULTS.port, pciPort: parsePort('pci-port', args.pciPort) ?? LISTEN_DEFAULTS.port, host, plan, webhookUrl, strict: !!args.strict, ...(args.pciAuth ? { pciAuth: args.pciAuth } : {}) });
+    audit = await startAudit({ port: parsePort('port', args.port) ?? LISTEN_DEFAULTS.port, pciPort: parsePort('pci-port', args.pciPort) ?? LISTEN_DEFAULTS.port, host, plan, webhookUrl, strict: !!args.strict, ...(minExercised !== undefined ? { minExercised } : {}), ...(args.pciAuth ? { pciAuth: args.pciAuth } : {}) });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new ConfigError(`cannot listen on ${host}: ${code}`);
@@ -89,6 +91,7 @@ export const auditCommand: CommandImpl<AuditArgs> = {
     sharedFlags(y, 'config', 'port', 'pci-port', 'host', 'report-dir', 'har', 'strict', 'profile-out', 'pci-auth')
       .option('duration', { type: 'number', describe: 'End after this many seconds (default: at SIGINT/SIGTERM)' })
       .option('faults', { type: 'string', describe: 'Fault plan YAML (spec/schemas/audit-plan.schema.json; default: the built-in plan)' })
+      .option('min-exercised', { type: 'number', describe: `Fewer client rules exercised than this ends the audit inconclusive (exit 4) unless a rule failed (default ${DEFAULT_MIN_EXERCISED}; 0: no floor)` })
       .option('webhook-url', { type: 'string', describe: "Your webhook receiver's base URL: webhooks are delivered to it (twice, late, with extra fields)" }),
   run: auditHandler,
 };

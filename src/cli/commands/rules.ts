@@ -9,25 +9,6 @@ import { formatSpecAudit, mutationCoverage, specAudit } from '../../mutants/inde
 import type { RuleId } from '../../model/types.ts';
 import { needsFacts, needsTable } from '../../runner/needs-table.ts';
 import { clientRuleCatalogue } from '../../audit/index.ts';
-import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { packagePath } from '../../package/index.ts';
-
-/** Faulty sample-client modes by the client rule each breaks (examples/clients/faults.ts), from a source checkout. */
-async function clientFaults(): Promise<Map<string, string[]> | undefined> {
-  const file = packagePath('examples', 'clients', 'faults.ts');
-  if (!existsSync(file)) return undefined;
-  try {
-    const { FAULTY } = (await import(pathToFileURL(file).href)) as { FAULTY: Record<string, string> };
-    const out = new Map<string, string[]>();
-    for (const [mode, rule] of Object.entries(FAULTY)) out.set(rule, [...(out.get(rule) ?? []), mode]);
-    return out;
-  } catch {
-    // Compiled code under plain node cannot load the TypeScript example.
-    return undefined;
-  }
-}
-
 /** The flags rules' builder declares. */
 interface RulesArgs {
   needs?: boolean;
@@ -48,8 +29,9 @@ async function rulesHandler(args: RulesArgs, io: CliIo): Promise<number> {
   // --audit: every rule checked exactly, loosely or not at all, with its variants; exit 1 on a problem.
   if (args.audit) {
     const judged = new Set(clientRuleCatalogue(model).filter((c) => c.judged).map((c) => c.id));
-    const faults = await clientFaults();
-    const audit = specAudit(model, new Map(entries.map((e) => [e.id, e.checks])), undefined, undefined, { judged, ...(faults ? { variants: faults } : {}) });
+    // The client bank is compiled with the package: its faulty modes are the client rules' variants.
+    const { clientVariants } = await import('../../audit/bank/index.ts');
+    const audit = specAudit(model, new Map(entries.map((e) => [e.id, e.checks])), undefined, undefined, { judged, variants: clientVariants() });
     io.stdout.write(args.json ? `${JSON.stringify(audit, null, 2)}\n` : `${formatSpecAudit(audit)}\n`);
     return audit.problems.length ? 1 : 0;
   }

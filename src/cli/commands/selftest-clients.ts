@@ -1,14 +1,13 @@
-// The `clients` area of `selftest`: the client bank (examples/clients: the sample partner client in
-// every mode, each against its own audit) and its kill matrix. The sample clients are TypeScript
-// examples, loaded at run time from a source checkout; an installed package says so instead.
+// The `clients` area of `selftest`: the client bank (src/audit/bank: the sample partner client in
+// every mode and partner applications on real HTTP libraries, each against its own audit) and its kill
+// matrix. The bank is compiled with the package: an installed CLI runs it without tsx.
 
-import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../../errors/index.ts';
-import { packagePath } from '../../package/index.ts';
 import type { ClientRuleId } from '../../model/types.ts';
 
 export const CLIENT_AREA = 'clients';
+/** How --list names a client bank entry, and how --variant picks one. */
+export const CLIENT_PREFIX = 'client:';
 /** Audits (each a reference in audit mode and a sample client) at once, whatever --concurrency says: the bank's runs are CPU-bound. */
 export const CLIENT_BANK_MAX_CONCURRENCY = 5;
 
@@ -19,36 +18,26 @@ export interface ClientBankRow {
   exitCode: number;
   strictExitCode: number;
   ok: boolean;
+  mismatches?: string[];
   ms: number;
 }
 
-interface BankModule {
-  BANK_MODES: string[];
-  runBank(modes: readonly string[], concurrency: number): Promise<ClientBankRow[]>;
-}
-
-async function loadBank(): Promise<BankModule> {
-  const file = packagePath('examples', 'clients', 'bank.ts');
-  if (!existsSync(file) || !existsSync(packagePath('src', 'index.ts'))) {
-    throw new ConfigError(`--area ${CLIENT_AREA} runs the sample clients of examples/clients, TypeScript that imports the sources: run it from a source checkout (npm ci)`);
-  }
-  try {
-    return (await import(pathToFileURL(file).href)) as BankModule;
-  } catch (e) {
-    // Compiled code (dist/) runs under plain node, which cannot load TypeScript.
-    throw new ConfigError(`--area ${CLIENT_AREA} needs the TypeScript sources run through tsx (a source checkout without BAAS_CONFORM_DIST): ${(e as Error).message.split('\n')[0]}`);
-  }
-}
+/** The bank is loaded when the clients area runs, not when `selftest` starts (it brings the audit and undici). */
+const loadBank = () => import('../../audit/bank/index.ts');
 
 export async function clientModes(): Promise<string[]> {
-  return (await loadBank()).BANK_MODES;
+  return (await loadBank()).BANK_ENTRIES;
 }
 
-export async function runClientBank(concurrency: number, onRow?: (r: ClientBankRow) => void): Promise<ClientBankRow[]> {
+/** Runs `entries` of the bank (default: all of them); an unknown entry is a usage error. */
+export async function runClientBank(concurrency: number, onRow?: (r: ClientBankRow) => void, entries: readonly string[] = []): Promise<ClientBankRow[]> {
   const bank = await loadBank();
+  const unknown = entries.filter((e) => !bank.BANK_ENTRIES.includes(e));
+  if (unknown.length) throw new ConfigError(`unknown client bank entr${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((u) => `"${CLIENT_PREFIX}${u}"`).join(', ')}: see selftest --area ${CLIENT_AREA} --list`);
   // The rows only: each full verdict (every exchange) stays with the bank.
-  const rows = (await bank.runBank(bank.BANK_MODES, concurrency)).map((r) => ({
-    mode: r.mode, ...(r.expected ? { expected: r.expected } : {}), caught: r.caught, exitCode: r.exitCode, strictExitCode: r.strictExitCode, ok: r.ok, ms: r.ms,
+  const rows = (await bank.runBank(entries.length ? entries : bank.BANK_ENTRIES, concurrency)).map((r): ClientBankRow => ({
+    mode: r.mode, ...(r.expected ? { expected: r.expected } : {}), caught: r.caught, exitCode: r.exitCode, strictExitCode: r.strictExitCode, ok: r.ok,
+    ...(r.mismatches?.length ? { mismatches: r.mismatches } : {}), ms: r.ms,
   }));
   for (const r of rows) onRow?.(r);
   return rows;
@@ -58,12 +47,15 @@ export function formatClientBank(rows: readonly ClientBankRow[]): string {
   const w = Math.max(6, ...rows.map((r) => r.mode.length));
   const lines = [`${'CLIENT'.padEnd(w)}  ${'KIND'.padEnd(8)}  ${'BREAKS'.padEnd(28)}  AUDIT NAMED (exit, --strict exit)`];
   for (const r of rows) {
-    const kind = r.mode === 'none' ? 'sample' : r.expected ? 'faulty' : 'benign';
+    const lib = r.mode.startsWith('lib:');
+    const kind = r.mode === 'none' ? 'sample' : lib ? 'library' : r.expected ? 'faulty' : 'benign';
     const named = r.caught.length ? r.caught.join(', ') : '-';
-    const verdict = r.ok ? '' : r.expected ? '  NOT CAUGHT AS ITS RULE' : '  FALSE POSITIVE';
+    const verdict = r.ok ? '' : lib ? `  NOT AS EXPECTED: ${(r.mismatches ?? []).join('; ') || 'exit code'}` : r.expected ? '  NOT CAUGHT AS ITS RULE' : '  FALSE POSITIVE';
     lines.push(`${r.mode.padEnd(w)}  ${kind.padEnd(8)}  ${(r.expected ?? '-').padEnd(28)}  ${named} (${r.exitCode}, ${r.strictExitCode})${verdict}`);
   }
   const faulty = rows.filter((r) => r.expected);
-  lines.push(`Client bank: ${faulty.filter((r) => r.ok).length}/${faulty.length} faulty clients caught naming exactly their rule; ${rows.filter((r) => !r.expected && !r.ok).length} false positives (sample + ${rows.filter((r) => !r.expected && r.mode !== 'none').length} benign); slowest audit ${(Math.max(...rows.map((r) => r.ms)) / 1000).toFixed(1)} s`);
+  const libs = rows.filter((r) => r.mode.startsWith('lib:'));
+  const clean = rows.filter((r) => !r.expected && !r.mode.startsWith('lib:'));
+  lines.push(`Client bank: ${faulty.filter((r) => r.ok).length}/${faulty.length} faulty clients caught naming exactly their rule; ${clean.filter((r) => !r.ok).length} false positives (${clean.some((r) => r.mode === 'none') ? 'sample + ' : ''}${clean.filter((r) => r.mode !== 'none').length} benign); ${libs.filter((r) => r.ok).length}/${libs.length} library clients judged as expected; slowest audit ${(Math.max(...rows.map((r) => r.ms)) / 1000).toFixed(1)} s`);
   return `${lines.join('\n')}\n`;
 }

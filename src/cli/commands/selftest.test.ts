@@ -20,8 +20,19 @@ describe('baas-conform selftest', () => {
     expect(await main(['selftest', '--area', 'clients', '--list'], c.io)).toBe(0);
     expect(c.out()).toMatch(/^client:none$/m);
     expect(c.out()).toMatch(/^client:no-backoff$/m);
+    expect(c.out()).toMatch(/^client:lib:undici-retry-agent$/m);
     expect(c.out()).not.toMatch(/faulty/);
   });
+
+  it('runs the chosen client bank entries alone, and refuses an unknown one (exit 2)', async () => {
+    const c = capture();
+    expect(await main(['selftest', '--variant', 'client:chain-number'], c.io)).toBe(0);
+    expect(c.out()).toMatch(/^chain-number\s+faulty\s+CLIENT-CHAIN-STRING\s+CLIENT-CHAIN-STRING \(1, 1\)$/m);
+    expect(c.out()).not.toMatch(/baseline/);
+    const bad = capture();
+    expect(await main(['selftest', '--variant', 'client:no-such-mode'], bad.io)).toBe(2);
+    expect(bad.err()).toMatch(/unknown client bank entry "client:no-such-mode"/);
+  }, 60_000);
 
   it('exits 2 on an unknown variant', async () => {
     const c = capture();

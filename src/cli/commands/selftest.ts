@@ -15,7 +15,7 @@ import type { CliIo } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { flagCommand } from '../flags.ts';
 import { selftestProfile } from './selftest-profile.ts';
-import { CLIENT_AREA, CLIENT_BANK_MAX_CONCURRENCY, clientModes, formatClientBank, runClientBank } from './selftest-clients.ts';
+import { CLIENT_AREA, CLIENT_BANK_MAX_CONCURRENCY, CLIENT_PREFIX, clientModes, formatClientBank, runClientBank } from './selftest-clients.ts';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -57,22 +57,25 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
   const jsonOut = args.jsonOut === undefined ? undefined : resolve(io.cwd, String(args.jsonOut));
   // --json prints the result on stdout; progress and the summary then go to stderr.
   const human = args.json ? io.stderr : io.stdout;
-  const ids = [...(args.variant ?? [])].map(String);
+  const allIds = [...(args.variant ?? [])].map(String);
   const areas = [...(args.area ?? [])].map(String);
-  // The clients area (the client bank) runs with the default bank, or alone with --area clients.
+  // `client:<entry>` (as --list prints them) picks entries of the client bank; the rest are server variants.
+  const clientIds = allIds.filter((i) => i.startsWith(CLIENT_PREFIX)).map((i) => i.slice(CLIENT_PREFIX.length));
+  const ids = allIds.filter((i) => !i.startsWith(CLIENT_PREFIX));
+  // The clients area (the client bank) runs with the default bank, or alone with --area clients or client ids.
   const serverAreas = areas.filter((a) => a !== CLIENT_AREA);
-  const withClients = areas.includes(CLIENT_AREA) || (areas.length === 0 && ids.length === 0);
-  const withServer = !(areas.length > 0 && serverAreas.length === 0) || ids.length > 0;
+  const withClients = areas.includes(CLIENT_AREA) || clientIds.length > 0 || (areas.length === 0 && ids.length === 0);
+  const withServer = ids.length > 0 || serverAreas.length > 0 || (areas.length === 0 && clientIds.length === 0);
   const variants = withServer ? chooseVariants(ids, serverAreas, io) : [];
   if (args.list) {
     const model = variants.length ? await loadModel() : undefined;
     for (const v of variants) io.stdout.write(`${v.id.padEnd(48)} ${v.kind.padEnd(7)} ${(brokenRules(v).join(',') || '-').padEnd(36)} ${describeVariant(v, model!)}\n`);
-    if (withClients && areas.includes(CLIENT_AREA)) for (const m of await clientModes()) io.stdout.write(`client:${m}\n`);
+    if (withClients && areas.includes(CLIENT_AREA)) for (const m of await clientModes()) io.stdout.write(`${CLIENT_PREFIX}${m}\n`);
     return 0;
   }
   // Where the client kill matrix goes: --json when the clients area runs alone, else beside the report.
   const clientsJson = !withServer && jsonOut ? jsonOut : reportDir ? resolve(reportDir, 'selftest-clients.json') : undefined;
-  if (!withServer) return runClients(human, concurrency, clientsJson);
+  if (!withServer) return runClients(human, concurrency, clientsJson, clientIds);
   // Ctrl-C: no variant starts, the worker threads and their servers are stopped, exit 130 (CancelledError).
   // The header is printed once the Ctrl-C handler is in place: from then on a Ctrl-C cancels.
   const result = await withCancellation(io, 'running variants are stopped, nothing is scored', (signal) => {
@@ -105,15 +108,16 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
     const paths = await writeSelftestReport(reportDir, result, await loadModel());
     human.write(`Report: ${paths.html}, ${paths.json}\n`);
   }
-  const clients = withClients ? await runClients(human, concurrency, clientsJson) : 0;
+  const clients = withClients ? await runClients(human, concurrency, clientsJson, clientIds) : 0;
   return result.exitCode || clients;
 }
 
 /** The client bank and its kill matrix; exit 1 unless every client was judged as it should be. */
-async function runClients(out: CliIo['stdout'], concurrency: number, jsonFile: string | undefined): Promise<number> {
+async function runClients(out: CliIo['stdout'], concurrency: number, jsonFile: string | undefined, entries: readonly string[]): Promise<number> {
   const atOnce = Math.min(concurrency, CLIENT_BANK_MAX_CONCURRENCY);
-  out.write(`\nselftest clients: the sample client in every mode, each against its own audit, ${atOnce} at once\n`);
-  const rows = await runClientBank(atOnce);
+  const which = entries.length ? entries.join(', ') : 'the sample client in every mode and the library clients';
+  out.write(`\nselftest clients: ${which}, each against its own audit, ${atOnce} at once\n`);
+  const rows = await runClientBank(atOnce, undefined, entries);
   out.write(formatClientBank(rows));
   if (jsonFile) {
     await mkdir(dirname(jsonFile), { recursive: true });
@@ -127,8 +131,8 @@ async function runClients(out: CliIo['stdout'], concurrency: number, jsonFile: s
 // what only they catch), or a profile file that declares all or none of them; --report-dir gets
 // selftest.html and selftest.json (only when given).
 export const selftestCommand = flagCommand<SelftestArgs>(['config', 'profile', 'seed', 'concurrency', 'timeout-budget', 'report-dir', 'json', 'json-out'], {
-  variant: { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs' },
-  area: { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): the area or topic of the rule a variant breaks, or benign: ${areaNames().join(', ')} (pending: faults no check catches yet; slow: minutes-long twins of default-bank variants; neither is in the default bank), ${CLIENT_AREA} (the client bank of examples/clients, judged by the client audit; in the default run)` },
+  variant: { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs. client:<entry> (as --area clients --list prints them) runs those clients of the client bank' },
+  area: { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): the area or topic of the rule a variant breaks, or benign: ${areaNames().join(', ')} (pending: faults no check catches yet; slow: minutes-long twins of default-bank variants; neither is in the default bank), ${CLIENT_AREA} (the client bank of src/audit/bank: the sample client in every mode and clients on real HTTP libraries, judged by the client audit; in the default run)` },
   workers: { type: 'number', describe: `Worker threads (default ${SELFTEST_DEFAULTS.workers}; 0 runs in this thread)` },
   list: { type: 'boolean', describe: 'List the variants and exit' },
 }, selftestHandler);

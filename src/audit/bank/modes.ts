@@ -2,7 +2,7 @@
 // client rule (the bank: the audit must name that rule and no other); each benign switch changes
 // something the spec leaves free (the audit must stay clean).
 
-import type { ClientRuleId } from '../../src/model/index.ts';
+import type { ClientRuleId } from '../../model/index.ts';
 
 export const FAULTY = {
   'no-backoff': 'CLIENT-TOKEN-BACKOFF', // retries a 429 at once (still honours Retry-After when given)

@@ -4,11 +4,11 @@
 // names come from the model (a partner's client would hard-code them; this sample follows spec/).
 
 import { randomBytes } from 'node:crypto';
-import type { AuditProfile } from '../../src/audit/index.ts';
-import { controlOperations } from '../../src/control/index.ts';
-import { loadModel, type Model } from '../../src/index.ts';
-import type { OperationId, SepaAccountState } from '../../src/model/index.ts';
-import type { ClientMode } from './faults.ts';
+import type { AuditProfile } from '../index.ts';
+import { controlOperations } from '../../control/index.ts';
+import { loadModel, type Model } from '../../model/index.ts';
+import type { OperationId, SepaAccountState } from '../../model/index.ts';
+import type { ClientMode } from './modes.ts';
 import { Http, pick, type Answer } from './http.ts';
 import { TokenManager } from './tokens.ts';
 

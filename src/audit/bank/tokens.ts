@@ -2,7 +2,7 @@
 // publishes its scaled buffer as token_refresh_buffer_seconds). One refresh at a time; callers wait
 // for it only once the cached token is about to expire.
 
-import type { ClientMode } from './faults.ts';
+import type { ClientMode } from './modes.ts';
 import { pick, type Http } from './http.ts';
 
 export interface TokenSource {

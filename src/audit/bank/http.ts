@@ -3,7 +3,7 @@
 // exactly one of these.
 
 import { Agent, request } from 'undici';
-import type { ClientMode } from './faults.ts';
+import type { ClientMode } from './modes.ts';
 
 export interface Answer {
   status: number;

@@ -1,0 +1,63 @@
+// The client bank on real loopback servers: the conforming sample client passes every client rule,
+// each faulty mode is caught naming exactly the rule it breaks (a recommended rule: a warning, exit 1
+// under strict), each benign mode stays clean, and each partner application on a real HTTP library is
+// judged rule by rule as libraries.ts expects, which is the table of docs/certify-your-client.md.
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadModel } from '../../model/index.ts';
+import { PACKAGE_ROOT } from '../../package/index.ts';
+import { DEFAULT_MIN_EXERCISED } from '../verdict.ts';
+import { auditLibrary, BANK_ENTRIES, expectedExits, runBank } from './index.ts';
+import { LIBRARY_CLIENTS, libraryTable } from './libraries.ts';
+import { FAULTY } from './modes.ts';
+
+const TABLE = /<!-- library-clients: src\/audit\/bank\/bank\.test\.ts holds it equal to libraryTable\(\) -->\n([\s\S]*?)\n<!-- \/library-clients -->/;
+
+describe('client bank', () => {
+  it('docs/certify-your-client.md shows the library clients with the verdicts the bank expects', async () => {
+    const doc = await readFile(path.join(PACKAGE_ROOT, 'docs', 'certify-your-client.md'), 'utf8');
+    expect(TABLE.exec(doc)?.[1]).toBe(libraryTable());
+    const model = await loadModel();
+    // Every testable client rule has a row; every default configuration fails the audit, naming a required rule.
+    for (const c of LIBRARY_CLIENTS) expect(Object.keys(c.expected).sort()).toEqual(model.clientRules.filter((r) => r.testable).map((r) => r.id).sort());
+    for (const c of LIBRARY_CLIENTS.filter((x) => x.policy === 'on-401')) {
+      expect(expectedExits(c).exitCode, c.id).toBe(1);
+      expect(c.expected['CLIENT-TOKEN-BACKOFF'][0], c.id).toBe('fail');
+    }
+  });
+
+  it('a default configuration run too briefly to meet the renewal bursts ends inconclusive (exit 4) naming the rules it never showed, and fails under --strict', async () => {
+    const r = await auditLibrary(LIBRARY_CLIENTS.find((c) => c.id === 'undici-retry-agent')!, 3000);
+    const judged = r.verdict.counts.pass + r.verdict.counts.fail + r.verdict.counts.warn;
+    expect(judged, r.verdict.inconclusive).toBeLessThan(DEFAULT_MIN_EXERCISED);
+    expect(r.verdict.counts.fail).toBe(0);
+    expect(r.exitCode).toBe(4);
+    expect(r.verdict.inconclusive).toMatch(/fewer than the floor of \d+ \(--min-exercised\): not exercised .*CLIENT-TOKEN-BACKOFF \(/);
+    // Its warnings (Retry-After, timeout) fail it under --strict: a finding decides over a lack of evidence.
+    expect(r.strictExitCode).toBe(1);
+  }, 60_000);
+
+  it('catches every faulty client by its rule, leaves the others clean, and judges each library client as expected', async () => {
+    const model = await loadModel();
+    const results = await runBank(BANK_ENTRIES, 5);
+    const table = results.map((r) => `${r.mode}: caught [${r.caught.join(', ')}] exit ${r.exitCode} strict ${r.strictExitCode}${r.mismatches?.length ? ` mismatches ${r.mismatches.join('; ')}` : ''}`);
+    expect(results.filter((r) => !r.ok).map((r) => `${r.mode} expected ${r.expected ?? (r.mode.startsWith('lib:') ? 'libraries.ts' : 'clean')}, ${table.find((t) => t.startsWith(`${r.mode}:`))}`)).toEqual([]);
+    const conforming = results.find((r) => r.mode === 'none')!;
+    // The conforming client exercises every testable rule but the pair rule (it never sends both names).
+    expect(conforming.verdict.rules.filter((r) => r.outcome === 'not-exercised').map((r) => r.id)).toEqual(['CLIENT-ALIAS-PAIR-MATCH']);
+    for (const [mode, rule] of Object.entries(FAULTY)) {
+      const r = results.find((x) => x.mode === mode)!;
+      expect(r.exitCode, mode).toBe(model.clientRule(rule).level === 'required' ? 1 : 0);
+      const outcome = r.verdict.rules.find((x) => x.id === rule)!;
+      expect(outcome.exchanges.length + (outcome.deliveries?.length ?? 0), `${mode}: the verdict names its exchanges`).toBeGreaterThan(0);
+    }
+    // Backoff is judged on what the application sends as much as on the library's retries: the default
+    // configurations' token requests after a 429 are the application's, and they fail the rule.
+    for (const c of LIBRARY_CLIENTS.filter((x) => x.policy === 'on-401')) {
+      const r = results.find((x) => x.mode === `lib:${c.id}`)!;
+      expect(r.verdict.rules.find((x) => x.id === 'CLIENT-TOKEN-BACKOFF')?.message, c.id).toMatch(/no burst did/);
+    }
+  }, 300_000);
+});
