@@ -1,0 +1,45 @@
+// Runs the checks on the embedded reference, once with its full profile and once with the minimal one
+// (no control API, no signing secrets, no identity provider: what a partner without sandbox powers
+// has, as `selftest --profile minimal` runs it), recording each check's exchanges. A fault the checks
+// of a rule reach only with control or secrets is hidden under the minimal profile: the rule's evidence
+// there says so. Two runs of the suite on loopback: seconds, not the selftest's minutes.
+
+import { runConformance } from '../api/index.ts';
+import type { Check } from '../checks/types.ts';
+import type { Model } from '../model/types.ts';
+import type { TargetProfile } from '../profile/types.ts';
+import { EMBEDDED_RUN_RATE_LIMIT, startReference } from '../reference/index.ts';
+import { runEvidence, type RunEvidence } from './evidence.ts';
+import { reachByCheck, type ReachedRequest } from './exchanges.ts';
+import { checksByRule } from './map.ts';
+
+export type MeasureProfile = 'full' | 'minimal';
+
+/** The minimal profile: the reference's own without the services a partner may not have. */
+function minimal(p: TargetProfile): TargetProfile {
+  const { control_url: _c, s2s_signing_secret: _s, user_token_signing_secret: _u, ...rest } = p;
+  return { ...rest, idp: { enabled: false } };
+}
+
+/** One run of `checks` on a fresh embedded reference under `profile`, as evidence per rule. */
+export async function measureOnReference(model: Model, checks: Check[], profile: MeasureProfile, seed = 1): Promise<RunEvidence> {
+  const reference = await startReference({ rateLimit: EMBEDDED_RUN_RATE_LIMIT });
+  try {
+    const target = profile === 'minimal' ? minimal(reference.profile) : reference.profile;
+    const requests: ReachedRequest[] = [];
+    const outcome = await runConformance({
+      profile: target,
+      env: {},
+      seed,
+      model,
+      checkList: checks,
+      onEvent: (e) => {
+        if (e.type === 'exchange') requests.push({ checkId: e.exchange.checkId, method: e.exchange.request.method, url: e.exchange.request.url });
+      },
+    });
+    const reach = reachByCheck(model, requests, reference.profile.operations ?? {});
+    return runEvidence(model, profile, checksByRule(checks), outcome, reach);
+  } finally {
+    await reference.close();
+  }
+}
