@@ -7,7 +7,15 @@ import type { Model, OperationId } from '../model/types.ts';
 import { exercisedRules } from '../runner/index.ts';
 
 export interface RuleEvidence {
+  /** A covering check ran in this run (a run of some checks only leaves the other rules without evidence). */
+  ran: boolean;
   judged: boolean;
+  /** A covering check failed naming the rule. */
+  failed: boolean;
+  /** A covering check failed, on this rule or another: the run fails either way. */
+  checkFailed: boolean;
+  /** The first warning a covering check gave: accepted by default, a failure only under --strict. */
+  warned?: string;
   /** Why no check judged the rule in full (a skip reason, a part not judged). */
   why?: string;
   /** Operations the rule's checks sent requests to. */
@@ -49,7 +57,18 @@ export function runEvidence(
     const reached = new Set<OperationId>();
     for (const c of checks) for (const op of reach.get(c) ?? []) reached.add(op);
     const ok = judged.has(rule.id);
-    rules[rule.id] = { judged: ok, ...(ok ? {} : { why: whyNot(checks, byCheck, verdicts.get(rule.id)) }), reached: [...reached].sort() };
+    const results = checks.map((c) => byCheck.get(c)).filter((r): r is CheckResult => !!r);
+    const failed = results.some((r) => r.verdict === 'fail' && (r.failure.rules.includes(rule.id as never) || !!r.failure.audit?.rules.includes(rule.id as never)));
+    const warned = results.flatMap((r) => r.warnings ?? [])[0];
+    rules[rule.id] = {
+      ran: results.length > 0,
+      judged: ok,
+      failed,
+      checkFailed: results.some((r) => r.verdict === 'fail'),
+      ...(warned ? { warned } : {}),
+      ...(ok ? {} : { why: whyNot(checks, byCheck, verdicts.get(rule.id)) }),
+      reached: [...reached].sort(),
+    };
   }
   return { profile, rules };
 }

@@ -13,7 +13,18 @@ import { runEvidence, type RunEvidence } from './evidence.ts';
 import { reachByCheck, type ReachedRequest } from './exchanges.ts';
 import { checksByRule } from './map.ts';
 
-export type MeasureProfile = 'full' | 'minimal';
+/**
+ * full: the reference's own profile. minimal: no control API, secrets or identity provider.
+ * silent-webhooks: the full profile with a webhook receiver the reference is never told of (an
+ * external receiver, as profile.webhooks declares one), so no webhook arrives: a check that passes
+ * or skips then, rather than failing, judges its rule only when the target happens to send one.
+ */
+export type MeasureProfile = 'full' | 'minimal' | 'silent-webhooks';
+
+/** A port nothing listens on (discard): where the silent profile says its receiver is published. */
+const NOWHERE = 'http://127.0.0.1:9';
+/** How long a check of the silent run waits for a webhook: none comes, so waiting longer shows nothing more. */
+const SILENT_WEBHOOK_WAIT_MS = 1_000;
 
 /** The minimal profile: the reference's own without the services a partner may not have. */
 function minimal(p: TargetProfile): TargetProfile {
@@ -22,10 +33,12 @@ function minimal(p: TargetProfile): TargetProfile {
 }
 
 /** One run of `checks` on a fresh embedded reference under `profile`, as evidence per rule. */
-export async function measureOnReference(model: Model, checks: Check[], profile: MeasureProfile, seed = 1): Promise<RunEvidence> {
+export async function measureOnReference(model: Model, allChecks: Check[], profile: MeasureProfile, seed = 1): Promise<RunEvidence> {
+  // The silent run only needs the checks that wait for webhooks.
+  const checks = profile === 'silent-webhooks' ? allChecks.filter((c) => (c.needs ?? []).some((n) => n.split('|').includes('webhooks'))) : allChecks;
   const reference = await startReference({ rateLimit: EMBEDDED_RUN_RATE_LIMIT });
   try {
-    const target = profile === 'minimal' ? minimal(reference.profile) : reference.profile;
+    const target = profile === 'minimal' ? minimal(reference.profile) : profile === 'silent-webhooks' ? { ...reference.profile, webhooks: { listen: '127.0.0.1:0', public_url: NOWHERE }, webhook_timeout_ms: SILENT_WEBHOOK_WAIT_MS } : reference.profile;
     const requests: ReachedRequest[] = [];
     const outcome = await runConformance({
       profile: target,
