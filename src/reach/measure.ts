@@ -6,7 +6,7 @@
 
 import { runConformance } from '../api/index.ts';
 import type { Check } from '../checks/types.ts';
-import type { Model } from '../model/types.ts';
+import type { Model, OperationId } from '../model/types.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import { EMBEDDED_RUN_RATE_LIMIT, startReference } from '../reference/index.ts';
 import { runEvidence, type RunEvidence } from './evidence.ts';
@@ -36,6 +36,16 @@ function minimal(p: TargetProfile): TargetProfile {
 export async function measureOnReference(model: Model, allChecks: Check[], profile: MeasureProfile, seed = 1): Promise<RunEvidence> {
   // The silent run only needs the checks that wait for webhooks.
   const checks = profile === 'silent-webhooks' ? allChecks.filter((c) => (c.needs ?? []).some((n) => n.split('|').includes('webhooks'))) : allChecks;
+  const { outcome, reach } = await runOnReference(model, checks, profile, seed);
+  return runEvidence(model, profile, checksByRule(checks), outcome, reach);
+}
+
+/** The operations each check reaches on the embedded reference (full profile): spec-diff's narrowing. */
+export async function reachOnReference(model: Model, checks: Check[], seed = 1): Promise<Map<string, Set<OperationId>>> {
+  return (await runOnReference(model, checks, 'full', seed)).reach;
+}
+
+async function runOnReference(model: Model, checks: Check[], profile: MeasureProfile, seed: number) {
   const reference = await startReference({ rateLimit: EMBEDDED_RUN_RATE_LIMIT });
   try {
     const target = profile === 'minimal' ? minimal(reference.profile) : profile === 'silent-webhooks' ? { ...reference.profile, webhooks: { listen: '127.0.0.1:0', public_url: NOWHERE }, webhook_timeout_ms: SILENT_WEBHOOK_WAIT_MS } : reference.profile;
@@ -50,8 +60,7 @@ export async function measureOnReference(model: Model, allChecks: Check[], profi
         if (e.type === 'exchange') requests.push({ checkId: e.exchange.checkId, method: e.exchange.request.method, url: e.exchange.request.url });
       },
     });
-    const reach = reachByCheck(model, requests, reference.profile.operations ?? {});
-    return runEvidence(model, profile, checksByRule(checks), outcome, reach);
+    return { outcome, reach: reachByCheck(model, requests, reference.profile.operations ?? {}) };
   } finally {
     await reference.close();
   }
