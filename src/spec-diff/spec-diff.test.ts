@@ -70,7 +70,7 @@ describe('field classes (oasdiff reading)', () => {
 
 describe('spec-diff on real edits of spec/', () => {
   it('one answer field: names only the operations sharing it, the checks that reach them, and only their verdicts', async () => {
-    const dir = await edited('field', 'openapi.yaml', 'details_id: { description: Type not shown. }', 'details_id: { type: string, description: Type not shown. }');
+    const dir = await edited('field', 'openapi.yaml', '\n        details_id: { description: Type not shown. }', '\n        details_id: { type: string, description: Type not shown. }');
     const pkg = await fakePackage();
     const { code, json } = await cli([DEFAULT_SPEC_DIR, dir, '--package', pkg]);
     expect(code).toBe(1);

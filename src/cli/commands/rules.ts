@@ -123,7 +123,7 @@ export const rulesCommand: CommandImpl<RulesArgs> = {
     .option('json', SHARED_FLAGS.json)
     .option('uncovered', { type: 'boolean', describe: 'only testable rules no check covers (exit 1 if any)' })
     .option('audit', { type: 'boolean', describe: 'the spec audit table: each rule checked exactly, in part (measured on the embedded reference: operations it governs its checks never reach, fields compared only when present, not judged under the minimal profile), loosely (why) or not at all, with the faulty variants that prove it (exit 1 on a rule no variant breaks, or too many loose)' })
-    .option('static', { type: 'boolean', describe: 'with --audit: do not run the checks on the embedded reference; classify from the model alone' })
+    .option('static', SHARED_FLAGS.static)
     .option('selftest', { type: 'array', string: true, describe: 'with --audit: a selftest result (selftest --json-out FILE, full or minimal profile) whose caught and missed variants the audit reads; repeatable' })
     .option('needs', { type: 'boolean', describe: 'which profile field or control operation unlocks which checks (markdown table)' })
     .option('spec', { type: 'string', describe: 'model directory (default: the bundled spec/)' }),

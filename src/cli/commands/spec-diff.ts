@@ -63,7 +63,7 @@ export const specDiffCommand: CommandImpl<SpecDiffArgs> = {
       .positional('old', { type: 'string', describe: 'the earlier spec/ directory' })
       .positional('new', { type: 'string', describe: 'the later spec/ directory' })
       .option('package', { type: 'string', describe: 'a certification package (certify --out DIR): which of its verdicts the changes invalidate, which carry over, and the run that re-judges them' })
-      .option('static', { type: 'boolean', describe: 'map changes to checks from the rules alone, without running the checks on the embedded reference to record which operations each reaches' })
+      .option('static', SHARED_FLAGS.static)
       .option('json', SHARED_FLAGS.json),
   run: specDiffHandler,
 };
