@@ -3,6 +3,7 @@
 // and path template; operations whose path the spec does not show are matched by the profile's path.
 
 import type { Model, OperationId } from '../model/types.ts';
+import { pathPattern as pattern } from '../report/html-curl.ts';
 
 /** One recorded request: the check that sent it and where it went. */
 export interface ReachedRequest {
@@ -11,11 +12,6 @@ export interface ReachedRequest {
   url: string;
 }
 
-/** `/a/{id}/b` -> /^\/a\/[^/]+\/b$/: each `{param}` segment matches one path segment. */
-function pattern(template: string): RegExp {
-  const segments = template.split('/').map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  return new RegExp(`^${segments.join('/')}$`);
-}
 
 /** Locations of the operations whose path the spec does not show (profile.operations). */
 export type ProfilePaths = Record<string, { method?: string; path?: string } | undefined>;

@@ -5,3 +5,4 @@ export { governedOperations, requiresChainHeader, rowFamilyOf, ROW_FAMILY_APPLIE
 export { checksByRule, checksOfRules, rulesByOperation, type CheckRules } from './map.ts';
 export { harRequests, operationMatcher, reachByCheck, type ProfilePaths, type ReachedRequest } from './exchanges.ts';
 export { runEvidence, type RuleEvidence, type RunEvidence } from './evidence.ts';
+export { minimalProfile } from './minimal.ts';

@@ -7,7 +7,7 @@
 import { runConformance } from '../api/index.ts';
 import type { Check } from '../checks/types.ts';
 import type { Model, OperationId } from '../model/types.ts';
-import type { TargetProfile } from '../profile/types.ts';
+import { minimalProfile } from './minimal.ts';
 import { EMBEDDED_RUN_RATE_LIMIT, startReference } from '../reference/index.ts';
 import { runEvidence, type RunEvidence } from './evidence.ts';
 import { reachByCheck, type ReachedRequest } from './exchanges.ts';
@@ -26,11 +26,6 @@ const NOWHERE = 'http://127.0.0.1:9';
 /** How long a check of the silent run waits for a webhook: none comes, so waiting longer shows nothing more. */
 const SILENT_WEBHOOK_WAIT_MS = 1_000;
 
-/** The minimal profile: the reference's own without the services a partner may not have. */
-function minimal(p: TargetProfile): TargetProfile {
-  const { control_url: _c, s2s_signing_secret: _s, user_token_signing_secret: _u, ...rest } = p;
-  return { ...rest, idp: { enabled: false } };
-}
 
 /** One run of `checks` on a fresh embedded reference under `profile`, as evidence per rule. */
 export async function measureOnReference(model: Model, allChecks: Check[], profile: MeasureProfile, seed = 1): Promise<RunEvidence> {
@@ -48,7 +43,7 @@ export async function reachOnReference(model: Model, checks: Check[], seed = 1):
 async function runOnReference(model: Model, checks: Check[], profile: MeasureProfile, seed: number) {
   const reference = await startReference({ rateLimit: EMBEDDED_RUN_RATE_LIMIT });
   try {
-    const target = profile === 'minimal' ? minimal(reference.profile) : profile === 'silent-webhooks' ? { ...reference.profile, webhooks: { listen: '127.0.0.1:0', public_url: NOWHERE }, webhook_timeout_ms: SILENT_WEBHOOK_WAIT_MS } : reference.profile;
+    const target = profile === 'minimal' ? minimalProfile(reference.profile) : profile === 'silent-webhooks' ? { ...reference.profile, webhooks: { listen: '127.0.0.1:0', public_url: NOWHERE }, webhook_timeout_ms: SILENT_WEBHOOK_WAIT_MS } : reference.profile;
     const requests: ReachedRequest[] = [];
     const outcome = await runConformance({
       profile: target,

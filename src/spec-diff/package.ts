@@ -7,10 +7,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors/index.ts';
 import type { Impact } from './impact.ts';
+// The package's file names, without loading the certify engine.
+import { PACKAGE_FILES } from '../certify/layout.ts';
 
-/** The package's file names (src/certify/layout.ts PACKAGE_FILES), read here without loading certify. */
-const RESULTS = 'results.json';
-const CERTIFICATE = 'certificate.json';
+const RESULTS = PACKAGE_FILES.results;
+const CERTIFICATE = PACKAGE_FILES.certificate;
 
 export interface PackageVerdicts {
   dir: string;
