@@ -15,6 +15,7 @@ export const SHARED_FLAGS = {
   shard: { type: 'string', describe: 'Be part i of n (i/n, 1-based): a deterministic share of the work; merge or collect the parts' },
   concurrency: { type: 'number', describe: 'How many run at once (checks, or selftest variants)' },
   runs: { type: 'number', describe: 'fast-check runs per property' },
+  static: { type: 'boolean', describe: 'Do not run the checks on the embedded reference to record what each reaches: rules --audit classifies from the model alone, spec-diff maps changes to checks from the rules alone' },
   'timeout-budget': { type: 'number', describe: 'Per-request time budget in ms (default: the section 8 recommended request timeout from spec/)' },
   'check-timeout': { type: 'number', describe: 'Per-check time limit in ms' },
   'report-dir': { type: 'string', describe: `Directory the command's reports go to (default ./${DEFAULT_REPORT_DIR}, or as the command says)` },
