@@ -16,7 +16,7 @@ export { RUN_DEFAULTS, type RunOutcome, type Shard } from './runner/index.ts';
 export {
   BaasConformError, ConfigError, TargetUnreachableError, CredentialsError, ServiceRegistrationError, CancelledError,
   InputFileError, ModelError, SchemaViolationError, PlanError, AuditPlanError, ControlAdapterError, ResultsFileError, ExpectedFailuresError,
-  CertifyKeyError, CertifyOutputError, PackageVerificationError, CertificationRefusedError, TransportError,
+  CertifyKeyError, CertifyOutputError, PackageVerificationError, CertificationRefusedError, TransportError, CoordinatorProtocolError, CoordinatorRefusedError,
   type InputLocation, type PackageProblem, type TransportErrorCode,
   EXIT_CODES, type Conclusion,
 } from './errors/index.ts';
