@@ -22,7 +22,7 @@ const TABLE: ReadonlyArray<readonly [command: string, describe: string, module: 
   ['run', 'Run the conformance checks against a target (default: the embedded reference)', () => import('./run.ts')],
   ['serve', 'Run the reference implementation; prints its target profile as the first stdout line', () => import('./serve.ts')],
   ['rules', 'List every rule of the spec model with its section and the checks that cover it', () => import('./rules.ts')],
-  ['load [scenario] [files..]', 'Run a bounded load scenario (`load --help` lists them) in the closed or open model, or merge results: load merge a.json b.json ...', () => import('./load.ts')],
+  ['load [scenario] [files..]', 'Run a bounded load scenario (`load --help` lists them) in the closed or open model, or merge results: load merge a.json b.json ..., or coordinate shards that stream to one live verdict: load coordinate --shards N --plan plan.yaml', () => import('./load.ts')],
   ['selftest', 'Prove the checks catch non-conformance: run them against the reference and every mutant variant', () => import('./selftest.ts')],
   ['diff <old> <new>', 'Compare two results.json files: newly failing, fixed and newly skipped rules and checks (exit 1 if anything newly fails)', () => import('./diff.ts')],
   ['history <files..>', 'Timeline of many results.json of one target: per rule and check the streak, new, fixed and regressed against the previous run and the last N, flapping rules; --classify replays each changed check by seed (deterministic, target-flaky, generator-found); writes history.json and history.html (exit 1 if the latest run regressed, 4 with fewer than two runs)', () => import('./history.ts')],

@@ -165,7 +165,7 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
           const s = joined((body as { shard?: unknown } | null)?.shard);
           if (s.reports >= maxReports) throw new Refusal(429, `shard ${s.shard} sent more than ${maxReports} reports`);
           const r = parseReport(body, maxSecond);
-          s.reports++;
+          if (++s.reports === 1) said(`shard ${s.shard}: first report`);
           s.lastAt = performance.now();
           s.last_report_s = r.at_ms / 1000;
           if (s.first_report_after_grace === null && r.at_ms >= grace * 1000) s.first_report_after_grace = s.reports;

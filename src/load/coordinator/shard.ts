@@ -76,7 +76,7 @@ class Deltas {
 }
 
 async function post<T>(url: string, token: string, body: unknown, timeoutMs: number): Promise<{ status: number; json: T & { error?: string } }> {
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(Math.max(1, Math.ceil(timeoutMs))) });
   const text = await res.text();
   let json = {} as T & { error?: string };
   try {
