@@ -170,10 +170,6 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
           s.last_report_s = r.at_ms / 1000;
           if (s.first_report_after_grace === null && r.at_ms >= grace * 1000) s.first_report_after_grace = s.reports;
           live.apply(r);
-          if (!abort && phase === 'running') {
-            const why = o.signal?.aborted ? 'the coordinator was cancelled (Ctrl-C)' : live.abortReason();
-            if (why) stopNow(why);
-          }
           if (abort && s.stopped_on_report === null) s.stopped_on_report = s.reports;
           return { status: 200, body: abort ? { stop: abort.reason } : {} };
         },
@@ -217,18 +213,21 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
     // Every shard has its result in, or is silent (a dead pod, a lost link) with the others done.
     if (now > startAt && shards.every((s) => s.final || silent(s))) void end(shards.every((s) => s.final) ? undefined : 'some shards fell silent');
   };
-  const ticker = setInterval(() => {
-    if (phase === 'running' && !abort) {
-      const why = o.signal?.aborted ? 'the coordinator was cancelled (Ctrl-C)' : live.abortReason();
-      if (why) stopNow(why);
-    }
-    maybeEnd();
-  }, interval);
+  // Judged four times an interval (a single node judges every 250 ms of a 1 s interval), not per
+  // message: the answer to every report carries the latest decision, so a stop reaches each shard
+  // on its next report.
+  const judging = setInterval(() => {
+    if (phase !== 'running' || abort || performance.now() < startAt) return;
+    const why = o.signal?.aborted ? 'the coordinator was cancelled (Ctrl-C)' : live.abortReason();
+    if (why) stopNow(why);
+  }, Math.max(25, interval / 4));
+  const ticker = setInterval(maybeEnd, interval);
 
   const end = async (why: string | undefined): Promise<void> => {
     if (phase === 'done') return;
     phase = 'done';
     clearInterval(ticker);
+    clearInterval(judging);
     for (const s of shards) if (s.hold) answer(s.hold, 503, { error: `the run ended before it started: ${why}` });
     const finals = shards.flatMap((s) => (s.result ? [s.result] : []));
     let result = finals.length ? mergeFinals(finals, thresholds) : null;
@@ -271,7 +270,6 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
     plan_digest,
     done,
     async close() {
-      clearInterval(ticker);
       await end('closed');
       await server.close();
     },

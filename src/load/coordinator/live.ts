@@ -1,24 +1,18 @@
 // The merged run as the coordinator sees it while it goes: the shards' HDR deltas added second by
 // second into one Timeline (the same structure a single-node run keeps), requests by operation and
 // status, findings by rule, late sends. Thresholds are judged on it by the same code a single node
-// uses (abortWatch, worstOf), so a coordinated abort means what a single-node abort means.
+// uses (abortWatch's rules over windowValue, judge.ts), so a coordinated abort means what a
+// single-node abort means.
 
 import { Counter, Gauge, Registry } from 'prom-client';
-import { abortWatch } from '../abort.ts';
-import { decodeHistogram, newHistogram } from '../histogram.ts';
+import { addEncoded, newHistogram } from '../histogram.ts';
 import { Timeline } from '../timeline.ts';
 import type { ConformanceResult, ThresholdRule } from '../types.ts';
-import { conformanceErrors } from '../verdict.ts';
-import { worstOf } from '../windows.ts';
+import { LiveJudge, type LiveOutcome } from './judge.ts';
 import type { Report } from './protocol.ts';
 
-const holds = (a: number, op: ThresholdRule['op'], b: number) => (op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b);
-
-export interface LiveOutcome {
-  expr: string;
-  actual: number | null;
-  pass: boolean | null;
-}
+/** The bucket Timeline.at puts a second's samples in (it clamps to the run's last second). */
+const maxSecondOf = (t: Timeline) => t.buckets.length - 1;
 
 export class LiveRun {
   readonly timeline: Timeline;
@@ -30,16 +24,16 @@ export class LiveRun {
   private readonly requestCounter: Counter;
   private readonly findingCounter: Counter;
   private readonly lateCounter: Counter;
-  private readonly abortCheck: ReturnType<typeof abortWatch>;
+  private readonly judge: LiveJudge;
 
   constructor(
     maxSeconds: number,
-    private readonly rules: ThresholdRule[],
+    rules: ThresholdRule[],
     shardStates: () => Record<string, number>,
     private readonly elapsedMs: () => number,
   ) {
     this.timeline = new Timeline(maxSeconds);
-    this.abortCheck = abortWatch(rules, () => this.conformance);
+    this.judge = new LiveJudge(rules, this.timeline, this.overall, this.conformance);
     const registers = [this.registry];
     this.requestCounter = new Counter({ name: 'baas_load_requests_total', help: 'Settled requests of every shard by operation and outcome (HTTP status, or timeout, transport_error, incomplete)', labelNames: ['operation', 'status'], registers });
     this.findingCounter = new Counter({ name: 'baas_load_conformance_findings_total', help: 'Answers of every shard that break a rule every answer is held to, by rule and operation', labelNames: ['rule', 'operation'], registers });
@@ -88,11 +82,8 @@ export class LiveRun {
   apply(r: Report): void {
     for (const d of r.seconds) {
       const b = this.timeline.at(d.s);
-      if (d.hist) {
-        const h = decodeHistogram(d.hist);
-        b.hist.add(h);
-        this.overall.add(h);
-      }
+      if (d.hist) addEncoded(d.hist, b.hist, this.overall);
+      this.judge.touched(Math.min(d.s, maxSecondOf(this.timeline)));
       b.completed += d.completed;
       b.errors += d.errors;
       b.timeouts += d.timeouts;
@@ -122,18 +113,12 @@ export class LiveRun {
 
   /** The abort_on_fail verdict of the merged run now: why to stop every shard, or undefined. */
   abortReason(): string | undefined {
-    return this.abortCheck?.(this.timeline, this.elapsedMs());
+    return this.judge.abortReason(this.elapsedMs());
   }
 
   /** Every run-wide threshold on the merged data so far (per-operation ones are judged on the final results). */
   outcomes(): LiveOutcome[] {
-    const seconds = Math.max(1, Math.min(this.timeline.buckets.length, Math.floor(this.elapsedMs() / 1000)));
-    return this.rules.map((rule) => {
-      let actual: number | null = null;
-      if (rule.metric === 'conformance_errors') actual = conformanceErrors({ conformance: this.conformance }, rule);
-      else if (!rule.operation) actual = worstOf({ metric: rule.metric, op: rule.op, window_s: rule.window_s ?? seconds }, this.timeline.buckets.slice(0, seconds), seconds).actual;
-      return { expr: rule.expr, actual, pass: actual === null ? null : holds(actual, rule.op, rule.value) };
-    });
+    return this.judge.outcomes(this.elapsedMs());
   }
 
   /** Total requests by outcome, for the summary line. */
