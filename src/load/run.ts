@@ -57,7 +57,7 @@ export interface LoadOptions {
   allowRemote?: boolean;
   /** This worker is shard index/total (1-based): it takes 1/total of the rate, connections and requests. */
   shard?: Shard;
-  /** Aborting it stops sending (as a failed abort_on_fail threshold does); requests in flight drain and the result is kept. */
+  /** Aborting it stops sending (as a failed abort_on_fail threshold does); requests in flight drain and the result is kept. A string reason (a coordinator's stop) is the abort's reason in the result. */
   signal?: AbortSignal;
   /** Open model: arrival pattern (default uniform) and the seed of a poisson one (default 1). */
   arrivals?: 'uniform' | 'poisson';

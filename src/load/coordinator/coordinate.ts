@@ -140,8 +140,9 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
           if (j.plan_digest !== plan_digest) throw new Refusal(409, `plan digest ${j.plan_digest} is not this run's ${plan_digest}: every shard must run the coordinator's plan, unchanged`);
           if (j.shard.total !== n || j.shard.index < 1 || j.shard.index > n) throw new Refusal(409, `shard ${j.shard.index}/${j.shard.total} is not one of this run's ${n} shards`);
           const s = shards[j.shard.index - 1];
-          if (s.joined) throw new Refusal(409, `shard ${s.shard} has already joined (two pods with one index?)`);
-          if (phase !== 'joining') throw new Refusal(409, 'the run has started; a late shard would not be concurrent with the others');
+          if (phase !== 'joining') throw new Refusal(409, s.joined ? `shard ${s.shard} has already joined (two pods with one index?)` : 'the run has started; a late shard would not be concurrent with the others');
+          // Before the start a shard may join again (its held join timed out or its connection broke): the newer join holds.
+          if (s.hold) answer(s.hold, 409, { error: `shard ${s.shard}: replaced by a newer join of the same shard` });
           Object.assign(s, { joined: true, machine: j.machine || null, hold: res, lastAt: performance.now() });
           said(`shard ${s.shard} joined (${shards.filter((x) => x.joined).length}/${n})`);
           if (shards.every((x) => x.joined)) {

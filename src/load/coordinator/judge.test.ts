@@ -26,7 +26,7 @@ function samples(): { shard: number; s: number; us: number; error: boolean }[] {
   return out;
 }
 
-function report(shard: number, seq: number, part: ReturnType<typeof samples>): Report {
+function report(shard: number, seq: number, part: { s: number; us: number; error: boolean }[]): Report {
   const by = new Map<number, { h: ReturnType<typeof newHistogram>; completed: number; errors: number }>();
   for (const p of part) {
     let b = by.get(p.s);
