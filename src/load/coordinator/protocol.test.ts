@@ -101,3 +101,29 @@ describe('a shard whose coordinator is lost', () => {
     await expect(runCoordinatedShard({ url: 'http://127.0.0.1:9', token: TOKEN, planDigest: 'x', joinTimeoutMs: 1500 }, { scenario: 'user-read', profile: t.profile })).rejects.toThrow(/could not join .* within 2 s/);
   });
 });
+
+describe('findings by rule, streamed', () => {
+  let t: StallTarget;
+  beforeAll(async () => {
+    // Every 7th GET answers a body off its schema: findings on every shard.
+    t = await stallTarget({ delayFor: () => 0, fault: (n, req) => (req.method === 'GET' && n % 7 === 0 ? { status: 200, body: '{"id":42}' } : undefined) });
+  });
+  afterAll(() => t.close());
+
+  it('the live findings equal those of the merged results, and the verdict names the rule', async () => {
+    const p = plan({ duration: 2 });
+    const c = await startCoordinator({ shards: 2, plan: p, planFile: 'plan.yaml', token: TOKEN, intervalMs: 250 });
+    const link = { url: c.url, token: TOKEN, planDigest: planDigest(p) };
+    const shards = [1, 2].map((index) => runCoordinatedShard(link, { scenario: 'user-read', profile: t.profile, arrivalRate: 10, durationSec: 2, timeoutMs: 1000, drainMs: 500, shard: { index, total: 2 } }));
+    const results = await Promise.all(shards);
+    const run = await c.done;
+    await c.close();
+    const merged = run.result!.conformance!;
+    expect(merged.findings).toBeGreaterThan(0);
+    expect(merged.findings).toBe(results.reduce((n, r) => n + r.conformance!.findings, 0));
+    expect(run.live.findings).toBe(merged.findings);
+    expect(run.live.judged).toBe(merged.judged);
+    expect(run.outcome).toBe('fail');
+    expect(run.result!.verdict.reasons.join('\n')).toMatch(/conformance_errors \d+ > 0 .*ENDPOINT-RESPONSE-SCHEMA on getUserV1|conformance_errors \d+ > 0 .*on getUserV1/);
+  }, 60_000);
+});
