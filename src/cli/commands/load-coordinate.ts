@@ -7,8 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError, exitCodeOf } from '../../errors/index.ts';
-import { planDigest, runCoordinatedShard, startCoordinator } from '../../load/coordinator/index.ts';
-import { readPlan } from '../../load/plan.ts';
+import { coordinate, coordinatedShardRunner } from '../../load/coordinator/index.ts';
 import { renderResult, writeResult, type LoadOptions, type LoadResult } from '../../load/index.ts';
 import { boundedInt } from '../../load/safety.ts';
 import { parsePort } from '../../options/index.ts';
@@ -46,14 +45,13 @@ function token(io: CliIo): string | undefined {
 export async function coordinateHandler(args: CoordinateArgs, io: CliIo): Promise<number> {
   if (args.plan === undefined) throw new ConfigError('load coordinate: give --plan plan.yaml (the plan every shard runs)');
   if (args.shards === undefined) throw new ConfigError('load coordinate: give --shards N');
-  const file = resolve(io.cwd, String(args.plan));
   const given = token(io);
   const runToken = given ?? randomBytes(24).toString('base64url');
-  const run = await withCancellation(io, 'every shard is told to stop; their results are still merged', async (signal) => {
-    const c = await startCoordinator({
+  const run = await withCancellation(io, 'every shard is told to stop; their results are still merged', (signal) =>
+    coordinate({
       shards: boundedInt('shards', args.shards, 1, 1, 1000),
-      plan: await readPlan(file, String(args.plan)),
-      planFile: String(args.plan),
+      planPath: resolve(io.cwd, String(args.plan)),
+      planName: String(args.plan),
       ...(args.port !== undefined ? { port: parsePort('port', args.port) } : {}),
       ...(args.host !== undefined ? { host: args.host } : {}),
       ...(args.interval !== undefined ? { intervalMs: boundedInt('interval', args.interval, 1000, 50, 60_000) } : {}),
@@ -61,16 +59,10 @@ export async function coordinateHandler(args: CoordinateArgs, io: CliIo): Promis
       token: runToken,
       reportDir: resolve(io.cwd, args.reportDir ?? '.'),
       onEvent: (line) => io.stderr.write(`${line}\n`),
+      onListening: (c) => io.stderr.write(`coordinator: ${c.url} (Prometheus: ${c.url}/metrics)\n${given ? 'run token: from BAAS_RUN_TOKEN' : `run token: ${runToken} (give it to every shard as BAAS_RUN_TOKEN)`}\n`),
       signal,
-    });
-    io.stderr.write(`coordinator: ${c.url} (Prometheus: ${c.url}/metrics)\n`);
-    io.stderr.write(given ? 'run token: from BAAS_RUN_TOKEN\n' : `run token: ${runToken} (give it to every shard as BAAS_RUN_TOKEN)\n`);
-    try {
-      return await c.done;
-    } finally {
-      await c.close();
-    }
-  });
+    }),
+  );
   if (run.result && args.out) await writeResult(resolve(io.cwd, args.out), run.result);
   if (run.files) io.stderr.write(`load report: ${run.files.html} (JSON: ${run.files.json})\n`);
   io.stdout.write(args.json ? `${JSON.stringify(run, null, 2)}\n` : run.result ? renderResult(run.result) : `INCONCLUSIVE: no shard sent its result (${run.shards.filter((s) => s.joined).length}/${run.shards.length} joined)\n`);
@@ -83,13 +75,15 @@ export async function coordinatedRunner(args: CoordinateArgs, io: CliIo, runLoad
   const runToken = token(io);
   if (!runToken) throw new ConfigError('load --coordinator: set BAAS_RUN_TOKEN to the run token the coordinator printed');
   if (!/^https?:\/\//.test(String(args.coordinator))) throw new ConfigError(`load --coordinator: ${JSON.stringify(args.coordinator)} is not an http(s) URL`);
-  const digest = planDigest(await readPlan(resolve(io.cwd, String(args.plan)), String(args.plan)));
-  const link = {
-    url: String(args.coordinator),
-    token: runToken,
-    planDigest: digest,
-    ...(args.joinTimeout !== undefined ? { joinTimeoutMs: boundedInt('join-timeout', args.joinTimeout, 300, 1, 3600) * 1000 } : {}),
-    onEvent: (line: string) => io.stderr.write(`${line}\n`),
-  };
-  return (o) => runCoordinatedShard(link, o, runLoad);
+  return coordinatedShardRunner(
+    {
+      url: String(args.coordinator),
+      token: runToken,
+      planPath: resolve(io.cwd, String(args.plan)),
+      planName: String(args.plan),
+      ...(args.joinTimeout !== undefined ? { joinTimeoutMs: boundedInt('join-timeout', args.joinTimeout, 300, 1, 3600) * 1000 } : {}),
+      onEvent: (line: string) => io.stderr.write(`${line}\n`),
+    },
+    runLoad,
+  );
 }

@@ -13,7 +13,7 @@ import { loadModel, type Model } from '../../model/index.ts';
 import { summarise, type LatencySummary } from '../histogram.ts';
 import { writeLoadReport } from '../html.ts';
 import { mergeResults, resultValidator } from '../merge.ts';
-import { planOptions, type LoadPlan } from '../plan.ts';
+import { planOptions, readPlan, type LoadPlan } from '../plan.ts';
 import type { LoadResult, Thresholds } from '../types.ts';
 import { evaluate } from '../verdict.ts';
 import { LiveRun } from './live.ts';
@@ -275,4 +275,16 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
       await server.close();
     },
   };
+}
+
+/** The whole coordinated run in one call (the CLI's): reads the plan, serves until the run ends, closes. */
+export async function coordinate(o: Omit<CoordinateOptions, 'plan' | 'planFile'> & { planPath: string; planName?: string; onListening?: (c: Coordinator) => void }): Promise<CoordinatedRun> {
+  const { planPath, planName, onListening, ...rest } = o;
+  const c = await startCoordinator({ ...rest, plan: await readPlan(planPath, planName ?? planPath), planFile: planName ?? planPath });
+  try {
+    onListening?.(c);
+    return await c.done;
+  } finally {
+    await c.close();
+  }
 }

@@ -14,7 +14,8 @@ import { runLoad, type LoadOptions } from '../run.ts';
 import { scenarioById } from '../scenarios.ts';
 import type { ConformanceResult, LoadResult } from '../types.ts';
 import type { Histogram } from 'hdr-histogram-js';
-import { COORDINATOR_LIMITS, PROTOCOL_VERSION, type JoinAnswer, type Report, type ReportAnswer } from './protocol.ts';
+import { readPlan } from '../plan.ts';
+import { COORDINATOR_LIMITS, PROTOCOL_VERSION, planDigest, type JoinAnswer, type Report, type ReportAnswer } from './protocol.ts';
 
 export interface ShardLink {
   /** The coordinator's base URL (http://host:port). */
@@ -200,4 +201,11 @@ export async function runCoordinatedShard(link: ShardLink, opts: LoadOptions, ru
     }
   }
   return out;
+}
+
+/** `load --coordinator URL`: a runner with runLoad's signature that runs as a shard of the plan at `planPath`. */
+export async function coordinatedShardRunner(link: Omit<ShardLink, 'planDigest'> & { planPath: string; planName?: string }, run: (o: LoadOptions) => Promise<LoadResult> = runLoad): Promise<(o: LoadOptions) => Promise<LoadResult>> {
+  const { planPath, planName, ...rest } = link;
+  const planDigest_ = planDigest(await readPlan(planPath, planName ?? planPath));
+  return (o) => runCoordinatedShard({ ...rest, planDigest: planDigest_ }, o, run);
 }
