@@ -110,7 +110,8 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
   let startAt = 0;
   let abort: CoordinatedRun['abort'];
   const elapsedMs = () => (phase === 'joining' ? 0 : performance.now() - startAt);
-  const silent = (s: Shard) => performance.now() - s.lastAt > COORDINATOR_LIMITS.silentIntervals * interval;
+  // Silent: no report for 5 intervals (10 s at least: a shard's setup or a busy machine is not a death).
+  const silent = (s: Shard) => performance.now() - s.lastAt > Math.max(COORDINATOR_LIMITS.silentIntervals * interval, 10_000);
   const live = new LiveRun(maxSecond, rules, () => ({ joined: shards.filter((s) => s.joined).length, reporting: shards.filter((s) => s.reports && !s.final && !silent(s)).length, silent: shards.filter((s) => s.joined && !s.final && silent(s)).length, final: shards.filter((s) => s.final).length }), elapsedMs);
 
   let finish: (r: CoordinatedRun) => void = () => {};
@@ -211,8 +212,9 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
       return;
     }
     if (now >= startAt + runMs) return void end('the run outlasted its longest possible length');
-    // Every shard has its result in, or is silent (a dead pod, a lost link) with the others done.
-    if (now > startAt && shards.every((s) => s.final || silent(s))) void end(shards.every((s) => s.final) ? undefined : 'some shards fell silent');
+    // Every shard has its result in; or some have, and the rest fell silent (a dead pod, a lost link).
+    if (shards.every((s) => s.final)) return void end(undefined);
+    if (shards.some((s) => s.final) && shards.every((s) => s.final || silent(s))) void end('some shards fell silent');
   };
   // Judged four times an interval (a single node judges every 250 ms of a 1 s interval), not per
   // message: the answer to every report carries the latest decision, so a stop reaches each shard

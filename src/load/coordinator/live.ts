@@ -50,7 +50,7 @@ export class LiveRun {
     });
     new Gauge({
       name: 'baas_coordinator_shards',
-      help: 'Shards by state: joined, reporting, silent (no report for 5 intervals), final (result received)',
+      help: 'Shards by state: joined, reporting, silent (no report for 5 intervals and 10 s), final (result received)',
       labelNames: ['state'],
       registers,
       collect() {

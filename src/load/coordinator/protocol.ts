@@ -22,7 +22,7 @@ export const COORDINATOR_LIMITS = {
   reportSlack: 2,
   /** Consecutive failed reports after which a shard treats its coordinator as lost. */
   lostAfterFailures: 3,
-  /** Intervals without a report after which the coordinator counts a shard as lost. */
+  /** Intervals without a report (and 10 s at least) after which the coordinator counts a shard as silent. */
   silentIntervals: 5,
 } as const;
 
