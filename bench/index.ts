@@ -1,7 +1,8 @@
 // `npm run bench`: benchmarks of the toolkit, as ratios against baselines measured in the same run.
-// Exit 1 when a benchmark misses its target. BENCH_ONLY=load|reference|run|wan|startup|hostile-body|audit runs one of them
+// Exit 1 when a benchmark misses its target. BENCH_ONLY=load|reference|run|wan|startup|hostile-body|audit|coordinator runs one of them
 // (reference also prints the default run's wall time, the other figure of its target).
 import { benchAudit } from './audit.bench.ts';
+import { benchCoordinator, coordinatorMissed, formatCoordinator } from './coordinator.bench.ts';
 import { benchHostileBody, formatHostileBody, hostileBodyMissed } from './hostile-body.bench.ts';
 import { benchLoad, JUDGING } from './load.bench.ts';
 import { benchReference, formatReference, referenceMissed } from './reference.bench.ts';
@@ -100,4 +101,11 @@ if (only === undefined || only === 'audit') {
     ].join('\n'),
   );
   if (a.audit.non2xx > 0 || a.ratio < a.target) process.exitCode = 1;
+}
+
+// The load coordinator's cost per shard message (bench/coordinator.bench.ts).
+if (only === undefined || only === 'coordinator') {
+  const c = await benchCoordinator();
+  process.stdout.write(formatCoordinator(c));
+  if (coordinatorMissed(c)) process.exitCode = 1;
 }

@@ -23,7 +23,7 @@ export const SHARED_FLAGS = {
   json: { type: 'boolean', describe: 'Print the result as JSON on stdout (instead of the human-readable summary there)' },
   'json-out': { type: 'string', describe: 'Write the result JSON to this file' },
   har: { type: 'string', describe: 'Also write the exchanges as HAR 1.2 to this file (secrets masked; entries carry _rules and _verdict)' },
-  port: { type: 'number', default: LISTEN_DEFAULTS.port, describe: 'base_url (API) port (0: any free port)' },
+  port: { type: 'number', default: LISTEN_DEFAULTS.port, describe: 'Port to listen on: the base_url (API) of serve and audit, the coordinator of load coordinate (0: any free port)' },
   'pci-port': { type: 'number', default: LISTEN_DEFAULTS.port, describe: 'pci_url (card-tokenization environment) port (0: any free port)' },
   host: { type: 'string', default: LISTEN_DEFAULTS.host, describe: 'Interface to listen on' },
   'control-adapter': { type: 'string', describe: 'Control adapter file (YAML, spec/schemas/control-adapter.schema.json) or JS module; overrides profile.control_adapter' },

@@ -22,7 +22,7 @@ const TABLE: ReadonlyArray<readonly [command: string, describe: string, module: 
   ['run', 'Run the conformance checks against a target (default: the embedded reference)', () => import('./run.ts')],
   ['serve', 'Run the reference implementation; prints its target profile as the first stdout line', () => import('./serve.ts')],
   ['rules', 'List every rule of the spec model with its section and the checks that cover it', () => import('./rules.ts')],
-  ['load [scenario] [files..]', 'Run a bounded load scenario (`load --help` lists them) in the closed or open model, or merge results: load merge a.json b.json ...', () => import('./load.ts')],
+  ['load [scenario] [files..]', 'Run a bounded load scenario (`load --help` lists them) in the closed or open model, or merge results: load merge a.json b.json ..., or coordinate shards that stream to one live verdict: load coordinate --shards N --plan plan.yaml', () => import('./load.ts')],
   ['selftest', 'Prove the checks catch non-conformance: run them against the reference and every mutant variant', () => import('./selftest.ts')],
   ['spec-diff <old> <new>', 'Class every change between two spec/ directories (rules added, removed or changed; error rows; operations, their fields and answers; breaking or not, as oasdiff does) and the checks each touches; with --package, which signed verdicts it invalidates, which carry over, and the run that re-judges them (exit 1 on a breaking change)', () => import('./spec-diff.ts')],
   ['diff <old> <new>', 'Compare two results.json files: newly failing, fixed and newly skipped rules and checks (exit 1 if anything newly fails)', () => import('./diff.ts')],
