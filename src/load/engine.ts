@@ -14,7 +14,7 @@ import { newHistogram, toMicros } from './histogram.ts';
 import { arrivalTimes, shapeDurationMs, shapeMax, valueAt } from './schedule.ts';
 import { progressTicker, sendPhase, type Stopped } from './send-phase.ts';
 import { Timeline } from './timeline.ts';
-import { Handler, TimeoutAbort, headerMap, type Hooks, type InFlight } from './dispatch.ts';
+import { Handler, TimeoutAbort, type Hooks, type InFlight } from './dispatch.ts';
 import { countUnanswered, newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats } from './engine-types.ts';
 
 export { newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats, type Progress } from './engine-types.ts';
@@ -94,7 +94,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
       if (r.done) return;
       r.done = true;
       record(r, performance.now(), 'status', status);
-      if (h.chunks) o.onBody!(r.req as EngineRequest, status, headerMap(h.rawHeaders), (h.chunks.length === 1 ? h.chunks[0] : Buffer.concat(h.chunks)).toString('utf8'), h.flags);
+      if (h.flags) o.onBody!(r.req as EngineRequest, status, h.rawHeaders, h.text(), h.flags);
       settled(r);
     },
     error(h, err) {
