@@ -69,6 +69,26 @@ describe('spec audit, measured', () => {
     expect(() => selftestEvidence({ rules: [] }, 'other.json')).toThrow(/other\.json: not a selftest result/);
   });
 
+  it('`rules --audit --static --selftest FILE` reads the selftest without running, and refuses a file that is not one before any run', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'audit-'));
+    try {
+      const good = path.join(dir, 'st.json');
+      const bad = path.join(dir, 'bad.json');
+      await writeFile(good, JSON.stringify({ profile: 'full', variants: [{ id: 'token.grant-type.not-checked', kind: 'faulty', ok: false, breaks: ['ERR-TOKEN-GRANT-TYPE-INVALID'] }] }));
+      await writeFile(bad, '{"rules": []}');
+      const c = captureIo();
+      expect(await main(['rules', '--audit', '--static', '--json', '--selftest', good], c.io)).toBe(0);
+      const audit = JSON.parse(c.out()) as { rows: AuditRow[]; totals: { measured: boolean } };
+      expect(audit.totals.measured).toBe(false);
+      expect(row(audit.rows, 'ERR-TOKEN-GRANT-TYPE-INVALID').strength).toBe('partial');
+      const e = captureIo();
+      expect(await main(['rules', '--audit', '--selftest', bad], e.io)).toBe(2);
+      expect(e.err()).toMatch(/bad\.json: not a selftest result/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('`rules --audit` measures on the embedded reference and reads a selftest result: the webhook aliases, plain-HTTP TLS and a missed variant are partial, no exact rule lacks a variant', async () => {
     // A selftest result that missed the grant-type variant: the rule is then partial, whatever the runs show.
     const dir = await mkdtemp(path.join(os.tmpdir(), 'audit-'));
