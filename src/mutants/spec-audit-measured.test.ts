@@ -2,6 +2,9 @@
 // operations than it governs, pass with only a warning, do not fail when no webhook arrives, or when a
 // selftest missed its variants; the minimal-profile column says whether a check judged it there. Built
 // on synthetic evidence (the classification), then once on the embedded reference through the command.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../cli/index.ts';
 import { captureIo } from '../cli/capture.ts';
@@ -66,15 +69,44 @@ describe('spec audit, measured', () => {
     expect(() => selftestEvidence({ rules: [] }, 'other.json')).toThrow(/other\.json: not a selftest result/);
   });
 
-  it('`rules --audit` measures on the embedded reference: the webhook aliases and plain-HTTP TLS are partial, no exact rule lacks a variant', async () => {
+  it('`rules --audit --static --selftest FILE` reads the selftest without running, and refuses a file that is not one before any run', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'audit-'));
+    try {
+      const good = path.join(dir, 'st.json');
+      const bad = path.join(dir, 'bad.json');
+      await writeFile(good, JSON.stringify({ profile: 'full', variants: [{ id: 'token.grant-type.not-checked', kind: 'faulty', ok: false, breaks: ['ERR-TOKEN-GRANT-TYPE-INVALID'] }] }));
+      await writeFile(bad, '{"rules": []}');
+      const c = captureIo();
+      expect(await main(['rules', '--audit', '--static', '--json', '--selftest', good], c.io)).toBe(0);
+      const audit = JSON.parse(c.out()) as { rows: AuditRow[]; totals: { measured: boolean } };
+      expect(audit.totals.measured).toBe(false);
+      expect(row(audit.rows, 'ERR-TOKEN-GRANT-TYPE-INVALID').strength).toBe('partial');
+      const e = captureIo();
+      expect(await main(['rules', '--audit', '--selftest', bad], e.io)).toBe(2);
+      expect(e.err()).toMatch(/bad\.json: not a selftest result/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('`rules --audit` measures on the embedded reference and reads a selftest result: the webhook aliases, plain-HTTP TLS and a missed variant are partial, no exact rule lacks a variant', async () => {
+    // A selftest result that missed the grant-type variant: the rule is then partial, whatever the runs show.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'audit-'));
+    const file = path.join(dir, 'selftest.json');
+    await writeFile(file, JSON.stringify({ profile: 'full', variants: [{ id: 'token.grant-type.not-checked', kind: 'faulty', ok: false, breaks: ['ERR-TOKEN-GRANT-TYPE-INVALID'] }] }));
     const c = captureIo();
-    expect(await main(['rules', '--audit', '--json'], c.io)).toBe(0);
+    try {
+      expect(await main(['rules', '--audit', '--json', '--selftest', file], c.io)).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
     const { rows, totals, problems } = JSON.parse(c.out()) as { rows: AuditRow[]; totals: Record<string, number | boolean>; problems: string[] };
     expect(problems).toEqual([]);
     expect(totals.measured).toBe(true);
     expect(row(rows, 'ALIAS-WEBHOOK-3DS-OWNER').strength).toBe('partial');
     expect(row(rows, 'LIMIT-TRANSPORT-TLS').strength).toBe('partial');
-    expect(row(rows, 'ERR-TOKEN-GRANT-TYPE-INVALID')).toMatchObject({ strength: 'exact', minimal: 'judged', reached: ['createToken'] });
+    expect(row(rows, 'ERR-TOKEN-GRANT-TYPE-INVALID')).toMatchObject({ strength: 'partial', minimal: 'judged', reached: ['createToken'], partial: [expect.stringMatching(/selftest \(full\): no variant caught \(token\.grant-type\.not-checked\)/)] });
+    expect(row(rows, 'ERR-TOKEN-CLIENT-ID-MISSING')).toMatchObject({ strength: 'exact', minimal: 'judged', reached: ['createToken'] });
     expect(row(rows, 'STATE-3DS-DECIDE-PENDING').minimal).toMatch(/needs control operation/);
     for (const r of rows.filter((x) => x.strength === 'exact' && x.side === 'server')) expect(r.variants.length > 0 || !!r.no_variant_reason, r.id).toBe(true);
   }, 180_000);

@@ -19,7 +19,8 @@ export type Strength = 'exact' | 'partial' | 'loose' | 'untestable';
  * (src/reach/measure.ts), and, when given, a selftest's outcomes per rule (selftest-evidence.ts).
  */
 export interface AuditEvidence {
-  full: RunEvidence;
+  /** Absent under --static: only selftest results, if any. */
+  full?: RunEvidence;
   minimal?: RunEvidence;
   /** The checks that wait for webhooks, with a receiver the target never delivers to. */
   silent?: RunEvidence;
@@ -81,7 +82,7 @@ function partialReasons(rule: Model['rules'][number], governed: readonly string[
   const out: string[] = [];
   for (const r of rule.readings ?? []) if (WHEN_PRESENT.test(r.id)) out.push(`compared only when present (reading ${r.id})`);
   if (!evidence) return out;
-  const seen = evidence.full.rules[rule.id];
+  const seen = evidence.full?.rules[rule.id];
   if (seen && !seen.judged) out.push(`not judged in full on the reference: ${seen.why ?? 'no reason recorded'}`);
   if (seen?.judged && seen.warned) out.push(`judged with a warning on the reference (a faulty target passes without --strict): ${seen.warned}`);
   const silent = evidence.silent?.rules[rule.id];
@@ -141,7 +142,7 @@ export function specAudit(
     const strength: Strength = !r.testable ? 'untestable' : r.loose ? 'loose' : partial.length ? 'partial' : 'exact';
     const why = !r.testable ? r.untestable_reason : r.loose ?? (partial.length ? partial.join('; ') : undefined);
     const cov: RuleMutants = coverage.get(r.id) ?? { variants: [], pending: [] };
-    const seen = evidence?.full.rules[r.id];
+    const seen = evidence?.full?.rules[r.id];
     const minimal = r.testable ? minimalOf(r.id, evidence) : undefined;
     return {
       id: r.id,
@@ -181,7 +182,7 @@ export function specAudit(
     loose: count('loose'),
     untestable: count('untestable'),
     exact_with_variant: rows.filter((r) => r.strength === 'exact' && r.variants.length > 0).length,
-    measured: !!evidence,
+    measured: !!evidence?.full,
     ...(evidence?.minimal ? { hidden_under_minimal: rows.filter((r) => (r.strength === 'exact' || r.strength === 'partial') && r.minimal && r.minimal !== 'judged').length } : {}),
   };
   const problems: string[] = [];

@@ -29,8 +29,14 @@ async function edited(name: string, file: string, from: string, to: string): Pro
   return dir;
 }
 
+/** The one-field edit: details_id of the bank account order answer gets a type. */
+let fieldDir: Promise<string> | undefined;
+const fieldEdit = () => (fieldDir ??= edited('field', 'openapi.yaml', '\n        details_id: { description: Type not shown. }', '\n        details_id: { type: string, description: Type not shown. }'));
+
 /** A certification package's verdict files as certify writes them: every check and rule passed on this spec. */
-async function fakePackage(): Promise<string> {
+let pkgDir: Promise<string> | undefined;
+const fakePackage = () => (pkgDir ??= writePackage());
+async function writePackage(): Promise<string> {
   const dir = path.join(tmp, 'package');
   const checks = await loadChecks();
   const model = await loadModel();
@@ -70,7 +76,7 @@ describe('field classes (oasdiff reading)', () => {
 
 describe('spec-diff on real edits of spec/', () => {
   it('one answer field: names only the operations sharing it, the checks that reach them, and only their verdicts', async () => {
-    const dir = await edited('field', 'openapi.yaml', '\n        details_id: { description: Type not shown. }', '\n        details_id: { type: string, description: Type not shown. }');
+    const dir = await fieldEdit();
     const pkg = await fakePackage();
     const { code, json } = await cli([DEFAULT_SPEC_DIR, dir, '--package', pkg]);
     expect(code).toBe(1);
@@ -91,6 +97,21 @@ describe('spec-diff on real edits of spec/', () => {
     expect(json.package.carried.rules).toContain('ERR-TOKEN-GRANT-TYPE-INVALID');
     expect(json.package.command).toBe(`baas-conform run ${touched.map((c) => `--check ${c}`).join(' ')}`);
   }, 240_000);
+
+  it('reads which operations each check reached from a HAR in the package, instead of running the checks', async () => {
+    const dir = await fieldEdit();
+    const pkg = path.join(tmp, 'package-har');
+    await cp(await fakePackage(), pkg, { recursive: true });
+    const entry = (check: string, method: string, url: string) => ({ _check: check, request: { method, url } });
+    await writeFile(path.join(pkg, 'run.har'), JSON.stringify({ log: { entries: [
+      entry('schema.create-bank-account', 'POST', 'http://127.0.0.1:1/api/v1/bank/accounts'),
+      entry('schema.get-user-v1', 'GET', 'http://127.0.0.1:1/api/v1/user'),
+    ] } }));
+    const { json } = await cli([DEFAULT_SPEC_DIR, dir, '--package', pkg]);
+    expect(json.impact.reach).toBe('measured');
+    expect(json.impact.checks).toEqual(['schema.create-bank-account']);
+    expect(json.package.command).toBe('baas-conform run --check schema.create-bank-account');
+  }, 120_000);
 
   it('one error row: the row is a changed, breaking error rule, and only its checks are touched', async () => {
     const dir = await edited('row', 'rules/errors.yaml', 'message: "Invalid value for grant type"', 'message: "Invalid grant type"');

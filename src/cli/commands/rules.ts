@@ -34,15 +34,16 @@ async function readSelftest(file: string, cwd: string): Promise<NonNullable<Audi
  * profile (seconds on loopback), plus any selftest results given. --static: none (the model alone).
  */
 async function auditEvidence(args: RulesArgs, io: CliIo): Promise<AuditEvidence | undefined> {
-  if (args.static) return undefined;
+  // Read the selftest results first: a wrong file fails before the runs, not after them.
+  const selftest = [];
+  for (const f of args.selftest ?? []) selftest.push(await readSelftest(String(f), io.cwd));
+  if (args.static) return selftest.length ? { selftest } : undefined;
   const model = await loadModel(args.spec);
   const checks = await loadChecks();
   io.stderr.write('rules --audit: running the checks on the embedded reference (full profile, minimal profile, and the webhook checks with no webhook delivered) to measure what they reach\n');
   const full = await measureOnReference(model, checks, 'full');
   const minimal = await measureOnReference(model, checks, 'minimal');
   const silent = await measureOnReference(model, checks, 'silent-webhooks');
-  const selftest = [];
-  for (const f of args.selftest ?? []) selftest.push(await readSelftest(String(f), io.cwd));
   return { full, minimal, silent, ...(selftest.length ? { selftest } : {}) };
 }
 
@@ -104,7 +105,7 @@ export const rulesCommand: CommandImpl<RulesArgs> = {
   builder: (y: Argv) => y
     .option('json', SHARED_FLAGS.json)
     .option('uncovered', { type: 'boolean', describe: 'only testable rules no check covers (exit 1 if any)' })
-    .option('audit', { type: 'boolean', describe: 'the spec audit table: each rule checked exactly, in part (measured on the embedded reference: operations it governs its checks never reach, fields compared only when present, not judged under the minimal profile), loosely (why) or not at all, with the faulty variants that prove it (exit 1 on a rule no variant breaks, or too many loose)' })
+    .option('audit', { type: 'boolean', describe: 'the spec audit table: each rule checked exactly, in part (measured on the embedded reference: operations it governs its checks never reach, fields compared only when present, checks that skip when no webhook arrives or pass only with a warning; a column says what the minimal profile judges), loosely (why) or not at all, with the faulty variants that prove it (exit 1 on a rule no variant breaks, or too many loose)' })
     .option('static', SHARED_FLAGS.static)
     .option('selftest', { type: 'array', string: true, describe: 'with --audit: a selftest result (selftest --json-out FILE, full or minimal profile) whose caught and missed variants the audit reads; repeatable' })
     .option('needs', { type: 'boolean', describe: 'which profile field or control operation unlocks which checks (markdown table)' })
