@@ -77,6 +77,9 @@ export interface Coordinator {
   close(): Promise<void>;
 }
 
+/** How long past the run's length shards that still report are waited for. */
+const OVERTIME_MS = 600_000;
+
 type Shard = ShardSummary & { index: number; lastAt: number; result?: LoadResult; hold?: ServerResponse };
 
 /** One result with the coordinator's thresholds, or the merge of several (as `load merge`). */
@@ -99,7 +102,7 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
   // The longest a shard may take from the start: sending, the drain, one request budget past it, and the reports.
   const runMs = sendS * 1000 + (opts.drainMs ?? timeoutMs) + timeoutMs + 4 * interval + 15_000;
   const maxSecond = Math.ceil(runMs / 1000) + 5;
-  const maxReports = Math.ceil(runMs / interval) * COORDINATOR_LIMITS.reportSlack + 10;
+  const maxReports = Math.ceil((runMs + OVERTIME_MS) / interval) * COORDINATOR_LIMITS.reportSlack + 10;
   const grace = Math.min(...rules.filter((r) => r.abort_on_fail).map((r) => r.grace_s ?? 0), Infinity);
   const token = o.token ?? randomBytes(24).toString('base64url');
   const run_id = randomUUID();
@@ -211,7 +214,9 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
       if (now >= joinDeadline) void end(`not every shard joined within ${Math.round((o.joinTimeoutMs ?? 300_000) / 1000)} s`);
       return;
     }
-    if (now >= startAt + runMs) return void end('the run outlasted its longest possible length');
+    // Past the run's length a shard still reporting is still working (read-backs of consistency, a
+    // slow drain): it gets up to OVERTIME_MS more; a silent one does not.
+    if (now >= startAt + runMs + OVERTIME_MS || (now >= startAt + runMs && shards.every((s) => s.final || silent(s)))) return void end('the run outlasted its longest possible length');
     // Every shard has its result in; or some have, and the rest fell silent (a dead pod, a lost link).
     if (shards.every((s) => s.final)) return void end(undefined);
     if (shards.some((s) => s.final) && shards.every((s) => s.final || silent(s))) void end('some shards fell silent');
