@@ -80,7 +80,7 @@ export interface Coordinator {
 /** How long past the run's length shards that still report are waited for. */
 const OVERTIME_MS = 600_000;
 
-type Shard = ShardSummary & { index: number; lastAt: number; result?: LoadResult; hold?: ServerResponse };
+type Shard = ShardSummary & { index: number; lastAt: number; lastSeq: number; result?: LoadResult; hold?: ServerResponse };
 
 /** One result with the coordinator's thresholds, or the merge of several (as `load merge`). */
 function mergeFinals(finals: LoadResult[], thresholds: Thresholds): LoadResult {
@@ -108,7 +108,7 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
   const run_id = randomUUID();
   const plan_digest = planDigest(o.plan);
   const said = o.onEvent ?? (() => {});
-  const shards: Shard[] = Array.from({ length: n }, (_, i) => ({ index: i + 1, shard: `${i + 1}/${n}`, machine: null, joined: false, reports: 0, last_report_s: null, first_report_after_grace: null, stopped_on_report: null, final: false, lastAt: 0 }));
+  const shards: Shard[] = Array.from({ length: n }, (_, i) => ({ index: i + 1, shard: `${i + 1}/${n}`, machine: null, joined: false, reports: 0, last_report_s: null, first_report_after_grace: null, stopped_on_report: null, final: false, lastAt: 0, lastSeq: 0 }));
   let phase: 'joining' | 'running' | 'done' = 'joining';
   let startAt = 0;
   let abort: CoordinatedRun['abort'];
@@ -170,6 +170,9 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
           const s = joined((body as { shard?: unknown } | null)?.shard);
           if (s.reports >= maxReports) throw new Refusal(429, `shard ${s.shard} sent more than ${maxReports} reports`);
           const r = parseReport(body, maxSecond);
+          // A report sent again (its answer was lost): already added.
+          if (r.seq <= s.lastSeq) return { status: 200, body: abort ? { stop: abort.reason } : {} };
+          s.lastSeq = r.seq;
           if (++s.reports === 1) said(`shard ${s.shard}: first report`);
           s.lastAt = performance.now();
           s.last_report_s = r.at_ms / 1000;
@@ -257,7 +260,7 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
       plan_digest,
       result,
       outcome: result?.verdict.outcome ?? 'inconclusive',
-      shards: shards.map(({ index: _i, lastAt: _l, result: _r, hold: _h, ...s }) => s),
+      shards: shards.map(({ index: _i, lastAt: _l, lastSeq: _q, result: _r, hold: _h, ...s }) => s),
       ...(abort ? { abort } : {}),
       live: { latency_ms: summarise(live.overall), requests: live.requestTotal(), judged: live.conformance.judged, findings: live.conformance.findings, late_sends: live.late },
     };
