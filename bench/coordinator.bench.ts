@@ -36,7 +36,7 @@ export interface CoordinatorBench {
   bytesPerMessage: number;
   /** In-process: parse + check + add one message, mean over the run. */
   inProcessUs: number;
-  /** Judging every threshold four times in one interval: mean over the run, and at its 60th second. */
+  /** Judging every threshold four times in one interval: mean over the run, and the median of its last 10 s. */
   judgeUs: number;
   lastJudgeUs: number;
   /** HTTP round trip per message, sequential: the coordinator vs a bare server parsing the same body. */
@@ -63,7 +63,7 @@ export async function benchCoordinator(): Promise<CoordinatorBench> {
   const live = new LiveRun(SECONDS + 5, RULES, () => ({}), () => now);
   let applied = 0;
   let judged = 0;
-  let lastJudge = 0;
+  const tail: number[] = [];
   for (let s = 0; s < SECONDS; s++) {
     now = (s + 1) * 1000;
     const t0 = performance.now();
@@ -73,8 +73,10 @@ export async function benchCoordinator(): Promise<CoordinatorBench> {
     const t2 = performance.now();
     applied += t1 - t0;
     judged += t2 - t1;
-    if (s === SECONDS - 1) lastJudge = (t2 - t1) * 1000;
+    if (s >= SECONDS - 10) tail.push((t2 - t1) * 1000);
   }
+  // The run's last 10 s (the windows cover the most data), median: one busy moment of the machine does not decide it.
+  const lastJudge = tail.sort((a, b) => a - b)[5];
   const inProcessUs = (applied * 1000) / (SECONDS * SHARDS);
   const judgeUs = (judged * 1000) / SECONDS;
   // Over HTTP: the coordinator (started run) vs a bare server. Sequential, first 10 s of the run.
@@ -98,8 +100,9 @@ export async function benchCoordinator(): Promise<CoordinatorBench> {
   let bareUs = Infinity;
   for (let round = 0; round < 7; round++) {
     bareUs = Math.min(bareUs, await roundTrips(bareUrl, sample));
-    // Each round re-sends the same seconds as new reports (the coordinator adds them again; its bounds allow it).
-    httpUs = Math.min(httpUs, await roundTrips(`${c.url}/v1/report`, sample));
+    // Each round sends the same seconds as new reports (new seq: the coordinator adds them again; a seq it has seen it would skip).
+    const fresh = sample.map((b) => JSON.stringify({ ...JSON.parse(b), seq: JSON.parse(b).seq + (round + 1) * 1000 }));
+    httpUs = Math.min(httpUs, await roundTrips(`${c.url}/v1/report`, fresh));
   }
   bare.closeAllConnections();
   await new Promise((r) => bare.close(r));
@@ -115,8 +118,8 @@ export function formatCoordinator(b: CoordinatorBench): string {
   return [
     `load coordinator, per shard message (${SHARDS} shards x ${SECONDS} reports at a 1 s interval, ${PER_SECOND} samples per report, ~${f(b.bytesPerMessage)} bytes; 4 thresholds, 2 windowed, all abort_on_fail):`,
     `  in-process, per message      : ${f(b.inProcessUs)} us to check and add it (HDR delta decoded and added)`,
-    `  judging, per interval        : ${f(b.judgeUs)} us mean over the run, ${f(b.lastJudgeUs)} us at its 60th second (4 judgements; windows cached, only those a report touched recomputed)`,
-    `  per message, judging shared  : ${f(b.inProcessUs + b.lastJudgeUs / SHARDS)} us at the 60th second with ${SHARDS} shards`,
+    `  judging, per interval        : ${f(b.judgeUs)} us mean over the run, ${f(b.lastJudgeUs)} us median over its last 10 s (4 judgements; windows cached, only those a report touched recomputed)`,
+    `  per message, judging shared  : ${f(b.inProcessUs + b.lastJudgeUs / SHARDS)} us over the last 10 s with ${SHARDS} shards`,
     `  HTTP round trip, sequential  : ${f(b.httpUs)} us to the coordinator vs ${f(b.bareUs)} us to a bare node:http server parsing the same JSON (overhead ${f(b.httpUs - b.bareUs)} us)`,
     `  one core keeps up with ~${capacity(b)} shards at a 1 s interval (target >= 100)`,
     '',

@@ -77,7 +77,10 @@ export interface Coordinator {
   close(): Promise<void>;
 }
 
-type Shard = ShardSummary & { index: number; lastAt: number; result?: LoadResult; hold?: ServerResponse };
+/** How long past the run's length shards that still report are waited for. */
+const OVERTIME_MS = 600_000;
+
+type Shard = ShardSummary & { index: number; lastAt: number; lastSeq: number; result?: LoadResult; hold?: ServerResponse };
 
 /** One result with the coordinator's thresholds, or the merge of several (as `load merge`). */
 function mergeFinals(finals: LoadResult[], thresholds: Thresholds): LoadResult {
@@ -99,13 +102,13 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
   // The longest a shard may take from the start: sending, the drain, one request budget past it, and the reports.
   const runMs = sendS * 1000 + (opts.drainMs ?? timeoutMs) + timeoutMs + 4 * interval + 15_000;
   const maxSecond = Math.ceil(runMs / 1000) + 5;
-  const maxReports = Math.ceil(runMs / interval) * COORDINATOR_LIMITS.reportSlack + 10;
+  const maxReports = Math.ceil((runMs + OVERTIME_MS) / interval) * COORDINATOR_LIMITS.reportSlack + 10;
   const grace = Math.min(...rules.filter((r) => r.abort_on_fail).map((r) => r.grace_s ?? 0), Infinity);
   const token = o.token ?? randomBytes(24).toString('base64url');
   const run_id = randomUUID();
   const plan_digest = planDigest(o.plan);
   const said = o.onEvent ?? (() => {});
-  const shards: Shard[] = Array.from({ length: n }, (_, i) => ({ index: i + 1, shard: `${i + 1}/${n}`, machine: null, joined: false, reports: 0, last_report_s: null, first_report_after_grace: null, stopped_on_report: null, final: false, lastAt: 0 }));
+  const shards: Shard[] = Array.from({ length: n }, (_, i) => ({ index: i + 1, shard: `${i + 1}/${n}`, machine: null, joined: false, reports: 0, last_report_s: null, first_report_after_grace: null, stopped_on_report: null, final: false, lastAt: 0, lastSeq: 0 }));
   let phase: 'joining' | 'running' | 'done' = 'joining';
   let startAt = 0;
   let abort: CoordinatedRun['abort'];
@@ -167,6 +170,9 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
           const s = joined((body as { shard?: unknown } | null)?.shard);
           if (s.reports >= maxReports) throw new Refusal(429, `shard ${s.shard} sent more than ${maxReports} reports`);
           const r = parseReport(body, maxSecond);
+          // A report sent again (its answer was lost): already added.
+          if (r.seq <= s.lastSeq) return { status: 200, body: abort ? { stop: abort.reason } : {} };
+          s.lastSeq = r.seq;
           if (++s.reports === 1) said(`shard ${s.shard}: first report`);
           s.lastAt = performance.now();
           s.last_report_s = r.at_ms / 1000;
@@ -211,7 +217,9 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
       if (now >= joinDeadline) void end(`not every shard joined within ${Math.round((o.joinTimeoutMs ?? 300_000) / 1000)} s`);
       return;
     }
-    if (now >= startAt + runMs) return void end('the run outlasted its longest possible length');
+    // Past the run's length a shard still reporting is still working (read-backs of consistency, a
+    // slow drain): it gets up to OVERTIME_MS more; a silent one does not.
+    if (now >= startAt + runMs + OVERTIME_MS || (now >= startAt + runMs && shards.every((s) => s.final || silent(s)))) return void end('the run outlasted its longest possible length');
     // Every shard has its result in; or some have, and the rest fell silent (a dead pod, a lost link).
     if (shards.every((s) => s.final)) return void end(undefined);
     if (shards.some((s) => s.final) && shards.every((s) => s.final || silent(s))) void end('some shards fell silent');
@@ -252,7 +260,7 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
       plan_digest,
       result,
       outcome: result?.verdict.outcome ?? 'inconclusive',
-      shards: shards.map(({ index: _i, lastAt: _l, result: _r, hold: _h, ...s }) => s),
+      shards: shards.map(({ index: _i, lastAt: _l, lastSeq: _q, result: _r, hold: _h, ...s }) => s),
       ...(abort ? { abort } : {}),
       live: { latency_ms: summarise(live.overall), requests: live.requestTotal(), judged: live.conformance.judged, findings: live.conformance.findings, late_sends: live.late },
     };

@@ -89,7 +89,7 @@ describe('load coordinate: 3 loopback shard processes, one live verdict', () => 
     await t.close();
   });
 
-  async function coordinated(tag: string, duration: number): Promise<{ run: CoordinatedRun; parts: string[]; raws: string[]; codes: (number | null)[] }> {
+  async function coordinated(tag: string, duration: number): Promise<{ run: CoordinatedRun; parts: string[]; raws: string[]; codes: (number | null)[]; errs: string }> {
     const planFile = join(dir, `${tag}.yaml`);
     await writeFile(planFile, PLAN(duration));
     const c = await startCoordinator({ shards: N, plan: await readPlan(planFile), planFile, token: TOKEN, reportDir: join(dir, tag) });
@@ -103,7 +103,7 @@ describe('load coordinate: 3 loopback shard processes, one live verdict', () => 
     const run = await c.done;
     await c.close();
     expect(codes.filter((x) => x === 2), shards.map((s) => s.err()).join('\n')).toEqual([]);
-    return { run, parts, raws, codes };
+    return { run, parts, raws, codes, errs: shards.map((s) => s.err()).join('\n') };
   }
 
   it('a windowed p99 breach on shard 2 stops all three within two reports after the grace; the merged verdict names it', async () => {
@@ -133,9 +133,9 @@ describe('load coordinate: 3 loopback shard processes, one live verdict', () => 
   }, 200_000);
 
   it('without the stall it passes: coordinated, load merge of the shard files and the raw samples agree', async () => {
-    const { run, parts, raws, codes } = await coordinated('clean', 3);
-    expect(codes).toEqual([0, 0, 0]);
-    expect(run.outcome).toBe('pass');
+    const { run, parts, raws, codes, errs } = await coordinated('clean', 3);
+    expect(codes, errs).toEqual([0, 0, 0]);
+    expect(run.outcome, JSON.stringify(run.result?.verdict)).toBe('pass');
     const merged = captureIo({ env: {} });
     expect(await main(['load', 'merge', ...parts, '--json', '--threshold', THRESHOLD], merged.io)).toBe(0);
     const m = JSON.parse(merged.out()) as LoadResult;

@@ -27,7 +27,8 @@ describe('coordinator protocol', () => {
   let c: Coordinator;
   const digest = planDigest(plan());
   beforeAll(async () => {
-    c = await startCoordinator({ shards: 2, plan: plan(), planFile: 'plan.yaml', token: TOKEN, joinTimeoutMs: 60_000 });
+    // A long interval: few reports allowed (the count bound below is reached quickly).
+    c = await startCoordinator({ shards: 2, plan: plan(), planFile: 'plan.yaml', token: TOKEN, joinTimeoutMs: 60_000, intervalMs: 60_000 });
   });
   afterAll(() => c.close());
 
@@ -59,6 +60,7 @@ describe('coordinator protocol', () => {
     expect((await post(c, '/v1/join', { version: 1, shard: { index: 1, total: 2 }, plan_digest: digest, machine: 'a' })).status).toBe(409); // joined twice
     expect((await post(c, '/v1/report', report(1, 1))).status).toBe(200);
     expect((await post(c, '/v1/report', report(2, 1))).status).toBe(200);
+    expect((await post(c, '/v1/report', report(2, 1))).status).toBe(200); // sent again (its answer was lost): added once
     const tooMany = report(1, 2, { seconds: Array.from({ length: COORDINATOR_LIMITS.maxSeconds + 1 }, (_, s) => ({ s, hist: '', completed: 0, errors: 0, timeouts: 0 })) });
     expect((await post(c, '/v1/report', tooMany)).status).toBe(400);
     expect((await post(c, '/v1/report', report(1, 2, { seconds: [{ s: 100_000, hist: '', completed: 0, errors: 0, timeouts: 0 }] }))).json.error).toMatch(/past the run's last second/);

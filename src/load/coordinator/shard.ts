@@ -146,20 +146,26 @@ export async function runCoordinatedShard(link: ShardLink, opts: LoadOptions, ru
   let lost: string | undefined;
   let stopped: string | undefined;
   let inFlight: Promise<void> | undefined;
+  // Reports not yet acknowledged are sent again, in order (the coordinator ignores a seq it already
+  // added): a slow answer loses nothing from the live view.
+  const pending: Report[] = [];
   const send = async (): Promise<void> => {
     if (lost) return;
-    const report = deltas.take(shard.index, ++seq, conformance?.(), metrics.live.late);
+    pending.push(deltas.take(shard.index, ++seq, conformance?.(), metrics.live.late));
     try {
-      const { status, json } = await post<ReportAnswer>(`${url}/v1/report`, link.token, report, interval * 2);
-      if (status !== 200) throw new Error(json.error ?? `HTTP ${status}`);
-      failures = 0;
-      if (json.stop && !stopped) {
-        stopped = json.stop;
-        said(`shard ${shard.index}/${shard.total}: stopped by the coordinator: ${json.stop}`);
-        stop.abort(`coordinator: ${json.stop}`);
+      while (pending.length) {
+        const { status, json } = await post<ReportAnswer>(`${url}/v1/report`, link.token, pending[0], Math.max(2 * interval, 5000));
+        if (status !== 200) throw new Error(json.error ?? `HTTP ${status}`);
+        pending.shift();
+        failures = 0;
+        if (json.stop && !stopped) {
+          stopped = json.stop;
+          said(`shard ${shard.index}/${shard.total}: stopped by the coordinator: ${json.stop}`);
+          stop.abort(`coordinator: ${json.stop}`);
+        }
       }
     } catch (err) {
-      // What this report carried is in the shard's own result still; the live view misses it.
+      // What the reports carry is in the shard's own result still; only the live view waits for them.
       if (++failures >= COORDINATOR_LIMITS.lostAfterFailures) {
         lost = `coordinator ${url} lost at ${((performance.now() - zero) / 1000).toFixed(1)} s (${failures} reports in a row failed: ${(err as Error).message}); this shard kept to the plan's duration without it`;
         said(`shard ${shard.index}/${shard.total}: ${lost}`);
