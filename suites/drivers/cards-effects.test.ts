@@ -23,7 +23,7 @@ async function run(variantId: string | undefined, check = CHECK, edit: (p: Targe
   }
 }
 
-describe('card actions take effect, read back through the card list', () => {
+describe.concurrent('card actions take effect, read back through the card list', () => {
   for (const id of ['cards.block.noop', 'cards.unblock.noop', 'cards.close.leaves-usable']) {
     it(`${id}: fails naming ${RULE}`, async () => {
       const r = await run(id);
