@@ -1,0 +1,304 @@
+// A playback target: loopback servers (127.0.0.1, one per origin the transcript names: api, pci,
+// control) that answer every request from a recorded HAR instead of a live implementation, so a
+// certificate's checks can be judged again from its evidence alone (verify --rejudge). Nothing leaves
+// the machine and no original target is needed.
+//
+// Matching: the check running now (setCheck; the re-judging run has one check at a time) takes its
+// recorded exchanges in order. A request is answered by the first unused exchange of that check with
+// the same method and the same route (same path, segment by segment, up to values learned below);
+// a request no exchange of the check matches (a token the recording minted in another check, the
+// run's token cache being shared) is answered by any exchange of the transcript whose method, path and
+// body are the same. A request nothing matches is refused (its connection destroyed) and noted.
+//
+// Values the run makes itself, apart from its seed (a random e-mail suffix, an address, a clock
+// time), differ from the recording's: where the request differs from the recorded one at the same
+// place (path segment, query value, header, JSON member), the recorded value is mapped to the new
+// one, and the check's later answers carry the new value wherever the recording had the old. An
+// answer is otherwise sent as recorded, byte for byte: an edited answer reaches the check as edited.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Har, HarEntry } from '../report/har.ts';
+import { normalise } from './shape.ts';
+
+/** Values shorter than this are never mapped: "DE" or "true" would be replaced everywhere. */
+const MIN_MAPPED = 6;
+/** Headers that differ on every attempt by design, or that the client sets itself. */
+const NOT_COMPARED = new Set(['traceparent', 'x-request-id', 'user-agent', 'content-length', 'host', 'connection', 'accept-encoding', 'transfer-encoding']);
+/** Response headers not replayed: the playback server frames the answer itself. */
+const NOT_SENT = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+const MAX_REQUEST_BYTES = 1024 * 1024;
+/** Values worth following from an answer into later requests: ids, addresses, tokens (8+ characters). */
+const VALUE = /[A-Za-z0-9][A-Za-z0-9._@:-]{7,}/g;
+const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
+
+export interface PlaybackUse {
+  /** 1-based entry number in the HAR. */
+  entry: number;
+  /** The check whose request it answered. */
+  checkId: string;
+}
+
+export interface CheckPlayback {
+  /** Requests nothing in the transcript answers, each `METHOD path: why`. */
+  unmatched: string[];
+  /** The check's own recorded exchanges no request asked for. */
+  unused: number;
+  /** Values the check generated that differ from the recording's (mapped, see above). */
+  mapped: number;
+  /** Entries (1-based) whose answers the check received. */
+  entries: number[];
+}
+
+interface Recorded {
+  n: number;
+  e: HarEntry;
+  origin: string;
+  url: URL;
+  used: boolean;
+}
+
+function segmentsMatch(rec: string, now: string, map: Map<string, string>): boolean {
+  if (rec === now) return true;
+  const a = decodeURIComponent(rec);
+  const b = decodeURIComponent(now);
+  if (map.get(a) === b) return true;
+  // Volatile values (ids, addresses, timestamps) of the same shape: the run made a new one.
+  const na = normalise(a);
+  return na !== a && na === normalise(b);
+}
+
+function routeMatches(r: Recorded, method: string, url: URL, map: Map<string, string>): boolean {
+  if (r.e.request.method.toUpperCase() !== method) return false;
+  const [a, b] = [r.url.pathname.split('/'), url.pathname.split('/')];
+  return a.length === b.length && a.every((s, i) => segmentsMatch(s, b[i], map));
+}
+
+function jsonOf(text: string | undefined): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pairs of strings that differ between the recorded and the new value at the same place. */
+function differing(rec: unknown, now: unknown, out: [string, string][], depth = 0): void {
+  if (depth > 32 || out.length > 200) return;
+  if (typeof rec === 'string' && typeof now === 'string') {
+    if (rec !== now) out.push([rec, now]);
+    return;
+  }
+  if (Array.isArray(rec) && Array.isArray(now)) {
+    rec.forEach((v, i) => i < now.length && differing(v, now[i], out, depth + 1));
+    return;
+  }
+  if (rec && now && typeof rec === 'object' && typeof now === 'object') {
+    for (const [k, v] of Object.entries(rec)) if (k in now) differing(v, (now as Record<string, unknown>)[k], out, depth + 1);
+  }
+}
+
+export class Playback {
+  private readonly servers = new Map<string, { server: Server; url: string }>();
+  private readonly recorded: Recorded[];
+  private current?: string;
+  private readonly state = new Map<string, CheckPlayback & { map: Map<string, string> }>();
+  /** Requests outside any check (the run's own housekeeping), as unmatched notes. */
+  readonly outside: string[] = [];
+
+  /** Entries whose answer carries a value another check's requests sent: made once, shared by the run. */
+  private readonly shared = new Set<number>();
+
+  private constructor(har: Har) {
+    this.recorded = har.log.entries.map((e, i) => {
+      const url = new URL(e.request.url);
+      return { n: i + 1, e, origin: url.origin, url, used: false };
+    });
+    const sentBy = new Map<string, Set<string>>();
+    for (const r of this.recorded) {
+      const text = [r.e.request.url, ...r.e.request.headers.map((h) => h.value), r.e.request.postData?.text ?? ''].join(' ');
+      for (const v of text.match(VALUE) ?? []) {
+        const set = sentBy.get(v) ?? new Set<string>();
+        set.add(r.e._check);
+        sentBy.set(v, set);
+      }
+    }
+    for (const r of this.recorded) {
+      const values = r.e.response.content.text?.match(VALUE) ?? [];
+      if (values.some((v) => [...(sentBy.get(v) ?? [])].some((c) => c !== r.e._check))) this.shared.add(r.n);
+    }
+  }
+
+  /** Starts one loopback server per origin the transcript names. */
+  static async start(har: Har): Promise<Playback> {
+    const p = new Playback(har);
+    try {
+      for (const origin of new Set(p.recorded.map((r) => r.origin))) {
+        const server = createServer((req, res) => p.answer(origin, req, res));
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', resolve);
+        });
+        p.servers.set(origin, { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+      }
+    } catch (err) {
+      await p.close();
+      throw err;
+    }
+    return p;
+  }
+
+  /** The playback URL standing for a recorded origin (or base URL: its path is kept). */
+  urlFor(recorded: string): string | undefined {
+    const u = new URL(recorded);
+    const s = this.servers.get(u.origin);
+    return s ? `${s.url}${u.pathname.replace(/\/$/, '')}` : undefined;
+  }
+
+  /** The check whose requests come next (undefined: none, the run's housekeeping). */
+  setCheck(checkId: string | undefined): void {
+    this.current = checkId;
+    if (checkId && !this.state.has(checkId)) this.state.set(checkId, { unmatched: [], unused: 0, mapped: 0, entries: [], map: new Map() });
+  }
+
+  /** What the playback did for `checkId`. */
+  resultOf(checkId: string): CheckPlayback {
+    const s = this.state.get(checkId);
+    const unused = this.recorded.filter((r) => r.e._check === checkId && !r.used).length;
+    return { unmatched: [...(s?.unmatched ?? [])], unused, mapped: s?.mapped ?? 0, entries: [...(s?.entries ?? [])] };
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.servers.values()];
+    this.servers.clear();
+    for (const { server } of all) {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  }
+
+  private answer(origin: string, req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_REQUEST_BYTES) chunks.push(c);
+    });
+    req.on('end', () => this.respond(origin, req, Buffer.concat(chunks).toString('utf8'), res));
+    req.on('error', () => res.destroy());
+  }
+
+  private respond(origin: string, req: IncomingMessage, body: string, res: ServerResponse): void {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://playback');
+    const what = `${method} ${url.pathname}${url.search}`;
+    const checkId = this.current;
+    const s = checkId ? this.state.get(checkId) : undefined;
+    if (!s || !checkId) {
+      this.outside.push(`${what}: sent outside any check; the transcript records only the checks' exchanges`);
+      res.statusCode = 404;
+      res.setHeader('content-type', 'application/json');
+      res.end('{"playback":"no recorded exchange outside a check"}');
+      return;
+    }
+    const hit = this.pick(origin, checkId, method, url, req, body, s.map);
+    if (!hit) {
+      s.unmatched.push(`${what}: no recorded exchange of ${checkId} (nor an identical request of another check) answers it`);
+      res.destroy();
+      return;
+    }
+    s.entries.push(hit.n);
+    this.learn(hit, url, req, body, s);
+    const rec = hit.e.response;
+    if (!rec.status) {
+      // The recording has no answer (a transport failure): the check gets none either.
+      res.destroy();
+      return;
+    }
+    res.statusCode = rec.status;
+    for (const { name, value } of rec.headers) if (!NOT_SENT.has(name.toLowerCase())) res.setHeader(name, this.mapped(value, s.map, false));
+    res.end(this.mapped(rec.content.text ?? '', s.map, jsonOf(rec.content.text) !== undefined));
+  }
+
+  /**
+   * The recorded exchange answering this request. The check's own unused exchanges of the same route
+   * first, the one with the same body (then the same identity headers) before the first in order.
+   * Then another check's unused exchange of the same route whose answer other checks used (shared):
+   * a value the run makes once and shares (its token cache, a shared user) is recorded in whichever
+   * check asked first, which depends on how many checks ran at once. Last, any identical request (a
+   * token minted again).
+   */
+  private pick(origin: string, checkId: string, method: string, url: URL, req: IncomingMessage, body: string, map: Map<string, string>): Recorded | undefined {
+    const score = (r: Recorded) => ((r.e.request.postData?.text ?? '') === body ? 2 : 0) + (this.sameIdentity(r, req, map) ? 1 : 0);
+    const best = (list: Recorded[]) => list.reduce<Recorded | undefined>((a, r) => (!a || score(r) > score(a) ? r : a), undefined);
+    const route = this.recorded.filter((r) => r.origin === origin && !r.used && routeMatches(r, method, url, map));
+    const hit = best(route.filter((r) => r.e._check === checkId)) ?? best(route.filter((r) => this.shared.has(r.n)));
+    if (hit) {
+      hit.used = true;
+      return hit;
+    }
+    return this.recorded.find((r) => r.origin === origin && r.e.request.method.toUpperCase() === method && r.url.pathname === url.pathname && r.url.search === url.search && (r.e.request.postData?.text ?? '') === body && r.e.response.status > 0);
+  }
+
+  /** Whether the request carries the recorded identity headers (X-User-*, up to mapped values). */
+  private sameIdentity(r: Recorded, req: IncomingMessage, map: Map<string, string>): boolean {
+    return r.e.request.headers.every(({ name, value }) => {
+      const k = name.toLowerCase();
+      if (!k.startsWith('x-user-')) return true;
+      const now = req.headers[k];
+      return now === value || map.get(value) === now;
+    }) && Object.keys(req.headers).filter((k) => k.startsWith('x-user-')).every((k) => r.e.request.headers.some((h) => h.name.toLowerCase() === k));
+  }
+
+  /** Learns where the request differs from the recorded one (see the header comment). */
+  private learn(hit: Recorded, url: URL, req: IncomingMessage, body: string, s: CheckPlayback & { map: Map<string, string> }): void {
+    const pairs: [string, string][] = [];
+    const [a, b] = [hit.url.pathname.split('/'), url.pathname.split('/')];
+    a.forEach((seg, i) => pairs.push([decodeURIComponent(seg), decodeURIComponent(b[i] ?? seg)]));
+    for (const [k, v] of hit.url.searchParams) {
+      const now = url.searchParams.get(k);
+      if (now !== null) pairs.push([v, now]);
+    }
+    for (const { name, value } of hit.e.request.headers) {
+      const k = name.toLowerCase();
+      const now = req.headers[k];
+      if (NOT_COMPARED.has(k) || typeof now !== 'string') continue;
+      pairs.push([value, now]);
+      // A credential after its scheme word: map the credential alone too.
+      const [rs, rv] = value.split(/\s+/, 2);
+      const [ns, nv] = now.split(/\s+/, 2);
+      if (rv && nv && rs === ns) pairs.push([rv, nv]);
+    }
+    differing(jsonOf(hit.e.request.postData?.text), jsonOf(body), pairs);
+    for (const [rec, now] of pairs) {
+      if (rec === now || rec.length < MIN_MAPPED || s.map.get(rec) === now) continue;
+      if (!s.map.has(rec)) s.mapped++;
+      s.map.set(rec, now);
+    }
+  }
+
+  /**
+   * `text` with each recorded value replaced by the new one (as JSON string content inside a JSON
+   * body), the claims of a JWT in it too (a user token names the user the check registered).
+   */
+  private mapped(text: string, map: Map<string, string>, json: boolean): string {
+    if (!map.size || !text) return text;
+    const replaceAll = (t: string, escape: boolean) => {
+      const esc = (v: string) => (escape ? JSON.stringify(v).slice(1, -1) : v);
+      let out = t;
+      for (const rec of [...map.keys()].sort((x, y) => y.length - x.length)) {
+        const from = esc(rec);
+        if (out.includes(from)) out = out.split(from).join(esc(map.get(rec)!));
+      }
+      return out;
+    };
+    return replaceAll(text, json).replace(JWT, (jwt) => {
+      const [h, p, sig] = jwt.split('.');
+      const claims = Buffer.from(p, 'base64url').toString('utf8');
+      if (jsonOf(claims) === undefined) return jwt;
+      const now = replaceAll(claims, true);
+      return now === claims ? jwt : `${h}.${Buffer.from(now).toString('base64url')}.${sig}`;
+    });
+  }
+}
