@@ -124,13 +124,14 @@ export async function rejudgePackage(dir: string, opts: RejudgeOptions = {}): Pr
     const now = r?.verdict ?? 'not run';
     const v: RejudgedVerdict = { checkId: c.checkId, recorded: c.verdict, now, entries: p.entries };
     if (now === c.verdict) reproduced.push(v);
-    else differs.push({ ...v, reason: reasonOf(r, p.unmatched) });
+    else differs.push({ ...v, reason: reasonOf(r, p.unmatched, p.takenBy) });
   }
   return { seed: docs.seed, reproduced, differs, notRejudgeable: offlineNot, unknown };
 }
 
-function reasonOf(r: CheckResult | undefined, unmatched: string[]): string {
+function reasonOf(r: CheckResult | undefined, unmatched: string[], takenBy: string[]): string {
   const parts: string[] = [];
+  if (takenBy.length) parts.push(`${takenBy.length} of its recorded exchanges answered another check first (${takenBy.slice(0, 3).join(', ')})`);
   if (unmatched.length) parts.push(`the transcript does not answer ${unmatched.length} request(s): ${unmatched.slice(0, 3).join('; ')}`);
   if (r?.verdict === 'fail') parts.push(`${r.failure.rules?.length ? `${r.failure.rules.join(', ')}: ` : ''}${r.failure.message}`);
   else if (r?.verdict === 'blocked') parts.push(`blocked: ${r.blocked.message ?? JSON.stringify(r.blocked)}`);

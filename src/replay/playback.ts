@@ -28,8 +28,21 @@ const NOT_COMPARED = new Set(['traceparent', 'x-request-id', 'user-agent', 'cont
 /** Response headers not replayed: the playback server frames the answer itself. */
 const NOT_SENT = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
 const MAX_REQUEST_BYTES = 1024 * 1024;
-/** Values worth following from an answer into later requests: ids, addresses, tokens (8+ characters). */
-const VALUE = /[A-Za-z0-9][A-Za-z0-9._@:-]{7,}/g;
+/**
+ * Values worth following from an answer into later requests: ids, addresses, tokens, commitments (8+
+ * characters, no spaces, a digit in them or a commitment). Not words: a status such as
+ * "ActivationNotStarted" is in many answers and requests without being made once and shared.
+ */
+const VALUE = /^(?=.*[0-9]|cmt|eyJ)[A-Za-z0-9][A-Za-z0-9._@:+/=-]{7,}$/;
+
+/** The string leaves of a JSON value (values, never member names). */
+function leaves(v: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 32 || out.length > 1000) return out;
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) leaves(x, out, depth + 1);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) leaves(x, out, depth + 1);
+  return out;
+}
 const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 
 export interface PlaybackUse {
@@ -44,6 +57,8 @@ export interface CheckPlayback {
   unmatched: string[];
   /** The check's own recorded exchanges no request asked for. */
   unused: number;
+  /** The check's own recorded exchanges that answered another check's request, each `entry by check`. */
+  takenBy: string[];
   /** Values the check generated that differ from the recording's (mapped, see above). */
   mapped: number;
   /** Entries (1-based) whose answers the check received. */
@@ -56,6 +71,8 @@ interface Recorded {
   origin: string;
   url: URL;
   used: boolean;
+  /** The check it answered (first time). */
+  by?: string;
 }
 
 function segmentsMatch(rec: string, now: string, map: Map<string, string>): boolean {
@@ -99,11 +116,37 @@ function differing(rec: unknown, now: unknown, out: [string, string][], depth = 
   }
 }
 
+/** A committed credential is known by its commitment (the claims of a JWT may carry mapped values). */
+function credentialOf(header: string): string {
+  return /cmt[.-]token[.-]([a-p]{40})/.exec(header)?.[1] ?? header;
+}
+
+/**
+ * How alike a recorded JSON body and a new one are: the same members (a property test sends one
+ * operation with several member sets) count most, then each leaf value equal up to mapped values.
+ */
+function similarity(rec: unknown, now: unknown, map: Map<string, string>, depth = 0): number {
+  if (depth > 16) return 0;
+  if (rec && now && typeof rec === 'object' && typeof now === 'object' && !Array.isArray(rec) && !Array.isArray(now)) {
+    const [a, b] = [Object.keys(rec).sort(), Object.keys(now).sort()];
+    let n = a.join() === b.join() ? 10 : 0;
+    for (const k of a) if (k in now) n += similarity((rec as Record<string, unknown>)[k], (now as Record<string, unknown>)[k], map, depth + 1);
+    return n;
+  }
+  if (Array.isArray(rec) && Array.isArray(now)) return rec.reduce<number>((n, v, i) => n + (i < now.length ? similarity(v, now[i], map, depth + 1) : 0), rec.length === now.length ? 1 : 0);
+  return rec === now || (typeof rec === 'string' && map.get(rec) === now) ? 1 : 0;
+}
+
 export class Playback {
   private readonly servers = new Map<string, { server: Server; url: string }>();
   private readonly recorded: Recorded[];
   private current?: string;
-  private readonly state = new Map<string, CheckPlayback & { map: Map<string, string> }>();
+  private readonly state = new Map<string, CheckPlayback>();
+  /**
+   * Recorded value -> the value the re-judging run made in its place. One map for the run: a value one
+   * check makes (a shared user's address) reaches another check's answers too.
+   */
+  private readonly map = new Map<string, string>();
   /** Requests outside any check (the run's own housekeeping), as unmatched notes. */
   readonly outside: string[] = [];
 
@@ -115,18 +158,25 @@ export class Playback {
       const url = new URL(e.request.url);
       return { n: i + 1, e, origin: url.origin, url, used: false };
     });
-    const sentBy = new Map<string, Set<string>>();
+    // Where each value first appears in an answer, then which later requests send it: an exchange is
+    // shared when another check sends a value of its answer, or a request that does is itself shared
+    // (the card token behind a shared recipient).
+    const origin = new Map<string, number>();
+    const sends = new Map<number, number[]>();
     for (const r of this.recorded) {
-      const text = [r.e.request.url, ...r.e.request.headers.map((h) => h.value), r.e.request.postData?.text ?? ''].join(' ');
-      for (const v of text.match(VALUE) ?? []) {
-        const set = sentBy.get(v) ?? new Set<string>();
-        set.add(r.e._check);
-        sentBy.set(v, set);
+      const sent = [...r.url.pathname.split('/').map(decodeURIComponent), ...r.url.searchParams.values(), ...r.e.request.headers.flatMap((h) => h.value.split(/\s+/)), ...leaves(jsonOf(r.e.request.postData?.text))];
+      for (const v of new Set(sent)) {
+        const from = origin.get(v);
+        if (from !== undefined && VALUE.test(v)) sends.set(from, [...(sends.get(from) ?? []), r.n]);
       }
+      for (const v of leaves(jsonOf(r.e.response.content.text))) if (VALUE.test(v) && !origin.has(v)) origin.set(v, r.n);
     }
-    for (const r of this.recorded) {
-      const values = r.e.response.content.text?.match(VALUE) ?? [];
-      if (values.some((v) => [...(sentBy.get(v) ?? [])].some((c) => c !== r.e._check))) this.shared.add(r.n);
+    const at = (n: number) => this.recorded[n - 1];
+    for (let pass = 0; pass < 4; pass++) {
+      for (const r of [...this.recorded].reverse()) {
+        if (this.shared.has(r.n)) continue;
+        if ((sends.get(r.n) ?? []).some((n) => at(n).e._check !== r.e._check || this.shared.has(n))) this.shared.add(r.n);
+      }
     }
   }
 
@@ -159,14 +209,15 @@ export class Playback {
   /** The check whose requests come next (undefined: none, the run's housekeeping). */
   setCheck(checkId: string | undefined): void {
     this.current = checkId;
-    if (checkId && !this.state.has(checkId)) this.state.set(checkId, { unmatched: [], unused: 0, mapped: 0, entries: [], map: new Map() });
+    if (checkId && !this.state.has(checkId)) this.state.set(checkId, { unmatched: [], unused: 0, takenBy: [], mapped: 0, entries: [] });
   }
 
   /** What the playback did for `checkId`. */
   resultOf(checkId: string): CheckPlayback {
     const s = this.state.get(checkId);
     const unused = this.recorded.filter((r) => r.e._check === checkId && !r.used).length;
-    return { unmatched: [...(s?.unmatched ?? [])], unused, mapped: s?.mapped ?? 0, entries: [...(s?.entries ?? [])] };
+    const takenBy = this.recorded.filter((r) => r.e._check === checkId && r.by && r.by !== checkId).map((r) => `#${r.n} by ${r.by}`);
+    return { unmatched: [...(s?.unmatched ?? [])], unused, takenBy, mapped: s?.mapped ?? 0, entries: [...(s?.entries ?? [])] };
   }
 
   async close(): Promise<void> {
@@ -202,13 +253,14 @@ export class Playback {
       res.end('{"playback":"no recorded exchange outside a check"}');
       return;
     }
-    const hit = this.pick(origin, checkId, method, url, req, body, s.map);
+    const hit = this.pick(origin, checkId, method, url, req, body, this.map);
     if (!hit) {
       s.unmatched.push(`${what}: no recorded exchange of ${checkId} (nor an identical request of another check) answers it`);
       res.destroy();
       return;
     }
     s.entries.push(hit.n);
+    if (process.env.BC_PLAYBACK_DEBUG) console.error(`${checkId} ${what} ${String(req.headers.authorization).slice(-12)} ${Object.entries(req.headers).filter(([k]) => k.startsWith("x-user")).map(([k, v]) => `${k}=${String(v).slice(-12)}`).join(",")} ${body.slice(0, 60)} -> #${hit.n} ${hit.e._check} ${(hit.e.request.postData?.text ?? '').slice(0, 160)} => ${hit.e.response.status}`);
     this.learn(hit, url, req, body, s);
     const rec = hit.e.response;
     if (!rec.status) {
@@ -217,42 +269,53 @@ export class Playback {
       return;
     }
     res.statusCode = rec.status;
-    for (const { name, value } of rec.headers) if (!NOT_SENT.has(name.toLowerCase())) res.setHeader(name, this.mapped(value, s.map, false));
-    res.end(this.mapped(rec.content.text ?? '', s.map, jsonOf(rec.content.text) !== undefined));
+    for (const { name, value } of rec.headers) if (!NOT_SENT.has(name.toLowerCase())) res.setHeader(name, this.mapped(value, this.map, false));
+    res.end(this.mapped(rec.content.text ?? '', this.map, jsonOf(rec.content.text) !== undefined));
   }
 
   /**
    * The recorded exchange answering this request. The check's own unused exchanges of the same route
    * first, the one with the same body (then the same identity headers) before the first in order.
-   * Then another check's unused exchange of the same route whose answer other checks used (shared):
-   * a value the run makes once and shares (its token cache, a shared user) is recorded in whichever
-   * check asked first, which depends on how many checks ran at once. Last, any identical request (a
-   * token minted again).
+   * Then any identical request (a token minted again). Last, another check's unused exchange of the
+   * same route whose answer other checks used (shared): a value the run makes once and shares (its
+   * token cache, a shared user) is recorded in whichever check asked first, which depends on how many
+   * checks ran at once.
    */
   private pick(origin: string, checkId: string, method: string, url: URL, req: IncomingMessage, body: string, map: Map<string, string>): Recorded | undefined {
-    const score = (r: Recorded) => ((r.e.request.postData?.text ?? '') === body ? 2 : 0) + (this.sameIdentity(r, req, map) ? 1 : 0);
+    const now = jsonOf(body);
+    const score = (r: Recorded) => {
+      const text = r.e.request.postData?.text ?? '';
+      // The credentials and user headers first (one route asked as two users), then the body.
+      return (this.sameIdentity(r, req, map) ? 1000 : 0) + (text === body ? 500 : similarity(jsonOf(text), now, map));
+    };
     const best = (list: Recorded[]) => list.reduce<Recorded | undefined>((a, r) => (!a || score(r) > score(a) ? r : a), undefined);
     const route = this.recorded.filter((r) => r.origin === origin && !r.used && routeMatches(r, method, url, map));
-    const hit = best(route.filter((r) => r.e._check === checkId)) ?? best(route.filter((r) => this.shared.has(r.n)));
-    if (hit) {
-      hit.used = true;
-      return hit;
-    }
-    return this.recorded.find((r) => r.origin === origin && r.e.request.method.toUpperCase() === method && r.url.pathname === url.pathname && r.url.search === url.search && (r.e.request.postData?.text ?? '') === body && r.e.response.status > 0);
+    const own = best(route.filter((r) => r.e._check === checkId));
+    if (own) return this.take(own, checkId);
+    const same = this.recorded.find((r) => r.origin === origin && r.e.request.method.toUpperCase() === method && r.url.pathname === url.pathname && r.url.search === url.search && (r.e.request.postData?.text ?? '') === body && r.e.response.status > 0);
+    if (same) return same;
+    const shared = best(route.filter((r) => this.shared.has(r.n)));
+    return shared ? this.take(shared, checkId) : undefined;
   }
 
-  /** Whether the request carries the recorded identity headers (X-User-*, up to mapped values). */
+  private take(r: Recorded, checkId: string): Recorded {
+    r.used = true;
+    r.by = checkId;
+    return r;
+  }
+
+  /** Whether the request carries the recorded credentials and identity headers (X-User-*, up to mapped values). */
   private sameIdentity(r: Recorded, req: IncomingMessage, map: Map<string, string>): boolean {
     return r.e.request.headers.every(({ name, value }) => {
       const k = name.toLowerCase();
-      if (!k.startsWith('x-user-')) return true;
+      if (!k.startsWith('x-user-') && k !== 'authorization') return true;
       const now = req.headers[k];
-      return now === value || map.get(value) === now;
-    }) && Object.keys(req.headers).filter((k) => k.startsWith('x-user-')).every((k) => r.e.request.headers.some((h) => h.name.toLowerCase() === k));
+      return now === value || map.get(value) === now || (typeof now === 'string' && credentialOf(now) === credentialOf(value));
+    }) && Object.keys(req.headers).filter((k) => k.startsWith('x-user-') || k === 'authorization').every((k) => r.e.request.headers.some((h) => h.name.toLowerCase() === k));
   }
 
   /** Learns where the request differs from the recorded one (see the header comment). */
-  private learn(hit: Recorded, url: URL, req: IncomingMessage, body: string, s: CheckPlayback & { map: Map<string, string> }): void {
+  private learn(hit: Recorded, url: URL, req: IncomingMessage, body: string, s: CheckPlayback): void {
     const pairs: [string, string][] = [];
     const [a, b] = [hit.url.pathname.split('/'), url.pathname.split('/')];
     a.forEach((seg, i) => pairs.push([decodeURIComponent(seg), decodeURIComponent(b[i] ?? seg)]));
@@ -272,9 +335,9 @@ export class Playback {
     }
     differing(jsonOf(hit.e.request.postData?.text), jsonOf(body), pairs);
     for (const [rec, now] of pairs) {
-      if (rec === now || rec.length < MIN_MAPPED || s.map.get(rec) === now) continue;
-      if (!s.map.has(rec)) s.mapped++;
-      s.map.set(rec, now);
+      if (rec === now || rec.length < MIN_MAPPED || this.map.get(rec) === now) continue;
+      if (!this.map.has(rec)) s.mapped++;
+      this.map.set(rec, now);
     }
   }
 
