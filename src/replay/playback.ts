@@ -43,7 +43,7 @@ function leaves(v: unknown, out: string[] = [], depth = 0): string[] {
   else if (v && typeof v === 'object') for (const x of Object.values(v)) leaves(x, out, depth + 1);
   return out;
 }
-const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
+const JWT_WHOLE = /^eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*$/;
 
 export interface PlaybackUse {
   /** 1-based entry number in the HAR. */
@@ -114,6 +114,14 @@ function differing(rec: unknown, now: unknown, out: [string, string][], depth = 
   if (rec && now && typeof rec === 'object' && typeof now === 'object') {
     for (const [k, v] of Object.entries(rec)) if (k in now) differing(v, (now as Record<string, unknown>)[k], out, depth + 1);
   }
+}
+
+/** The kind of value a string is, so a value is only ever mapped to one of its kind (an id to an id). */
+function shapeOf(v: string): string {
+  if (/^cmt[.-](token|secret|pan|cvv|iban)[.-]/.test(v)) return 'committed';
+  if (/^[^@\s]+@[^@\s]+$/.test(v)) return 'email';
+  const n = normalise(v);
+  return n !== v ? n : 'text';
 }
 
 /** A committed credential is known by its commitment (the claims of a JWT may carry mapped values). */
@@ -260,7 +268,6 @@ export class Playback {
       return;
     }
     s.entries.push(hit.n);
-    if (process.env.BC_PLAYBACK_DEBUG) console.error(`${checkId} ${what} ${String(req.headers.authorization).slice(-12)} ${Object.entries(req.headers).filter(([k]) => k.startsWith("x-user")).map(([k, v]) => `${k}=${String(v).slice(-12)}`).join(",")} ${body.slice(0, 60)} -> #${hit.n} ${hit.e._check} ${(hit.e.request.postData?.text ?? '').slice(0, 160)} => ${hit.e.response.status}`);
     this.learn(hit, url, req, body, s);
     const rec = hit.e.response;
     if (!rec.status) {
@@ -335,33 +342,48 @@ export class Playback {
     }
     differing(jsonOf(hit.e.request.postData?.text), jsonOf(body), pairs);
     for (const [rec, now] of pairs) {
-      if (rec === now || rec.length < MIN_MAPPED || this.map.get(rec) === now) continue;
+      if (rec === now || rec.length < MIN_MAPPED || this.map.get(rec) === now || shapeOf(rec) !== shapeOf(now)) continue;
       if (!this.map.has(rec)) s.mapped++;
       this.map.set(rec, now);
     }
   }
 
   /**
-   * `text` with each recorded value replaced by the new one (as JSON string content inside a JSON
-   * body), the claims of a JWT in it too (a user token names the user the check registered).
+   * `text` with each recorded value replaced by the new one: in a JSON answer, whole string values only
+   * (and the claims of a JWT among them: a user token names the user the check registered), written
+   * back only when one changed; elsewhere (a header) the whole value.
    */
   private mapped(text: string, map: Map<string, string>, json: boolean): string {
     if (!map.size || !text) return text;
-    const replaceAll = (t: string, escape: boolean) => {
-      const esc = (v: string) => (escape ? JSON.stringify(v).slice(1, -1) : v);
-      let out = t;
-      for (const rec of [...map.keys()].sort((x, y) => y.length - x.length)) {
-        const from = esc(rec);
-        if (out.includes(from)) out = out.split(from).join(esc(map.get(rec)!));
+    if (!json) return map.get(text) ?? text;
+    let changed = false;
+    const walk = (v: unknown, depth: number): unknown => {
+      if (depth > 32) return v;
+      if (typeof v === 'string') {
+        const now = map.get(v) ?? this.mappedJwt(v, map);
+        if (now !== v) changed = true;
+        return now;
       }
-      return out;
+      if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, depth + 1)]));
+      return v;
     };
-    return replaceAll(text, json).replace(JWT, (jwt) => {
-      const [h, p, sig] = jwt.split('.');
-      const claims = Buffer.from(p, 'base64url').toString('utf8');
-      if (jsonOf(claims) === undefined) return jwt;
-      const now = replaceAll(claims, true);
-      return now === claims ? jwt : `${h}.${Buffer.from(now).toString('base64url')}.${sig}`;
-    });
+    const out = walk(jsonOf(text), 0);
+    return changed ? JSON.stringify(out) : text;
+  }
+
+  /** A JWT whose claims hold recorded values, with those claims mapped (its signature slot as it was). */
+  private mappedJwt(v: string, map: Map<string, string>): string {
+    if (!JWT_WHOLE.test(v)) return v;
+    const [h, p, sig] = v.split('.');
+    const claims = jsonOf(Buffer.from(p, 'base64url').toString('utf8'));
+    if (!claims || typeof claims !== 'object') return v;
+    let changed = false;
+    const now = Object.fromEntries(Object.entries(claims).map(([k, x]) => {
+      const m = typeof x === 'string' ? map.get(x) : undefined;
+      if (m !== undefined) changed = true;
+      return [k, m ?? x];
+    }));
+    return changed ? `${h}.${Buffer.from(JSON.stringify(now)).toString('base64url')}.${sig}` : v;
   }
 }
