@@ -27,8 +27,12 @@ const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 const JWT_WHOLE = /^eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*$/;
 const BEARER = /\b(Bearer|Basic)(\s+)([^\s"',;\\]+)/gi;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
-/** 13 to 19 digits, optionally grouped by spaces or dashes: a card number when Luhn-valid. */
-const PAN = /(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])/g;
+/**
+ * 13 to 19 digits in a row, or in groups of four split by spaces or dashes: a card number when
+ * Luhn-valid. Not inside a longer token (a UUID's all-digit groups, a hex id).
+ */
+export const PAN_LIKE = /(?<![0-9A-Za-z-])(?:[0-9]{13,19}|[0-9]{4}(?:[ -][0-9]{4}){2,3}(?:[ -]?[0-9]{1,3})?)(?![0-9A-Za-z-])/g;
+const PAN = PAN_LIKE;
 const IBAN = /\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]){11,30}\b/g;
 const FORM_SECRET = /\b(client_secret=)([^&\s'"]+)/g;
 
