@@ -26,7 +26,8 @@ import { prepareOutDir, writePackage } from './package.ts';
 import { committedProfileJson } from './redact.ts';
 import { Committer } from './commit.ts';
 import { RawCapture } from './raw-capture.ts';
-import { commitHar, commitJson, commitText } from './transcript.ts';
+import { commitHar, commitJson, commitLiterals, commitText } from './transcript.ts';
+import { secretsOf } from '../profile/index.ts';
 import { notRejudgeable } from './rejudgeable.ts';
 import { ruleSet, scopeOf, specVersion, validDays as checkValidDays } from './scope.ts';
 
@@ -107,6 +108,9 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
     const committer = new Committer();
     const transcript = commitHar(JSON.parse(await readFile(files.har, 'utf8')) as Har, committer, raw);
     const profileJson = committedProfileJson(profile!, committer);
+    // The profile's literal secrets, wherever a pass by name or shape left one (JSON-escaped as written).
+    const literals = secretsOf(profile!).flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]);
+    const literal = (text: string) => commitLiterals(text, literals, committer);
     const results = commitJson(JSON.parse(await readFile(files.json, 'utf8')), committer) as Record<string, unknown> & { target: string; runId: string; started: string; finished: string; summary: unknown; checks: { checkId: string; rules: string[] }[] };
     const specFiles = await digestTree(packagePath('spec'));
     const specDigest = treeDigest(specFiles);
@@ -139,11 +143,11 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
     const manifest = await writePackage(
       outDir,
       {
-        [PACKAGE_FILES.html]: commitText(await readFile(files.html, 'utf8'), committer),
-        [PACKAGE_FILES.results]: `${JSON.stringify(results, null, 2)}\n`,
-        [PACKAGE_FILES.junit]: commitText(await readFile(files.junit, 'utf8'), committer),
+        [PACKAGE_FILES.html]: literal(commitText(await readFile(files.html, 'utf8'), committer)),
+        [PACKAGE_FILES.results]: literal(`${JSON.stringify(results, null, 2)}\n`),
+        [PACKAGE_FILES.junit]: literal(commitText(await readFile(files.junit, 'utf8'), committer)),
         [PACKAGE_FILES.profile]: profileJson,
-        [PACKAGE_FILES.transcript]: `${JSON.stringify(transcript, null, 2)}\n`,
+        [PACKAGE_FILES.transcript]: literal(`${JSON.stringify(transcript, null, 2)}\n`),
         [PACKAGE_FILES.certificate]: `${JSON.stringify(certificate, null, 2)}\n`,
       },
       key,

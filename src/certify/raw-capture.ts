@@ -19,6 +19,8 @@ export interface RawExchange {
 const MAX_BODY = 1024 * 1024;
 /** Exchanges kept: a certify run is bounded, so is this. */
 const MAX_EXCHANGES = 50_000;
+/** Body bytes kept in all: past it, answers keep the HAR's (masked, committed as they are) text. */
+const MAX_TOTAL = 256 * 1024 * 1024;
 
 interface Pending {
   id: string;
@@ -51,6 +53,7 @@ function decode(body: Buffer, encoding: string | undefined): string {
 export class RawCapture {
   private readonly pending = new WeakMap<object, Pending>();
   private readonly done = new Map<string, RawExchange>();
+  private total = 0;
   private readonly onCreate = (m: unknown) => {
     const { request } = m as { request: UndiciRequest };
     const requestHeaders = headerPairs(request.headers);
@@ -74,9 +77,10 @@ export class RawCapture {
   private readonly onChunk = (m: unknown) => {
     const { request, chunk } = m as { request: object; chunk: Buffer };
     const p = this.pending.get(request);
-    if (!p || p.size > MAX_BODY) return;
+    if (!p || p.size > MAX_BODY || this.total > MAX_TOTAL) return;
     p.chunks.push(Buffer.from(chunk));
     p.size += chunk.length;
+    this.total += chunk.length;
     p.raw.responseBody = decode(Buffer.concat(p.chunks), p.raw.responseHeaders['content-encoding']);
   };
 

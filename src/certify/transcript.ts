@@ -91,6 +91,19 @@ export function commitText(text: string, c: Committer): string {
     .replace(IBAN, (m) => (ibanValid(m) ? c.commit('iban', m.replace(/ /g, '')) : m));
 }
 
+/**
+ * Literal secrets (the profile's, src/profile/mask secretsOf) wherever they are left: a secret sent in a
+ * body that is not JSON, or pasted into a message. Longest first, so a secret holding another is whole.
+ */
+export function commitLiterals(text: string, literals: readonly string[], c: Committer): string {
+  let out = text;
+  for (const s of [...literals].sort((a, b) => b.length - a.length)) {
+    if (!s || !out.includes(s)) continue;
+    out = out.split(s).join(c.commit('secret', s));
+  }
+  return out;
+}
+
 /** A JSON value with every secret committed: by member name, then by shape. */
 export function commitJson(value: unknown, c: Committer, key?: string): unknown {
   if (typeof value === 'string' || typeof value === 'number') {

@@ -48,9 +48,8 @@ async function certifyHandler(args: CertifyArgs, io: CliIo): Promise<number> {
 }
 
 // certify: the seed is recorded in the certificate; --strict refuses it on warnings.
-export const certifyCommand = flagCommand<CertifyArgs>(['config', 'profile', 'target', 'seed', 'concurrency', 'timeout-budget', 'check-timeout', 'strict'], {
+export const certifyCommand = flagCommand<CertifyArgs>(['config', 'profile', 'target', 'seed', 'concurrency', 'timeout-budget', 'check-timeout', 'strict', 'salts'], {
   out: { type: 'string', demandOption: true, describe: 'New (or empty) directory for the package' },
   key: { type: 'string', describe: 'Private Ed25519 JWK file to sign with (default: a key generated for this package)' },
   'valid-days': { type: 'number', describe: 'Days the certificate holds (scope.validUntil); verify fails after that date (default 365)' },
-  salts: { type: 'string', describe: "Where the commitments' salts go, outside the package (default OUT.salts.json beside it); keep it private" },
 }, certifyHandler);

@@ -9,7 +9,7 @@ import { readSalts, reveal } from '../../certify/reveal.ts';
 import { rejudgePackage, verifyPackage, type RejudgeReport } from '../../certify/index.ts';
 import { ConfigError } from '../../errors/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
-import { withCancellation } from '../cancel.ts';
+import { sharedFlags } from '../flags.ts';
 
 /** The flags verify's builder declares. */
 interface VerifyArgs {
@@ -50,7 +50,8 @@ async function verifyHandler(args: VerifyArgs, io: CliIo): Promise<number> {
     }
   }
   if (!args.rejudge) return 0;
-  const report = await withCancellation(io, 'the re-judging run is aborted', (signal) => rejudgePackage(dir, { signal }));
+  // Offline and bounded by the transcript: Ctrl-C ends the process, and with it the loopback playback.
+  const report = await rejudgePackage(dir);
   printRejudge(report, io);
   if (!report.reproduced.length && !report.differs.length) {
     io.stderr.write('Nothing was re-judged: every check of the package is marked not re-judgeable offline (inconclusive)\n');
@@ -61,12 +62,11 @@ async function verifyHandler(args: VerifyArgs, io: CliIo): Promise<number> {
 
 export const verifyCommand: CommandImpl<VerifyArgs> = {
   builder: (y: Argv) =>
-    y
+    sharedFlags(y, 'salts')
       .positional('package', { type: 'string', describe: 'Directory written by certify --out' })
       .option('key', { type: 'string', describe: "The publisher's public Ed25519 JWK (default: the package's own public-key.jwk.json)" })
       .option('rejudge', { type: 'boolean', describe: "Re-run the package's checks with its seed against its transcript (offline playback); exit 1 when a verdict is not reproduced" })
       .option('reveal', { type: 'string', array: true, describe: 'FIELD=VALUE (FIELD: email, token, secret, pan, cvv, iban, or a field name): confirm the run saw this value; needs --salts; repeatable' })
-      .option('salts', { type: 'string', describe: 'Salts file certify wrote beside the package (OUT.salts.json), or a reveal file cut from it' })
       .option('write-reveal', { type: 'string', describe: "With one --reveal and the certifier's salts: write a reveal file holding that value's salt only, to hand out" }),
   run: verifyHandler,
 };
