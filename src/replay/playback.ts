@@ -19,7 +19,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Har, HarEntry } from '../report/har.ts';
-import { normalise } from './shape.ts';
+import { credentialOf, differing, jsonOf, JWT_WHOLE, leaves, segmentsMatch, shapeOf, similarity, VALUE } from './playback-match.ts';
 
 /** Values shorter than this are never mapped: "DE" or "true" would be replaced everywhere. */
 const MIN_MAPPED = 6;
@@ -28,29 +28,6 @@ const NOT_COMPARED = new Set(['traceparent', 'x-request-id', 'user-agent', 'cont
 /** Response headers not replayed: the playback server frames the answer itself. */
 const NOT_SENT = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
 const MAX_REQUEST_BYTES = 1024 * 1024;
-/**
- * Values worth following from an answer into later requests: ids, addresses, tokens, commitments (8+
- * characters, no spaces, a digit in them or a commitment). Not words: a status such as
- * "ActivationNotStarted" is in many answers and requests without being made once and shared.
- */
-const VALUE = /^(?=.*[0-9]|cmt|eyJ)[A-Za-z0-9][A-Za-z0-9._@:+/=-]{7,}$/;
-
-/** The string leaves of a JSON value (values, never member names). */
-function leaves(v: unknown, out: string[] = [], depth = 0): string[] {
-  if (depth > 32 || out.length > 1000) return out;
-  if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) for (const x of v) leaves(x, out, depth + 1);
-  else if (v && typeof v === 'object') for (const x of Object.values(v)) leaves(x, out, depth + 1);
-  return out;
-}
-const JWT_WHOLE = /^eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*$/;
-
-export interface PlaybackUse {
-  /** 1-based entry number in the HAR. */
-  entry: number;
-  /** The check whose request it answered. */
-  checkId: string;
-}
 
 export interface CheckPlayback {
   /** Requests nothing in the transcript answers, each `METHOD path: why`. */
@@ -75,74 +52,10 @@ interface Recorded {
   by?: string;
 }
 
-function segmentsMatch(rec: string, now: string, map: Map<string, string>): boolean {
-  if (rec === now) return true;
-  const a = decodeURIComponent(rec);
-  const b = decodeURIComponent(now);
-  if (map.get(a) === b) return true;
-  // Volatile values (ids, addresses, timestamps) of the same shape: the run made a new one.
-  const na = normalise(a);
-  return na !== a && na === normalise(b);
-}
-
 function routeMatches(r: Recorded, method: string, url: URL, map: Map<string, string>): boolean {
   if (r.e.request.method.toUpperCase() !== method) return false;
   const [a, b] = [r.url.pathname.split('/'), url.pathname.split('/')];
   return a.length === b.length && a.every((s, i) => segmentsMatch(s, b[i], map));
-}
-
-function jsonOf(text: string | undefined): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Pairs of strings that differ between the recorded and the new value at the same place. */
-function differing(rec: unknown, now: unknown, out: [string, string][], depth = 0): void {
-  if (depth > 32 || out.length > 200) return;
-  if (typeof rec === 'string' && typeof now === 'string') {
-    if (rec !== now) out.push([rec, now]);
-    return;
-  }
-  if (Array.isArray(rec) && Array.isArray(now)) {
-    rec.forEach((v, i) => i < now.length && differing(v, now[i], out, depth + 1));
-    return;
-  }
-  if (rec && now && typeof rec === 'object' && typeof now === 'object') {
-    for (const [k, v] of Object.entries(rec)) if (k in now) differing(v, (now as Record<string, unknown>)[k], out, depth + 1);
-  }
-}
-
-/** The kind of value a string is, so a value is only ever mapped to one of its kind (an id to an id). */
-function shapeOf(v: string): string {
-  if (/^cmt[.-](token|secret|pan|cvv|iban)[.-]/.test(v)) return 'committed';
-  if (/^[^@\s]+@[^@\s]+$/.test(v)) return 'email';
-  const n = normalise(v);
-  return n !== v ? n : 'text';
-}
-
-/** A committed credential is known by its commitment (the claims of a JWT may carry mapped values). */
-function credentialOf(header: string): string {
-  return /cmt[.-]token[.-]([a-p]{40})/.exec(header)?.[1] ?? header;
-}
-
-/**
- * How alike a recorded JSON body and a new one are: the same members (a property test sends one
- * operation with several member sets) count most, then each leaf value equal up to mapped values.
- */
-function similarity(rec: unknown, now: unknown, map: Map<string, string>, depth = 0): number {
-  if (depth > 16) return 0;
-  if (rec && now && typeof rec === 'object' && typeof now === 'object' && !Array.isArray(rec) && !Array.isArray(now)) {
-    const [a, b] = [Object.keys(rec).sort(), Object.keys(now).sort()];
-    let n = a.join() === b.join() ? 10 : 0;
-    for (const k of a) if (k in now) n += similarity((rec as Record<string, unknown>)[k], (now as Record<string, unknown>)[k], map, depth + 1);
-    return n;
-  }
-  if (Array.isArray(rec) && Array.isArray(now)) return rec.reduce<number>((n, v, i) => n + (i < now.length ? similarity(v, now[i], map, depth + 1) : 0), rec.length === now.length ? 1 : 0);
-  return rec === now || (typeof rec === 'string' && map.get(rec) === now) ? 1 : 0;
 }
 
 export class Playback {
