@@ -52,6 +52,12 @@ interface Recorded {
   by?: string;
 }
 
+/** The same path segment by segment, each equal or the recorded one mapped to it (not merely alike in shape). */
+function samePath(rec: URL, now: URL, map: Map<string, string>): boolean {
+  const [a, b] = [rec.pathname.split('/'), now.pathname.split('/')];
+  return a.length === b.length && a.every((x, i) => x === b[i] || map.get(decodeURIComponent(x)) === decodeURIComponent(b[i]));
+}
+
 function routeMatches(r: Recorded, method: string, url: URL, map: Map<string, string>): boolean {
   if (r.e.request.method.toUpperCase() !== method) return false;
   const [a, b] = [r.url.pathname.split('/'), url.pathname.split('/')];
@@ -205,8 +211,9 @@ export class Playback {
     const now = jsonOf(body);
     const score = (r: Recorded) => {
       const text = r.e.request.postData?.text ?? '';
-      // The credentials and user headers first (one route asked as two users), then the body.
-      return (this.sameIdentity(r, req, map) ? 1000 : 0) + (text === body ? 500 : similarity(jsonOf(text), now, map));
+      // The same resource first (its id in the path, up to mapped values), then the credentials and
+      // user headers (one route asked as two users), then the body.
+      return (samePath(r.url, url, map) ? 2000 : 0) + (this.sameIdentity(r, req, map) ? 1000 : 0) + (text === body ? 500 : similarity(jsonOf(text), now, map));
     };
     const best = (list: Recorded[]) => list.reduce<Recorded | undefined>((a, r) => (!a || score(r) > score(a) ? r : a), undefined);
     const route = this.recorded.filter((r) => r.origin === origin && !r.used && routeMatches(r, method, url, map));
