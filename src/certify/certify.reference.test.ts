@@ -21,7 +21,7 @@ describe('certify on the embedded reference', () => {
     expect(made.code, made.err).toBe(0);
     expect(made.out).toContain(`Certification package written to ${pkg}`);
     const files = (await readdir(pkg)).sort();
-    expect(files).toEqual(['certificate.json', 'junit.xml', 'manifest.json', 'manifest.jws', 'profile.json', 'public-key.jwk.json', 'report.html', 'results.json']);
+    expect(files).toEqual(['certificate.json', 'junit.xml', 'manifest.json', 'manifest.jws', 'profile.json', 'public-key.jwk.json', 'report.html', 'results.json', 'transcript.har']);
     const cert = JSON.parse(await readFile(path.join(pkg, 'certificate.json'), 'utf8'));
     expect(cert).toMatchObject({ seed: 21, tool: { name: 'baas-conform' }, summary: { failed: 0, blocked: 0 } });
     const ok = await cli(['verify', pkg], root);

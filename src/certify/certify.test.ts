@@ -192,14 +192,28 @@ describe('certify', () => {
   it('writes a verifiable package when the run passes; refuses a used --out', async () => {
     healthy = true;
     const out = path.join(root, 'certified');
-    const result = await certify({ ...base(), outDir: out, checkList: [read, other], keyFile });
+    const result = await certify({ ...base(), outDir: out, checkList: [read, other], keyFile, validDays: 3 });
     expect(result.keyGenerated).toBe(false);
-    expect(Object.keys(result.manifest.files).sort()).toEqual(['certificate.json', 'junit.xml', 'profile.json', 'public-key.jwk.json', 'report.html', 'results.json']);
+    expect(Object.keys(result.manifest.files).sort()).toEqual(['certificate.json', 'junit.xml', 'profile.json', 'public-key.jwk.json', 'report.html', 'results.json', 'transcript.har']);
     await verifyPackage(out, { keyFile: publicKeyFile });
     const cert = JSON.parse(await readFile(path.join(out, 'certificate.json'), 'utf8'));
     expect(cert).toMatchObject({ kind: 'baas-conform/certificate', tool: { name: 'baas-conform' }, seed: 3, spec: { algorithm: 'sha256', digest: expect.stringMatching(/^[0-9a-f]{64}$/) } });
     expect(Object.keys(cert.spec.files)).toContain('openapi.yaml');
     for (const f of await readdir(out)) expect(await readFile(path.join(out, f), 'utf8')).not.toContain('certify-secret-9');
+    // The secret is committed (the same commitment the transcript would show for it); its salt is beside the package.
+    const salts = JSON.parse(await readFile(result.saltsFile, 'utf8'));
+    expect(path.dirname(result.saltsFile)).toBe(root);
+    const profileDoc = JSON.parse(await readFile(path.join(out, 'profile.json'), 'utf8'));
+    expect(profileDoc.clients[0].client_secret).toMatch(/^cmt\.secret\.[a-p]{40}$/);
+    expect(salts.salts[profileDoc.clients[0].client_secret]).toBeTruthy();
+    expect(JSON.parse(await readFile(path.join(out, 'transcript.har'), 'utf8')).log.entries.map((e: { _check: string }) => e._check)).toEqual(['x.read', 'x.other']);
+    expect(cert.scope).toMatchObject({ baseUrl: url, validDays: 3 });
+    expect(cert.rejudge.notOffline).toEqual([]);
     await expect(certify({ ...base(), outDir: out, checkList: [read, other] })).rejects.toBeInstanceOf(CertifyOutputError);
+  });
+
+  it('refuses --valid-days that is not a whole number of days, before running', async () => {
+    await expect(certify({ ...base(), outDir: path.join(root, 'days'), checkList: [read, other], validDays: 0 })).rejects.toThrow(/--valid-days must be a whole number of days from 1 to 3650, got 0/);
+    await expect(readdir(path.join(root, 'days'))).rejects.toThrow();
   });
 });

@@ -5,3 +5,7 @@ export { generateSigningKey, loadSigningKey, loadVerifyKey, publicOf, thumbprint
 export { PACKAGE_FILES, MANIFEST_KIND, CERTIFICATE_KIND, type Manifest } from './layout.ts';
 export { redactedProfileJson } from './redact.ts';
 export { CertificationRefusedError, CertifyKeyError, CertifyOutputError, PackageVerificationError, type PackageProblem } from './errors.ts';
+export { rejudgePackage, type RejudgeReport, type RejudgedVerdict, type RejudgeOptions } from './rejudge.ts';
+export { notRejudgeable, type NotRejudgeable } from './rejudgeable.ts';
+export { Committer, commitmentOf, opens, COMMITMENT, SALTS_KIND, type CommitKind, type SaltsFile } from './commit.ts';
+export { VALID_DAYS_DEFAULT } from './scope.ts';

@@ -10,6 +10,8 @@ export const PACKAGE_FILES = {
   results: 'results.json',
   junit: 'junit.xml',
   html: 'report.html',
+  /** The run's exchanges (HAR 1.2), secrets committed (src/certify/transcript.ts). */
+  transcript: 'transcript.har',
 } as const;
 
 export const MANIFEST_KIND = 'baas-conform/manifest';

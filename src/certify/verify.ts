@@ -10,6 +10,7 @@ import { PackageVerificationError, type PackageProblem } from './errors.ts';
 import { loadVerifyKey } from './keys.ts';
 import { MANIFEST_KIND, PACKAGE_FILES, type Manifest } from './layout.ts';
 import { encodeHeader, headerFor, parseDetached, verifyDetached } from './signature.ts';
+import { assertNotExpired } from './scope.ts';
 
 export interface VerifyResult {
   dir: string;
@@ -17,6 +18,8 @@ export interface VerifyResult {
   files: number;
   /** true when --key was given (authenticity shown), false when the package's own key was used. */
   keyGiven: boolean;
+  /** The certificate's scope.validUntil, when it states one. */
+  validUntil?: string;
 }
 
 async function readOrUndefined(file: string): Promise<Buffer | undefined> {
@@ -39,7 +42,7 @@ function parseManifest(bytes: Buffer): Manifest | undefined {
 }
 
 /** Throws PackageVerificationError naming what does not match; resolves when everything does. */
-export async function verifyPackage(dir: string, opts: { keyFile?: string } = {}): Promise<VerifyResult> {
+export async function verifyPackage(dir: string, opts: { keyFile?: string; now?: Date } = {}): Promise<VerifyResult> {
   const fail = (problems: PackageProblem[]): never => {
     throw new PackageVerificationError(dir, problems);
   };
@@ -98,5 +101,17 @@ export async function verifyPackage(dir: string, opts: { keyFile?: string } = {}
   const listed = new Set([...Object.keys(manifest!.files), PACKAGE_FILES.manifest, PACKAGE_FILES.signature]);
   for (const f of await listFiles(dir)) if (!listed.has(f)) problems.push({ file: f, problem: 'extra file, not in the signed manifest' });
   if (problems.length) fail(problems);
-  return { dir, kid: key.kid, files: Object.keys(manifest!.files).length, keyGiven: !!opts.keyFile };
+  // Signed and whole: now its date. A package past scope.validUntil no longer certifies anything.
+  let validUntil: string | undefined;
+  if (manifest!.files[PACKAGE_FILES.certificate]) {
+    let cert: { scope?: { validUntil?: unknown } };
+    try {
+      cert = JSON.parse((await readFile(path.join(dir, PACKAGE_FILES.certificate))).toString('utf8')) as typeof cert;
+    } catch {
+      return fail([{ file: PACKAGE_FILES.certificate, problem: 'signed, but not JSON' }]);
+    }
+    assertNotExpired(dir, cert, opts.now);
+    if (typeof cert.scope?.validUntil === 'string') validUntil = cert.scope.validUntil;
+  }
+  return { dir, kid: key.kid, files: Object.keys(manifest!.files).length, keyGiven: !!opts.keyFile, ...(validUntil ? { validUntil } : {}) };
 }

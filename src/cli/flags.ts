@@ -29,6 +29,7 @@ export const SHARED_FLAGS = {
   'control-adapter': { type: 'string', describe: 'Control adapter file (YAML, spec/schemas/control-adapter.schema.json) or JS module; overrides profile.control_adapter' },
   'pci-auth': { type: 'string', choices: ['s2s', 'user', 'headers'], describe: 'Require credentials on pci_url, whose authentication the spec does not show: the S2S token, a user token, or an X-Api-Key header; given in the printed profile as operation_auth (header values masked in every record)' },
   'profile-out': { type: 'string', describe: 'Also write the profile JSON to this file (mode 0600)' },
+  salts: { type: 'string', describe: "The salts of a certification package's commitments, kept outside it: certify writes them (default OUT.salts.json beside the package; keep the file private), verify --reveal reads them (or a reveal file cut from them)" },
 } as const satisfies Record<string, Options>;
 
 export type SharedFlag = keyof typeof SHARED_FLAGS;

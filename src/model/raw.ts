@@ -66,6 +66,9 @@ export interface RawRule {
   operations?: string[];
   testable?: boolean;
   untestable_reason?: string;
+  /** `no`: its checks cannot be re-judged offline from a transcript (verify --rejudge); rejudge_reason says why. */
+  rejudge?: 'offline' | 'no';
+  rejudge_reason?: string;
   /** Why a testable rule is checked loosely (rules --audit). */
   loose?: string;
   unspecified?: unknown;

@@ -24,6 +24,8 @@ function pickCommon(raw: RawRule, file: string, pointer: string, defaults: { sec
     operations: (raw.operations ?? []) as string[],
     testable: raw.testable ?? true,
     ...(raw.untestable_reason ? { untestable_reason: raw.untestable_reason } : {}),
+    ...(raw.rejudge ? { rejudge: raw.rejudge } : {}),
+    ...(raw.rejudge_reason ? { rejudge_reason: raw.rejudge_reason } : {}),
     ...(raw.loose ? { loose: raw.loose as string } : {}),
     ...(raw.unspecified ? { unspecified: raw.unspecified } : {}),
     ...(raw.readings ? { readings: raw.readings } : {}),
@@ -134,6 +136,9 @@ export function rulesById(rules: readonly Rule[], operations: ReadonlyMap<string
       }
     });
     checkReadings(r);
+    if (r.rejudge === 'no' && !r.rejudge_reason) {
+      throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/rejudge_reason`, `rule ${r.id} is marked rejudge: no without a rejudge_reason (what the transcript does not hold)`);
+    }
     if (!r.testable && !r.untestable_reason) {
       throw new ModelError(`spec/${r.source.file}`, `${r.source.pointer}/untestable_reason`, `rule ${r.id} is marked testable: false without an untestable_reason`);
     }

@@ -34,6 +34,13 @@ export interface RuleBase {
   testable: boolean;
   untestable_reason?: string;
   /**
+   * `no` when a check of this rule cannot be judged again offline from a certificate's transcript
+   * (verify --rejudge): its verdict rests on what the transcript does not hold (webhooks the target
+   * delivered, the wall clock, the TLS handshake); `rejudge_reason` says why. Absent: offline.
+   */
+  rejudge?: 'offline' | 'no';
+  rejudge_reason?: string;
+  /**
    * Set when a testable rule is checked loosely: why a faulty server can still pass its checks
    * (presence only, a reading the spec does not pick, a skip). Absent on a testable rule: checked
    * exactly. `baas-conform rules --audit` (src/checks/spec-audit.ts) counts both.

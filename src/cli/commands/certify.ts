@@ -12,6 +12,8 @@ interface CertifyArgs extends RunFlagValues {
   out?: string;
   key?: string;
   strict?: boolean;
+  validDays?: number;
+  salts?: string;
 }
 
 async function certifyHandler(args: CertifyArgs, io: CliIo): Promise<number> {
@@ -29,6 +31,8 @@ async function certifyHandler(args: CertifyArgs, io: CliIo): Promise<number> {
       timeoutBudgetMs: o.timeoutBudgetMs,
       checkTimeoutMs: o.checkTimeoutMs,
       strict: !!args.strict,
+      ...(args.validDays !== undefined ? { validDays: args.validDays } : {}),
+      ...(args.salts !== undefined ? { saltsFile: resolve(io.cwd, String(args.salts)) } : {}),
       signal,
       console: { stream: io.stdout },
       onTarget: ({ profile, embedded }) => {
@@ -38,12 +42,14 @@ async function certifyHandler(args: CertifyArgs, io: CliIo): Promise<number> {
   );
   io.stdout.write(`Certification package written to ${result.outDir}: ${Object.keys(result.manifest.files).length} files + manifest.json + manifest.jws (Ed25519, kid ${result.kid})\n`);
   if (result.keyGenerated) io.stdout.write('The signing key was generated for this package; its public JWK is public-key.jwk.json. Publish it apart (or sign with --key) so that verify --key proves who signed.\n');
-  io.stdout.write(`Verify with: baas-conform verify ${result.outDir}${result.keyGenerated ? '' : ' --key PUBLIC_JWK'}\n`);
+  io.stdout.write(`Valid until ${result.validUntil}. Salts of its commitments (keep them, never publish them; verify --reveal uses them): ${result.saltsFile}\n`);
+  io.stdout.write(`Verify with: baas-conform verify ${result.outDir}${result.keyGenerated ? '' : ' --key PUBLIC_JWK'} (add --rejudge to re-judge it offline from its transcript)\n`);
   return 0;
 }
 
 // certify: the seed is recorded in the certificate; --strict refuses it on warnings.
-export const certifyCommand = flagCommand<CertifyArgs>(['config', 'profile', 'target', 'seed', 'concurrency', 'timeout-budget', 'check-timeout', 'strict'], {
+export const certifyCommand = flagCommand<CertifyArgs>(['config', 'profile', 'target', 'seed', 'concurrency', 'timeout-budget', 'check-timeout', 'strict', 'salts'], {
   out: { type: 'string', demandOption: true, describe: 'New (or empty) directory for the package' },
   key: { type: 'string', describe: 'Private Ed25519 JWK file to sign with (default: a key generated for this package)' },
+  'valid-days': { type: 'number', describe: 'Days the certificate holds (scope.validUntil); verify fails after that date (default 365)' },
 }, certifyHandler);
