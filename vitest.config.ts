@@ -7,6 +7,11 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One module graph per worker process, not one per test file: importing the engine, the model and
+    // the suites again for each of ~170 files was a third of a light file's CPU. No test mocks a module
+    // or leaves process state behind (tests that set process.env restore it); VITEST_ISOLATE=1 gives
+    // every file its own again, to rule sharing out when a test fails only in the whole suite.
+    isolate: process.env.VITEST_ISOLATE === '1',
     // Vitest's default for `run` is one worker fewer than the cores: on a 2-core machine one file at a
     // time. The slowest files mostly wait (held answers, token windows, webhook waits, child processes),
     // so two files at once on two cores; more cores keep the default.

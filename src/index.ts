@@ -6,7 +6,7 @@ export { runConformance, conformanceEvents, type ConformanceOptions, type Confor
 export { loadModel, DEFAULT_SPEC_DIR } from './model/index.ts';
 export type { Model, Rule, ErrorRule, Operation, Category } from './model/index.ts';
 export { startReference, type ReferenceOptions, type ReferenceServer } from './reference/index.ts';
-export { runLoad, mergeResults, SCENARIOS, type LoadOptions, type LoadResult, type Thresholds } from './load/index.ts';
+export { runLoad, mergeResults, SCENARIOS, coordinate, startCoordinator, runCoordinatedShard, type LoadOptions, type LoadResult, type Thresholds, type CoordinateOptions, type CoordinatedRun, type Coordinator, type ShardLink } from './load/index.ts';
 export { loadProfile, resolveProfile, maskSecrets, type TargetProfile, type ResolvedProfile, type ProfileOverrides } from './profile/index.ts';
 export { createReporters, ConsoleReporter, JsonReporter, JunitReporter, HtmlReporter, type ReporterSelection, type ConsoleReporterOptions } from './report/index.ts';
 export type { RunEvent, Reporter, CheckResult, CheckFailureInfo, Exchange, RuleVerdict, RunSummary, Verdict } from './events/index.ts';
@@ -16,7 +16,7 @@ export { RUN_DEFAULTS, type RunOutcome, type Shard } from './runner/index.ts';
 export {
   BaasConformError, ConfigError, TargetUnreachableError, CredentialsError, ServiceRegistrationError, CancelledError,
   InputFileError, ModelError, SchemaViolationError, PlanError, AuditPlanError, ControlAdapterError, ResultsFileError, ExpectedFailuresError,
-  CertifyKeyError, CertifyOutputError, PackageVerificationError, CertificationRefusedError, TransportError,
+  CertifyKeyError, CertifyOutputError, PackageVerificationError, CertificationRefusedError, TransportError, CoordinatorProtocolError, CoordinatorRefusedError,
   type InputLocation, type PackageProblem, type TransportErrorCode,
   EXIT_CODES, type Conclusion,
 } from './errors/index.ts';

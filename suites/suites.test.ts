@@ -24,12 +24,20 @@ describe('the check catalogue', () => {
     expect(model.rules.filter((r) => !r.testable && covered.has(r.id)).map((r) => r.id)).toEqual([]);
   });
 
-  it('marks as safe only checks that create nothing (no creating helper is safe)', async () => {
-    const checks = await loadChecks();
-    const safe = checks.filter((c) => c.safe).map((c) => c.id).sort();
-    // Safe checks: token/S2S errors, unknown-user lookups, config reads, token limits.
-    for (const id of safe) expect(id, id).toMatch(/^(errors\.(token|s2s|body)|identity\.(s2s\.user-identifier-missing|s2s\.user-not-found)|auth\.(s2s|user\.agnostic)|users\.config\.reads|schema\.(create-token|get-config|get-validation-rules)|limits\.)/);
-  });
+  it('marks as safe only checks that create nothing: under --safe, the model-driven guard refuses none of their requests', async () => {
+    // The guard (src/client/safe-guard.ts) holds every request against x-mutates / x-moves-money; a
+    // safe-marked check that creates anything fails with SAFE_MODE_REFUSED (src/runner/safe-run.test.ts).
+    const ref = await startReference();
+    try {
+      const profile = resolveProfile(ref.profile, { env: {} });
+      const outcome = await runChecks({ profile, model: await loadModel(), seed: 20240601, numRuns: 5, concurrency: 4, safe: true }, await loadChecks(), []);
+      const ran = outcome.results.filter((r) => r.verdict !== 'skip');
+      expect(ran.length).toBeGreaterThan(0);
+      expect(ran.filter((r) => r.verdict === 'fail' && r.failure.cause === 'SAFE_MODE_REFUSED').map((r) => r.checkId)).toEqual([]);
+    } finally {
+      await ref.close();
+    }
+  }, 120_000);
 });
 
 describe('all checks against the reference server', () => {

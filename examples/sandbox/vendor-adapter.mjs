@@ -63,6 +63,9 @@ const EVENTS = {
   '3ds': 'threeds.challenge_created',
   'erc-withdrawals': 'withdrawal.requested',
   recipients: 'recipient.crypto_details_added',
+  'debt-cases': 'debt_case.opened',
+  corporations: 'corporation.updated',
+  card_limit: 'card.limit_changed',
 };
 
 /** @type {import('baas-conform').ControlModule['operations']} */
@@ -138,5 +141,9 @@ export const operations = {
   async setIdpConfig(input, { http }) {
     const { client_id, app_id, jwks_url } = input.body;
     await vendor(http, 'setIdpConfig', 'PUT', '/sandbox/settings/identity-provider', { body: { client_id, app_id, jwks_url } });
+  },
+
+  async clearIdpConfig(input, { http }) {
+    await vendor(http, 'clearIdpConfig', 'DELETE', `/sandbox/settings/identity-provider/${encodeURIComponent(input.body.app_id)}`, { expect: [204] });
   },
 };

@@ -30,6 +30,9 @@ export const VENDOR_EVENTS = {
   '3ds': 'threeds.challenge_created',
   'erc-withdrawals': 'withdrawal.requested',
   recipients: 'recipient.crypto_details_added',
+  'debt-cases': 'debt_case.opened',
+  corporations: 'corporation.updated',
+  card_limit: 'card.limit_changed',
 } as const;
 
 /** Vendor routes that can be broken on purpose (the example's test shows the run catches it). */
@@ -166,6 +169,7 @@ export async function startVendor(opts: { broken?: VendorRoute[] } = {}): Promis
     ['settings', 'PUT', /^\/sandbox\/settings\/webhook-endpoint$/, async (_m, b) => relay(await forward('PUT', '/webhooks', { base_url: b.url }), () => [200, { url: b.url }])],
     ['settings', 'PUT', /^\/sandbox\/settings\/identity-provider$/, async (_m, b) =>
       relay(await forward('PUT', '/idp', { client_id: b.client_id, app_id: b.app_id, jwks_url: b.jwks_url }), () => [200, { app_id: b.app_id }])],
+    ['settings', 'DELETE', /^\/sandbox\/settings\/identity-provider\/([^/]+)$/, async (m) => relay(await forward('POST', '/idp/clear', { app_id: decodeURIComponent(m[1]) }), () => [204])],
   ];
 
   const server: Server = createServer((req, res) => {

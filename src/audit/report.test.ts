@@ -25,9 +25,12 @@ describe('audit reports', () => {
   it('escape everything the client sent, and list the exchanges of each verdict', () => {
     const html = auditHtml(verdict);
     expect(html).not.toMatch(/<script>|<img /);
-    expect(html).toContain('/x/&lt;img src=x onerror=alert(1)&gt;');
-    expect(html).toMatch(/<section id="CLIENT-PAN-PCI-ONLY">[\s\S]*<td>#1<\/td>/);
-    expect(html).toContain("Content-Security-Policy\" content=\"default-src 'none'");
+    // Handlebars escapes = as well as < and >.
+    expect(html).toContain('/x/&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;');
+    expect(html).toMatch(/<section id="CLIENT-PAN-PCI-ONLY"[^>]*>[\s\S]*<td>#1<\/td>/);
+    // The shared strict CSP: the stylesheet allowed by its hash, never 'unsafe-inline', no style attribute.
+    expect(html).toContain('Content-Security-Policy" content="default-src &#x27;none&#x27;; style-src &#x27;sha256-');
+    expect(html).not.toMatch(/unsafe-inline|style="/);
     expect(auditHtml(verdict, DEFAULT_PLAN)).toContain(`request timeout ${DEFAULT_PLAN.scale.request_timeout_seconds} s,`);
   });
 

@@ -5,10 +5,11 @@
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { auditPage } from '../report/audit-page.ts';
 import { xmlEscape as esc } from '../report/xml.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
 import type { AuditPlan } from './plan.ts';
-import type { AuditVerdict, Exchange, RuleOutcome } from './types.ts';
+import type { AuditVerdict } from './types.ts';
 
 export interface AuditReportPaths {
   json: string;
@@ -40,32 +41,9 @@ export function auditJunit(v: AuditVerdict): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${esc(TOOL_NAME)} audit" tests="${cases.length}" failures="${failures}" errors="${errors}">\n  <testsuite name="client-audit" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
 
-const BADGE: Record<RuleOutcome['outcome'], string> = { pass: '#1a7f37', fail: '#cf222e', warn: '#9a6700', 'not-exercised': '#57606a', untestable: '#57606a' };
-
-function exchangeRow(e: Exchange): string {
-  const injected = e.injected ? (e.injected.kind === 'rate-limit' ? `429${e.injected.retryAfter !== undefined ? ` Retry-After ${e.injected.retryAfter}` : ''}${e.injected.burst ? ` (${e.injected.burst})` : ''}` : e.injected.kind) : '';
-  const took = e.endMs !== undefined ? `${e.endMs - e.startMs} ms` : '';
-  const detail = JSON.stringify({ headers: e.headers, body: e.body, response: e.responseBody }, null, 2);
-  return `<tr><td>#${e.seq}</td><td>${new Date(e.startMs).toISOString().slice(11, 23)}</td><td>${esc(e.server)}</td><td>${esc(e.method)} ${esc(e.path)}${e.query ? `?${esc(e.query)}` : ''}</td><td>${esc(e.operationId ?? 'no route')}</td><td>${esc(e.status ?? '')}${e.abandonedMs !== undefined ? ' abandoned' : ''}</td><td>${esc(injected)}</td><td>${took}</td><td><details><summary>show</summary><pre>${esc(detail)}</pre></details></td></tr>`;
-}
-
+/** audit.html: rendered by the report's page template (src/report/audit-page.ts), strict CSP. */
 export function auditHtml(v: AuditVerdict, plan?: AuditPlan): string {
-  const bySeq = new Map(v.exchanges.map((e) => [e.seq, e]));
-  const rules = v.rules.map((r) => {
-    const rows = r.exchanges.map((s) => bySeq.get(s)).filter((e): e is Exchange => !!e).map(exchangeRow).join('\n');
-    const table = rows ? `<table><thead><tr><th>#</th><th>time</th><th>host</th><th>request</th><th>operation</th><th>status</th><th>imposed</th><th>took</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : '';
-    const dels = (r.deliveries ?? []).map((s) => v.deliveries.find((d) => d.seq === s)).filter(Boolean).map((d) => `<li>delivery ${d!.seq} ${esc(d!.path)} (${d!.attempt}): ${esc(d!.status ?? d!.error ?? '')}</li>`).join('');
-    return `<section id="${esc(r.id)}"><h2><span class="badge" style="background:${BADGE[r.outcome]}">${esc(r.outcome)}</span> ${esc(r.id)} <small>section ${esc(r.section)} · ${esc(r.level)}</small></h2>
-<blockquote>${esc(r.quote)}${r.cites ? `<br><small>cites ${esc(r.cites)}</small>` : ''}</blockquote><p>${esc(r.summary)}</p><p><b>${esc(r.message)}</b></p>${table}${dels ? `<ul>${dels}</ul>` : ''}</section>`;
-  }).join('\n');
-  const c = v.counts;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Client audit</title><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}.badge{color:#fff;padding:1px 8px;border-radius:8px;font-size:13px}blockquote{color:#555;border-left:3px solid #ccc;margin:0;padding-left:1em}pre{white-space:pre-wrap;max-width:60em}</style></head>
-<body><h1>Client audit: ${v.verdict === 'inconclusive' ? 'inconclusive' : v.verdict === 'pass' ? 'passed' : 'failed'}${v.strict ? ' (strict)' : ''}</h1>
-${v.inconclusive ? `<p><b>${esc(v.inconclusive)}</b> (exit ${v.exitCode}).</p>` : ''}
-<p>${c.pass} passed, ${c.fail} failed, ${c.warn} warnings, ${c['not-exercised']} not exercised, ${c.untestable} untestable; ${v.exchanges.length} exchanges, ${v.deliveries.length} webhook deliveries.</p>
-${plan ? `<p>Judged against the plan's scaled times: request timeout ${plan.scale.request_timeout_seconds} s, token refresh buffer ${plan.scale.refresh_buffer_seconds} s, S2S tokens living ${plan.scale.token_lifetime_seconds} s (scaled from the section 8 values; the rules quote them); seed ${plan.seed}.</p>` : ''}
-${rules}</body></html>\n`;
+  return auditPage(v, plan);
 }
 
 export async function writeAuditReports(v: AuditVerdict, plan: AuditPlan, paths: AuditReportPaths): Promise<void> {

@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
-import { auditResponses } from './audit.ts';
+import { auditAnswer, auditResponses } from './audit.ts';
 import type { HttpResponse } from './types.ts';
 
 const ajv = new Ajv();
@@ -74,5 +74,17 @@ describe('auditResponses', () => {
       const { user_address: _a, ...without } = user;
       expect(auditResponses(real, [{ op, res: res(200, without) }])?.rules).toEqual(['ENDPOINT-RESPONSE-SCHEMA']);
     }
+  });
+});
+
+describe('auditAnswer: the section 9.2 naming convention on every success answer', () => {
+  it('names VERSION-FIELD-NAMING for a convention name renamed where the schema leaves fields open; a twin beside the name is no finding', async () => {
+    const real = await loadModel();
+    const item = { id: 'a-1', type: 'CardTransaction', direction: 'Outbound' };
+    const found = auditAnswer(real, 'getActivity', res(200, { ...item, userAddress: '0xabc' }));
+    expect(found?.rule).toBe('VERSION-FIELD-NAMING');
+    expect(found?.detail).toMatch(/userAddress is user_address spelled another way/);
+    expect(auditAnswer(real, 'getActivity', res(200, { ...item, user_address: '0xabc', userAddress: '0xabc' }))).toBeUndefined();
+    expect(auditAnswer(real, 'getActivity', res(200, { ...item, user_address: '0xabc', caseNumber: 'x' }))).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@
 
 import type { CheckFailureInfo } from '../events/index.ts';
 import type { Model, OperationId } from '../model/types.ts';
+import { namingFactsOf, namingProblems } from './naming.ts';
 import { CheckFailure } from './signals.ts';
 import type { HttpResponse } from './types.ts';
 
@@ -30,13 +31,21 @@ const SHAPED = new Set([400, 401, 429, 500]);
 const SHOW = 200;
 const snippet = (res: { text: string }) => (res.text.length > SHOW ? `${res.text.slice(0, SHOW)}…` : res.text);
 
+const mediaTypes = new Map<string, boolean>();
 function isJson(ct: string | undefined): boolean {
-  return typeof ct === 'string' && ct.split(';')[0].trim().toLowerCase() === 'application/json';
+  if (typeof ct !== 'string') return false;
+  // A server sends one or two spellings; the load judge asks per answer, so each is read once.
+  let v = mediaTypes.get(ct);
+  if (v === undefined) {
+    v = ct.split(';')[0].trim().toLowerCase() === 'application/json';
+    if (mediaTypes.size < 64) mediaTypes.set(ct, v);
+  }
+  return v;
 }
 
 /** What the audit found wrong with one answer: the rule it breaks and what was seen (no location prefix). */
 export interface AnswerFinding {
-  rule: 'ERR-BODY-SHAPE' | 'ERR-CATEGORY-STATUS' | 'GENERAL-TRANSPORT-JSON' | 'ENDPOINT-RESPONSE-SCHEMA';
+  rule: 'ERR-BODY-SHAPE' | 'ERR-CATEGORY-STATUS' | 'GENERAL-TRANSPORT-JSON' | 'ENDPOINT-RESPONSE-SCHEMA' | 'VERSION-FIELD-NAMING';
   /** `op (METHOD path)`, for messages. */
   where: string;
   detail: string;
@@ -51,56 +60,78 @@ export type AuditedAnswer = Pick<HttpResponse, 'status' | 'headers' | 'text' | '
  * operation's documented schema and JSON for success answers. Undefined when the answer holds.
  */
 export function auditAnswer(model: Model, op: string, res: AuditedAnswer): AnswerFinding | undefined {
+  return answerJudge(model, op, res.status)(res);
+}
+
+/** The audit of one operation's answers of one status, with its lookups done once: what the load judge calls per answer. */
+export type AnswerJudge = (res: AuditedAnswer) => AnswerFinding | undefined;
+
+const holds: AnswerJudge = () => undefined;
+// One compiled judge per model, operation and status: the load judge asks for one per answer, so
+// the lookups (operation, schema key, validator, section 7 category) happen once, not per answer.
+const judges = new WeakMap<Model, Map<string, AnswerJudge[]>>();
+
+export function answerJudge(model: Model, op: string, status: number): AnswerJudge {
+  let byOp = judges.get(model);
+  if (!byOp) judges.set(model, (byOp = new Map()));
+  let byStatus = byOp.get(op);
+  if (!byStatus) byOp.set(op, (byStatus = []));
+  // Statuses outside 100..999 are not HTTP; they are judged, never cached (a sparse array stays small).
+  const cacheable = Number.isInteger(status) && status >= 100 && status <= 999;
+  let j = cacheable ? byStatus[status] : undefined;
+  if (!j) {
+    j = compileJudge(model, op, status);
+    if (cacheable) byStatus[status] = j;
+  }
+  return j;
+}
+
+function compileJudge(model: Model, op: string, status: number): AnswerJudge {
   const operation = model.operations.get(op as OperationId);
-  if (!operation || operation.server !== 'api') return undefined;
-  const f = findProblem(model, op, res);
-  return f && { ...f, where: `${op} (${operation.method.toUpperCase()} ${operation.pathUnspecified ? 'profile path' : operation.path})` };
-}
-
-// Which validator holds an operation's success answer of a status: looked up once per (op, status), as
-// the load judge asks for every answer.
-const schemaKeys = new WeakMap<Model, Map<string, string | null>>();
-function schemaKey(model: Model, op: string, status: number): string | undefined {
-  let m = schemaKeys.get(model);
-  if (!m) schemaKeys.set(model, (m = new Map()));
-  const id = `${op}:${status}`;
-  let key = m.get(id);
-  if (key === undefined) m.set(id, (key = [id, `${op}:2XX`].find((k) => model.validator(k)) ?? null));
-  return key ?? undefined;
-}
-
-function findProblem(model: Model, op: string, res: AuditedAnswer): Omit<AnswerFinding, 'where'> | undefined {
-  if (SHAPED.has(res.status)) {
-    if (!model.errorBodyValidator(res.json)) {
-      const problems = (model.errorBodyValidator.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
-      return { rule: 'ERR-BODY-SHAPE', detail: `HTTP ${res.status} error body does not have the section 7 shape (${problems}): ${snippet(res)}` };
-    }
-    const cat = (res.json as { error_category: { category: unknown; http_status_code: unknown } }).error_category;
-    const want = model.categoryFor(res.status);
-    if (cat.http_status_code !== res.status || (want !== null && cat.category !== want)) {
-      return { rule: 'ERR-CATEGORY-STATUS', detail: `HTTP ${res.status} carries error_category ${JSON.stringify(cat)}; section 7 gives ${want} with http_status_code ${res.status}` };
-    }
-    return undefined;
+  if (!operation || operation.server !== 'api') return holds;
+  const where = `${op} (${operation.method.toUpperCase()} ${operation.pathUnspecified ? 'profile path' : operation.path})`;
+  const found = (f: Omit<AnswerFinding, 'where'>): AnswerFinding => ({ ...f, where });
+  if (SHAPED.has(status)) {
+    const want = model.categoryFor(status);
+    const errorBody = model.errorBodyValidator;
+    return (res) => {
+      if (!errorBody(res.json)) {
+        const problems = (errorBody.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+        return found({ rule: 'ERR-BODY-SHAPE', detail: `HTTP ${status} error body does not have the section 7 shape (${problems}): ${snippet(res)}` });
+      }
+      const cat = (res.json as { error_category: { category: unknown; http_status_code: unknown } }).error_category;
+      if (cat.http_status_code !== status || (want !== null && cat.category !== want)) {
+        return found({ rule: 'ERR-CATEGORY-STATUS', detail: `HTTP ${status} carries error_category ${JSON.stringify(cat)}; section 7 gives ${want} with http_status_code ${status}` });
+      }
+      return undefined;
+    };
   }
-  if (!(res.status >= 200 && res.status < 300)) return undefined;
-  const key = schemaKey(model, op, res.status);
-  if (!key) return undefined;
+  if (!(status >= 200 && status < 300)) return holds;
+  const key = [`${op}:${status}`, `${op}:2XX`].find((k) => model.validator(k));
+  if (!key) return holds;
   const validate = model.validator(key)!;
-  if (res.text.length === 0) {
-    // No body: 204 has none by definition, and a schema that shows nothing (an action whose answer is
-    // not shown) accepts its absence; a schema that shows fields does not.
-    if (res.status === 204 || validate(undefined)) return undefined;
-    return { rule: 'ENDPOINT-RESPONSE-SCHEMA', detail: `HTTP ${res.status} has an empty body; the ${key} schema shows fields (section 4: all bodies are JSON)` };
-  }
-  if (res.json === undefined) return { rule: 'GENERAL-TRANSPORT-JSON', detail: `HTTP ${res.status} body is not JSON: ${snippet(res)}` };
-  if (!isJson(res.headers['content-type'])) {
-    return { rule: 'ENDPOINT-RESPONSE-SCHEMA', detail: `HTTP ${res.status} has Content-Type ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json` };
-  }
-  if (!validate(res.json)) {
-    const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
-    return { rule: 'ENDPOINT-RESPONSE-SCHEMA', detail: `HTTP ${res.status} does not match the ${key} schema: ${problems}` };
-  }
-  return undefined;
+  const facts = namingFactsOf(model);
+  return (res) => {
+    if (res.text.length === 0) {
+      // No body: 204 has none by definition, and a schema that shows nothing (an action whose answer is
+      // not shown) accepts its absence; a schema that shows fields does not.
+      if (status === 204 || validate(undefined)) return undefined;
+      return found({ rule: 'ENDPOINT-RESPONSE-SCHEMA', detail: `HTTP ${status} has an empty body; the ${key} schema shows fields (section 4: all bodies are JSON)` });
+    }
+    if (res.json === undefined) return found({ rule: 'GENERAL-TRANSPORT-JSON', detail: `HTTP ${status} body is not JSON: ${snippet(res)}` });
+    if (!isJson(res.headers['content-type'])) {
+      return found({ rule: 'ENDPOINT-RESPONSE-SCHEMA', detail: `HTTP ${status} has Content-Type ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json` });
+    }
+    if (!validate(res.json)) {
+      const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
+      return found({ rule: 'ENDPOINT-RESPONSE-SCHEMA', detail: `HTTP ${status} does not match the ${key} schema: ${problems}` });
+    }
+    // Section 9.2 holds for every payload: a convention name renamed or mistyped where the schema leaves
+    // fields open ("Other ... fields: not shown"). A twin beside the name as written is not a finding here.
+    const naming = facts ? namingProblems(res.json, facts) : [];
+    if (naming.length > 0) return found({ rule: 'VERSION-FIELD-NAMING', detail: `HTTP ${status} breaks the section 9.2 field naming convention: ${naming.slice(0, 3).join('; ')}` });
+    return undefined;
+  };
 }
 
 /**

@@ -1,8 +1,9 @@
 // A check is data plus a small function: an id, the rule ids it covers, the spec section, and an
 // async body. The runner knows nothing about specific rules; it only calls `run(ctx)`.
 
+import type { HttpClient } from '../client/types.ts';
 import type { ControlAdapter } from '../control/types.ts';
-import type { ControlOperationId, Model, OperationId, RuleId } from '../model/types.ts';
+import type { ControlOperationId, Model, RuleId } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 
 /** Things a check may need from the target; missing ones make the runner skip it with a reason. */
@@ -54,46 +55,8 @@ export interface Check {
   run(ctx: CheckContext): Promise<void>;
 }
 
-export interface HttpRequest {
-  /** Either an operationId (path resolved from the model or the profile) or a raw path. */
-  op?: OperationId;
-  /** Path parameters for `op`. */
-  params?: Record<string, string>;
-  method?: string;
-  path?: string;
-  /** Which origin: api (base_url, default), pci, control, or an absolute URL in `path`. */
-  server?: 'api' | 'pci' | 'control';
-  query?: Record<string, string | number>;
-  headers?: Record<string, string | undefined>;
-  /** JSON-serialised unless `rawBody` is given. */
-  body?: unknown;
-  rawBody?: string;
-  /** Do not retry on 429 (the rate-limit check wants to see them). */
-  noRetry?: boolean;
-  /** Source IP address to connect from (loopback targets: 127.0.0.2, ... for the per-IP rate limit). */
-  localAddress?: string;
-}
-
-/**
- * One answer. `Body` is unknown until an assertion validated the body: expectSchema(res, op) narrows it
- * to the operation's generated 2xx type (ResponseOf<op>, src/generated/responses.ts).
- */
-export interface HttpResponse<Body = unknown> {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  /** Parsed JSON body, or undefined when the body is not JSON (see `jsonError`). */
-  json: Body;
-  jsonError?: string;
-  durationMs: number;
-}
-
-export interface HttpClient {
-  /** Sends one request, recording the exchange. Transport failures throw TransportError (the check fails with that cause). */
-  send(req: HttpRequest): Promise<HttpResponse>;
-  /** Number of requests sent by this check so far. */
-  readonly count: number;
-}
+// The HTTP types live with the client (src/client/types.ts); re-exported for the checks.
+export type { HttpClient, HttpRequest, HttpResponse } from '../client/types.ts';
 
 export interface CheckContext {
   model: Model;

@@ -3,7 +3,7 @@
 // back as TransportError with the cause named (timeout, abort, too large, connection).
 
 import type { Dispatcher } from 'undici';
-import type { HttpResponse } from '../checks/types.ts';
+import type { HttpResponse } from './types.ts';
 import { decodeBody, parseJsonBounded, tooLarge } from './decode.ts';
 import { toTransportError } from './errors.ts';
 import type { RequestTarget } from './request-target.ts';

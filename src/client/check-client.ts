@@ -3,7 +3,7 @@
 // time limit grows with slow answers, so a slow target is not blamed on the check), the responses kept
 // for the audit of every answer, and one W3C trace whose spans are the attempts.
 
-import type { HttpClient, HttpRequest, HttpResponse } from '../checks/types.ts';
+import type { HttpClient, HttpRequest, HttpResponse } from './types.ts';
 import type { ObservedResponse } from '../checks/audit.ts';
 import type { Exchange } from '../events/index.ts';
 import { ACCEPT_ENCODING } from './decode.ts';
@@ -11,6 +11,7 @@ import { CLIENT_DEFAULTS, FAST_ANSWER_MS } from './defaults.ts';
 import { TransportError, toTransportError } from './errors.ts';
 import { recordExchange, type AttemptRecord } from './exchange-record.ts';
 import type { HttpSession } from './http.ts';
+import { SafeModeRefusal, type SafeGuard } from './safe-guard.ts';
 import { newTraceId, withTrace } from './trace.ts';
 
 /** Responses kept per check for the audit of every answer (memory stays bounded). */
@@ -19,6 +20,8 @@ const OBSERVED_MAX = 5000;
 export interface CheckClientOptions {
   signal?: AbortSignal;
   onExchange?: (exchange: Exchange) => void;
+  /** The --safe guard (safe-guard.ts): a request it names a reason for is refused, never sent. */
+  refuse?: SafeGuard;
 }
 
 /** An HttpClient bound to one check; also maps responses back to their recorded exchange. */
@@ -105,6 +108,8 @@ export class CheckClient implements CheckHttpClient {
   async send(req: HttpRequest): Promise<HttpResponse> {
     const s = this.session;
     const target = s.resolveTarget(req);
+    const refusal = this.opts.refuse?.(req, target);
+    if (refusal) throw new SafeModeRefusal(refusal);
     // Accept-Encoding is sent deliberately: without it any coding is acceptable (RFC 9110) and a
     // compressing proxy would answer with a coding the client did not expect.
     const headers: Record<string, string> = { 'user-agent': CLIENT_DEFAULTS.userAgent, accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING };
@@ -132,14 +137,18 @@ export class CheckClient implements CheckHttpClient {
     for (let attempt = 1; ; attempt++) {
       this.opts.signal?.throwIfAborted();
       // Below the target's documented token limit (src/client/pace.ts): time held here is waiting, as a 429's sleep is.
-      const pacing = performance.now();
-      const answered = await s.pace(req, this.opts.signal).catch((err: unknown) => {
-        this.opts.signal?.throwIfAborted();
-        throw err;
-      });
-      const held = performance.now() - pacing;
-      this.waited += held;
-      this.slow += held;
+      const paced = s.pace(req, this.opts.signal);
+      let answered: (() => void) | undefined;
+      if (paced) {
+        const pacing = performance.now();
+        answered = await paced.catch((err: unknown) => {
+          this.opts.signal?.throwIfAborted();
+          throw err;
+        });
+        const held = performance.now() - pacing;
+        this.waited += held;
+        this.slow += held;
+      }
       this.sent++;
       const started = performance.now();
       const { headers: sent, ids } = withTrace(headers, this.traceId);
@@ -147,7 +156,8 @@ export class CheckClient implements CheckHttpClient {
         this.record({ checkId: this.checkId, target, headers: sent, body, res, error, durationMs, attempt, ids });
       let res: HttpResponse;
       try {
-        res = await s.attempt(target, sent, body, this.opts.signal).finally(answered);
+        const attempt = s.attempt(target, sent, body, this.opts.signal);
+        res = await (answered ? attempt.finally(answered) : attempt);
       } catch (err) {
         this.waitedOn(performance.now() - started);
         const te = err instanceof TransportError ? err : toTransportError(err, target.url.href, { timedOut: false, aborted: false, budgetMs: s.timeoutBudgetMs });

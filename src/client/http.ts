@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SecureContext } from 'node:tls';
 import { Pool } from 'undici';
-import type { HttpRequest, HttpResponse } from '../checks/types.ts';
+import type { HttpRequest, HttpResponse } from './types.ts';
 import type { Model } from '../model/types.ts';
 import { maskSecrets } from '../profile/mask.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
@@ -32,8 +32,6 @@ export interface HttpSessionOptions {
 }
 
 /** Per-run HTTP state: pools, the secrets learned at run time, options resolved once. */
-const NO_PACE = (): void => undefined;
-
 export class HttpSession {
   readonly profile: ResolvedProfile;
   readonly model?: Model;
@@ -71,13 +69,14 @@ export class HttpSession {
 
   /**
    * Waits, for an operation the target rate-limits, until one more request stays below its documented
-   * limit; the result is called when the answer (or the failure) comes.
+   * limit; the result is called when the answer (or the failure) comes. Undefined, synchronously, when
+   * the request is not paced: the unpaced path (nearly every request) costs no promise and no tick.
    */
-  async pace(req: HttpRequest, signal?: AbortSignal): Promise<() => void> {
+  pace(req: HttpRequest, signal?: AbortSignal): Promise<() => void> | undefined {
     // A probe of the limit (noRetry: the rate-limit checks) is theirs alone: never held, and not counted
     // either (a flood spread over source addresses and clients says nothing of the next token request;
     // those checks wait for the target to accept again before they end).
-    if (!this.pacer || !req.op || req.noRetry || !this.paced.has(req.op)) return NO_PACE;
+    if (!this.pacer || !req.op || req.noRetry || !this.paced.has(req.op)) return undefined;
     return this.pacer.take(signal);
   }
 

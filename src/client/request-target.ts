@@ -3,7 +3,7 @@
 // (api, pci, control) picks the profile's base URL. A server the profile does not configure skips the
 // check instead of failing it: the target may simply not offer that environment.
 
-import type { HttpRequest } from '../checks/types.ts';
+import type { HttpRequest } from './types.ts';
 import { SkipSignal } from '../checks/signals.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';

@@ -3,7 +3,7 @@
 // sandbox-simulation calls described in a file, a JS module) is the adapter's business.
 
 import { ControlAdapterError } from '../errors/index.ts';
-import type { HttpClient } from '../checks/types.ts';
+import type { HttpClient } from '../client/types.ts';
 
 /** Inputs of one control operation: path parameters and request-body fields, as spec/control.yaml names them. */
 export interface ControlInput {

@@ -5,4 +5,5 @@ export { InputFileError, ModelError, SchemaViolationError, PlanError, AuditPlanE
 export { CertifyOutputError, PackageVerificationError, CertificationRefusedError, type PackageProblem } from './certify.ts';
 export { TransportError, type TransportErrorCode } from './transport.ts';
 export { describeSchemaProblem } from './schema-problem.ts';
+export { CoordinatorProtocolError, CoordinatorRefusedError } from './coordinator.ts';
 export { EXIT_CODES, conclude, exitCodeOf, inconclusive, type Conclusion } from './exit.ts';

@@ -20,6 +20,7 @@ export interface ControlSchemas {
   CreatedThreeDsChallenge: CreatedThreeDsChallenge;
   EmptyObject: EmptyObject;
   ErrorBody: ErrorBody;
+  IdpAppRef: IdpAppRef;
   IdpConfig: IdpConfig;
   PrimaryWalletUpdate: PrimaryWalletUpdate;
   SepaAccountStatus: SepaAccountStatus;
@@ -79,6 +80,13 @@ export interface ErrorBody {
     details: string;
     [k: string]: unknown;
   }[];
+  [k: string]: unknown;
+}
+export interface IdpAppRef {
+  /**
+   * Provider application ID to configure for no company.
+   */
+  app_id: string;
   [k: string]: unknown;
 }
 export interface IdpConfig {

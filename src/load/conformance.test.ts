@@ -13,7 +13,7 @@ import { main } from '../cli/index.ts';
 import { packagePath } from '../package/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { runLoad, type LoadResult } from './index.ts';
-import { stallTarget, type StallTarget } from './testing.ts';
+import { stallTarget, type Fault, type StallTarget } from './testing.ts';
 
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
 const ENV = { BAAS_CLIENT_ID: 'a', BAAS_CLIENT_SECRET: 'secret-a' };
@@ -85,6 +85,33 @@ describe('load: every answer judged', () => {
       expect(r.conformance!.exchanges['ERR-BODY-SHAPE'][0]).toMatchObject({ op: 'getUserV1', status: 500, content_type: 'text/plain', response_body: 'upstream exploded' });
       expect(r.verdict.pass).toBe(false);
       expect(r.verdict.reasons.join('\n')).toMatch(/ERR-CATEGORY-STATUS on getUserV1/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a JSON 200 labelled text/plain, a 200 that is not JSON and one off its schema are each named; a body in pieces and a mixed-case Content-Type pass', async () => {
+    const user = { id: '00000000-0000-4000-8000-000000000000', user_id: '00000000-0000-4000-8000-000000000000', user_address: '0xabc', wallet_address: '0xabc' };
+    const text = JSON.stringify(user);
+    const faults: Fault[] = [
+      { status: 200, body: text, headers: { 'Content-Type': 'text/plain' } },
+      { status: 200, body: '{"id": 1' },
+      { status: 200, body: JSON.stringify({ ...user, id: undefined }) },
+      { status: 200, body: [text.slice(0, 20), text.slice(20)], headers: { 'CONTENT-TYPE': 'Application/JSON; charset=utf-8' } },
+    ];
+    const t = await stallTarget({ delayFor: () => 0, fault: (n) => (n > 5 && n % 10 < faults.length ? faults[n % 10] : undefined) });
+    try {
+      const profile = resolveProfile({ base_url: t.base_url, clients: [{ client_id: 'a', client_secret: 'secret-a' }] }, { env: {} });
+      const r = await runLoad({ scenario: 'user-read', profile, arrivalRate: 300, durationSec: 1, thresholds: { errorRateMax: 1 } });
+      const c = r.conformance!;
+      expect(c.judged).toBe(c.answers);
+      expect(c.exchanges['ENDPOINT-RESPONSE-SCHEMA'].some((x) => x.content_type === 'text/plain' && /Content-Type "text\/plain", expected application\/json/.test(x.detail))).toBe(true);
+      expect(c.exchanges['ENDPOINT-RESPONSE-SCHEMA'].some((x) => /does not match the getUserV1:2XX schema/.test(x.detail))).toBe(true);
+      expect(c.by_rule['GENERAL-TRANSPORT-JSON']).toBeGreaterThanOrEqual(1);
+      // Three faulty answers in every ten after setup, and never the fourth (pieces, mixed case): nothing more is found.
+      const tens = Math.floor(c.answers / 10);
+      expect(c.findings).toBeGreaterThanOrEqual(3 * (tens - 1));
+      expect(c.findings).toBeLessThanOrEqual(3 * (tens + 1));
     } finally {
       await t.close();
     }

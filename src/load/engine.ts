@@ -9,12 +9,12 @@
 // flight, and its overallRate is a per-second quota on closed connections, not an arrival schedule.
 
 import { Pool } from 'undici';
-import { Fifo } from './fifo.ts';
+import { ArrivalQueue } from './fifo.ts';
 import { newHistogram, toMicros } from './histogram.ts';
 import { arrivalTimes, shapeDurationMs, shapeMax, valueAt } from './schedule.ts';
 import { progressTicker, sendPhase, type Stopped } from './send-phase.ts';
 import { Timeline } from './timeline.ts';
-import { Handler, TimeoutAbort, headerMap, type Hooks, type InFlight } from './dispatch.ts';
+import { Handler, TimeoutAbort, type Hooks, type InFlight } from './dispatch.ts';
 import { countUnanswered, newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats } from './engine-types.ts';
 
 export { newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats, type Progress } from './engine-types.ts';
@@ -29,10 +29,9 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const ops = new Map<string, OpStats>();
   const timeline = new Timeline(Math.ceil((sendMs + drainMs) / 1000) + 2);
   const inflight = new Set<InFlight>();
-  const queue = new Fifo<{ req: EngineRequest; at: number; seq: number }>();
+  const queue = new ArrivalQueue<EngineRequest>();
   const late = { count: 0, max_ms: 0, total_ms: 0, waited_for_connection: 0 };
-  // Queue entries are numbered; every entry still queued after a pump found no free connection.
-  let seq = 0;
+  // Queue entries are numbered (queue.headSeq, queue.lastSeq); every entry up to blockedUpTo was still queued after a pump found no free connection.
   let blockedUpTo = 0;
   let sent = 0;
   let completed = 0;
@@ -94,7 +93,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
       if (r.done) return;
       r.done = true;
       record(r, performance.now(), 'status', status);
-      if (h.chunks) o.onBody!(r.req as EngineRequest, status, headerMap(h.rawHeaders), (h.chunks.length === 1 ? h.chunks[0] : Buffer.concat(h.chunks)).toString('utf8'), h.flags);
+      if (h.flags) o.onBody!(r.req as EngineRequest, status, h.rawHeaders, h.text(), h.flags);
       settled(r);
     },
     error(h, err) {
@@ -120,19 +119,21 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   // Open model: send what the schedule says is due, as long as a connection is free.
   const pump = () => {
     while (queue.length && inflight.size < connections) {
-      const q = queue.shift()!;
+      const seq = queue.headSeq;
+      const at = queue.peekAt();
+      const req = queue.shift();
       const now = performance.now();
-      const lateMs = now - q.at;
+      const lateMs = now - at;
       if (lateMs > 1) {
         late.count++;
         if (live) live.late = late.count;
         late.total_ms += lateMs;
         if (lateMs > late.max_ms) late.max_ms = lateMs;
-        if (q.seq <= blockedUpTo) late.waited_for_connection++;
+        if (seq <= blockedUpTo) late.waited_for_connection++;
       }
-      issue(q.req, q.at);
+      issue(req, at);
     }
-    if (queue.length) blockedUpTo = seq;
+    if (queue.length) blockedUpTo = queue.lastSeq;
   };
   const workerWanted = () => activeWorkers <= Math.round(valueAt(o.shape, performance.now() - t0)) && sent < o.maxRequests;
 
@@ -147,9 +148,9 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
       r.abort?.(new TimeoutAbort('timeout'));
       settled(r);
     }
-    while (queue.length && now - queue.peek()!.at >= o.timeoutMs) {
-      const q = queue.shift()!;
-      const r: InFlight = { op: q.req.op, start: q.at, done: true };
+    while (queue.length && now - queue.peekAt() >= o.timeoutMs) {
+      const at = queue.peekAt();
+      const r: InFlight = { op: queue.shift().op, start: at, done: true };
       sent++;
       record(r, now, 'timeout');
     }
@@ -180,7 +181,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     const now = performance.now() - t0;
     while (nextAt && !nextAt.done && (nextAt.value <= now || (!sending && !stopped))) {
       timeline.at(nextAt.value / 1000).sent++;
-      queue.push({ req: o.next(), at: t0 + nextAt.value, seq: ++seq });
+      queue.push(o.next(), t0 + nextAt.value);
       nextAt = arrivals!.next();
     }
     pump();

@@ -31,6 +31,13 @@ export function decodeHistogram(data: string): Histogram {
   return h;
 }
 
+/** Adds an encoded histogram into each target (decoded once, not copied: the coordinator's per-message path). */
+export function addEncoded(data: string, ...targets: Histogram[]): number {
+  const decoded = hdr.decodeFromCompressedBase64(data, 32, false);
+  for (const t of targets) t.add(decoded);
+  return decoded.totalCount;
+}
+
 export interface LatencySummary {
   /** Milliseconds, from the HDR histogram (3 significant digits). */
   p50: number;

@@ -11,3 +11,4 @@ export { decodeHistogram, encodeHistogram, newHistogram, summarise } from './his
 export * from './types.ts';
 export { LoadJudge } from './judge.ts';
 export { loadMetrics, serveMetrics, type LoadMetrics, type MetricsServer } from './metrics.ts';
+export { coordinate, startCoordinator, coordinatedShardRunner, runCoordinatedShard, planDigest, COORDINATOR_LIMITS, type CoordinateOptions, type CoordinatedRun, type Coordinator, type ShardLink } from './coordinator/index.ts';

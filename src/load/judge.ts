@@ -1,11 +1,11 @@
 // Every answer of a load run judged at load speed by the rules `run` holds every answer to
-// (src/checks/audit.ts auditAnswer: the section 7 body and category for 400/401/429/500, the
+// (src/checks/audit.ts answerJudge: the section 7 body and category for 400/401/429/500, the
 // operation's schema and JSON for success answers; ajv validators compiled once by the model).
 // Findings are counted per rule and per operation; the first few offending exchanges per rule are
 // kept for the report. Sampling (`--judge-sample F`) is deterministic: every answer whose running
 // share crosses the next whole judgement, so F = 0.25 judges answers 4, 8, 12, ...
 
-import { auditAnswer } from '../checks/audit.ts';
+import { answerJudge, type AnswerFinding, type AnswerJudge, type AuditedAnswer } from '../checks/audit.ts';
 import type { Model } from '../model/index.ts';
 import type { ConformanceExchange, ConformanceResult } from './types.ts';
 
@@ -31,6 +31,12 @@ export class LoadJudge {
   private readonly r: ConformanceResult;
   private share = 0;
   private readonly t0 = performance.now();
+  // The last operation and status judged, and their compiled audit: a run's answers come in long runs of one kind.
+  private lastOp = '';
+  private lastStatus = -1;
+  private lastJudge: AnswerJudge = () => undefined;
+  // One answer object reused for every answer (the audit reads it synchronously and keeps nothing).
+  private readonly answer: AuditedAnswer & { headers: Record<string, string> } = { status: 0, headers: {}, text: '', json: undefined };
 
   constructor(
     private readonly model: Model,
@@ -55,6 +61,14 @@ export class LoadJudge {
   }
 
   judge(req: JudgedRequest, status: number, headers: Record<string, string>, text: string): void {
+    this.judgeAnswer(req, status, headers['content-type'], text);
+  }
+
+  /**
+   * One answer judged: its body parsed once, then the compiled audit of its operation and status
+   * (src/checks/audit.ts answerJudge). On the success path nothing is allocated beyond the parse.
+   */
+  judgeAnswer(req: JudgedRequest, status: number, contentType: string | undefined, text: string): void {
     this.r.judged++;
     let json: unknown;
     if (text.length) {
@@ -64,8 +78,24 @@ export class LoadJudge {
         json = undefined;
       }
     }
-    const f = auditAnswer(this.model, req.op, { status, headers, text, json });
-    if (!f) return;
+    if (req.op !== this.lastOp || status !== this.lastStatus) {
+      this.lastOp = req.op;
+      this.lastStatus = status;
+      this.lastJudge = answerJudge(this.model, req.op, status);
+    }
+    const a = this.answer;
+    a.status = status;
+    a.text = text;
+    a.json = json;
+    if (contentType === undefined) delete a.headers['content-type'];
+    else a.headers['content-type'] = contentType;
+    const f = this.lastJudge(a);
+    a.text = '';
+    a.json = undefined;
+    if (f) this.found(f, req, status, contentType, text);
+  }
+
+  private found(f: AnswerFinding, req: JudgedRequest, status: number, contentType: string | undefined, text: string): void {
     const r = this.r;
     r.findings++;
     r.by_rule[f.rule] = (r.by_rule[f.rule] ?? 0) + 1;
@@ -79,7 +109,7 @@ export class LoadJudge {
         request: `${req.method} ${req.path}`,
         ...(req.body !== undefined ? { request_body: redactBody(req.body) } : {}),
         status,
-        content_type: headers['content-type'] ?? null,
+        content_type: contentType ?? null,
         response_body: redactBody(text),
         detail: redactBody(f.detail),
       };

@@ -21,7 +21,7 @@ let compiled: ValidateFunction | undefined;
 export async function resultValidator(): Promise<ValidateFunction> {
   if (!compiled) {
     const schema = JSON.parse(await readFile(packagePath('spec', 'schemas', 'load-result.schema.json'), 'utf8'));
-    compiled = new Ajv2020({ allErrors: false, strict: false }).compile(schema);
+    compiled = new Ajv2020({ allErrors: false, strict: false, logger: false }).compile(schema);
   }
   return compiled;
 }

@@ -22,7 +22,7 @@ import { assertTargetAllowed, LOAD_LIMITS } from './safety.ts';
 import { SCENARIOS, scenarioById, weightedPicker, type MixEntry, type PreparedScenario, type Scenario } from './scenarios.ts';
 import { constantShape, shapeDurationMs, shapeMax, shardShiftMs, type Shape, type Stage } from './schedule.ts';
 import { targetPath, type SetupHttp } from './setup.ts';
-import type { ContractResult, LoadModel, LoadResult, Thresholds } from './types.ts';
+import type { ConformanceResult, ContractResult, LoadModel, LoadResult, Thresholds } from './types.ts';
 import { evaluate } from './verdict.ts';
 import type { Shard } from '../options/shard.ts';
 
@@ -57,7 +57,7 @@ export interface LoadOptions {
   allowRemote?: boolean;
   /** This worker is shard index/total (1-based): it takes 1/total of the rate, connections and requests. */
   shard?: Shard;
-  /** Aborting it stops sending (as a failed abort_on_fail threshold does); requests in flight drain and the result is kept. */
+  /** Aborting it stops sending (as a failed abort_on_fail threshold does); requests in flight drain and the result is kept. A string reason (a coordinator's stop) is the abort's reason in the result. */
   signal?: AbortSignal;
   /** Open model: arrival pattern (default uniform) and the seed of a poisson one (default 1). */
   arrivals?: 'uniform' | 'poisson';
@@ -73,6 +73,8 @@ export interface LoadOptions {
   onProgress?: (p: Progress) => void;
   /** Every latency sample (us) as recorded in the overall histogram. */
   onSample?: (us: number) => void;
+  /** Given the run's conformance so far once judging starts (a coordinated shard reports answers judged). */
+  onJudge?: (conformance: () => ConformanceResult) => void;
   model?: Model;
   /** Most bytes of a setup or read-back answer kept (default 1 MiB); consistency sizes its card owners to it. */
   readBackMaxBytes?: number;
@@ -189,10 +191,11 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
   check(judgeSample >= 0 && judgeSample <= 1, '--judge-sample must be between 0 (off) and 1 (every answer)');
   const metrics = opts.metrics;
   const judge = judgeSample > 0 ? new LoadJudge(model, judgeSample, metrics?.finding) : undefined;
+  if (judge) opts.onJudge?.(() => judge.result());
   const thresholds = opts.thresholds ?? {};
   const thresholdStop = abortWatch(thresholds.rules ?? [], () => judge?.result());
   const signal = opts.signal;
-  const stopWhen: typeof thresholdStop = signal ? (timeline, elapsedMs) => (signal.aborted ? 'cancelled (Ctrl-C)' : thresholdStop?.(timeline, elapsedMs)) : thresholdStop;
+  const stopWhen: typeof thresholdStop = signal ? (timeline, elapsedMs) => (signal.aborted ? (typeof signal.reason === 'string' ? signal.reason : 'cancelled (Ctrl-C)') : thresholdStop?.(timeline, elapsedMs)) : thresholdStop;
 
   const pick = weightedPicker(mix);
   const prefix = new URL(profile.base_url).pathname.replace(/\/+$/, '');

@@ -2,7 +2,7 @@
 // GETs in ~0 ms with bodies that conform to each operation's schema, but stalls some of them, or
 // answers some with a fault. Misbehaving on purpose, so verdicts are shown to fail.
 
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { loadModel } from '../model/index.ts';
@@ -22,7 +22,7 @@ export interface StallOptions {
   /** Seconds until tokens expire (expires_at); default 48 h. */
   tokenTtlSec?: number;
   /** Answer request n (1-based, every request) with this instead of the conforming body: a fault. */
-  fault?: (n: number, req: IncomingMessage) => { status: number; body: string; contentType?: string } | undefined;
+  fault?: (n: number, req: IncomingMessage) => Fault | undefined;
 }
 
 const UID = '00000000-0000-4000-8000-000000000001';
@@ -50,6 +50,25 @@ function conforming(op: string | undefined, token: string, expiresAt: number): u
   }
 }
 
+/** A faulty answer: its status, body (pieces are flushed apart, so the client reads them in separate chunks) and headers. */
+export interface Fault {
+  status: number;
+  body: string | string[];
+  contentType?: string;
+  /** Replaces the content-type header, names written as given (a mixed-case name, a duplicate). */
+  headers?: Record<string, string | string[]>;
+}
+
+function writePieces(res: ServerResponse, pieces: string[], i = 0): void {
+  if (res.destroyed) return;
+  if (i === pieces.length - 1) {
+    res.end(pieces[i]);
+    return;
+  }
+  res.write(pieces[i]);
+  setTimeout(() => writePieces(res, pieces, i + 1), 2).unref();
+}
+
 export async function stallTarget(o: StallOptions): Promise<StallTarget> {
   // METHOD path -> operationId, from the model.
   const model = await loadModel();
@@ -63,7 +82,9 @@ export async function stallTarget(o: StallOptions): Promise<StallTarget> {
       if (res.destroyed) return;
       const f = o.fault?.(n, req);
       if (f) {
-        res.writeHead(f.status, { 'content-type': f.contentType ?? 'application/json' }).end(f.body);
+        res.writeHead(f.status, f.headers ?? { 'content-type': f.contentType ?? 'application/json' });
+        if (typeof f.body === 'string') res.end(f.body);
+        else writePieces(res, f.body);
         return;
       }
       const body = conforming(byRoute.get(`${req.method} ${(req.url ?? '/').split('?')[0]}`), `eyJ0.t0ken${++tokens}.sig`, Math.floor(Date.now() / 1000) + (o.tokenTtlSec ?? 172_800));

@@ -22,7 +22,8 @@ export interface WindowOutcome {
   window?: { from_s: number; to_s: number };
 }
 
-function value(metric: string, b: WindowBucket[], from: number, to: number): number | null {
+/** The metric over buckets [from, to): null when nothing completed in it. */
+export function windowValue(metric: string, b: WindowBucket[], from: number, to: number): number | null {
   let completed = 0;
   let errors = 0;
   let timeouts = 0;
@@ -58,7 +59,7 @@ export function worstOf(rule: Pick<ThresholdRule, 'metric' | 'op' | 'window_s'>,
   const last = Math.max(0, end - w);
   for (let from = 0; from <= last; from++) {
     const to = Math.min(end, from + w);
-    const v = value(rule.metric, buckets, from, to);
+    const v = windowValue(rule.metric, buckets, from, to);
     if (v === null) continue;
     if (worst.actual === null || (higherIsWorse ? v > worst.actual : v < worst.actual)) worst = { actual: v, window: { from_s: from, to_s: to } };
   }

@@ -35,6 +35,8 @@ import { transfersVariants } from './variants/transfers.ts';
 import { transportVariants } from './variants/transport.ts';
 import { userTokenVariants } from './variants/user-token.ts';
 import { versioningVariants } from './variants/versioning.ts';
+import { webhooksPayloadVariants } from './variants/webhooks-payload.ts';
+import { unshownVariants } from './variants/unshown.ts';
 import { brokenRules, type MutantVariant, type VariantSpec } from './variant.ts';
 
 /** The default bank's declaration files (variants/<name>.ts). */
@@ -65,6 +67,8 @@ export const VARIANT_FILES = {
   freedoms: freedomsVariants,
   readings: readingsVariants,
   stacks: stacksVariants,
+  'webhooks-payload': webhooksPayloadVariants,
+  unshown: unshownVariants,
 } as const satisfies Record<string, () => VariantSpec[]>;
 
 /**

@@ -2,6 +2,7 @@
 // interception proxy when the variant has one), every check run against it, the server stopped.
 // Used in-process and inside the selftest's worker threads (worker.ts).
 
+import { minimalProfile } from '../reach/minimal.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,10 +90,6 @@ export function failingOf(results: CheckResult[]): FailingCheck[] {
   return out;
 }
 
-function minimal(p: TargetProfile): TargetProfile {
-  const { control_url: _c, s2s_signing_secret: _s, user_token_signing_secret: _u, ...rest } = p;
-  return { ...rest, idp: { enabled: false } };
-}
 
 /** A TLS variant's reference settings: a fresh CA (written to `dir`, named as ca_file) and the variant's protocol bounds. */
 async function variantTls(tls: VariantTls, dir: string): Promise<ReferenceTls> {
@@ -127,7 +124,7 @@ export async function runVariant(variant: MutantVariant | undefined, ctx: RunCon
     // The bank's webhook bound: a variant that delays deliveries still gets them within it (so a late
     // webhook is proven not to be a fault); a variant that never delivers costs at most this wait.
     raw = { ...raw, webhook_timeout_ms: raw.webhook_timeout_ms ?? selftestWebhookTimeoutMs(variant) };
-    if (ctx.profile === 'minimal') raw = minimal(raw);
+    if (ctx.profile === 'minimal') raw = minimalProfile(raw);
     const profile = resolveProfile(raw, { env: {}, operations: ctx.model.operations }, `mutant ${base.id}`);
     const outcome = await runChecks({ profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: variant?.checkConcurrency ?? ctx.checkConcurrency, ...(ctx.propertyBatch ? { propertyBatch: ctx.propertyBatch } : {}), ...(variant?.checkTimeoutMs ? { checkTimeoutMs: variant.checkTimeoutMs } : {}) }, ctx.checks, []);
     return {

@@ -64,10 +64,15 @@ export const FAULT_POINTS = [
   // --- Transfers and concurrency ---
   'recipients.lost-update', // recipient creation is read-await-write on a shared list (lost updates)
   // --- Webhooks (section 6) ---
+  // --- Issue 33 operations whose paths the spec does not show ---
+  'cards.sensitive.no-action-token', // PAN and CVV are served without an action_token (section 4: each takes one)
   'recipients.delete-noop', // deleting a recipient answers 200 and keeps it: it stays readable
   'webhooks.no-activity', // card transfer completion emits no activity webhook
   'webhooks.no-bank-account', // SEPA activation emits no bank account webhook
   'webhooks.drop-aliases', // webhook payloads carry only preferred names
+  'webhooks.debt-cases-wrong-path', // debt case webhooks go to /v2/webhooks/debt_cases instead of /v2/webhooks/debt-cases (section 6)
+  'webhooks.corporations-wrong-path', // corporation webhooks go to /v2/webhooks/corporation instead of /v2/webhooks/corporations (section 6)
+  'webhooks.card-limit-owner', // the card limit webhook carries an owner field (section 6: it carries none)
   // --- Bad input / errors (section 7) ---
   'input.malformed-json-500', // NOT a fault: malformed JSON answers 500 with the section 7 body (a freedom; section 7 does not show that answer): the switch of benign.malformed-json-500
   'input.malformed-json-bare-500', // malformed JSON answers a bare 500 with no error body (breaks ERR-BODY-SHAPE)
@@ -90,6 +95,7 @@ export const FAULT_POINTS = [
   'token.audience-validated', // NOT a fault: a token request's audience, when sent, must be the value the profile publishes (REFERENCE_TOKEN_AUDIENCE)
   'sepa.active-refused', // direct activation when Active answers the wrong-path 400 instead of retrieving the details
   'sepa.active-new-details-id', // NOT a fault: every direct activation when Active answers a new details_id
+  'idp.unknown-aud-401', // NOT a fault: an access token whose aud names an application this server never knew answers 401 (a token not meant for it); one configured and then cleared answers the 500 row
   'idp.user-address-eoa', // NOT a fault: the provider identity's wallet is the linked EOA (type wallet), not the smart_wallet
 ] as const;
 

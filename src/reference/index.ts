@@ -8,10 +8,11 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TargetProfile } from '../profile/types.ts';
-import { BANK_ACCOUNT_WEBHOOK_PATH, CONTROL_PREFIX } from './handlers/control.ts';
+import { BANK_ACCOUNT_WEBHOOK_PATH, CARD_LIMIT_WEBHOOK_PATH, CONTROL_PREFIX } from './handlers/control.ts';
 import { BALANCES_WEBHOOK_PATH, WALLETS_WEBHOOK_PATH } from './handlers/users.ts';
 import { REFERENCE_TOKEN_AUDIENCE } from './handlers/token.ts';
 import { DEFAULT_OPERATION_PATHS } from './handlers/index.ts';
+import { SANDBOX_SMS_CODE } from './handlers/sensitive.ts';
 import { Router } from './http.ts';
 import { referenceModel } from './model.ts';
 import { createHandler } from './pipeline.ts';
@@ -137,11 +138,11 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     // The identity provider is registered through the control API, so it needs control.
     idp: { enabled: control },
     operations: Object.fromEntries(Object.entries(DEFAULT_OPERATION_PATHS).map(([k, v]) => [k, { ...v }])),
-    webhook_paths: { bank_account: BANK_ACCOUNT_WEBHOOK_PATH, wallets: WALLETS_WEBHOOK_PATH, balances: BALANCES_WEBHOOK_PATH },
+    webhook_paths: { bank_account: BANK_ACCOUNT_WEBHOOK_PATH, wallets: WALLETS_WEBHOOK_PATH, balances: BALANCES_WEBHOOK_PATH, card_limit: CARD_LIMIT_WEBHOOK_PATH },
     // How the card-tokenization environment is protected when it is (pciAuth): the spec does not show it, so the profile says.
     ...(pciAuth ? { operation_auth: operationAuthOf(model, pciAuth) } : {}),
     // The optional audience of token requests (section 4 shows no value), as a vendor documents it.
-    request_templates: { createToken: { audience: REFERENCE_TOKEN_AUDIENCE } },
+    request_templates: { createToken: { audience: REFERENCE_TOKEN_AUDIENCE }, verifySmsCode: { code: SANDBOX_SMS_CODE } },
     // GET /api/v1/wallet?wallet_id= (the spec says "optional wallet ID" without naming it).
     wallet_id_param: 'wallet_id',
     // A card transfer settles on a timer (settleMs): whether an activity read already carries its

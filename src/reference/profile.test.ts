@@ -12,7 +12,7 @@ describe('reference profile', () => {
       expect(p.clients).toHaveLength(2);
       expect(p.chain_id).toBe('84532');
       expect(p.operations).toMatchObject(DEFAULT_OPERATION_PATHS);
-      expect(p.webhook_paths).toEqual({ bank_account: '/v2/webhooks/bank-accounts', wallets: '/v2/webhooks/wallets', balances: '/v2/webhooks/balances' });
+      expect(p.webhook_paths).toEqual({ bank_account: '/v2/webhooks/bank-accounts', wallets: '/v2/webhooks/wallets', balances: '/v2/webhooks/balances', card_limit: '/v2/webhooks/card-limits' });
       expect(p.idp).toEqual({ enabled: true });
       expect(p.clients[0].client_id).not.toBe(p.clients[1].client_id);
     } finally {

@@ -118,7 +118,7 @@ interface Ctx extends HarReplayOptions {
 
 async function replayOne(e: HarEntry, n: number, ctx: Ctx): Promise<ReplayOutcome> {
   const url = new URL(e.request.url);
-  const op = operationOf(ctx.model, { method: e.request.method, url: e.request.url, headers: {} });
+  const op = operationOf(ctx.model, { method: e.request.method, url: e.request.url });
   const base: ReplayOutcome = {
     entry: n,
     ...(e._check ? { check: e._check } : {}),

@@ -4,8 +4,12 @@
 // value is ever known to the report, so none can be written.
 
 import type { RecordedRequest } from '../events/index.ts';
-import type { Model, Operation } from '../model/types.ts';
+import type { Model } from '../model/types.ts';
 import { MASK } from '../profile/mask.ts';
+
+// Moved below the report (the --safe guard needs it too); re-exported for the report's readers.
+import { operationOf } from '../model/operation-at.ts';
+export { operationOf, pathPattern } from '../model/operation-at.ts';
 
 /** Environment variables the commands read. */
 export const REPLAY_ENV = {
@@ -57,27 +61,6 @@ function substitute(text: string, find: string, env: string): Piece[] {
 
 const SECRET_JSON_FIELD = `"client_secret":"${MASK}"`;
 const SECRET_FORM_FIELD = `client_secret=${MASK}`;
-
-/** `/a/{id}/b` -> /^\/a\/[^/]+\/b$/: each `{param}` segment matches one path segment. */
-export function pathPattern(template: string): RegExp {
-  const segments = template.split('/').map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  return new RegExp(`^${segments.join('/')}$`);
-}
-
-/** The model's operation for a recorded request (method and path template), if any. */
-export function operationOf(model: Model, req: RecordedRequest): Operation | undefined {
-  let path: string;
-  try {
-    path = new URL(req.url).pathname;
-  } catch {
-    return undefined;
-  }
-  for (const op of model.operations.values()) {
-    if (op.pathUnspecified || op.method.toUpperCase() !== req.method.toUpperCase()) continue;
-    if (pathPattern(op.path).test(path)) return op;
-  }
-  return undefined;
-}
 
 /** The grant type, or undefined for a model (another --spec) whose token request has none: no command then. */
 function grantTypeOrNone(model: Model): string | undefined {

@@ -15,6 +15,7 @@ import { blockedOrOwn, unreadableAnswer } from './causes.ts';
 import type { EventBus } from './event-bus.ts';
 import { CheckTimeout, failureFromError } from './failure.ts';
 import { skipReasonFor, type ServiceProblems } from './needs.ts';
+import { safeCheck } from './safe-run.ts';
 import { deriveSeed } from './seed.ts';
 import { allowedCheckMs } from './time-limit.ts';
 
@@ -41,6 +42,20 @@ export function checkRunner(env: CheckRunEnv): (check: Check) => Promise<CheckRe
   const { model, profile, session, bus, services, problems, numRuns, checkTimeoutMs } = env;
   const mask = (s: string) => session.mask(s);
   let stopReason: string | undefined;
+  // One listener on the run's signal for every check in flight (24 at once by default), added with the
+  // first and removed with the last: a listener per check tripped Node's MaxListenersExceededWarning.
+  const inFlight = new Set<AbortController>();
+  const onRunAbort = () => {
+    for (const c of inFlight) c.abort(env.signal?.reason);
+  };
+  const track = (c: AbortController) => {
+    if (inFlight.size === 0) env.signal?.addEventListener('abort', onRunAbort, { once: true });
+    inFlight.add(c);
+  };
+  const untrack = (c: AbortController) => {
+    inFlight.delete(c);
+    if (inFlight.size === 0) env.signal?.removeEventListener('abort', onRunAbort);
+  };
 
   return async (check: Check): Promise<CheckResult> => {
     const checkSeed = deriveSeed(env.seed, check.id);
@@ -57,9 +72,14 @@ export function checkRunner(env: CheckRunEnv): (check: Check) => Promise<CheckRe
 
     const controller = new AbortController();
     let timedOut: CheckTimeout | undefined;
-    const onRunAbort = () => controller.abort(env.signal?.reason);
-    env.signal?.addEventListener('abort', onRunAbort, { once: true });
-    const http = session.client(check.id, { signal: controller.signal, onExchange: (exchange) => bus.emit({ type: 'exchange', exchange }) });
+    track(controller);
+    // --safe is enforced on the wire, from the model's x-mutates / x-moves-money, not trusted to the check's mark.
+    const safe = env.safe ? safeCheck(model, services) : undefined;
+    const http = session.client(check.id, { signal: controller.signal, onExchange: (exchange) => bus.emit({ type: 'exchange', exchange }), ...(safe ? { refuse: safe.refuse } : {}) });
+    const refusedFailure = (durationMs: number): CheckResult | undefined =>
+      safe?.refused.length
+        ? { ...base, verdict: 'fail', failure: { message: mask(`--safe guard: the check tried ${safe.refused.join('; ')}; nothing of it was sent`), rules: check.rules, cause: 'SAFE_MODE_REFUSED' }, durationMs, requests: http.count }
+        : undefined;
     // The limit grows with the time spent waiting on slow answers (src/runner/time-limit.ts).
     let timer: ReturnType<typeof setTimeout>;
     const arm = (ms: number) => {
@@ -83,7 +103,7 @@ export function checkRunner(env: CheckRunEnv): (check: Check) => Promise<CheckRe
       numRuns,
       ...(env.propertyBatch !== undefined ? { propertyBatch: env.propertyBatch } : {}),
       signal: controller.signal,
-      services,
+      services: safe?.services ?? services,
       safeMode: env.safe,
       skip(reason: string): never {
         throw new SkipSignal(reason);
@@ -106,12 +126,16 @@ export function checkRunner(env: CheckRunEnv): (check: Check) => Promise<CheckRe
     aborted.catch(() => undefined);
     try {
       await Promise.race([runWithContext(ctx, () => check.run(ctx)), aborted]);
+      const refusedAfter = refusedFailure(Math.round(performance.now() - began));
+      if (refusedAfter) return finish(withWarnings(refusedAfter));
       // Every answer the check received, not only those it asserted on (src/checks/audit.ts).
       const audit = auditResponses(model, http.observed(), true);
       if (audit) throw audit;
       return finish(withWarnings({ ...base, verdict: 'pass', durationMs: Math.round(performance.now() - began), requests: http.count }));
     } catch (err) {
       const durationMs = Math.round(performance.now() - began);
+      const refused = refusedFailure(durationMs);
+      if (refused) return finish(withWarnings(refused));
       const prerequisite = timedOut ? undefined : (blockedOrOwn(err, check, model, http, mask) ?? unreadableAnswer(err, http, mask));
       if (!timedOut && isSkipSignal(err)) {
         return finish(withWarnings({ ...base, verdict: 'skip', reason: mask(err.reason), durationMs, requests: http.count }));
@@ -126,7 +150,7 @@ export function checkRunner(env: CheckRunEnv): (check: Check) => Promise<CheckRe
       return finish(withWarnings({ ...base, verdict: 'fail', failure, durationMs, requests: http.count }));
     } finally {
       clearTimeout(timer!);
-      env.signal?.removeEventListener('abort', onRunAbort);
+      untrack(controller);
       if (!controller.signal.aborted) controller.abort(new Error('check finished'));
     }
   };

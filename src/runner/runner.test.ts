@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -244,6 +245,29 @@ describe('runChecks', () => {
     await runChecks({ profile: profile(url), model: model(), concurrency: 4, preflight: false }, checks, []);
     expect(log.at(-1)).toBe('excl:1');
     expect(Math.max(...log.slice(0, 4).map((l) => Number(l.split(':')[1])))).toBe(4);
+  });
+
+  it('listens once on the run signal however many checks are in flight, and a cancel still reaches every one', async () => {
+    const url = await target();
+    const run = new AbortController();
+    let started = 0;
+    let listeners = -1;
+    let release!: () => void;
+    const allStarted = new Promise<void>((r) => (release = r));
+    const body = async (ctx: Parameters<Check['run']>[0]) => {
+      if (++started === 16) release();
+      // Held until the run is cancelled (the race in run-check.ts ends a check that ignores it; bounded by the test's own timeout).
+      await new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
+    };
+    const checks = Array.from({ length: 16 }, (_, i) => check(`x.held-${i}`, body));
+    const done = runChecks({ profile: profile(url), model: model(), concurrency: 16, preflight: false, signal: run.signal }, checks, []);
+    await allStarted;
+    listeners = getEventListeners(run.signal, 'abort').length;
+    run.abort(new Error('cancelled by the test'));
+    const out = await done;
+    expect(listeners).toBe(1);
+    expect(out.results.map((r) => r.reason)).toEqual(checks.map(() => 'not completed: the run was cancelled'));
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 
   it('fails fast on unreachable targets and rejected credentials', async () => {

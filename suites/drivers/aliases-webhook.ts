@@ -2,14 +2,15 @@
 // triggers) carries both names with the same value. Joined into the aliases drivers
 // (suites/drivers/aliases.ts); the generated suite is suites/generated/aliases.ts.
 
-import type { AliasRule, AliasRuleId } from '../../src/model/types.ts';
+import type { AliasRule, AliasRuleId, ControlOperationId } from '../../src/model/types.ts';
 import { isPrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { CheckContext, Need } from '../../src/checks/types.ts';
 import type { Driver, Drivers } from './driver.ts';
 import {
   opLabel, aliasProblem, create3ds, createUser, createWithdrawal, mentionsDeep, rnd, requireSmartWallets, CheckFailure,
-  hasControl, provokedWebhookWaitMs, triggerWebhook, webhookKindOf, isRecord, type TestUser,
+  hasControl, provokedWebhookWaitMs, triggerWebhook, webhookKindOf, isRecord, controlEmits, controlsEmitting, type TestUser,
 } from '../kit/index.ts';
+import { SkipSignal } from '../../src/checks/signals.ts';
 import { cryptoRecipient } from './transfers.ts';
 import { aliasRule, sameText } from './aliases-pair.ts';
 
@@ -47,12 +48,43 @@ interface Provoked {
   expected?: string;
   /** Further problem with an object of the provoked webhook (e.g. section 9.4 wallet_address). */
   verify?: (obj: Record<string, unknown>) => string | undefined;
+  /**
+   * The control operation made, when spec/control.yaml documents it as emitting this webhook
+   * (x-emits-webhooks): the webhook is then owed, and none arriving fails the rule.
+   */
+  emittedBy?: ControlOperationId;
+  /** What `match` looks for, for the failure message. */
+  about: string;
+}
+
+/** The user's Smart Wallets when the list is readable (a withdrawal or recipient payload may name the user only by them). */
+async function walletsOf(ctx: CheckContext, user: TestUser): Promise<string[]> {
+  return requireSmartWallets(ctx, user).catch((err: unknown) => {
+    if (!isPrerequisiteFailed(err) && !(err instanceof SkipSignal)) throw err;
+    return [];
+  });
+}
+
+/**
+ * Asks the target for a webhook of `kind` about a new user (control triggerWebhook: spec/control.yaml
+ * says it emits the kind its path names, so the webhook is owed). Matched by the user's id, EOA or
+ * one of its Smart Wallets (section 6 shows no user field on the withdrawal and recipient payloads).
+ */
+async function triggered(ctx: CheckContext, kind: string, expected?: (u: TestUser) => string | undefined): Promise<Provoked> {
+  const user = await createUser(ctx);
+  const wallets = kind === 'user' || kind === '3ds' ? [] : await walletsOf(ctx, user);
+  await triggerWebhook(ctx, user, kind);
+  const ids = [user.id, user.address, ...wallets];
+  return { match: (b) => ids.some((id) => mentionsDeep(b, id)), expected: expected?.(user), emittedBy: 'triggerWebhook', about: `user ${user.id} (its id, EOA${wallets.length ? ' or Smart Wallets' : ''})` };
 }
 
 /**
  * A webhook alias check. `provoke` makes the event that emits the webhook; when it cannot (no control
  * operation or environment for it) or nothing arrives, a target with control triggerWebhook is asked to
  * emit one of that kind for a new user, and `expected` gives the value the preferred name then carries.
+ * After a control call spec/control.yaml says emits the webhook (x-emits-webhooks), the webhook is
+ * required: none mentioning what was made is a failure of the rule, never a skip. Only a target whose
+ * profile gives no such control (and whose events emitted nothing) skips, saying so.
  */
 function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Promise<Provoked | undefined>, expected?: (u: TestUser) => string | undefined, extraNeeds: Need[] = []): Driver {
   return {
@@ -76,20 +108,29 @@ function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Prom
           return undefined;
         });
         arrived = p !== undefined && (await hooks.waitFor(path, p.match, wait, ctx.signal)) !== undefined;
-        if (p && !arrived) ctx.log(`no webhook mentioning what was created arrived on ${path} within ${wait / 1000} s`);
+        if (p && !arrived) ctx.log(`no webhook mentioning ${p.about} arrived on ${path} within ${wait / 1000} s`);
       }
       const kind = webhookKindOf(ctx, path);
       // Not after a failed provocation (a refused or unreachable control call): its cause is the report's, not a trigger's.
-      if (!arrived && !provokeFailed && kind !== undefined && hasControl(ctx, 'triggerWebhook')) {
-        const user = await createUser(ctx);
-        await triggerWebhook(ctx, user, kind);
-        p = { match: (b) => mentionsDeep(b, user.id) || mentionsDeep(b, user.address), expected: expected?.(user) };
-        if (!(await hooks.waitFor(path, p.match, wait, ctx.signal))) ctx.log(`control triggerWebhook ${kind} for user ${user.id}: no webhook mentioning the user arrived on ${path} within ${wait / 1000} s`);
+      if (!arrived && !provokeFailed && kind !== undefined && hasControl(ctx, 'triggerWebhook') && controlEmits(ctx, 'triggerWebhook', kind)) {
+        // A provoking call spec/control.yaml documents as emitting the webhook made it owed (judged just
+        // below); a call that is not documented to emit it (a new user, a crypto recipient) leaves the trigger.
+        if (!p?.emittedBy) {
+          p = await triggered(ctx, kind, expected);
+          arrived = (await hooks.waitFor(path, p.match, wait, ctx.signal)) !== undefined;
+        }
+      }
+      if (!arrived && p?.emittedBy) {
+        throw new CheckFailure(`control ${p.emittedBy} succeeded, and spec/control.yaml says it makes the target deliver the ${kind ?? path} webhook, yet no webhook mentioning ${p.about} arrived on ${path} within ${wait / 1000} s: section 6 says that webhook carries ${rule.new} (deprecated alias ${rule.old}); profile.webhook_timeout_ms sets the wait`, { rules: [rule.id] });
       }
       const seen = hooks.all().filter((w) => w.path === path);
       // Nothing arrived because the event could not be made (a setup step failed): that step is the cause, not the spec's silence.
       if (seen.length === 0 && isPrerequisiteFailed(provokeError)) throw provokeError;
-      if (seen.length === 0) ctx.skip(provokeFailed ? `could not provoke ${path} (${(provokeError as Error)?.message ?? String(provokeError)}), and none arrived` : NO_WEBHOOK);
+      if (seen.length === 0) {
+        const controls = kind ? controlsEmitting(ctx, kind).map((c) => `control ${c}`).join(' or ') : '';
+        ctx.skip(provokeFailed ? `could not provoke ${path} (${(provokeError as Error)?.message ?? String(provokeError)}), and none arrived`
+          : `${NO_WEBHOOK}; the target profile gives no control operation emitting it${controls ? ` (spec/control.yaml: ${controls})` : ''}`);
+      }
       let compared = 0;
       for (const w of seen) {
         const mine = p !== undefined && p.match(w.body);
@@ -114,7 +155,7 @@ function webhookAlias(ruleId: AliasRuleId, provoke?: (ctx: CheckContext) => Prom
 /** Creates a user and waits for its user webhook; the expected value is the user's id or EOA. */
 const provokeUser = (which: 'id' | 'address') => async (ctx: CheckContext): Promise<Provoked> => {
   const user = await createUser(ctx);
-  return { match: (b) => mentionsDeep(b, user.id), expected: which === 'id' ? user.id : user.address };
+  return { match: (b) => mentionsDeep(b, user.id), expected: which === 'id' ? user.id : user.address, about: `the new user ${user.id}` };
 };
 
 /** Creates a pending withdrawal request to a fresh destination (control API). */
@@ -130,6 +171,8 @@ const provokeWithdrawal = (which: 'wallet' | 'destination') => async (ctx: Check
   return {
     match: (b) => mentionsDeep(b, dest),
     expected: which === 'destination' ? dest : undefined,
+    ...(controlEmits(ctx, 'createWithdrawalRequest', 'erc-withdrawals') ? { emittedBy: 'createWithdrawalRequest' as const } : {}),
+    about: `the new request's destination ${dest}`,
     verify: (obj) => {
       if (!wallets || !Object.hasOwn(obj, rule.new)) return undefined;
       return wallets.some((w) => sameText(obj[rule.new], w)) ? undefined
@@ -147,7 +190,11 @@ export const webhookDrivers: Drivers = {
     if (!hasControl(ctx, 'create3dsChallenge')) return undefined;
     const user = await createUser(ctx);
     const ch = await create3ds(ctx, user);
-    return { match: (b) => mentionsDeep(b, ch.transaction_id) || mentionsDeep(b, user.address), expected: user.address };
+    return {
+      match: (b) => mentionsDeep(b, ch.transaction_id) || mentionsDeep(b, user.address), expected: user.address,
+      ...(controlEmits(ctx, 'create3dsChallenge', '3ds') ? { emittedBy: 'create3dsChallenge' as const } : {}),
+      about: `the new challenge ${ch.transaction_id} or the user's EOA ${user.address}`,
+    };
   }, (u) => u.address, ['control:create3dsChallenge|control:triggerWebhook']),
   'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS', provokeWithdrawal('wallet'), undefined, ['control:createWithdrawalRequest|control:triggerWebhook']),
   'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS': webhookAlias('ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS', provokeWithdrawal('destination'), undefined, ['control:createWithdrawalRequest|control:triggerWebhook']),
@@ -155,6 +202,6 @@ export const webhookDrivers: Drivers = {
     if (!ctx.profile.pci_url) return undefined;
     const addr = rnd.address();
     if (!(await cryptoRecipient(ctx, await createUser(ctx), addr))) return undefined;
-    return { match: (b: unknown) => mentionsDeep(b, addr), expected: addr };
+    return { match: (b: unknown) => mentionsDeep(b, addr), expected: addr, about: `the new recipient address ${addr}` };
   }, undefined, ['pci|control:triggerWebhook']),
 };

@@ -11,6 +11,7 @@ import { checkProperty } from '../../src/checks/property.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import type { RuleId } from '../../src/model/types.ts';
+import { unshownBankDrivers } from './bank-unshown.ts';
 
 function accountTypes(ctx: CheckContext): string[] {
   const e = ctx.model.operations.get('createBankAccount')?.requestSchema?.properties?.account_type?.enum;
@@ -56,6 +57,7 @@ async function expectTypeOrdered(ctx: CheckContext, user: TestUser, type: string
 }
 
 export const drivers: Drivers = {
+  ...unshownBankDrivers,
   'ENDPOINT-BANK-ACCOUNT-TYPES': {
     title: '{op:createBankAccount}: Sepa from ActivationNotStarted answers { details_id } (section 3); Ach, FasterPayment and Spei answer { details_id } or a section 7 400 refusal (eligibility not shown: a warning); a type outside the list is refused with the section 7 body or accepted with a warning',
     safe: false,

@@ -9,6 +9,7 @@ import type { OperationId, RuleId } from '../../src/model/types.ts';
 import type { Drivers } from './driver.ts';
 import { actionEffect } from './cards-effects.ts';
 import { createCard, readBackUntil, sameStatus } from './cards-read.ts';
+import { sensitiveDrivers } from './cards-sensitive.ts';
 
 export { createCard } from './cards-read.ts';
 
@@ -46,6 +47,7 @@ function expectAsCreated(ctx: CheckContext, data: unknown, name: string, where: 
 }
 
 export const drivers: Drivers = {
+  ...sensitiveDrivers,
   'STATE-CARD-ACTION-EFFECT': actionEffect,
 
   'ENDPOINT-CARDS': {

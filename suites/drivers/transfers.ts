@@ -7,9 +7,11 @@ import {
   expectSchema, type TestUser, asUser, check, checkStep, createUser, expect2xx, expectStep, expectWebhookSchema, is2xx, listItems, mentionsDeep, requestBody, settleActivity,
   webhookPath, webhookTimeoutMs, warnReading, field, sendWithProfileAuth
 } from '../kit/index.ts';
-import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import type { CheckContext, HttpResponse, ReceivedWebhook } from '../../src/checks/types.ts';
+import { CheckFailure } from '../../src/checks/signals.ts';
 import type { Driver, Drivers } from './driver.ts';
 import { expectActivityReported } from './activity-report.ts';
+import { sepaRecipientDrivers } from './recipients-sepa.ts';
 import type { RuleId } from '../../src/model/types.ts';
 
 /** Default card details for tokenization (a well-known test PAN); the payload is not shown, profile.request_templates.tokenizeCard adjusts it. */
@@ -27,7 +29,7 @@ export async function tokenize(ctx: CheckContext, user?: TestUser): Promise<{ to
   return { token: String(token), res };
 }
 
-function paymentDetailsOf(json: unknown): unknown[] {
+export function paymentDetailsOf(json: unknown): unknown[] {
   const pd = field(json, 'payment_details');
   return Array.isArray(pd) ? pd : pd && typeof pd === 'object' ? [pd] : [];
 }
@@ -145,6 +147,38 @@ async function expectCompletionReported(ctx: CheckContext, user: TestUser, o: { 
   check(done, `the activity ${o.activityId} reads ${JSON.stringify(after)}, but its activity webhooks on ${o.path} only reported ${JSON.stringify([...new Set(seen)])} (statuses before completion: ${JSON.stringify([...pre])}): completion was not reported within the webhook wait (section 6; profile.webhook_timeout_ms)`, { rules: ['EVENT-CARD-TRANSFER-ACTIVITY'] });
 }
 
+/**
+ * The wait for the activity webhook of a transfer the control API did not settle, with no profile
+ * wait: up to the default unsettled wait, polling the activity read (when the profile gives it). Once
+ * the read shows the transfer completed (a status outside those it had before), the webhook is owed as
+ * after a control settlement: it must come within the settled wait of that read, or the rule fails
+ * (reading delivery-time). `completed` is the completed status the read showed, if it did.
+ */
+async function awaitUnsettled(ctx: CheckContext, user: TestUser, o: { activityId: string; path: string; pre: unknown[]; timeout: number }): Promise<{ hook?: ReceivedWebhook; completed?: string }> {
+  const hooks = ctx.services.webhooks!;
+  const pre = new Set(o.pre.filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase()));
+  const readable = pre.size > 0 && (ctx.profile.operations?.getActivity !== undefined || ctx.profile.operations?.listActivity !== undefined);
+  const ours = (w: ReceivedWebhook) => w.path === o.path && mentionsDeep(w.body, o.activityId);
+  let deadline = Date.now() + o.timeout;
+  let completed: string | undefined;
+  for (let i = 0; i <= Math.ceil(o.timeout / ACTIVITY_POLL_MS) + 1 && !ctx.signal.aborted; i++) {
+    const hook = hooks.all().find(ours);
+    if (hook) return { hook, ...(completed !== undefined ? { completed } : {}) };
+    if (Date.now() >= deadline) break;
+    if (readable && completed === undefined) {
+      const now = await activityStatus(ctx, user, o.activityId);
+      if (now !== undefined && !pre.has(now.toLowerCase())) {
+        completed = now;
+        deadline = Math.min(deadline, Date.now() + webhookTimeoutMs(ctx, true));
+        ctx.log(`the activity ${o.activityId} reads ${JSON.stringify(now)}: the transfer completed, so its activity webhook is owed within ${webhookTimeoutMs(ctx, true) / 1000} s`);
+      }
+    }
+    await new Promise((r) => setTimeout(r, ACTIVITY_POLL_MS));
+  }
+  const hook = hooks.all().find(ours);
+  return { ...(hook ? { hook } : {}), ...(completed !== undefined ? { completed } : {}) };
+}
+
 const AS_CREATED: RuleId[] = ['ENDPOINT-RECIPIENT-AS-CREATED'];
 
 /**
@@ -157,6 +191,9 @@ const AS_CREATED: RuleId[] = ['ENDPOINT-RECIPIENT-AS-CREATED'];
 export function expectRecipientAsCreated(ctx: CheckContext, res: HttpResponse, sent: Record<string, unknown>, where: string): void {
   const body = res.json;
   if (body === null || typeof body !== 'object' || (body as { personal_info?: unknown }).personal_info == null) {
+    // The names sent, reported at the top level instead (reading names-in-personal-info): the documented structure moved.
+    const flat = (['first_name', 'last_name'] as const).filter((f) => typeof sent[f] === 'string' && field(body, f) === sent[f]);
+    check(flat.length === 0, `${where} reports ${flat.join(' and ')} at its top level with no personal_info: section 2 documents the names as personal_info { first_name, last_name } (reading names-in-personal-info)`, { rules: AS_CREATED, response: res });
     ctx.log(`${where} carries no personal_info; the names sent are not compared (section 4 shows only payment_details.id)`);
     return;
   }
@@ -225,6 +262,7 @@ const recipientDeleteEffect: Driver = {
 };
 
 export const drivers: Drivers = {
+  ...sepaRecipientDrivers,
   'ENDPOINT-RECIPIENT-DELETE-EFFECT': recipientDeleteEffect,
   'FLOW-PUSH-TO-CARD': {
     title: 'Push to Card: tokenize -> Card recipient (payment_details.id) -> estimate (estimation_id) -> execute (activity_id) -> an activity webhook on {webhook:activities} mentioning the activity_id, one of them reporting the completed status the activity reads',
@@ -247,16 +285,25 @@ export const drivers: Drivers = {
       const activityId = String(exec.json.activity_id);
       // The status before settling, when the activity can be read (paths not shown: profile.operations).
       const before = await activityStatus(ctx, user, activityId);
-      // Settle now when the control adapter offers it; a target that settles on its own may refuse.
+      // Settle now when the control adapter offers it (spec/control.yaml: completeActivity emits the
+      // activity webhook); a target that settles on its own may refuse.
       const settled = await settleActivity(ctx, activityId);
       const timeout = webhookTimeoutMs(ctx, settled);
       const began = Date.now();
+      const pre = [exec.json.status, before];
       // The activity webhook's payload is not shown: any delivery on the path that mentions the activity id anywhere.
-      const hook = await ctx.services.webhooks!.waitFor(path, (b) => mentionsDeep(b, activityId), timeout, ctx.signal);
-      // Settling on its own schedule with no profile wait: minutes are allowed (reading delivery-time).
-      if (!hook && !settled && ctx.profile.webhook_timeout_ms === undefined) {
-        warnReading(ctx, 'EVENT-CARD-TRANSFER-ACTIVITY', 'delivery-time', `no activity webhook mentioning activity_id ${activityId} arrived on ${path} within the default ${timeout / 1000} s (the transfer was not settled by the control API; set profile.webhook_timeout_ms to wait longer)`);
+      const waited = settled || ctx.profile.webhook_timeout_ms !== undefined
+        ? { hook: await ctx.services.webhooks!.waitFor(path, (b) => mentionsDeep(b, activityId), timeout, ctx.signal) }
+        : await awaitUnsettled(ctx, user, { activityId, path, pre, timeout });
+      const hook = waited.hook;
+      // Settling on its own schedule, with no profile wait and no completion seen on the activity read:
+      // minutes are allowed (reading delivery-time), so the default wait cannot tell late from never.
+      if (!hook && !settled && ctx.profile.webhook_timeout_ms === undefined && waited.completed === undefined) {
+        warnReading(ctx, 'EVENT-CARD-TRANSFER-ACTIVITY', 'delivery-time', `no activity webhook mentioning activity_id ${activityId} arrived on ${path} within the default ${timeout / 1000} s, and the activity read did not show the transfer completed (the transfer was not settled by the control API; set profile.webhook_timeout_ms to wait longer)`);
         return;
+      }
+      if (!hook && waited.completed !== undefined) {
+        throw new CheckFailure(`the activity ${activityId} reads ${JSON.stringify(waited.completed)} (completed: its status before was ${JSON.stringify(pre.filter((v) => typeof v === 'string'))}), yet no activity webhook mentioning it arrived on ${path} within ${webhookTimeoutMs(ctx, true) / 1000} s of the read showing it (section 6 rule 1: completing a card transfer results in an activity webhook; profile.webhook_timeout_ms sets the wait)`, { rules: ['EVENT-CARD-TRANSFER-ACTIVITY'] });
       }
       check(hook, `no activity webhook mentioning activity_id ${activityId} arrived on ${path} within ${timeout / 1000} s (section 6 rule 1; profile.webhook_timeout_ms sets the wait)`, { rules: ['EVENT-CARD-TRANSFER-ACTIVITY'] });
       expectWebhookSchema(ctx, 'activities', hook.body, ['EVENT-CARD-TRANSFER-ACTIVITY']);

@@ -10,6 +10,7 @@ import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import type { RuleId } from '../../src/model/types.ts';
 import type { Wallet } from '../../src/generated/api-types.ts';
+import { randomUUID } from 'node:crypto';
 
 const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 
@@ -29,6 +30,24 @@ export function expectUserFields(ctx: CheckContext, op: 'getUserV1' | 'getUserV2
 async function walletIdOf(item: Wallet): Promise<string | undefined> {
   const v = item.wallet_id ?? item.id;
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+}
+
+/**
+ * The balances of a wallet read (section 2 Wallet: balances, array of { token_symbol, token_address,
+ * balance }). A new user's wallet may hold nothing, and spec/control.yaml has no operation that funds
+ * one (a deposit happens on chain, outside the API): an empty list leaves the fields unjudged.
+ */
+function expectBalances(ctx: CheckContext, res: HttpResponse, rules: RuleId[]): void {
+  const balances = field(res.json, 'balances');
+  if (!Array.isArray(balances) || balances.length === 0) {
+    ctx.couldNotJudge('token_symbol, token_address and balance of a wallet balance', 'a funded wallet (the default wallet holds no balance, and no control operation funds one: a deposit happens on chain)');
+    return;
+  }
+  balances.forEach((b, i) => {
+    const bad: string[] = ['token_symbol', 'token_address'].filter((f) => typeof field(b, f) !== 'string' || field(b, f) === '');
+    if (field(b, 'balance') === undefined || field(b, 'balance') === null) bad.push('balance');
+    check(bad.length === 0, `${opLabel(ctx, 'getWallet')} balances[${i}] lacks ${bad.join(', ')} (section 2 Wallet: balances of { token_symbol, token_address, balance }): ${JSON.stringify(b).slice(0, 200)}`, { rules, response: res });
+  });
 }
 
 /** GET /api/v1/wallets polled (bounded) until it lists an item; skipped past the bound (no provisioning time is shown). */
@@ -102,18 +121,24 @@ export const drivers: Drivers = {
       expect2xx(def, `${opLabel(ctx, 'getWallet')} (default wallet)`);
       expectSchema(def, 'getWallet');
       check(items.some((w) => same(w.wallet_address, def.json.wallet_address)), `the default wallet ${def.json.wallet_address} is not among the listed wallets`, { response: def });
+      expectBalances(ctx, def, rules);
       // Read by ID: the spec says "optional wallet ID" without naming the parameter, so the profile names it.
       const param = ctx.profile.wallet_id_param;
       if (!param) {
         ctx.couldNotJudge(`${opLabel(ctx, 'getWallet')} with a wallet ID answers that wallet`, 'profile.wallet_id_param (the spec does not name the wallet ID parameter)');
         return;
       }
-      if (items.length === 1) ctx.log('the user has one wallet, so reading it by ID cannot tell by-ID from default; by-ID selection is not proven');
+      // An ID no wallet has: a server that ignores the ID answers the default wallet (reading unknown-id),
+      // which shows even when the user has one wallet or the listed wallets carry no id.
+      const unknown = `conform-${randomUUID()}`;
+      const stray = await asUser(ctx, user, { op: 'getWallet', query: { [param]: unknown } });
+      check(!(is2xx(stray) && same(field(stray.json, 'wallet_address'), def.json.wallet_address)), `${opLabel(ctx, 'getWallet')}?${param}=${unknown} (an ID no wallet has) answered HTTP ${stray.status} with the default wallet ${def.json.wallet_address}: the wallet ID was ignored (reading unknown-id)`, { rules, response: stray });
+      if (items.length === 1) ctx.couldNotJudge(`${opLabel(ctx, 'getWallet')} by ID answers the wallet chosen, not the default (the user has one wallet)`, `a second wallet (${opLabel(ctx, 'createXrplAccount')} answered HTTP ${extra.status})`);
       const wanted = new Set(items.map((w) => String(w.wallet_address).toLowerCase()));
       for (const w of items) {
         const id = await walletIdOf(w);
         if (id === undefined) {
-          ctx.log('listed wallets carry no id field; reading by id is not exercised');
+          ctx.couldNotJudge(`${opLabel(ctx, 'getWallet')} by ID answers the listed wallet of that ID`, 'an id field on listed wallets (section 2: other wallet fields not shown)');
           break;
         }
         const byId = await asUser(ctx, user, { op: 'getWallet', query: { [param]: id } });

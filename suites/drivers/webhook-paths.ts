@@ -8,7 +8,7 @@
 // say the legacy path must stay silent).
 
 import type { Drivers } from './driver.ts';
-import { check, createUser, hasControl, mentionsDeep, provokedWebhookWaitMs, triggerWebhook, webhookKindOf, webhookPath } from '../kit/index.ts';
+import { check, controlEmits, createUser, hasControl, mentionsDeep, provokedWebhookWaitMs, triggerWebhook, webhookKindOf, webhookPath } from '../kit/index.ts';
 
 const RULE = 'EVENT-USER-WEBHOOK-PATH';
 
@@ -33,14 +33,19 @@ export const drivers: Drivers = {
       if (onV2) return;
       // Creating the user emitted nothing on either path (no emission rule is shown): a target with
       // control triggerWebhook is asked for the user webhook of that user, within the same bound.
-      if (hasControl(ctx, 'triggerWebhook') && !hooks.all().some((w) => w.path === legacy && about(w.body))) {
-        await triggerWebhook(ctx, user, webhookKindOf(ctx, v2) ?? String(facts?.webhook ?? 'user'));
+      const kind = webhookKindOf(ctx, v2) ?? String(facts?.webhook ?? 'user');
+      let triggered = false;
+      if (hasControl(ctx, 'triggerWebhook') && controlEmits(ctx, 'triggerWebhook', kind) && !hooks.all().some((w) => w.path === legacy && about(w.body))) {
+        await triggerWebhook(ctx, user, kind);
+        triggered = true;
         onV2 = await hooks.waitFor(v2, about, wait, ctx.signal);
         if (onV2) return;
       }
       const onLegacy = hooks.all().find((w) => w.path === legacy && about(w.body));
       check(!onLegacy, `a user webhook about the new user ${user.id} arrived on the legacy ${legacy} and none on ${v2} within ${wait / 1000} s: section 6 says ${v2} replaces ${legacy}`, { rules: [RULE] });
-      ctx.skip(`no user webhook about user ${user.id} arrived on ${v2} or ${legacy} within ${wait / 1000} s; section 6 does not say when the user webhook is emitted`);
+      // spec/control.yaml: triggerWebhook makes the target deliver the user webhook, so it is owed.
+      check(!triggered, `control triggerWebhook ${kind} succeeded (spec/control.yaml: the target then delivers one user webhook), yet no user webhook about user ${user.id} arrived on ${v2} or ${legacy} within ${wait / 1000} s (section 6; profile.webhook_timeout_ms sets the wait)`, { rules: [RULE] });
+      ctx.skip(`no user webhook about user ${user.id} arrived on ${v2} or ${legacy} within ${wait / 1000} s; section 6 does not say when the user webhook is emitted, and the target profile gives no control triggerWebhook to ask for one`);
     },
   },
 };

@@ -4,6 +4,7 @@
 import type { CheckContext, ReceivedWebhook, RefusedDelivery } from '../../src/checks/types.ts';
 import type { Drivers } from './driver.ts';
 import { drivers as pathDrivers } from './webhook-paths.ts';
+import { drivers as kindDrivers } from './webhook-kinds.ts';
 import { expectDetailsReported } from './bank-webhook.ts';
 import {
   check, completeSepaByProvider, create3ds, createUser, directSepa, expect2xx, isJsonContentTypeOf, mentionsDeep, sepaStates, setSepaStatus,
@@ -24,6 +25,8 @@ export function webhookPaths(ctx: CheckContext): Map<string, string> {
 export const drivers: Drivers = {
   // The user webhook path rule (EVENT-USER-WEBHOOK-PATH) lives in webhook-paths.ts.
   ...pathDrivers,
+  // Debt cases, corporations, card limit, and the section 9.2 naming over every payload: webhook-kinds.ts.
+  ...kindDrivers,
   'EVENT-WEBHOOK-DELIVERY': {
     title: 'Every webhook received on a section 6 path (or a path the profile gives) is a JSON POST whose body matches the webhook\'s schema in spec/openapi.yaml; deliveries elsewhere are logged',
     safe: false,

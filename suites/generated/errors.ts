@@ -228,7 +228,7 @@ export const checks: Check[] = [
   },
   {
     id: "errors.idp.app-not-registered",
-    title: "Access token whose aud is an application id no company has configured: 500 ErrorConfigurationInvalid \"Client application not registered\" (or a 401 refusal, the reading of an aud mismatch)",
+    title: "A company whose provider app ID is not configured (set up through control setIdpConfig then clearIdpConfig on profile.clients[1]), provider sub varied: 500 ErrorConfigurationInvalid \"Client application not registered\", a 401 fails; an aud no company has configured: that row or a 401 refusal (the reading of an aud mismatch, a warning)",
     area: "errors",
     section: "7",
     rules: ["ERR-IDP-APP-NOT-REGISTERED"],

@@ -10,7 +10,7 @@ import type { CheckContext } from '../../src/checks/types.ts';
 import type { ControlOperationId } from '../../src/model/types.ts';
 import { adapterMalformed, adapterRefused, clockKeyOf, clockMoved, guardAdapter, isControlAdapterFault, type ControlAnswer, type ControlInput } from '../../src/control/index.ts';
 import { missingControlOperation } from '../../src/runner/needs.ts';
-import type { TestUser } from './users.ts';
+import type { TestUser } from './test-user.ts';
 
 /** True when the run's control adapter performs `operationId`. */
 export function hasControl(ctx: CheckContext, operationId: ControlOperationId): boolean {
@@ -135,8 +135,8 @@ export async function requireSigned(ctx: CheckContext, user: TestUser, challenge
 }
 
 /**
- * Asks the target to emit one webhook of a section 6 kind (the model's webhook name: user, 3ds,
- * erc-withdrawals, recipients) about `user` now (control triggerWebhook, like `stripe trigger`).
+ * Asks the target to emit one webhook of a section 6 kind (a webhook name the kind enum of
+ * spec/control.yaml triggerWebhook gives) about `user` now (control triggerWebhook, like `stripe trigger`).
  */
 export async function triggerWebhook(ctx: CheckContext, user: TestUser, kind: string): Promise<void> {
   await control(ctx, 'triggerWebhook', { params: { ...forUser(user), kind } });
@@ -145,4 +145,22 @@ export async function triggerWebhook(ctx: CheckContext, user: TestUser, kind: st
 /** The section 6 webhook name of a delivery path (spec/openapi.yaml webhooks), or undefined. */
 export function webhookKindOf(ctx: CheckContext, path: string): string | undefined {
   return ctx.model.webhooks.find((w) => w.path === path)?.id;
+}
+
+/**
+ * triggerWebhook for a kind the target may not emit (debt-cases, corporations, card_limit: no Partner
+ * API event is documented to emit them): false when the adapter lacks the operation or the target
+ * refuses the kind with a 4xx (spec/control.yaml: 400 for a kind it cannot emit; a vendor's test-event
+ * call may answer 404 or 422 for an event name it lacks), so the check skips naming it; a 5xx blocks
+ * the check as an adapter error.
+ */
+export async function triggerWebhookIfEmittable(ctx: CheckContext, user: TestUser, kind: string): Promise<boolean> {
+  if (!hasControl(ctx, 'triggerWebhook')) return false;
+  const res = await callControl(ctx, 'triggerWebhook', { params: { ...forUser(user), kind } });
+  if (res.status >= 400 && res.status < 500) {
+    ctx.log(`control triggerWebhook ${kind} answered HTTP ${res.status}: the target cannot emit that kind`);
+    return false;
+  }
+  if (!res.ok) throw refused(ctx, 'triggerWebhook', res);
+  return true;
 }

@@ -4,7 +4,7 @@
 import type { CheckContext } from '../../src/checks/types.ts';
 import { headers } from './http.ts';
 import { s2sHeaders } from './tokens.ts';
-import type { TestUser } from './users.ts';
+import type { TestUser } from './test-user.ts';
 
 export type IdentityKind = 'wallet' | 'email' | 'id';
 

@@ -15,6 +15,7 @@ import type { CheckContext } from '../../src/checks/types.ts';
 import type { Operation, OperationId, RuleId } from '../../src/model/types.ts';
 import { rnd } from './random.ts';
 import { requestBody } from './templates.ts';
+import { requiresChainHeader, ROW_FAMILY_APPLIES, type RowFamily } from '../../src/reach/index.ts';
 
 export interface RowOperation {
   op: OperationId;
@@ -54,36 +55,13 @@ const SHOWN_BODIES: Record<string, (ctx: CheckContext) => Record<string, unknown
 /** Request bodies built from earlier steps, by operationId (valid for the shared user of client 0). */
 export type StepBodies = Partial<Record<string, Record<string, unknown>>>;
 
-/** Which section 7 rows: they differ in the operations they apply to (ROW_FAMILY_APPLIES). */
-export type RowFamily = 'identity' | 'chain' | 's2s-token' | 'user-token';
-
-const s2sCallable = (op: Operation) => op.auth.includes('s2s') || op.auth.includes('s2s-agnostic');
+/** Which section 7 rows, and where each applies: one source with `rules --audit` (src/reach/governed.ts). */
+export type { RowFamily };
 
 /** The model lists X-Chain-Id as a required header of the operation (section 4/5; POST /api/v2/user and the config reads do not). */
 export function requiresChain(ctx: CheckContext, op: Operation): boolean {
-  const name = ctx.model.auth.chain_header.toLowerCase();
-  return op.parameters.some((p) => p.in === 'header' && p.required && p.name.toLowerCase() === name);
+  return requiresChainHeader(ctx.model, op);
 }
-
-/**
- * Where each family of rows applies, from the model. The identity-provider forms (x-auth idp) are left
- * to their own rows: there a missing or bad Authorization reads as the provider form's row too.
- */
-export const ROW_FAMILY_APPLIES: Record<RowFamily, (ctx: CheckContext, op: Operation) => boolean> = {
-  // Section 5 "most endpoints need exactly one of" the headers: user-scoped operations callable with S2S.
-  identity: (_ctx, op) => op.userScoped && op.auth.includes('s2s') && op.auth.includes('user'),
-  // Section 5 "X-Chain-Id ... is also required on user calls" and POST /api/v1/user (section 4): every
-  // S2S operation the model lists the header as required on. The user-agnostic endpoints that do not
-  // list it (POST /api/v2/user, the config reads) are left out.
-  chain: (ctx, op) => requiresChain(ctx, op) && s2sCallable(op) && !op.auth.includes('idp'),
-  // Requests using an S2S token: every operation callable with one, the S2S form of authorize (x-auth
-  // s2s + idp: sent with X-User-Wallet and no Identity header, so it is the S2S form of section 5 step 2)
-  // and the writes that create something included (issue 33 item 9); rowOperations still leaves out the
-  // money movers and the writes whose body is not shown in full.
-  's2s-token': (_ctx, op) => s2sCallable(op),
-  // Requests using a user token: every operation that accepts one (x-auth user).
-  'user-token': (_ctx, op) => op.auth.includes('user'),
-};
 
 const label = (op: Operation) => `${op.method.toUpperCase()} ${op.pathUnspecified ? `<profile.operations.${op.operationId}>` : op.path} (${op.operationId})`;
 
@@ -101,7 +79,7 @@ function pathless(ctx: CheckContext, op: Operation): boolean {
  */
 export function rowOperations(ctx: CheckContext, ruleId: RuleId, family: RowFamily, stepBodies: StepBodies = {}): RowOperation[] {
   const own = new Set<string>(ctx.model.rule(ruleId).operations);
-  const applies = ROW_FAMILY_APPLIES[family];
+  const applies = (c: CheckContext, op: Operation) => ROW_FAMILY_APPLIES[family](c.model, op);
   const out: RowOperation[] = [];
   for (const op of ctx.model.operations.values()) {
     const isOwn = own.has(op.operationId);

@@ -17,7 +17,10 @@ afterEach(async () => {
   for (const r of open.splice(0)) await r.close();
 });
 
-async function runTriggerOnly(faults: string[] = [], trigger = true) {
+/** triggerWebhook mapped onto a control call that answers 204 and emits nothing: a target that acknowledges and never delivers. */
+const SILENT_TRIGGER = '  triggerWebhook: { method: PUT, path: "/users/{{user_id}}/primary-wallet", body: { present: true } }';
+
+async function runTriggerOnly(faults: string[] = [], trigger: boolean | 'silent' = true) {
   const ref = await startReference({ faults: new Set(faults) });
   open.push(ref);
   const dir = await mkdtemp(join(tmpdir(), 'bc-trigger-'));
@@ -27,7 +30,7 @@ async function runTriggerOnly(faults: string[] = [], trigger = true) {
     `base_url: "${ref.profile.control_url}"`,
     'operations:',
     '  setWebhookBaseUrl: { method: PUT, path: /webhooks, body: { base_url: "{{base_url}}" } }',
-    ...(trigger ? ['  triggerWebhook: { method: POST, path: "/users/{{user_id}}/webhooks/{{kind}}" }'] : []),
+    ...(trigger === 'silent' ? [SILENT_TRIGGER] : trigger ? ['  triggerWebhook: { method: POST, path: "/users/{{user_id}}/webhooks/{{kind}}" }'] : []),
     '',
   ].join('\n'));
   const { control_url: _c, pci_url: _p, ...rest } = ref.profile;
@@ -54,5 +57,20 @@ describe('control triggerWebhook', () => {
     expect(r['aliases.webhook.3ds-owner']?.verdict).toBe('fail');
     expect(r['aliases.webhook.3ds-owner']?.failure?.rules).toContain('ALIAS-WEBHOOK-3DS-OWNER');
     expect(r['aliases.webhook.recipient-address']?.verdict).toBe('fail');
+  }, 60_000);
+
+  it('fails them, never skips, when triggerWebhook succeeds and no webhook arrives (spec/control.yaml: it emits the webhook)', async () => {
+    const r = await runTriggerOnly([], 'silent');
+    const rules: Record<string, string> = {
+      'aliases.webhook.3ds-owner': 'ALIAS-WEBHOOK-3DS-OWNER',
+      'aliases.webhook.withdrawal-account-address': 'ALIAS-WEBHOOK-WITHDRAWAL-ACCOUNT-ADDRESS',
+      'aliases.webhook.withdrawal-to-address': 'ALIAS-WEBHOOK-WITHDRAWAL-TO-ADDRESS',
+      'aliases.webhook.recipient-address': 'ALIAS-WEBHOOK-RECIPIENT-ADDRESS',
+    };
+    for (const [id, rule] of Object.entries(rules)) {
+      expect(r[id]?.verdict, `${id}: ${r[id]?.reason ?? ''}`).toBe('fail');
+      expect(r[id]?.failure?.rules, id).toContain(rule);
+      expect(r[id]?.failure?.message, id).toMatch(/control triggerWebhook succeeded/);
+    }
   }, 60_000);
 });

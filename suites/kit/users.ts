@@ -11,15 +11,9 @@ import { identityHeader, userHeaders } from './identity.ts';
 import { rnd } from './random.ts';
 import { profileClient, s2sHeaders } from './tokens.ts';
 
-export interface TestUser {
-  id: string;
-  email: string;
-  /** EOA address given at registration (user_address). */
-  address: string;
-  country: string;
-  /** Index of the client (company) that created it. */
-  client: number;
-}
+import type { TestUser } from './test-user.ts';
+
+export type { TestUser };
 
 export interface NewUser {
   client?: number;

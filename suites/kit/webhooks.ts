@@ -4,7 +4,7 @@
 import type { ValidateFunction } from 'ajv';
 import { CheckFailure } from '../../src/checks/signals.ts';
 import type { CheckContext } from '../../src/checks/types.ts';
-import type { RuleId } from '../../src/model/types.ts';
+import type { ControlOperationId, RuleId } from '../../src/model/types.ts';
 import { WEBHOOK_WAIT_DEFAULTS } from '../../src/options/index.ts';
 
 /** Delivery path of a section 6 webhook, from the model (spec/openapi.yaml webhooks.<name>.post.x-webhook-path). */
@@ -57,4 +57,36 @@ export function expectWebhookSchema(ctx: CheckContext, name: string, body: unkno
   const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
   const text = typeof body === 'string' ? body : JSON.stringify(body) ?? '';
   throw new CheckFailure(`the ${name} webhook body does not match its spec/openapi.yaml schema (${problems}): ${text.slice(0, 200)}`, { rules });
+}
+
+/** The webhooks a control operation's x-emits-webhooks names (spec/control.yaml); { parameter } reads that parameter's enum. */
+function emitsOf(op: Record<string, unknown>): string[] {
+  const emits = op['x-emits-webhooks'];
+  if (Array.isArray(emits)) return emits.map(String);
+  const param = emits !== null && typeof emits === 'object' ? (emits as { parameter?: unknown }).parameter : undefined;
+  if (typeof param !== 'string') return [];
+  const p = (op.parameters as { name?: string; schema?: { enum?: unknown[] } }[] | undefined)?.find((x) => x?.name === param);
+  return (p?.schema?.enum ?? []).map(String);
+}
+
+/**
+ * The control operations spec/control.yaml documents as making the target deliver webhook `name`
+ * (x-emits-webhooks), in document order. A check that made one of these calls successfully requires
+ * the webhook: none arriving is the target's failure, not the spec's silence on when it is emitted.
+ */
+export function controlsEmitting(ctx: CheckContext, name: string): ControlOperationId[] {
+  const out: ControlOperationId[] = [];
+  for (const item of Object.values(ctx.model.control?.paths ?? {})) {
+    for (const op of Object.values(item ?? {})) {
+      if (op === null || typeof op !== 'object') continue;
+      const rec = op as Record<string, unknown>;
+      if (typeof rec.operationId === 'string' && emitsOf(rec).includes(name)) out.push(rec.operationId as ControlOperationId);
+    }
+  }
+  return out;
+}
+
+/** True when spec/control.yaml documents `operationId` as emitting webhook `name`. */
+export function controlEmits(ctx: CheckContext, operationId: ControlOperationId, name: string): boolean {
+  return controlsEmitting(ctx, name).includes(operationId);
 }

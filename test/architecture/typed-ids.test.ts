@@ -1,5 +1,5 @@
 // Ids are generated types: a rule id, operationId or fault point that spec/ (or the reference's fault
-// list) does not have fails `tsc` (run by `npm test` before vitest). Each `@ts-expect-error` line below
+// list) does not have fails `tsc` (run by `npm test` beside vitest). Each `@ts-expect-error` line below
 // is a typo that must not compile: if one compiled, tsc would fail on the unused directive. The
 // runtime half proves the correctly spelled ids used here exist in the generated lists.
 

@@ -24,6 +24,9 @@ const VENDOR_EVENTS: Record<string, string> = {
   'auth_challenge.created': '3ds',
   'withdrawal.created': 'erc-withdrawals',
   'payee.details_added': 'recipients',
+  'collections.case_opened': 'debt-cases',
+  'company.updated': 'corporations',
+  'card.limit_updated': 'card_limit',
 };
 
 export interface VendorSim {

@@ -22,8 +22,9 @@ const TABLE: ReadonlyArray<readonly [command: string, describe: string, module: 
   ['run', 'Run the conformance checks against a target (default: the embedded reference)', () => import('./run.ts')],
   ['serve', 'Run the reference implementation; prints its target profile as the first stdout line', () => import('./serve.ts')],
   ['rules', 'List every rule of the spec model with its section and the checks that cover it', () => import('./rules.ts')],
-  ['load [scenario] [files..]', 'Run a bounded load scenario (`load --help` lists them) in the closed or open model, or merge results: load merge a.json b.json ...', () => import('./load.ts')],
+  ['load [scenario] [files..]', 'Run a bounded load scenario (`load --help` lists them) in the closed or open model, or merge results: load merge a.json b.json ..., or coordinate shards that stream to one live verdict: load coordinate --shards N --plan plan.yaml', () => import('./load.ts')],
   ['selftest', 'Prove the checks catch non-conformance: run them against the reference and every mutant variant', () => import('./selftest.ts')],
+  ['spec-diff <old> <new>', 'Class every change between two spec/ directories (rules added, removed or changed; error rows; operations, their fields and answers; breaking or not, as oasdiff does) and the checks each touches; with --package, which signed verdicts it invalidates, which carry over, and the run that re-judges them (exit 1 on a breaking change)', () => import('./spec-diff.ts')],
   ['diff <old> <new>', 'Compare two results.json files: newly failing, fixed and newly skipped rules and checks (exit 1 if anything newly fails)', () => import('./diff.ts')],
   ['history <files..>', 'Timeline of many results.json of one target: per rule and check the streak, new, fixed and regressed against the previous run and the last N, flapping rules; --classify replays each changed check by seed (deterministic, target-flaky, generator-found); writes history.json and history.html (exit 1 if the latest run regressed, 4 with fewer than two runs)', () => import('./history.ts')],
   ['certify', 'Run the full suite and, only if it passes with every testable rule exercised, write a signed certification package', () => import('./certify.ts')],
@@ -41,8 +42,10 @@ export const COMMANDS: readonly CommandEntry[] = TABLE.map(([command, describe, 
     command,
     describe,
     async load() {
-      const impl = (await module())[`${name}Command`];
-      if (!impl) throw new Error(`src/cli/commands/${name}.ts exports no ${name}Command`);
+      // spec-diff exports specDiffCommand.
+      const exported = `${name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())}Command`;
+      const impl = (await module())[exported];
+      if (!impl) throw new Error(`src/cli/commands/${name}.ts exports no ${exported}`);
       return impl as CommandImpl;
     },
   };

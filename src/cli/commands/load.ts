@@ -1,6 +1,7 @@
 // `baas-conform load <scenario>`: a bounded load scenario against a target you own (default: the
 // embedded reference), verdict against thresholds. `baas-conform load merge a.json b.json ...`:
 // add results of several machines (histograms and counts) and recompute the percentiles.
+// `load coordinate` and `load --coordinator URL`: a coordinated run (load-coordinate.ts).
 // Exit: 0 pass, 1 a threshold or contract failed, 2 configuration, 3 target unreachable, 4 inconclusive
 // (a threshold over zero samples, a read-back that could not read: judged nothing, never a pass).
 // Progress goes to stderr (one line in place on a terminal, plain periodic lines otherwise).
@@ -22,9 +23,10 @@ import { maskSecrets, type ResolvedProfile } from '../../profile/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
+import { coordinateFlags, coordinatedRunner, coordinateHandler, type CoordinateArgs } from './load-coordinate.ts';
 
 /** The flags load's builder declares (shared run flags plus the load ones). */
-interface LoadArgs {
+interface LoadArgs extends CoordinateArgs {
   config?: string;
   profile?: string;
   target?: string;
@@ -133,6 +135,7 @@ async function planOptionsOf(file: string, args: LoadArgs, io: CliIo): Promise<O
 async function loadHandler(args: LoadArgs, io: CliIo): Promise<number> {
   const scenario = String(args.scenario ?? '');
   if (scenario === 'merge') return mergeHandler(args, io);
+  if (scenario === 'coordinate') return coordinateHandler(args, io);
   if (args.plan !== undefined && scenario) throw new ConfigError('load: give a scenario or --plan, not both');
   if (!scenario && args.plan === undefined) throw new ConfigError(`load: give a scenario: ${SCENARIOS.map((s) => s.id).join(', ')}, or --plan plan.yaml (or: load merge a.json b.json ...)`);
   if ((args.files ?? []).length) throw new ConfigError(`load ${scenario}: unexpected arguments ${(args.files as string[]).join(' ')}`);
@@ -156,8 +159,9 @@ async function loadHandler(args: LoadArgs, io: CliIo): Promise<number> {
     const samples: number[] | undefined = args.rawOut ? [] : undefined;
     const progress = args.progress === false ? undefined : progressPrinter(io.stderr, io.env, label);
     let result: LoadResult;
+    const run = args.coordinator !== undefined ? await coordinatedRunner(args, io, runLoad) : runLoad;
     try {
-      result = await withCancellation(io, 'sending stops, requests in flight drain, the result is still written', (signal) => runLoad({
+      result = await withCancellation(io, 'sending stops, requests in flight drain, the result is still written', (signal) => run({
         ...base,
         profile,
         ...(shard ? { shard } : {}),
@@ -184,8 +188,8 @@ async function loadHandler(args: LoadArgs, io: CliIo): Promise<number> {
 
 export const loadCommand: CommandImpl<LoadArgs> = {
   builder: (y: Argv) =>
-    sharedFlags(y, 'config', 'profile', 'target', 'seed', 'shard', 'timeout-budget', 'report-dir', 'json', 'har')
-      .positional('scenario', { type: 'string', choices: [...SCENARIOS.map((s) => s.id), 'merge'], describe: 'scenario to run, or merge' })
+    coordinateFlags(sharedFlags(y, 'config', 'profile', 'target', 'seed', 'shard', 'timeout-budget', 'report-dir', 'json', 'har', 'port', 'host'))
+      .positional('scenario', { type: 'string', choices: [...SCENARIOS.map((s) => s.id), 'merge', 'coordinate'], describe: 'scenario to run, or merge, or coordinate (load coordinate --shards N --plan plan.yaml)' })
       .positional('files', { type: 'string', array: true, describe: 'result files (merge only)' })
       .option('plan', { type: 'string', describe: 'Load plan YAML (scenarios and weights, stages, thresholds; spec/schemas/load-plan.schema.json); see examples/load/plan.yaml' })
       .option('allow-remote', { type: 'boolean', describe: 'Allow a non-loopback target. Only for targets you own or are authorised to load.' })

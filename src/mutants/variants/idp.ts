@@ -3,7 +3,7 @@
 import { IDP_OPS } from '../ops.ts';
 import { proxyJson } from '../proxy-edits.ts';
 import { asRecord, onRule, restatus, acceptInsteadOf } from '../transforms.ts';
-import { benign, faulty, op, type VariantSpec } from '../variant.ts';
+import { benign, faults, faulty, op, type VariantSpec } from '../variant.ts';
 
 /** Builds the idp variants (stateful transforms get fresh state on every call). */
 export function idpVariants(): VariantSpec[] {
@@ -11,9 +11,13 @@ export function idpVariants(): VariantSpec[] {
     faulty('idp.aud.not-checked', 'AUTH-IDP-AUDIENCE', "an access token whose aud is not the company's configured app id is accepted", {
       transform: acceptInsteadOf('ERR-IDP-APP-NOT-REGISTERED', ['authorizeUser']),
     }),
-    // Section 7 has no row for an aud that names no application of the company: 401 is a reading the
-    // spec allows beside the 500 row, so this variant must stay clean.
-    benign('idp.unknown-aud.401', 'an access token whose aud names no registered app answers 401 ErrorPermissionDenied (section 7 has no aud-mismatch row)', {
+    // Section 7 has no row for an aud that names no application the server knows: 401 is a reading the
+    // spec allows beside the 500 row (reading refused-401), so this variant must stay clean. An
+    // application configured and then cleared still answers the 500 row under it.
+    benign('idp.unknown-aud.401', 'an access token whose aud names an application the server never knew answers 401 ErrorPermissionDenied (section 7 has no aud-mismatch row); a company without its app configured answers the 500 row', faults('idp.unknown-aud-401')),
+    // Issue 33 item 6: a company whose provider app ID is not configured (set up through control
+    // clearIdpConfig) is the 500 row itself, so a 401 there fails.
+    faulty('idp.app-not-configured.401', 'ERR-IDP-APP-NOT-REGISTERED', 'a provider app ID configured for no company answers 401 ErrorPermissionDenied instead of 500 ErrorConfigurationInvalid', {
       transform: onRule('ERR-IDP-APP-NOT-REGISTERED', (b, res) => {
         restatus(b, res, 401);
         b.error_reason = 'ErrorPermissionDenied';

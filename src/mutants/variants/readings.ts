@@ -24,7 +24,10 @@ export function readingsVariants(): VariantSpec[] {
       transform: onOk(['createRecipientV2'], (b) => void (isObject(b) && delete b.personal_info)),
     }),
     // Section 2: bank account detail fields are not shown (EVENT-BANK-ACCOUNT-DETAILS reading details-tied: warns).
-    benign('benign.bank-account-webhook.no-details-id', 'the bank account webhook carries the user and the IBAN but no details_id', {}, {
+    // With no bank account list (its path is not shown) the webhook cannot be tied to the activation: a warning.
+    benign('benign.bank-account-webhook.no-details-id', `the bank account webhook carries the user and the IBAN but no details_id, and ${op('listBankAccounts')} lists no account yet (when an account is listed is not shown)`, {
+      transform: onOk(['listBankAccounts'], (b) => void (isObject(b) && Array.isArray(b.data) && (b.data = []))),
+    }, {
       webhook: (path, b, ctx) => {
         if (path !== ctx.profile.webhook_paths?.bank_account || !isObject(b)) return b;
         const { details_id: _d, ...rest } = b;

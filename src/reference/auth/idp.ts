@@ -53,7 +53,13 @@ export async function idpCaller(ctx: Ctx, st: RefState): Promise<Caller> {
   }
   const auds = Array.isArray(aud) ? aud : [aud];
   const app = auds.map((a) => (typeof a === 'string' ? st.store.idpApps.get(a) : undefined)).find((a) => a !== undefined);
-  if (!app) throw E.rule('ERR-IDP-APP-NOT-REGISTERED');
+  if (!app) {
+    // Switch idp.unknown-aud-401 (not a fault): an aud this server never knew is a token not meant for
+    // it (401); an application it knows but no company has configured is the section 7 500 row.
+    const known = auds.some((a) => typeof a === 'string' && st.store.clearedIdpApps.has(a));
+    if (st.fault('idp.unknown-aud-401') && !known) throw E.rule('ERR-IDP-ACCESS-TOKEN-SIGNATURE');
+    throw E.rule('ERR-IDP-APP-NOT-REGISTERED');
+  }
   const jwks = jwksFor(st, app.jwks_url);
   const access = await verifyProviderToken(st, am[1], jwks, 'ERR-IDP-ACCESS-TOKEN-SIGNATURE', 'ERR-IDP-ACCESS-TOKEN-EXPIRED');
   const retailLax = st.fault('idp.retail-id-expiry-ignored') && ctx.route.operationId === 'registerRetailUser';

@@ -19,6 +19,8 @@ export const CONTROL_PREFIX = '/__control';
 
 /** Path of the bank account webhook (not shown by the spec; published as profile.webhook_paths.bank_account). */
 export const BANK_ACCOUNT_WEBHOOK_PATH = '/v2/webhooks/bank-accounts';
+/** Path of the card limit webhook (not shown by the spec; published as profile.webhook_paths.card_limit). */
+export const CARD_LIMIT_WEBHOOK_PATH = '/v2/webhooks/card-limits';
 
 const NO_CONTENT: Reply = { status: 204 };
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -48,6 +50,35 @@ function threeDsWindow(st: RefState): number {
   return st.threeDsWindowSeconds;
 }
 
+/**
+ * A debt case of the user, or the user's company (section 6: payloads not shown; the reference's own).
+ * The `webhooks.debt-cases-wrong-path` and `webhooks.corporations-wrong-path` faults deliver them on a
+ * path other than section 6's (underscore / singular), as a hand-typed route would.
+ */
+function emitAccountEvent(st: RefState, u: User, kind: 'debt-cases' | 'corporations'): void {
+  const documented = st.model.webhookPath(kind);
+  const path = kind === 'debt-cases'
+    ? (st.fault('webhooks.debt-cases-wrong-path') ? documented.replace('debt-cases', 'debt_cases') : documented)
+    : (st.fault('webhooks.corporations-wrong-path') ? documented.replace(/corporations$/, 'corporation') : documented);
+  const payload = kind === 'debt-cases'
+    ? { debt_case_id: randomUUID(), user_id: u.user_id, status: 'Open', amount: '12.50', currency: 'EUR', created_at: st.clock.nowSec() }
+    : { corporation_id: u.company_id, user_id: u.user_id, status: 'Active', updated_at: st.clock.nowSec() };
+  st.webhooks.emit(path, payload);
+}
+
+/** A limit change of the user's newest card (one is issued when the user has none); the card limit webhook carries no owner field (section 6). */
+function emitCardLimit(st: RefState, u: User): void {
+  const now = st.clock.nowSec();
+  let card = u.cards.at(-1);
+  if (!card) {
+    card = { id: randomUUID(), status: 'Active', card_data: { card_name: 'limit test', format: 'virtual' }, created_at: now };
+    u.cards.push(card);
+  }
+  const payload: Record<string, unknown> = { card_id: card.id, user_id: u.user_id, limit: { amount: '500.00', currency: 'EUR', period: 'Monthly' }, updated_at: now };
+  if (st.fault('webhooks.card-limit-owner')) payload.owner = u.user_address;
+  st.webhooks.emit(CARD_LIMIT_WEBHOOK_PATH, payload);
+}
+
 export const CONTROL_HANDLERS = {
   setWebhookBaseUrl(ctx, st) {
     st.webhooks.baseUrl = url(st, fields(st).string(ctx.body, 'base_url', 2048), 'base_url');
@@ -63,6 +94,12 @@ export const CONTROL_HANDLERS = {
     if (!client) throw st.errors.controlNotFound('client_id');
     st.jwks.delete(jwks);
     st.store.idpApps.set(appId, { app_id: appId, company_id: client.company_id, jwks_url: jwks });
+    return NO_CONTENT;
+  },
+
+  clearIdpConfig(ctx, st) {
+    const appId = fields(st).string(ctx.body, 'app_id');
+    if (st.store.idpApps.delete(appId)) st.store.clearedIdpApps.add(appId);
     return NO_CONTENT;
   },
 
@@ -116,14 +153,17 @@ export const CONTROL_HANDLERS = {
     if (u.sepa.status !== st.sepa.inProgress) throw st.errors.invalid('status');
     u.sepa.status = st.sepa.active;
     u.sepa.details_id ??= randomUUID();
+    // The account's details, kept so the bank account list shows the same ones the webhook reports.
+    u.sepa.iban ??= `DE89${randomBytes(9).toString('hex').replace(/[a-f]/g, (ch) => String(ch.charCodeAt(0) % 10)).slice(0, 18)}`;
+    u.sepa.bic ??= 'REFBDEFFXXX';
     if (!st.fault('webhooks.no-bank-account')) {
       st.webhooks.emit(BANK_ACCOUNT_WEBHOOK_PATH, {
         user_id: u.user_id,
         details_id: u.sepa.details_id,
         account_type: 'Sepa',
         status: st.sepa.active,
-        iban: `DE89${randomBytes(9).toString('hex').replace(/[a-f]/g, (ch) => String(ch.charCodeAt(0) % 10)).slice(0, 18)}`,
-        bic: 'REFBDEFFXXX',
+        iban: u.sepa.iban,
+        bic: u.sepa.bic,
       });
     }
     return NO_CONTENT;
@@ -180,7 +220,9 @@ export const CONTROL_HANDLERS = {
       const wh: Record<string, unknown> = { recipient_id: r.id, user_id: u.user_id };
       st.aliases.write(wh, 'ALIAS-WEBHOOK-RECIPIENT-ADDRESS', r.payment_details[0].recipient_address);
       st.webhooks.emit(st.model.webhookPath('recipients'), wh);
-    } else throw st.errors.invalid('kind');
+    } else if (kind === 'debt-cases' || kind === 'corporations') emitAccountEvent(st, u, kind);
+    else if (kind === 'card_limit') emitCardLimit(st, u);
+    else throw st.errors.invalid('kind');
     return { status: 202 };
   },
 

@@ -8,6 +8,7 @@ import { cardAction, createVirtualCard, decide3ds, list3ds, listCards } from './
 import { completeBankAccount, createBankAccount, initBankAccount } from './bank-accounts.ts';
 import type { HandlerSpec } from './common.ts';
 import { tokenizeCard } from './pci.ts';
+import { estimateCorridorTransfer, getCardCvv, getCardPan, listBankAccounts, requestSmsCode, verifySmsCode } from './sensitive.ts';
 import { authorize, createToken } from './token.ts';
 import { createRecipient, deleteRecipient, estimateTransfer, getRecipient, executeTransfer, getActivity, listActivity, statement } from './transfers.ts';
 import { createUser, getConfig, getUserV1, getUserV2, getValidationRules, registerRetail, validateRetail } from './users.ts';
@@ -63,16 +64,16 @@ export const HANDLERS = {
   listCardDeliveryMethods: NOT_SERVED,
   getCardOrderFees: NOT_SERVED,
   getCardOrderFeeInvoice: NOT_SERVED,
-  getCardPan: NOT_SERVED,
-  getCardCvv: NOT_SERVED,
+  getCardPan: { run: getCardPan },
+  getCardCvv: { run: getCardCvv },
   getCardPin: NOT_SERVED,
-  requestSmsCode: NOT_SERVED,
-  verifySmsCode: NOT_SERVED,
+  requestSmsCode: { run: requestSmsCode },
+  verifySmsCode: { run: verifySmsCode },
   verifySignature: NOT_SERVED,
-  listBankAccounts: NOT_SERVED,
+  listBankAccounts: { run: listBankAccounts },
   estimateBankTransfer: NOT_SERVED,
   executeBankTransfer: NOT_SERVED,
-  estimateCorridorTransfer: NOT_SERVED,
+  estimateCorridorTransfer: { run: estimateCorridorTransfer },
   executeCorridorTransfer: NOT_SERVED,
   listRecipients: NOT_SERVED,
   getRecipient: { run: getRecipient },
@@ -113,4 +114,10 @@ export const DEFAULT_OPERATION_PATHS: Partial<Record<OperationId, { method: stri
   getActivity: { method: 'GET', path: '/api/v1/activity/{activity_id}' },
   getRecipient: { method: 'GET', path: '/api/v2/recipients/{recipient_id}' },
   deleteRecipient: { method: 'DELETE', path: '/api/v2/recipients/{recipient_id}' },
+  getCardPan: { method: 'GET', path: '/api/v1/cards/{card_id}/pan' },
+  getCardCvv: { method: 'GET', path: '/api/v1/cards/{card_id}/cvv' },
+  requestSmsCode: { method: 'POST', path: '/api/v1/confirmation/sms' },
+  verifySmsCode: { method: 'POST', path: '/api/v1/confirmation/sms/verify' },
+  listBankAccounts: { method: 'GET', path: '/api/v1/bank/account-list' },
+  estimateCorridorTransfer: { method: 'POST', path: '/api/v1/bank/corridor/estimate' },
 };

@@ -128,7 +128,7 @@ export interface User {
   /** EOA address given at registration (or the wallet of the identity tokens for retail users). */
   user_address: string;
   wallets: Wallet[];
-  sepa: { status: SepaAccountState; details_id?: string; challenge?: string };
+  sepa: { status: SepaAccountState; details_id?: string; challenge?: string; iban?: string; bic?: string };
   visaVirtualCard: string;
   /** account_type -> details_id for Ach, FasterPayment, Spei. */
   bankDetails: Map<string, string>;
@@ -180,6 +180,11 @@ export class Store {
   readonly activities = new Map<string, Activity>();
   /** Provider app id -> trusted provider (control PUT /idp). */
   readonly idpApps = new Map<string, IdpApp>();
+  /** Provider app ids once configured and cleared (control POST /idp/clear): known, configured for no company. */
+  readonly clearedIdpApps = new Set<string>();
+  /** SMS confirmation sessions (section 4 Confirmation; paths not shown) and the tokens verified from them. */
+  readonly smsSessions = new Map<string, { session_id: string; user_id: string; action_type: string; used: boolean }>();
+  readonly actionTokens = new Map<string, { user_id: string; action_type: string }>();
 
   company(id: string): Company {
     let c = this.companies.get(id);

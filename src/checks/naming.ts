@@ -1,0 +1,78 @@
+// The section 9.2 field naming convention as a property of a JSON payload: the names the rule's facts
+// give (VERSION-FIELD-NAMING) spelled as written, string-valued, user_id a UUID. Judged on every webhook
+// payload (webhooks.payloads.field-naming) and on every success answer the run receives (audit.ts).
+
+import type { Model } from '../model/types.ts';
+
+/** The five convention names and those that are UUIDs, as VERSION-FIELD-NAMING's facts give them. */
+export interface NamingFacts {
+  names?: unknown;
+  uuid?: unknown;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Deepest level walked: payloads are small, and a cycle cannot come out of JSON.parse. */
+const MAX_DEPTH = 32;
+
+/** A key with case and separators removed: userAddress, User-Address and user_address all read useraddress. */
+const squash = (k: string) => k.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+export interface NamingFindings {
+  /** A name spelled another way with no correctly spelled twin, a name that is not a string, a user_id not a UUID. */
+  problems: string[];
+  /** A name spelled another way beside the name as written (reading convention-spelling: an extra field, warned). */
+  twins: string[];
+}
+
+/**
+ * How a payload keeps the naming convention: a key that is one of the names spelled another way (case
+ * or separators) in an object without the name as written is a renamed field; beside it, a twin. A
+ * name whose value is neither a string nor null (null: reading null-when-optional), or a UUID name
+ * whose string is not a UUID, is a problem. Other keys are free.
+ */
+export function namingFindings(body: unknown, facts: NamingFacts | undefined): NamingFindings {
+  const names = strings(facts?.names);
+  if (names.length === 0) throw new Error('spec/rules/general.yaml: VERSION-FIELD-NAMING has no facts.names');
+  const uuid = new Set(strings(facts?.uuid));
+  const bySquash = new Map(names.map((n) => [squash(n), n]));
+  const out: NamingFindings = { problems: [], twins: [] };
+  eachObject(body, (o, at) => {
+    for (const [k, v] of Object.entries(o)) {
+      const name = bySquash.get(squash(k));
+      if (name === undefined) continue;
+      if (k !== name) (Object.hasOwn(o, name) ? out.twins : out.problems).push(`${at}.${k} is ${name} spelled another way${Object.hasOwn(o, name) ? ` (beside ${name})` : ''}`);
+      else if (v !== null && v !== undefined && typeof v !== 'string') out.problems.push(`${at}.${k} is ${JSON.stringify(v).slice(0, 60)}, not a string`);
+      else if (typeof v === 'string' && uuid.has(k) && !UUID.test(v)) out.problems.push(`${at}.${k} ${JSON.stringify(v)} is not a UUID`);
+    }
+  });
+  return out;
+}
+
+/** The naming problems of a payload (renamed fields, wrong types); empty when it keeps the convention. */
+export function namingProblems(body: unknown, facts: NamingFacts | undefined): string[] {
+  return namingFindings(body, facts).problems;
+}
+
+
+/** Walks every object of a JSON value with its location (`$.a.b[0]`), to `MAX_DEPTH`. */
+export function eachObject(body: unknown, visit: (o: Record<string, unknown>, at: string, depth: number) => void): void {
+  const walk = (v: unknown, at: string, depth: number): void => {
+    if (v === null || typeof v !== 'object' || depth > MAX_DEPTH) return;
+    if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${at}[${i}]`, depth + 1));
+    const o = v as Record<string, unknown>;
+    visit(o, at, depth);
+    for (const [k, x] of Object.entries(o)) walk(x, `${at}.${k}`, depth + 1);
+  };
+  walk(body, '$', 0);
+}
+
+
+/** VERSION-FIELD-NAMING's facts from the model; undefined for a model without the rule (another --spec, a stand-in model). */
+export function namingFactsOf(model: Partial<Pick<Model, 'isRuleId' | 'rule'>>): NamingFacts | undefined {
+  if (typeof model.isRuleId !== 'function' || typeof model.rule !== 'function' || !model.isRuleId('VERSION-FIELD-NAMING')) return undefined;
+  return (model.rule('VERSION-FIELD-NAMING') as { facts?: NamingFacts }).facts;
+}
