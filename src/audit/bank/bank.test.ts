@@ -22,10 +22,22 @@ describe('client bank', () => {
     const model = await loadModel();
     // Every testable client rule has a row; every default configuration fails the audit, naming a required rule.
     for (const c of LIBRARY_CLIENTS) expect(Object.keys(c.expected).sort()).toEqual(model.clientRules.filter((r) => r.testable).map((r) => r.id).sort());
-    for (const c of LIBRARY_CLIENTS.filter((x) => x.policy === 'on-401')) {
+    // The five most common default configurations of issue 33: each fails, naming token backoff.
+    const defaults = LIBRARY_CLIENTS.filter((x) => x.commonDefault);
+    expect(defaults.map((c) => c.id).sort()).toEqual(['axios-retry', 'got', 'ky', 'openapi-fetch', 'undici-retry-agent']);
+    for (const c of defaults) {
       expect(expectedExits(c).exitCode, c.id).toBe(1);
       expect(c.expected['CLIENT-TOKEN-BACKOFF'][0], c.id).toBe('fail');
     }
+    // At least one documented configuration that follows the spec passes every rule it exercises.
+    expect(LIBRARY_CLIENTS.filter((c) => c.packages.length && expectedExits(c).strictExitCode === 0).map((c) => c.id)).toContain('ky-spec');
+  });
+
+  it('a library client whose package is not installed is reported not available, and no audit runs', async () => {
+    const r = await auditLibrary({ ...LIBRARY_CLIENTS[0], id: 'absent', packages: ['baas-conform-absent-package'] });
+    expect(r).toMatchObject({ mode: 'lib:absent', ok: true, caught: [] });
+    expect(r.unavailable).toMatch(/^not available: baas-conform-absent-package not installed/);
+    expect(r.verdict).toBeUndefined();
   });
 
   it('a default configuration run too briefly to meet the renewal bursts ends inconclusive (exit 4) naming the rules it never showed, and fails under --strict', async () => {
@@ -55,7 +67,9 @@ describe('client bank', () => {
     }
     // Backoff is judged on what the application sends as much as on the library's retries: the default
     // configurations' token requests after a 429 are the application's, and they fail the rule.
-    for (const c of LIBRARY_CLIENTS.filter((x) => x.policy === 'on-401')) {
+    // A source checkout has every library (devDependencies): none is skipped.
+    expect(results.filter((r) => r.unavailable).map((r) => r.mode)).toEqual([]);
+    for (const c of LIBRARY_CLIENTS.filter((x) => x.expected['CLIENT-TOKEN-BACKOFF'][0] === 'fail')) {
       const r = results.find((x) => x.mode === `lib:${c.id}`)!;
       expect(r.verdict!.rules.find((x) => x.id === 'CLIENT-TOKEN-BACKOFF')?.message, c.id).toMatch(/no burst did/);
     }
