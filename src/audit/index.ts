@@ -7,6 +7,8 @@
 //   judges/      one judge per client rule                       verdict.ts judgements -> verdict
 //   report.ts    audit.json, junit.xml, audit.html                console.ts the summary lines
 //   redact.ts    what a record keeps (no token, no secret)       catalogue.ts client rules for `rules`
+//   bank/        the client bank: the sample client in every mode and applications on real HTTP
+//                libraries, each against its own audit (its own entry point: it imports this one)
 
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';

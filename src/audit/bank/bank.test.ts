@@ -22,19 +22,31 @@ describe('client bank', () => {
     const model = await loadModel();
     // Every testable client rule has a row; every default configuration fails the audit, naming a required rule.
     for (const c of LIBRARY_CLIENTS) expect(Object.keys(c.expected).sort()).toEqual(model.clientRules.filter((r) => r.testable).map((r) => r.id).sort());
-    for (const c of LIBRARY_CLIENTS.filter((x) => x.policy === 'on-401')) {
+    // The five most common default configurations of issue 33: each fails, naming token backoff.
+    const defaults = LIBRARY_CLIENTS.filter((x) => x.commonDefault);
+    expect(defaults.map((c) => c.id).sort()).toEqual(['axios-retry', 'got', 'ky', 'openapi-fetch', 'undici-retry-agent']);
+    for (const c of defaults) {
       expect(expectedExits(c).exitCode, c.id).toBe(1);
       expect(c.expected['CLIENT-TOKEN-BACKOFF'][0], c.id).toBe('fail');
     }
+    // At least one documented configuration that follows the spec passes every rule it exercises.
+    expect(LIBRARY_CLIENTS.filter((c) => c.packages.length && expectedExits(c).strictExitCode === 0).map((c) => c.id)).toContain('ky-spec');
+  });
+
+  it('a library client whose package is not installed is reported not available, and no audit runs', async () => {
+    const r = await auditLibrary({ ...LIBRARY_CLIENTS[0], id: 'absent', packages: ['baas-conform-absent-package'] });
+    expect(r).toMatchObject({ mode: 'lib:absent', ok: true, caught: [] });
+    expect(r.unavailable).toMatch(/^not available: baas-conform-absent-package not installed/);
+    expect(r.verdict).toBeUndefined();
   });
 
   it('a default configuration run too briefly to meet the renewal bursts ends inconclusive (exit 4) naming the rules it never showed, and fails under --strict', async () => {
     const r = await auditLibrary(LIBRARY_CLIENTS.find((c) => c.id === 'undici-retry-agent')!, 3000);
-    const judged = r.verdict.counts.pass + r.verdict.counts.fail + r.verdict.counts.warn;
-    expect(judged, r.verdict.inconclusive).toBeLessThan(DEFAULT_MIN_EXERCISED);
-    expect(r.verdict.counts.fail).toBe(0);
+    const judged = r.verdict!.counts.pass + r.verdict!.counts.fail + r.verdict!.counts.warn;
+    expect(judged, r.verdict!.inconclusive).toBeLessThan(DEFAULT_MIN_EXERCISED);
+    expect(r.verdict!.counts.fail).toBe(0);
     expect(r.exitCode).toBe(4);
-    expect(r.verdict.inconclusive).toMatch(/fewer than the floor of \d+ \(--min-exercised\): not exercised .*CLIENT-TOKEN-BACKOFF \(/);
+    expect(r.verdict!.inconclusive).toMatch(/fewer than the floor of \d+ \(--min-exercised\): not exercised .*CLIENT-TOKEN-BACKOFF \(/);
     // Its warnings (Retry-After, timeout) fail it under --strict: a finding decides over a lack of evidence.
     expect(r.strictExitCode).toBe(1);
   }, 60_000);
@@ -46,18 +58,20 @@ describe('client bank', () => {
     expect(results.filter((r) => !r.ok).map((r) => `${r.mode} expected ${r.expected ?? (r.mode.startsWith('lib:') ? 'libraries.ts' : 'clean')}, ${table.find((t) => t.startsWith(`${r.mode}:`))}`)).toEqual([]);
     const conforming = results.find((r) => r.mode === 'none')!;
     // The conforming client exercises every testable rule but the pair rule (it never sends both names).
-    expect(conforming.verdict.rules.filter((r) => r.outcome === 'not-exercised').map((r) => r.id)).toEqual(['CLIENT-ALIAS-PAIR-MATCH']);
+    expect(conforming.verdict!.rules.filter((r) => r.outcome === 'not-exercised').map((r) => r.id)).toEqual(['CLIENT-ALIAS-PAIR-MATCH']);
     for (const [mode, rule] of Object.entries(FAULTY)) {
       const r = results.find((x) => x.mode === mode)!;
       expect(r.exitCode, mode).toBe(model.clientRule(rule).level === 'required' ? 1 : 0);
-      const outcome = r.verdict.rules.find((x) => x.id === rule)!;
+      const outcome = r.verdict!.rules.find((x) => x.id === rule)!;
       expect(outcome.exchanges.length + (outcome.deliveries?.length ?? 0), `${mode}: the verdict names its exchanges`).toBeGreaterThan(0);
     }
     // Backoff is judged on what the application sends as much as on the library's retries: the default
     // configurations' token requests after a 429 are the application's, and they fail the rule.
-    for (const c of LIBRARY_CLIENTS.filter((x) => x.policy === 'on-401')) {
+    // A source checkout has every library (devDependencies): none is skipped.
+    expect(results.filter((r) => r.unavailable).map((r) => r.mode)).toEqual([]);
+    for (const c of LIBRARY_CLIENTS.filter((x) => x.expected['CLIENT-TOKEN-BACKOFF'][0] === 'fail')) {
       const r = results.find((x) => x.mode === `lib:${c.id}`)!;
-      expect(r.verdict.rules.find((x) => x.id === 'CLIENT-TOKEN-BACKOFF')?.message, c.id).toMatch(/no burst did/);
+      expect(r.verdict!.rules.find((x) => x.id === 'CLIENT-TOKEN-BACKOFF')?.message, c.id).toMatch(/no burst did/);
     }
   }, 300_000);
 });

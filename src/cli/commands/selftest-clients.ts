@@ -2,7 +2,7 @@
 // every mode and partner applications on real HTTP libraries, each against its own audit) and its kill
 // matrix. The bank is compiled with the package: an installed CLI runs it without tsx.
 
-import { ConfigError } from '../../errors/index.ts';
+import { ConfigError, EXIT_CODES } from '../../errors/index.ts';
 import type { ClientRuleId } from '../../model/types.ts';
 
 export const CLIENT_AREA = 'clients';
@@ -19,6 +19,8 @@ export interface ClientBankRow {
   strictExitCode: number;
   ok: boolean;
   mismatches?: string[];
+  /** A library client whose packages are not installed: not run (an installed CLI has no devDependencies). */
+  unavailable?: string;
   ms: number;
 }
 
@@ -37,16 +39,23 @@ export async function runClientBank(concurrency: number, onRow?: (r: ClientBankR
   // The rows only: each full verdict (every exchange) stays with the bank.
   const rows = (await bank.runBank(entries.length ? entries : bank.BANK_ENTRIES, concurrency)).map((r): ClientBankRow => ({
     mode: r.mode, ...(r.expected ? { expected: r.expected } : {}), caught: r.caught, exitCode: r.exitCode, strictExitCode: r.strictExitCode, ok: r.ok,
-    ...(r.mismatches?.length ? { mismatches: r.mismatches } : {}), ms: r.ms,
+    ...(r.mismatches?.length ? { mismatches: r.mismatches } : {}), ...(r.unavailable ? { unavailable: r.unavailable } : {}), ms: r.ms,
   }));
   for (const r of rows) onRow?.(r);
   return rows;
 }
 
+/** The exit code of a bank run: 1 unless every client was judged as it should be, 4 when none could run at all. */
+export const clientBankExit = (rows: readonly ClientBankRow[]): number => (!rows.every((r) => r.ok) ? 1 : rows.every((r) => r.unavailable) ? EXIT_CODES.inconclusive : 0);
+
 export function formatClientBank(rows: readonly ClientBankRow[]): string {
   const w = Math.max(6, ...rows.map((r) => r.mode.length));
   const lines = [`${'CLIENT'.padEnd(w)}  ${'KIND'.padEnd(8)}  ${'BREAKS'.padEnd(28)}  AUDIT NAMED (exit, --strict exit)`];
   for (const r of rows) {
+    if (r.unavailable) {
+      lines.push(`${r.mode.padEnd(w)}  ${'library'.padEnd(8)}  ${'-'.padEnd(28)}  skipped: ${r.unavailable}`);
+      continue;
+    }
     const lib = r.mode.startsWith('lib:');
     const kind = r.mode === 'none' ? 'sample' : lib ? 'library' : r.expected ? 'faulty' : 'benign';
     const named = r.caught.length ? r.caught.join(', ') : '-';
@@ -54,8 +63,9 @@ export function formatClientBank(rows: readonly ClientBankRow[]): string {
     lines.push(`${r.mode.padEnd(w)}  ${kind.padEnd(8)}  ${(r.expected ?? '-').padEnd(28)}  ${named} (${r.exitCode}, ${r.strictExitCode})${verdict}`);
   }
   const faulty = rows.filter((r) => r.expected);
-  const libs = rows.filter((r) => r.mode.startsWith('lib:'));
+  const libs = rows.filter((r) => r.mode.startsWith('lib:') && !r.unavailable);
+  const skipped = rows.filter((r) => r.unavailable);
   const clean = rows.filter((r) => !r.expected && !r.mode.startsWith('lib:'));
-  lines.push(`Client bank: ${faulty.filter((r) => r.ok).length}/${faulty.length} faulty clients caught naming exactly their rule; ${clean.filter((r) => !r.ok).length} false positives (${clean.some((r) => r.mode === 'none') ? 'sample + ' : ''}${clean.filter((r) => r.mode !== 'none').length} benign); ${libs.filter((r) => r.ok).length}/${libs.length} library clients judged as expected; slowest audit ${(Math.max(...rows.map((r) => r.ms)) / 1000).toFixed(1)} s`);
+  lines.push(`Client bank: ${faulty.filter((r) => r.ok).length}/${faulty.length} faulty clients caught naming exactly their rule; ${clean.filter((r) => !r.ok).length} false positives (${clean.some((r) => r.mode === 'none') ? 'sample + ' : ''}${clean.filter((r) => r.mode !== 'none').length} benign); ${libs.filter((r) => r.ok).length}/${libs.length} library clients judged as expected${skipped.length ? ` (${skipped.length} not available)` : ''}; slowest audit ${(Math.max(...rows.map((r) => r.ms)) / 1000).toFixed(1)} s`);
   return `${lines.join('\n')}\n`;
 }

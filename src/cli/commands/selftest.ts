@@ -15,7 +15,7 @@ import type { CliIo } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { flagCommand } from '../flags.ts';
 import { selftestProfile } from './selftest-profile.ts';
-import { CLIENT_AREA, CLIENT_BANK_MAX_CONCURRENCY, CLIENT_PREFIX, clientModes, formatClientBank, runClientBank } from './selftest-clients.ts';
+import { CLIENT_AREA, CLIENT_BANK_MAX_CONCURRENCY, CLIENT_PREFIX, clientBankExit, clientModes, formatClientBank, runClientBank } from './selftest-clients.ts';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -112,7 +112,7 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
   return result.exitCode || clients;
 }
 
-/** The client bank and its kill matrix; exit 1 unless every client was judged as it should be. */
+/** The client bank and its kill matrix; exit 1 unless every client was judged as it should be, 4 if none could run. */
 async function runClients(out: CliIo['stdout'], concurrency: number, jsonFile: string | undefined, entries: readonly string[]): Promise<number> {
   const atOnce = Math.min(concurrency, CLIENT_BANK_MAX_CONCURRENCY);
   const which = entries.length ? entries.join(', ') : 'the sample client in every mode and the library clients';
@@ -124,7 +124,7 @@ async function runClients(out: CliIo['stdout'], concurrency: number, jsonFile: s
     await writeFile(jsonFile, `${JSON.stringify({ clients: rows, ok: rows.every((r) => r.ok) }, null, 2)}\n`);
     out.write(`Clients JSON: ${jsonFile}\n`);
   }
-  return rows.every((r) => r.ok) ? 0 : 1;
+  return clientBankExit(rows);
 }
 
 // selftest: --profile full (control API, secrets, IdP: the default) or minimal (none of them: shows
