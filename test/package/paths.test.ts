@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT, packagePath } from '../../src/package/index.ts';
 
 /** Relative paths climbing to a folder the package ships at its root: wrong from dist/. */
-const CLIMB_TO_DATA = /['"`](?:\.\.\/)+(?:spec|reports|examples|package\.json)\b/g;
+// The folder name ends the path or a segment (`../../spec-diff/index.ts` is a source folder, not spec/).
+const CLIMB_TO_DATA = /['"`](?:\.\.\/)+(?:spec|reports|examples|package\.json)(?=['"`/])/g;
 
 export function dataPathsClimbing(source: string): string[] {
   return [...source.matchAll(CLIMB_TO_DATA)].map((m) => m[0].slice(1));
@@ -38,6 +39,7 @@ describe('data files are found from sources and from dist/ alike', () => {
   it('the guard sees the forms it forbids', () => {
     expect(dataPathsClimbing("const t = new URL('../../reports/report.html.hbs', import.meta.url);")).toEqual(['../../reports']);
     expect(dataPathsClimbing('path.resolve(here, "../../spec")')).toEqual(['../../spec']);
+    expect(dataPathsClimbing("import { specDiff } from '../../spec-diff/index.ts';")).toEqual([]);
     expect(dataPathsClimbing("readFileSync(new URL('../../package.json', import.meta.url))")).toEqual(['../../package.json']);
     expect(dataPathsClimbing("import { x } from '../../src/spec-helpers.ts'; loadSchema('spec/schemas/a.json')")).toEqual([]);
   });
