@@ -39,7 +39,16 @@ export async function loadAdapterModule(file: string, model: Pick<Model, 'contro
     async call(http, id, input): Promise<ControlAnswer> {
       const fn = ops.get(id);
       if (!fn) throw new Error(`control adapter module ${file} does not map ${id}`);
-      const json = await fn(input, { http, profile });
+      let json: unknown;
+      try {
+        json = await fn(input, { http, profile });
+      } catch (err) {
+        // An Error carrying the vendor's 4xx `status` is a refusal, as an http or file adapter's 4xx
+        // answer is (triggerWebhook: "cannot emit that kind"); any other throw stays an adapter fault.
+        const status = (err as { status?: unknown })?.status;
+        if (typeof status === 'number' && status >= 400 && status < 500) return { status, ok: false, json: undefined, text: String((err as Error).message ?? '') };
+        throw err;
+      }
       return { status: 200, ok: true, json: controlJson(json), text: json === undefined ? '' : JSON.stringify(json) };
     },
   };

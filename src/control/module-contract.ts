@@ -42,7 +42,9 @@ export interface ControlModuleTools {
  * operation's path parameters and request-body fields. Resolve to the operation's success body in the
  * shape spec/control.yaml gives it (undefined for the operations that answer 204): whatever it resolves
  * to counts as success. Throw to report failure (an Error saying what the vendor answered); never
- * resolve to an error body.
+ * resolve to an error body. An Error with a numeric `status` of 400-499 (the vendor's answer) is a
+ * refusal, as a 4xx answer is to an http or file adapter: for triggerWebhook, "this target cannot emit
+ * that kind", and the checks needing it skip saying so; any other throw reports the check blocked.
  */
 export type ControlModuleOperation = (input: ControlInput, tools: ControlModuleTools) => Promise<unknown>;
 

@@ -9,7 +9,8 @@ async function sandbox(http, operation, method, path, { body, expect = [200, 201
   const res = await http.send({ method, path: `${base}${path}`, headers, body });
   if (!expect.includes(res.status)) {
     const why = res.json?.error_description ?? res.json?.detail ?? res.text.slice(0, 200);
-    throw new Error(`${operation}: sandbox ${method} ${path} answered HTTP ${res.status}: ${why}`);
+    // The vendor's status rides along: a 4xx is a refusal (docs/validate-a-vendor-sandbox.md, JS adapter contract).
+    throw Object.assign(new Error(`${operation}: sandbox ${method} ${path} answered HTTP ${res.status}: ${why}`), { status: res.status });
   }
   return res.json;
 }
