@@ -35,7 +35,7 @@ describe('baas-conform audit', () => {
     const json = JSON.parse(await readFile(join(dir, 'audit.json'), 'utf8'));
     expect(json).toMatchObject({ exit_code: 4, verdict: 'inconclusive', inconclusive: expect.stringMatching(/^INCONCLUSIVE: the audit judged nothing because no exchange was recorded/) });
     expect(await readFile(join(dir, 'junit.xml'), 'utf8')).toMatch(/errors="1"[\s\S]*<testcase classname="client-audit" name="audit.verdict"><error message="INCONCLUSIVE: the audit judged nothing/);
-    expect(await readFile(join(dir, 'audit.html'), 'utf8')).toMatch(/<h1>Client audit: inconclusive \(strict\)<\/h1>/);
+    expect(await readFile(join(dir, 'audit.html'), 'utf8')).toMatch(/<h1>Client audit: <span class="v-inconclusive" data-value="verdict">inconclusive<\/span> \(strict\)<\/h1>/);
     // Without --strict, the same (in-process: main returns what the process exits with).
     const o: string[] = [];
     expect(await main(['audit', '--duration', '1', '--report-dir', dir], io(o, []))).toBe(4);
