@@ -166,6 +166,7 @@ export class CheckClient implements CheckHttpClient {
         throw te;
       }
       this.waitedOn(res.durationMs);
+      s.answered(req, res, started);
       if (req.op && this.seen.length < OBSERVED_MAX) this.seen.push({ op: req.op, res });
       s.learn(res);
       this.exchanges.set(res, record(res, undefined, res.durationMs));

@@ -16,6 +16,7 @@ import { CheckClient, type CheckClientOptions, type CheckHttpClient } from './ch
 import { CLIENT_DEFAULTS } from './defaults.ts';
 import { resolveRequestTarget, type RequestTarget } from './request-target.ts';
 import { backoffDelay, RETRY_DEFAULTS, type RetryOptions } from './retry.ts';
+import { LimitLearner } from './learned-limit.ts';
 import { Pacer } from './pace.ts';
 import { STALL_CAP } from './stall.ts';
 import { readTargetCa, targetOrigins, targetSecureContext, tlsConnectOptions } from './target-ca.ts';
@@ -58,12 +59,18 @@ export class HttpSession {
     this.tls = targetSecureContext(readTargetCa(opts.profile));
     this.caOrigins = targetOrigins(opts.profile);
     this.pacer = Pacer.forProfile(opts.profile);
+    this.learner = this.pacer ? undefined : new LimitLearner();
     // (A partial model, as some tests build, may have no rules.)
     this.paced = new Set((opts.model?.rules as Model['rules'] | undefined)?.find((r) => r.id === 'LIMIT-TOKEN-RATE-LIMIT')?.operations ?? []);
   }
 
-  /** Below the profile's documented token limits (src/client/pace.ts); undefined when it documents none. */
-  private readonly pacer: Pacer | undefined;
+  /**
+   * Below the profile's documented token limits (src/client/pace.ts); without them, below the limit a
+   * 429 showed (learned-limit.ts) once one did; undefined until then.
+   */
+  private pacer: Pacer | undefined;
+  /** Learns a limit from 429s when the profile documents none (a documented limit is never overridden). */
+  private readonly learner: LimitLearner | undefined;
   /** The operations section 8 rate-limits (the token endpoint), from the model's rule. */
   private readonly paced: ReadonlySet<string>;
 
@@ -78,6 +85,17 @@ export class HttpSession {
     // those checks wait for the target to accept again before they end).
     if (!this.pacer || !req.op || req.noRetry || !this.paced.has(req.op)) return undefined;
     return this.pacer.take(signal);
+  }
+
+  /**
+   * An answer to a request sent at `sentAt` (performance.now()): for the token endpoint without a
+   * documented limit, a probe's answer, an accepted request, or a 429 that shows a limit to pace below.
+   */
+  answered(req: HttpRequest, res: Pick<HttpResponse, 'status' | 'headers'>, sentAt: number): void {
+    if (!this.learner || !req.op || !this.paced.has(req.op)) return;
+    if (req.noRetry) this.learner.probed();
+    else if (res.status !== 429) this.learner.acceptedAt(sentAt);
+    else this.pacer = this.learner.learn(res.headers, this.pacer) ?? this.pacer;
   }
 
   mask(text: string): string {

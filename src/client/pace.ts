@@ -4,6 +4,8 @@
 // PACE_SHARE of the lower limit holds every fixed window of the same length under the limit too.
 // Requests about the limit itself (noRetry: the rate-limit checks) are neither held nor counted
 // (HttpSession.pace): those checks still reach the limit, and wait for the target to recover.
+// Without the numbers, a 429 to an ordinary token request shows a limit (learned-limit.ts) and the same
+// pacer then holds the run below that.
 
 import type { ResolvedProfile } from '../profile/types.ts';
 

@@ -6,6 +6,7 @@
 import type { CheckResult, Exchange, FieldComparison, RuleVerdict } from '../events/index.ts';
 import type { Model } from '../model/types.ts';
 import type { CollectedCheck, CollectedRun } from './collect.ts';
+import { COST_TOP, requestCosts } from './cost.ts';
 import { replayCurl, type ReplayCurl } from './html-curl.ts';
 import { outcomeView } from './html-outcome.ts';
 import { anchorOf, cardHead, exchangeView, findRule, ruleLine, ruleQuote } from './html-parts.ts';
@@ -138,6 +139,7 @@ export function buildReportView(run: CollectedRun, opts: ViewOptions) {
     filterCounts: { failedChecks: failed.length + counts.blocked, failedRules: ruleFails, skippedChecks: counts.skip, skippedRules: ruleSkips, allChecks: checks.length, allRules: rules.length },
     sections: sectionRows(rules, checks),
     areas: areaRows(checks),
+    costs: { rows: requestCosts(checks).filter((c) => c.requests > 0).slice(0, COST_TOP) },
     failures: failed.map((c) => failureView(c, { model: opts.model, seed, replayBase: opts.replayBase, target })),
     checkGroups: groups(
       checks.map((c) => ({

@@ -4,6 +4,7 @@
 import type { Reporter, RunEvent } from '../events/index.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
 import { RunCollector } from './collect.ts';
+import { requestCosts } from './cost.ts';
 import { writeReport } from './files.ts';
 import { RESULTS_KIND, RESULTS_VERSION } from '../baseline/results-file.ts';
 
@@ -25,6 +26,7 @@ export function buildResults(c: RunCollector): object {
     rootCauses,
     checks,
     rules,
+    costs: requestCosts(checks),
     ...(diff ? { diff } : {}),
     ...(expected ? { expected } : {}),
     ...(exit ? { exit } : {}),

@@ -5,7 +5,7 @@
 import {
   expectSchema, asUser, authorizeRaw, completeSepa, directSepa, is2xx, sepaStates, setSepaStatus, create3ds, createUser, createUserRaw,
   createWithdrawal, expectStep, initAndSign, initSepa, readUser, requestBody, requestToken, rnd, s2sHeaders, smartWallets, tokenBody,
-  userHeaders, idpHeaders, newIdpIdentity, hasControl, field,
+  userHeaders, idpHeaders, newIdpIdentity, hasControl, field, sharedUser,
 } from '../kit/index.ts';
 import type { CheckContext, HttpResponse, Need } from '../../src/checks/types.ts';
 import { ownStep } from '../../src/checks/prerequisite.ts';
@@ -39,23 +39,26 @@ async function estimate(ctx: CheckContext) {
   return { user, res: await estimateTransfer(ctx, user, r, '5.00') };
 }
 
+// The read-only ones (authorizeUser, getUserV1, getUserV2, getWallet, listWallets) read the run's
+// shared user (suites/kit/users.ts sharedUser) instead of creating one each: the answer's shape does
+// not depend on which registered user is read, and five registrations fewer go out.
 export const drivers: OperationDrivers = {
   createToken: schemaCheck('createToken', true, [], (ctx) => requestToken(ctx, tokenBody(ctx))),
-  authorizeUser: schemaCheck('authorizeUser', false, [], async (ctx) => authorizeRaw(ctx, await createUser(ctx))),
+  authorizeUser: schemaCheck('authorizeUser', false, [], async (ctx) => authorizeRaw(ctx, await sharedUser(ctx))),
   registerRetailUser: schemaCheck('registerRetailUser', false, ['idp'], async (ctx) =>
     ctx.http.send({ op: 'registerRetailUser', headers: await idpHeaders(ctx, newIdpIdentity()), body: { country: 'DE' } })),
-  getUserV1: schemaCheck('getUserV1', false, [], async (ctx) => readUser(ctx, 'v1', await userHeaders(ctx, await createUser(ctx)))),
+  getUserV1: schemaCheck('getUserV1', false, [], async (ctx) => readUser(ctx, 'v1', await userHeaders(ctx, await sharedUser(ctx)))),
   createUserV1: schemaCheck('createUserV1', false, [], async (ctx) =>
     createUserRaw(ctx, 'v1', await s2sHeaders(ctx), { email: rnd.email(), country: 'DE', user_address: rnd.address() })),
-  getUserV2: schemaCheck('getUserV2', false, [], async (ctx) => readUser(ctx, 'v2', await userHeaders(ctx, await createUser(ctx)))),
+  getUserV2: schemaCheck('getUserV2', false, [], async (ctx) => readUser(ctx, 'v2', await userHeaders(ctx, await sharedUser(ctx)))),
   createUserV2: schemaCheck('createUserV2', false, [], async (ctx) =>
     createUserRaw(ctx, 'v2', await s2sHeaders(ctx), { email: rnd.email(), country: 'NL', user_address: rnd.address() })),
   validateRetailUser: schemaCheck('validateRetailUser', false, [], async (ctx) =>
     ctx.http.send({ op: 'validateRetailUser', headers: await userHeaders(ctx, await createUser(ctx)) })),
   getConfig: schemaCheck('getConfig', true, [], async (ctx) => ctx.http.send({ op: 'getConfig', headers: await s2sHeaders(ctx) })),
   getValidationRules: schemaCheck('getValidationRules', true, [], async (ctx) => ctx.http.send({ op: 'getValidationRules', headers: await s2sHeaders(ctx) })),
-  getWallet: schemaCheck('getWallet', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'getWallet' })),
-  listWallets: schemaCheck('listWallets', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'listWallets' })),
+  getWallet: schemaCheck('getWallet', false, [], async (ctx) => asUser(ctx, await sharedUser(ctx), { op: 'getWallet' })),
+  listWallets: schemaCheck('listWallets', false, [], async (ctx) => asUser(ctx, await sharedUser(ctx), { op: 'listWallets' })),
   createXrplAccount: schemaCheck('createXrplAccount', false, [], async (ctx) => asUser(ctx, await createUser(ctx), { op: 'createXrplAccount', body: requestBody(ctx, 'createXrplAccount', {}) })),
   listCards: schemaCheck('listCards', false, [], async (ctx) => {
     const user = await createUser(ctx);

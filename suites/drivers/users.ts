@@ -118,8 +118,8 @@ export const drivers: Drivers = {
       const items = Array.isArray(list.json) ? list.json : list.json.data;
       for (const w of items) check(typeof w.wallet_address === 'string', `${opLabel(ctx, 'listWallets')} lists a wallet without wallet_address (section 2 Wallet, section 9.5): ${JSON.stringify(w)}`, { rules, response: list });
       const def = await asUser(ctx, user, { op: 'getWallet' });
-      expect2xx(def, `${opLabel(ctx, 'getWallet')} (default wallet)`);
-      expectSchema(def, 'getWallet');
+      expect2xx(def, `${opLabel(ctx, 'getWallet')} (default wallet)`, rules);
+      expectSchema(def, 'getWallet', undefined, rules);
       check(items.some((w) => same(w.wallet_address, def.json.wallet_address)), `the default wallet ${def.json.wallet_address} is not among the listed wallets`, { response: def });
       expectBalances(ctx, def, rules);
       // Read by ID: the spec says "optional wallet ID" without naming the parameter, so the profile names it.

@@ -99,8 +99,8 @@ export function freedomsVariants(): VariantSpec[] {
     benign('benign.malformed-json-500', 'a malformed JSON request body answers 500 CategoryInternalFailure instead of 400', faults('input.malformed-json-500')),
     // Seconds of latency within the budget (section 8 recommends 30 s; the selftest's is 3 s): a check's
     // time limit follows its requests and the latency it observes (src/runner/time-limit.ts). Here every
-    // 16th answer takes 2 s under a 10 s base limit: bank.chain.not-numeric (about 210 serial calls)
-    // waits about 25 s, past a fixed 10 s limit, so a constant limit would time it out. The run only
+    // 16th answer takes 2 s under a 10 s base limit: limits.token.rate-limit-split (about 290 calls)
+    // waits over 30 s, past a fixed 10 s limit, so a constant limit would time it out. The run only
     // waits, so 24 checks at once. A 10 s token window: the rate-limit probes, slowed to about ten
     // requests a second, still reach the limit within one window. The every-answer variant (640-730 s
     // alone) is the opt-in area `slow` (variants/slow.ts).
