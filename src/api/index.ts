@@ -1,3 +1,9 @@
-// The programmatic entry points that the CLI commands themselves call.
+// The programmatic entry points that the CLI commands themselves call: one per mode, and the target choice.
 export { runConformance, type ConformanceOptions, type ConformanceResult } from './conformance.ts';
 export { conformanceEvents, type ConformanceEvents } from './events.ts';
+export { resolveTarget, type Target, type TargetInput } from './target.ts';
+export {
+  runLoadMode, mergeLoadResults, coordinate, coordinatedShardRunner, renderLoad, writeLoadOutputs, runLoad, qualifyLoadFlags, qualifyLoadRun,
+  LOAD_SCENARIO_IDS, LOAD_BOUNDS, LOAD_DEFAULTS, LOAD_LIMITS,
+  type LoadModeOptions, type LoadModeResult, type LoadOutputs, type LoadFlagValues, type LoadKnobs, type QualifiedLoad, type LoadOptions, type LoadResult,
+} from './load.ts';

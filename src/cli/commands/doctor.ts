@@ -5,7 +5,7 @@ import type { Argv } from 'yargs';
 import { formatDoctor, runDoctor } from '../../doctor/index.ts';
 import { ConfigError } from '../../errors/index.ts';
 import { loadModel } from '../../model/index.ts';
-import { resolveTarget } from '../../options/target.ts';
+import { resolveTarget } from '../../api/index.ts';
 import { loadChecks } from '../../../suites/index.ts';
 import { sharedFlags } from '../flags.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
