@@ -7,3 +7,7 @@ export {
   LOAD_SCENARIO_IDS, LOAD_BOUNDS, LOAD_DEFAULTS, LOAD_LIMITS,
   type LoadModeOptions, type LoadModeResult, type LoadOutputs, type LoadFlagValues, type LoadKnobs, type QualifiedLoad, type LoadOptions, type LoadResult,
 } from './load.ts';
+export {
+  runAuditMode, renderAudit, qualifyAudit, AUDIT_BOUNDS, AUDIT_DEFAULTS, PCI_AUTH_MODES, DEFAULT_MIN_EXERCISED,
+  type AuditModeOptions, type AuditModeResult, type AuditFlagValues, type QualifiedAudit,
+} from './audit.ts';
