@@ -11,3 +11,4 @@ export {
   runAuditMode, renderAudit, qualifyAudit, AUDIT_BOUNDS, AUDIT_DEFAULTS, PCI_AUTH_MODES, DEFAULT_MIN_EXERCISED,
   type AuditModeOptions, type AuditModeResult, type AuditFlagValues, type QualifiedAudit,
 } from './audit.ts';
+export { runCompareMode, renderCompare, compareTargets, COMPARE_FILES, type CompareModeOptions, type CompareModeResult, type CompareOptions, type CompareResult } from './compare.ts';
