@@ -12,3 +12,8 @@ export {
   type AuditModeOptions, type AuditModeResult, type AuditFlagValues, type QualifiedAudit,
 } from './audit.ts';
 export { runCompareMode, renderCompare, compareTargets, COMPARE_FILES, type CompareModeOptions, type CompareModeResult, type CompareOptions, type CompareResult } from './compare.ts';
+export {
+  runSelftest, chooseVariants, listSelftest, selftestProfile, runClientBank, clientModes, formatClientBank, writeJsonFile, writeSelftestReportFiles, areaNames,
+  SELFTEST_DEFAULTS, CLIENT_AREA, CLIENT_PREFIX, CLIENT_BANK_MAX_CONCURRENCY,
+  type MutantVariant, type SelftestOptions, type SelftestProfile, type SelftestProgress, type SelftestResult, type ClientBankRow,
+} from './selftest.ts';

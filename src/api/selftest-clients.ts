@@ -2,8 +2,8 @@
 // every mode and partner applications on real HTTP libraries, each against its own audit) and its kill
 // matrix. The bank is compiled with the package: an installed CLI runs it without tsx.
 
-import { ConfigError } from '../../errors/index.ts';
-import type { ClientRuleId } from '../../model/types.ts';
+import { ConfigError } from '../errors/index.ts';
+import type { ClientRuleId } from '../model/types.ts';
 
 export const CLIENT_AREA = 'clients';
 /** How --list names a client bank entry, and how --variant picks one. */
@@ -23,7 +23,7 @@ export interface ClientBankRow {
 }
 
 /** The bank is loaded when the clients area runs, not when `selftest` starts (it brings the audit and undici). */
-const loadBank = () => import('../../audit/bank/index.ts');
+const loadBank = () => import('../audit/bank/index.ts');
 
 export async function clientModes(): Promise<string[]> {
   return (await loadBank()).BANK_ENTRIES;
