@@ -17,3 +17,7 @@ export {
   SELFTEST_DEFAULTS, CLIENT_AREA, CLIENT_PREFIX, CLIENT_BANK_MAX_CONCURRENCY,
   type MutantVariant, type SelftestOptions, type SelftestProfile, type SelftestProgress, type SelftestResult, type ClientBankRow,
 } from './selftest.ts';
+export { certify, verifyPackage, type CertifyOptions, type CertifyResult, type VerifyResult } from './certify.ts';
+export { appendToHistory, buildHistory, classifyFlakes, CLASSIFY_DEFAULTS, flakeCandidates, formatHistory, HISTORY_DEFAULTS, loadRuns, targetReplay, writeHistory } from './history.ts';
+export { DEFAULT_RATE_LIMIT, generateTlsIdentity, startReference, type RateLimitOptions, type ReferenceOptions, type ReferenceServer, type ReferenceTls } from './serve.ts';
+export { comparableOf, diffRuns, formatDiff, hasRegressions, loadResults } from './diff.ts';

@@ -2,7 +2,7 @@
 // naming each file that does not (changed, missing, extra) or the key that did not sign it.
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { verifyPackage } from '../../certify/index.ts';
+import { verifyPackage } from '../../api/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 
 /** The flags verify's builder declares. */
