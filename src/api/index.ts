@@ -21,3 +21,4 @@ export { certify, verifyPackage, type CertifyOptions, type CertifyResult, type V
 export { appendToHistory, buildHistory, classifyFlakes, CLASSIFY_DEFAULTS, flakeCandidates, formatHistory, HISTORY_DEFAULTS, loadRuns, targetReplay, writeHistory } from './history.ts';
 export { DEFAULT_RATE_LIMIT, generateTlsIdentity, startReference, type RateLimitOptions, type ReferenceOptions, type ReferenceServer, type ReferenceTls } from './serve.ts';
 export { comparableOf, diffRuns, formatDiff, hasRegressions, loadResults } from './diff.ts';
+export { diagnoseTarget, renderDoctor, formatDoctor, type DiagnoseOptions, type DoctorReport } from './doctor.ts';
