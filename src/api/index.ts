@@ -22,3 +22,4 @@ export { appendToHistory, buildHistory, classifyFlakes, CLASSIFY_DEFAULTS, flake
 export { DEFAULT_RATE_LIMIT, generateTlsIdentity, startReference, type RateLimitOptions, type ReferenceOptions, type ReferenceServer, type ReferenceTls } from './serve.ts';
 export { comparableOf, diffRuns, formatDiff, hasRegressions, loadResults } from './diff.ts';
 export { diagnoseTarget, renderDoctor, formatDoctor, type DiagnoseOptions, type DoctorReport } from './doctor.ts';
+export { replayHarMode, replayFileKind, readResultsFile, type HarReplayModeOptions, type ReplayOutcome, type ResultsDoc } from './replay.ts';
