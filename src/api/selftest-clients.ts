@@ -3,7 +3,7 @@
 // matrix. The bank is compiled with the package: an installed CLI runs it without tsx.
 
 import { ConfigError } from '../errors/index.ts';
-import type { ClientRuleId } from '../model/types.ts';
+import type { BankResult } from '../audit/bank/index.ts';
 
 export const CLIENT_AREA = 'clients';
 /** How --list names a client bank entry, and how --variant picks one. */
@@ -11,16 +11,8 @@ export const CLIENT_PREFIX = 'client:';
 /** Audits (each a reference in audit mode and a sample client) at once, whatever --concurrency says: the bank's runs are CPU-bound. */
 export const CLIENT_BANK_MAX_CONCURRENCY = 5;
 
-export interface ClientBankRow {
-  mode: string;
-  expected?: ClientRuleId;
-  caught: ClientRuleId[];
-  exitCode: number;
-  strictExitCode: number;
-  ok: boolean;
-  mismatches?: string[];
-  ms: number;
-}
+/** One row of the kill matrix: a bank result without its full verdict (every exchange stays with the bank). */
+export type ClientBankRow = Omit<BankResult, 'verdict'>;
 
 /** The bank is loaded when the clients area runs, not when `selftest` starts (it brings the audit and undici). */
 const loadBank = () => import('../audit/bank/index.ts');

@@ -92,22 +92,36 @@ export interface ScenarioDefaults {
   defaultMaxRequests?: number;
 }
 
-/** The input qualifyLoadRun reads: the knobs of LoadOptions. */
+/** The knobs of a load run (LoadOptions extends them); bounds: LOAD_BOUNDS, defaults: LOAD_DEFAULTS. */
 export interface LoadKnobs {
+  /** Seconds; ignored when `stages` is given. */
   durationSec?: number;
+  /** Closed model: connections. Open model: most connections. */
   connections?: number;
+  /** At most this many requests (default: the scenario's, else LOAD_DEFAULTS.maxRequests). */
   maxRequests?: number;
+  /** Open model: fixed arrival rate in req/s (intended send times independent of responses). */
   arrivalRate?: number;
+  /** @deprecated same as arrivalRate (before 0.2 it capped a closed model). */
   rate?: number;
+  /** Ramp stages: targets are arrival rates (open) or connections (closed). */
   stages?: Stage[];
+  /** Value the first stage ramps from (default 0). */
   start?: number;
+  /** 'open' or 'closed'; default open when an arrival rate (or the scenario's default rate) is known. */
   loadModel?: LoadModel;
+  /** Per-request budget; default model.limits.request_timeout (30 s). */
   timeoutMs?: number;
+  /** Wait for in-flight requests after the load phase (default: the budget). */
   drainMs?: number;
+  /** This worker is shard index/total (1-based): it takes 1/total of the rate, connections and requests. */
   shard?: Shard;
+  /** Open model: arrival pattern (default uniform) and the seed of a poisson one. */
   arrivals?: 'uniform' | 'poisson';
   seed?: number;
+  /** Share of answers judged by the rules of every answer (1: all; 0: off). */
   judgeSample?: number;
+  /** journey: pause between steps (and between a virtual user's journeys), ms. */
   thinkTimeMs?: number;
 }
 

@@ -18,56 +18,27 @@ import type { LoadMetrics } from './metrics.ts';
 import { runEngine, type EngineRequest, type Progress } from './engine.ts';
 import { buildResult } from './result.ts';
 import { assertTargetAllowed } from './safety.ts';
-import { qualifyLoadRun } from './options.ts';
+import { qualifyLoadRun, type LoadKnobs } from './options.ts';
 import { SCENARIOS, scenarioById, weightedPicker, type MixEntry, type PreparedScenario, type Scenario } from './scenarios.ts';
-import { shapeDurationMs, shapeMax, type Stage } from './schedule.ts';
+import { shapeDurationMs, shapeMax } from './schedule.ts';
 import { targetPath, type SetupHttp } from './setup.ts';
-import type { ConformanceResult, ContractResult, LoadModel, LoadResult, Thresholds } from './types.ts';
+import type { ConformanceResult, ContractResult, LoadResult, Thresholds } from './types.ts';
 import { evaluate } from './verdict.ts';
-import type { Shard } from '../options/shard.ts';
 
 export { category429, check429, recoveryProbe } from './contract.ts';
 export { countsFrom, round2 } from './result.ts';
 
-export interface LoadOptions {
+/** A load run: its knobs (LoadKnobs, qualified in options.ts), the target and what observes the run. */
+export interface LoadOptions extends LoadKnobs {
   /** Scenario id, or several with weights (plans). */
   scenario: string | { id: string; weight: number }[];
   profile: ResolvedProfile;
-  /** Seconds (default 10, max 300); ignored when `stages` is given. */
-  durationSec?: number;
-  /** Closed model: connections. Open model: most connections (default 100). */
-  connections?: number;
-  /** At most this many requests (default: the scenario's, else 1,000,000). */
-  maxRequests?: number;
-  /** Open model: fixed arrival rate in req/s (intended send times independent of responses). */
-  arrivalRate?: number;
-  /** @deprecated same as arrivalRate (before 0.2 it capped a closed model). */
-  rate?: number;
-  /** Ramp stages: targets are arrival rates (open) or connections (closed). */
-  stages?: Stage[];
-  /** Value the first stage ramps from (default 0). */
-  start?: number;
-  /** 'open' or 'closed'; default open when an arrival rate (or the scenario's default rate) is known. */
-  loadModel?: LoadModel;
-  /** Per-request budget; default model.limits.request_timeout (30 s). */
-  timeoutMs?: number;
-  /** Wait for in-flight requests after the load phase (default: the budget). */
-  drainMs?: number;
   thresholds?: Thresholds;
   allowRemote?: boolean;
-  /** This worker is shard index/total (1-based): it takes 1/total of the rate, connections and requests. */
-  shard?: Shard;
   /** Aborting it stops sending (as a failed abort_on_fail threshold does); requests in flight drain and the result is kept. A string reason (a coordinator's stop) is the abort's reason in the result. */
   signal?: AbortSignal;
-  /** Open model: arrival pattern (default uniform) and the seed of a poisson one (default 1). */
-  arrivals?: 'uniform' | 'poisson';
-  seed?: number;
   /** Live Prometheus metrics (--metrics-port): fed per request. */
   metrics?: LoadMetrics;
-  /** journey: pause between steps (and between a virtual user's journeys), ms (default 0). */
-  thinkTimeMs?: number;
-  /** Share of answers judged by the rules of every answer (default 1: all; 0: off). */
-  judgeSample?: number;
   /** Recovery probe bounds (token-burst). */
   recovery?: { maxAttempts?: number; maxMs?: number };
   onProgress?: (p: Progress) => void;
