@@ -23,3 +23,4 @@ export { DEFAULT_RATE_LIMIT, generateTlsIdentity, startReference, type RateLimit
 export { comparableOf, diffRuns, formatDiff, hasRegressions, loadResults } from './diff.ts';
 export { diagnoseTarget, renderDoctor, formatDoctor, type DiagnoseOptions, type DoctorReport } from './doctor.ts';
 export { replayHarMode, replayFileKind, readResultsFile, type HarReplayModeOptions, type ReplayOutcome, type ResultsDoc } from './replay.ts';
+export { diffSpecs, renderSpecDiff, type SpecDiffModeOptions, type SpecDiffModeResult } from './spec-diff.ts';
