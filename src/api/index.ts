@@ -24,3 +24,4 @@ export { comparableOf, diffRuns, formatDiff, hasRegressions, loadResults } from 
 export { diagnoseTarget, renderDoctor, formatDoctor, type DiagnoseOptions, type DoctorReport } from './doctor.ts';
 export { replayHarMode, replayFileKind, readResultsFile, type HarReplayModeOptions, type ReplayOutcome, type ResultsDoc } from './replay.ts';
 export { diffSpecs, renderSpecDiff, type SpecDiffModeOptions, type SpecDiffModeResult } from './spec-diff.ts';
+export { ruleCatalogueMode, type RulesModeOptions } from './rules.ts';
