@@ -1,19 +1,11 @@
 // `baas-conform rules`: the rule catalogue (every rule id, its spec section, the checks covering it).
 import type { Argv } from 'yargs';
-import { ruleCatalogueMode } from '../../api/index.ts';
+import { ruleCatalogueMode, type RulesModeOptions } from '../../api/index.ts';
 import { SHARED_FLAGS } from '../flags.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 
-/** The flags rules' builder declares. */
-interface RulesArgs {
-  needs?: boolean;
-  spec?: string;
-  audit?: boolean;
-  static?: boolean;
-  selftest?: string[];
-  uncovered?: boolean;
-  json?: boolean;
-}
+/** The flags rules' builder declares: the mode's options but where to read and log. */
+type RulesArgs = Omit<RulesModeOptions, 'cwd' | 'log'>;
 
 async function rulesHandler(args: RulesArgs, io: CliIo): Promise<number> {
   const { text, exitCode } = await ruleCatalogueMode({ ...args, cwd: io.cwd, log: (line) => void io.stderr.write(`${line}\n`) });
