@@ -37,8 +37,8 @@ export const WEBHOOK_WAIT_DEFAULTS = { settledMs: 20_000, unsettledMs: 90_000, m
 /** A load run: its defaults sit with its bounds in the load mode's options module. */
 export { LOAD_DEFAULTS } from '../load/options.ts';
 
-/** selftest (the CLI and runSelftest). */
-export const SELFTEST_DEFAULTS = {
+/** selftest: the user-facing part (src/mutants SELFTEST_DEFAULTS extends it and is the one public table). */
+export const SELFTEST_OPTION_DEFAULTS = {
   /** Worker threads (one event loop each): the runs are mostly waiting, the checks are CPU-bound. */
   workers: 2,
   /** Variants run at once over all workers. */
