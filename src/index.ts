@@ -3,6 +3,15 @@
 // API types for implementers of the Partner API are a separate entry: `baas-conform/types`.
 
 export { runConformance, conformanceEvents, type ConformanceOptions, type ConformanceResult, type ConformanceEvents } from './api/index.ts';
+// One entry per mode, the same functions the CLI commands call (src/api), and the one target choice.
+export { resolveTarget, type Target, type TargetInput } from './api/index.ts';
+export {
+  runLoadMode, mergeLoadResults, renderLoad, qualifyLoadFlags, qualifyLoadRun, LOAD_SCENARIO_IDS, LOAD_BOUNDS, LOAD_DEFAULTS, LOAD_LIMITS,
+  type LoadModeOptions, type LoadModeResult, type LoadOutputs, type LoadFlagValues, type LoadKnobs, type QualifiedLoad,
+} from './api/index.ts';
+export { runAuditMode, renderAudit, qualifyAudit, AUDIT_BOUNDS, AUDIT_DEFAULTS, type AuditModeOptions, type AuditModeResult, type AuditFlagValues, type QualifiedAudit } from './api/index.ts';
+export { runCompareMode, renderCompare, compareTargets, COMPARE_FILES, type CompareModeOptions, type CompareModeResult, type CompareOptions, type CompareResult } from './api/index.ts';
+export { runSelftest, chooseVariants, listSelftest, runClientBank, SELFTEST_DEFAULTS, type SelftestOptions, type SelftestResult, type ClientBankRow } from './api/index.ts';
 export { loadModel, DEFAULT_SPEC_DIR } from './model/index.ts';
 export type { Model, Rule, ErrorRule, Operation, Category } from './model/index.ts';
 export { startReference, type ReferenceOptions, type ReferenceServer } from './reference/index.ts';

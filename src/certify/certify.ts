@@ -8,7 +8,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runConformance, type ConformanceOptions } from '../api/index.ts';
+import { runConformance, type ConformanceOptions } from '../api/conformance.ts';
 import { packagePath } from '../package/index.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { ConsoleReporter, HarReporter, HtmlReporter, JsonReporter, JunitReporter, type ConsoleReporterOptions } from '../report/index.ts';

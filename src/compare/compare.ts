@@ -3,7 +3,7 @@
 // and the answers step by step side by side. The runs are sequential so neither target's load or
 // rate limits bear on the other's answers.
 
-import { runConformance, type ConformanceResult } from '../api/index.ts';
+import { runConformance, type ConformanceResult } from '../api/conformance.ts';
 import type { Check } from '../checks/types.ts';
 import { conclude, exitCodeOf, inconclusive } from '../errors/index.ts';
 import { loadModel } from '../model/index.ts';

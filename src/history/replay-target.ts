@@ -1,7 +1,7 @@
 // The replay `history --classify` uses: one check, one run seed, against the target of the command
 // (a profile, a URL, or the embedded reference), as `replay results.json --check ID` re-runs it.
 
-import { runConformance } from '../api/index.ts';
+import { runConformance } from '../api/conformance.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import type { ReplayCheck } from './classify.ts';
 

@@ -6,7 +6,6 @@ import type { SecureContext } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';
 import { readTargetCa, targetSecureContext } from '../client/target-ca.ts';
 import { ConfigError } from '../errors/index.ts';
-import { LOAD_DEFAULTS } from '../options/defaults.ts';
 import { loadModel, type Model } from '../model/index.ts';
 import type { ResolvedProfile } from '../profile/index.ts';
 import { answerHooks } from './answers.ts';
@@ -18,56 +17,28 @@ import { journeyScenarioRun } from './journey.ts';
 import type { LoadMetrics } from './metrics.ts';
 import { runEngine, type EngineRequest, type Progress } from './engine.ts';
 import { buildResult } from './result.ts';
-import { assertTargetAllowed, LOAD_LIMITS } from './safety.ts';
+import { assertTargetAllowed } from './safety.ts';
+import { qualifyLoadRun, type LoadKnobs } from './options.ts';
 import { SCENARIOS, scenarioById, weightedPicker, type MixEntry, type PreparedScenario, type Scenario } from './scenarios.ts';
-import { constantShape, shapeDurationMs, shapeMax, shardShiftMs, type Shape, type Stage } from './schedule.ts';
+import { shapeDurationMs, shapeMax } from './schedule.ts';
 import { targetPath, type SetupHttp } from './setup.ts';
-import type { ConformanceResult, ContractResult, LoadModel, LoadResult, Thresholds } from './types.ts';
+import type { ConformanceResult, ContractResult, LoadResult, Thresholds } from './types.ts';
 import { evaluate } from './verdict.ts';
-import type { Shard } from '../options/shard.ts';
 
 export { category429, check429, recoveryProbe } from './contract.ts';
 export { countsFrom, round2 } from './result.ts';
 
-export interface LoadOptions {
+/** A load run: its knobs (LoadKnobs, qualified in options.ts), the target and what observes the run. */
+export interface LoadOptions extends LoadKnobs {
   /** Scenario id, or several with weights (plans). */
   scenario: string | { id: string; weight: number }[];
   profile: ResolvedProfile;
-  /** Seconds (default 10, max 300); ignored when `stages` is given. */
-  durationSec?: number;
-  /** Closed model: connections. Open model: most connections (default 100). */
-  connections?: number;
-  /** At most this many requests (default: the scenario's, else 1,000,000). */
-  maxRequests?: number;
-  /** Open model: fixed arrival rate in req/s (intended send times independent of responses). */
-  arrivalRate?: number;
-  /** @deprecated same as arrivalRate (before 0.2 it capped a closed model). */
-  rate?: number;
-  /** Ramp stages: targets are arrival rates (open) or connections (closed). */
-  stages?: Stage[];
-  /** Value the first stage ramps from (default 0). */
-  start?: number;
-  /** 'open' or 'closed'; default open when an arrival rate (or the scenario's default rate) is known. */
-  loadModel?: LoadModel;
-  /** Per-request budget; default model.limits.request_timeout (30 s). */
-  timeoutMs?: number;
-  /** Wait for in-flight requests after the load phase (default: the budget). */
-  drainMs?: number;
   thresholds?: Thresholds;
   allowRemote?: boolean;
-  /** This worker is shard index/total (1-based): it takes 1/total of the rate, connections and requests. */
-  shard?: Shard;
   /** Aborting it stops sending (as a failed abort_on_fail threshold does); requests in flight drain and the result is kept. A string reason (a coordinator's stop) is the abort's reason in the result. */
   signal?: AbortSignal;
-  /** Open model: arrival pattern (default uniform) and the seed of a poisson one (default 1). */
-  arrivals?: 'uniform' | 'poisson';
-  seed?: number;
   /** Live Prometheus metrics (--metrics-port): fed per request. */
   metrics?: LoadMetrics;
-  /** journey: pause between steps (and between a virtual user's journeys), ms (default 0). */
-  thinkTimeMs?: number;
-  /** Share of answers judged by the rules of every answer (default 1: all; 0: off). */
-  judgeSample?: number;
   /** Recovery probe bounds (token-burst). */
   recovery?: { maxAttempts?: number; maxMs?: number };
   onProgress?: (p: Progress) => void;
@@ -108,8 +79,6 @@ export const CLOSED_LOOP_NOTE =
 export const OPEN_MODEL_NOTE =
   'open model: intended send times follow the arrival schedule and never wait for responses; latency runs from the intended send time, and sends that went out more than 1 ms after their intended time (no free connection, or the generator itself behind) are counted as late_sends with the delay charged to their latency, never dropped.';
 
-const sharePart = (all: number, { index, total }: Shard) => Math.floor(all / total) + (index - 1 < all % total ? 1 : 0);
-
 function check(cond: boolean, msg: string): void {
   if (!cond) throw new ConfigError(`load: ${msg}`);
 }
@@ -133,47 +102,7 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
   const profile = opts.profile;
   assertTargetAllowed(profile.base_url, opts.allowRemote === true);
   const model = opts.model ?? (await loadModel());
-  const timeoutMs = opts.timeoutMs ?? timeoutBudgetMs(model);
-  check(timeoutMs >= 100 && timeoutMs <= 300_000, 'timeout budget must be between 100 and 300000 ms');
-  const drainMs = opts.drainMs ?? timeoutMs;
-  check(drainMs >= 0 && drainMs <= 300_000, 'drain must be between 0 and 300000 ms');
-  const shard = opts.shard;
-  if (shard) check(Number.isInteger(shard.total) && shard.total >= 1 && Number.isInteger(shard.index) && shard.index >= 1 && shard.index <= shard.total, 'shard must be i/n with 1 <= i <= n');
-  const rate = opts.arrivalRate ?? opts.rate;
-  if (rate !== undefined) check(rate > 0 && rate <= LOAD_LIMITS.maxRate, `arrival rate must be > 0 and <= ${LOAD_LIMITS.maxRate} req/s`);
-  const modelKind: LoadModel = opts.loadModel ?? (rate !== undefined || (opts.stages === undefined && first.defaultArrivalRate !== undefined && opts.connections === undefined) ? 'open' : 'closed');
-  const durationSec = opts.durationSec ?? LOAD_DEFAULTS.durationSec;
-  let shape: Shape;
-  if (opts.stages?.length) {
-    shape = { start: opts.start ?? 0, stages: opts.stages };
-  } else {
-    check(durationSec > 0 && durationSec <= LOAD_LIMITS.maxDurationSec, `duration must be > 0 and <= ${LOAD_LIMITS.maxDurationSec} s`);
-    const level = modelKind === 'open' ? (rate ?? first.defaultArrivalRate ?? 100) : (opts.connections ?? LOAD_DEFAULTS.connections);
-    shape = constantShape(level, durationSec);
-  }
-  check(shapeDurationMs(shape) > 0 && shapeDurationMs(shape) <= LOAD_LIMITS.maxDurationSec * 1000, `stages must last > 0 and <= ${LOAD_LIMITS.maxDurationSec} s in all`);
-  let connections = modelKind === 'open' ? (opts.connections ?? LOAD_DEFAULTS.openConnections) : Math.ceil(shapeMax(shape));
-  check(Number.isInteger(connections) && connections >= 1 && connections <= LOAD_LIMITS.maxConnections, `connections must be 1..${LOAD_LIMITS.maxConnections}`);
-  let maxRequests = opts.maxRequests ?? first.defaultMaxRequests ?? LOAD_DEFAULTS.maxRequests;
-  check(Number.isInteger(maxRequests) && maxRequests >= 1 && maxRequests <= LOAD_LIMITS.maxMaxRequests, `--amount must be an integer between 1 and ${LOAD_LIMITS.maxMaxRequests}`);
-  if (modelKind === 'open') check(shapeMax(shape) <= LOAD_LIMITS.maxRate, `arrival rate must be <= ${LOAD_LIMITS.maxRate}`);
-  const arrivalKind = opts.arrivals ?? 'uniform';
-  check(arrivalKind === 'uniform' || arrivalKind === 'poisson', '--arrivals must be uniform or poisson');
-  const seed = opts.seed ?? LOAD_DEFAULTS.seed;
-  check(Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff, '--seed must be an integer 0..4294967295');
-  // Shards of a poisson schedule draw independent streams (the union of independent Poisson processes is one of the summed rate).
-  const arrivals = { kind: arrivalKind, seed: shard && arrivalKind === 'poisson' ? (seed + 7919 * shard.index) >>> 0 : seed };
-  let arrivalShiftMs = 0;
-  if (arrivalKind === 'uniform' && shard && shard.total > 1 && modelKind === 'open' && shape.stages.length === 1 && shape.start === shape.stages[0].target) {
-    arrivalShiftMs = shardShiftMs(shape.start, shard.index, shard.total);
-  }
-  if (shard && shard.total > 1) {
-    // Each worker takes its share: rates scale by 1/n; connections and request caps split as integers.
-    const scale = (v: number) => (modelKind === 'open' ? v / shard.total : Math.max(1, sharePart(Math.round(v), shard)));
-    shape = { start: scale(shape.start), stages: shape.stages.map((s) => ({ duration_s: s.duration_s, target: scale(s.target) })) };
-    connections = Math.max(1, modelKind === 'open' ? sharePart(connections, shard) : Math.ceil(shapeMax(shape)));
-    maxRequests = Math.max(1, sharePart(maxRequests, shard));
-  }
+  const { modelKind, shape, connections, maxRequests, timeoutMs, drainMs, arrivals, arrivalShiftMs, judgeSample, thinkTimeMs, shard } = qualifyLoadRun(opts, first, timeoutBudgetMs(model));
 
   const http: SetupHttp = { profile, timeoutMs, model, ...(dispatcher ? { dispatcher } : {}), ...(opts.readBackMaxBytes !== undefined ? { maxBodyBytes: opts.readBackMaxBytes } : {}) };
   const prepared = [];
@@ -187,8 +116,6 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
   const expectedCategory = category429(model);
   const contract: ContractResult = { checked: 0, violations: 0, expected_category: expectedCategory, retry_after_present: 0, samples: [] };
 
-  const judgeSample = opts.judgeSample ?? 1;
-  check(judgeSample >= 0 && judgeSample <= 1, '--judge-sample must be between 0 (off) and 1 (every answer)');
   const metrics = opts.metrics;
   const judge = judgeSample > 0 ? new LoadJudge(model, judgeSample, metrics?.finding) : undefined;
   if (judge) opts.onJudge?.(() => judge.result());
@@ -216,7 +143,7 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
   if (journeyMode) check(scenarios.length === 1, 'the journey scenario runs alone, not in a mix');
   const journeyNotes: string[] = [];
   const run = journeyMode
-    ? await journeyScenarioRun({ http, kind: modelKind, shape, maxRequests, thinkTimeMs: opts.thinkTimeMs ?? 0, drainMs, ...(judge ? { judge } : {}), ...(modelKind === 'open' ? { arrivals } : {}), ...(metrics ? { onSettled: metrics.settled, live: metrics.live } : {}), ...(stopWhen ? { stopWhen } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) }, journeyNotes)
+    ? await journeyScenarioRun({ http, kind: modelKind, shape, maxRequests, thinkTimeMs, drainMs, ...(judge ? { judge } : {}), ...(modelKind === 'open' ? { arrivals } : {}), ...(metrics ? { onSettled: metrics.settled, live: metrics.live } : {}), ...(stopWhen ? { stopWhen } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) }, journeyNotes)
     : await runEngine({
     origin: new URL(profile.base_url).origin,
     ...(secureContext ? { secureContext } : {}),

@@ -3,15 +3,9 @@
 
 import { isIP } from 'node:net';
 import { ConfigError } from '../errors/index.ts';
-import { parseNumber } from '../options/numbers.ts';
 
-/** Upper bounds on every knob: no run is unbounded in time or count (the defaults: LOAD_DEFAULTS). */
-export const LOAD_LIMITS = {
-  maxDurationSec: 300,
-  maxConnections: 1_000,
-  maxMaxRequests: 50_000_000,
-  maxRate: 1_000_000,
-} as const;
+// The bounds live with the other load options (options.ts); re-exported for existing importers.
+export { LOAD_LIMITS } from './options.ts';
 
 /** true for 127.0.0.0/8, ::1 (and its IPv4-mapped forms) and localhost. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -38,13 +32,4 @@ export function assertTargetAllowed(baseUrl: string, allowRemote: boolean): void
       'Load tests send sustained traffic and must only be run against targets you own or are authorised to load; ' +
       'if that is the case, pass --allow-remote explicitly.',
   );
-}
-
-/** A load knob within its bounds (the shared number parser, so every flag words a bad value alike). */
-export function boundedInt(name: string, value: unknown, def: number, min: number, max: number): number {
-  return parseNumber(name, value, { integer: true, min, max }) ?? def;
-}
-
-export function boundedNumber(name: string, value: unknown, min: number, max: number): number | undefined {
-  return parseNumber(name, value, { min, max });
 }

@@ -5,7 +5,8 @@
 
 import { randomBytes } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
-import { createUserRequest, tokenRequest } from '../client/credentials.ts';
+import { createUserRequest, tokenRequest, userIdOf } from '../client/credentials.ts';
+import type { IssuedToken } from '../client/token-source.ts';
 import { RETRY_DEFAULTS, backoffDelay } from '../client/retry.ts';
 import { ConfigError, CredentialsError, TargetUnreachableError } from '../errors/index.ts';
 import type { Model, OperationId } from '../model/index.ts';
@@ -105,12 +106,6 @@ export function tokenBody(c: ClientCredentials, model: Model): Record<string, st
   return tokenRequest(model, c).body;
 }
 
-export interface IssuedToken {
-  token: string;
-  /** Unix seconds (section 2 Token.expires_at); undefined when the target sent none. */
-  expires_at?: number;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** S2S token for `client`; backs off on 429 (bounded retries, bounded waits). */
@@ -124,7 +119,7 @@ export async function issueToken(s: SetupHttp, client: ClientCredentials | undef
   for (let attempt = 0; ; attempt++) {
     const r = await sendOp(s, 'createToken', {}, tokenBody(client, s.model));
     if (r.status === 200 && typeof r.json?.access_token === 'string') {
-      return { token: r.json.access_token as string, ...(typeof r.json.expires_at === 'number' ? { expires_at: r.json.expires_at as number } : {}) };
+      return { token: r.json.access_token as string, ...(typeof r.json.expires_at === 'number' ? { expiresAt: r.json.expires_at as number } : {}) };
     }
     if (r.status === 429 && attempt < RETRY_DEFAULTS.maxRetries) {
       const ra = r.headers['retry-after'];
@@ -150,7 +145,8 @@ export function newUserBody(model: Model): Record<string, string> {
 /** Creates a user (createUserV2, user-agnostic) and returns its user id. */
 export async function createUser(s: SetupHttp, token: string): Promise<string> {
   const r = await sendOp(s, 'createUserV2', { authorization: `Bearer ${token}` }, newUserBody(s.model));
-  const id = r.json?.user_id ?? r.json?.id;
+  // The preferred or the deprecated name of the user-read alias, as the model names them.
+  const id = userIdOf(s.model, r.json);
   if (r.status !== 200 && r.status !== 201) throw new ConfigError(`load: setup could not create a user (createUserV2 ${operation(s, 'createUserV2').path}: HTTP ${r.status} ${r.json?.error_reason ?? ''})`);
   if (typeof id !== 'string') throw new ConfigError('load: setup created a user but the response carries no user_id');
   return id;

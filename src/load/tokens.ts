@@ -15,10 +15,7 @@ export class TokenKeeper extends TokenSource<void> {
     const keeper = new TokenKeeper({
       model: s.model,
       ...(now ? { now } : {}),
-      mint: async () => {
-        const t = await issueToken(s, s.profile.clients[0]);
-        return { token: t.token, ...(t.expires_at !== undefined ? { expiresAt: t.expires_at } : {}) };
-      },
+      mint: () => issueToken(s, s.profile.clients[0]),
     });
     await keeper.get();
     return keeper;

@@ -7,7 +7,7 @@
 
 import type { Check } from '../checks/types.ts';
 import { CancelledError } from '../errors/index.ts';
-import { SELFTEST_DEFAULTS as OPTION_DEFAULTS } from '../options/defaults.ts';
+import { SELFTEST_OPTION_DEFAULTS as OPTION_DEFAULTS } from '../options/defaults.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { RateLimitOptions } from '../reference/index.ts';

@@ -34,20 +34,11 @@ export const RUN_DEFAULTS = {
  */
 export const WEBHOOK_WAIT_DEFAULTS = { settledMs: 20_000, unsettledMs: 90_000, minMs: 1000, maxMs: 600_000 } as const;
 
-/** A load run (its seed drives the poisson schedule); the run is bounded by duration and request count. */
-export const LOAD_DEFAULTS = {
-  seed: 1,
-  durationSec: 10,
-  /** Closed model: concurrent connections. */
-  connections: 10,
-  /** Open model: most connections the generator opens unless --connections says otherwise. */
-  openConnections: 100,
-  /** Cap on requests per run; the duration caps it too. */
-  maxRequests: 1_000_000,
-} as const;
+/** A load run: its defaults sit with its bounds in the load mode's options module. */
+export { LOAD_DEFAULTS } from '../load/options.ts';
 
-/** selftest (the CLI and runSelftest). */
-export const SELFTEST_DEFAULTS = {
+/** selftest: the user-facing part (src/mutants SELFTEST_DEFAULTS extends it and is the one public table). */
+export const SELFTEST_OPTION_DEFAULTS = {
   /** Worker threads (one event loop each): the runs are mostly waiting, the checks are CPU-bound. */
   workers: 2,
   /** Variants run at once over all workers. */

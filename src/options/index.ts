@@ -1,7 +1,8 @@
-// The options-and-target layer shared by the CLI, the library (src/api) and certify: one parser per
-// kind of value, one shard type, one target choice, one resolution order for the shared flags.
-export { parseNumber, positiveInt, nonNegativeInt, parseSeed, parsePort, parseShare, type NumberBounds } from './numbers.ts';
+// The options layer shared by the CLI, the library (src/api) and certify: one parser per
+// kind of value, one shard type, one resolution order for the shared flags.
+// The target choice (profile, --target or the embedded reference) is src/api/target.ts.
+export { parseNumber, positiveInt, nonNegativeInt, parseSeed, parsePort, parseShare, boundedInt, type NumberBounds } from './numbers.ts';
 export { parseShard, MAX_SHARDS, type Shard } from './shard.ts';
-export { resolveTarget, type Target, type TargetInput } from './target.ts';
-export { LISTEN_DEFAULTS, REPORT_DIRS, RUN_DEFAULTS, LOAD_DEFAULTS, SELFTEST_DEFAULTS, WEBHOOK_WAIT_DEFAULTS } from './defaults.ts';
+// SELFTEST_DEFAULTS: the one public table is src/mutants (it extends the user-facing part in defaults.ts).
+export { LISTEN_DEFAULTS, REPORT_DIRS, RUN_DEFAULTS, LOAD_DEFAULTS, WEBHOOK_WAIT_DEFAULTS } from './defaults.ts';
 export { resolveRunOptions, DEFAULT_REPORT_DIR, type ResolvedRunOptions, type RunFlagValues } from './run-options.ts';

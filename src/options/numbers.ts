@@ -30,3 +30,5 @@ export const parseSeed = (value: unknown, flag = 'seed') => parseNumber(flag, va
 export const parsePort = (flag: string, value: unknown) => parseNumber(flag, value, { integer: true, min: 0, max: 65535, what: 'a port number from 0 to 65535' });
 /** A share from 0 to 1 (--min-coverage, --judge-sample). */
 export const parseShare = (flag: string, value: unknown) => parseNumber(flag, value, { min: 0, max: 1, what: 'a share from 0 to 1 (e.g. 0.9)' });
+/** An integer flag within min..max, or `def` when absent (the coordinator's counts and intervals). */
+export const boundedInt = (flag: string, value: unknown, def: number, min: number, max: number): number => parseNumber(flag, value, { integer: true, min, max }) ?? def;

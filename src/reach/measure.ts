@@ -4,7 +4,7 @@
 // of a rule reach only with control or secrets is hidden under the minimal profile: the rule's evidence
 // there says so. Two runs of the suite on loopback: seconds, not the selftest's minutes.
 
-import { runConformance } from '../api/index.ts';
+import { runConformance } from '../api/conformance.ts';
 import type { Check } from '../checks/types.ts';
 import type { Model, OperationId } from '../model/types.ts';
 import { minimalProfile } from './minimal.ts';

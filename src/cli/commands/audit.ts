@@ -3,36 +3,22 @@
 // SIGINT/SIGTERM or --duration, writes audit.json, junit.xml and audit.html, exits 0/1 like `run`,
 // or 4 when it judged nothing (no client called, or no client rule exercised).
 
-import { writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { AUDIT_FILES, DEFAULT_MIN_EXERCISED, formatVerdict, readAuditPlan, startAudit, writeAuditHar, writeAuditReports, type Audit } from '../../audit/index.ts';
-import { ConfigError } from '../../errors/index.ts';
-import { LISTEN_DEFAULTS, parseNumber, parsePort, REPORT_DIRS, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
+import { DEFAULT_MIN_EXERCISED, renderAudit, runAuditMode } from '../../api/index.ts';
+import type { RunFlagValues } from '../../options/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { sharedFlags } from '../flags.ts';
 
-function httpUrl(v: string): string {
-  try {
-    const u = new URL(v);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return v;
-  } catch {
-    // reported below
-  }
-  throw new ConfigError(`--webhook-url must be an http(s) URL of your webhook receiver, got ${JSON.stringify(v)}`);
-}
-
-/** Resolves when the audit is to end: a signal, or --duration seconds. */
-function stopSignal(durationS: number | undefined): { stop: Promise<void>; dispose(): void } {
+/** Resolves when the audit is to end by a signal (--duration is runAuditMode's). */
+function stopSignal(): { stop: Promise<void>; dispose(): void } {
   let onSignal: () => void = () => {};
-  let timer: NodeJS.Timeout | undefined;
   const stop = new Promise<void>((r) => {
     onSignal = () => r();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
-    if (durationS !== undefined) timer = setTimeout(r, durationS * 1000);
   });
-  return { stop, dispose: () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal); clearTimeout(timer); } };
+  return { stop, dispose: () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal); } };
 }
 
 /** The shared flags audit takes plus the ones its builder adds. */
@@ -51,36 +37,25 @@ interface AuditArgs extends RunFlagValues {
 }
 
 async function auditHandler(args: AuditArgs, io: CliIo): Promise<number> {
-  const duration = parseNumber('duration', args.duration, { min: 1, max: 86_400, what: 'a number of seconds from 1 to 86400' });
-  const minExercised = parseNumber('min-exercised', args.minExercised, { min: 0, max: 100, integer: true, what: 'a whole number of client rules from 0 to 100' });
-  const plan = args.faults ? await readAuditPlan(resolve(io.cwd, args.faults)) : undefined;
-  const o = await resolveRunOptions({ config: args.config, reportDir: args.reportDir }, io.cwd);
-  const reportDir = o.reportDirGiven ? o.reportDir : resolve(io.cwd, REPORT_DIRS.audit);
-  const host = args.host ?? LISTEN_DEFAULTS.host;
-  const webhookUrl = args.webhookUrl ? httpUrl(String(args.webhookUrl)) : undefined;
-  let audit: Audit;
+  const { duration, minExercised, port, pciPort, host, webhookUrl, strict, pciAuth } = args;
+  const { stop, dispose } = stopSignal();
   try {
-    audit = await startAudit({ port: parsePort('port', args.port) ?? LISTEN_DEFAULTS.port, pciPort: parsePort('pci-port', args.pciPort) ?? LISTEN_DEFAULTS.port, host, plan, webhookUrl, strict: !!args.strict, ...(minExercised !== undefined ? { minExercised } : {}), ...(args.pciAuth ? { pciAuth: args.pciAuth } : {}) });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new ConfigError(`cannot listen on ${host}: ${code}`);
-    throw e;
-  }
-  const { stop, dispose } = stopSignal(duration);
-  try {
-    const line = JSON.stringify(audit.profile);
-    io.stdout.write(`${line}\n`);
-    if (args.profileOut) await writeFile(resolve(io.cwd, args.profileOut), `${line}\n`, { mode: 0o600 });
-    await stop;
-    const v = await audit.verdict();
-    await writeAuditReports(v, audit.plan, { json: join(reportDir, AUDIT_FILES.json), junit: join(reportDir, AUDIT_FILES.junit), html: join(reportDir, AUDIT_FILES.html) });
-    if (args.har) await writeAuditHar(v, audit.profile, resolve(io.cwd, String(args.har)));
-    io.stdout.write(formatVerdict(v));
-    io.stdout.write(`reports: ${join(reportDir, AUDIT_FILES.html)}${args.har ? `, ${resolve(io.cwd, String(args.har))}` : ''}\n`);
-    return v.exitCode;
+    const { verdict, files } = await runAuditMode({
+      flags: { duration, minExercised, port, pciPort, host, webhookUrl, strict, pciAuth },
+      ...(args.faults ? { faults: args.faults } : {}),
+      ...(args.config !== undefined ? { config: String(args.config) } : {}),
+      ...(args.reportDir !== undefined ? { reportDir: String(args.reportDir) } : {}),
+      ...(args.profileOut ? { profileOut: args.profileOut } : {}),
+      ...(args.har ? { har: String(args.har) } : {}),
+      cwd: io.cwd,
+      onProfile: (profile) => void io.stdout.write(`${JSON.stringify(profile)}\n`),
+      until: stop,
+    });
+    io.stdout.write(renderAudit(verdict));
+    io.stdout.write(`reports: ${files.html}${files.har ? `, ${resolve(io.cwd, files.har)}` : ''}\n`);
+    return verdict.exitCode;
   } finally {
     dispose();
-    await audit.close();
   }
 }
 

@@ -3,17 +3,13 @@
 // verdict differs, 1 when one does (differences in the answers alone never fail it), 2 usage,
 // 3 a target unreachable.
 
-import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { buildCompareHtml, compareTargets, formatCompare } from '../../compare/index.ts';
+import { renderCompare, runCompareMode } from '../../api/index.ts';
 import { ConfigError } from '../../errors/index.ts';
-import { writeReport } from '../../report/files.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
-
-export const COMPARE_FILES = { json: 'compare.json', html: 'compare.html' } as const;
 
 const shellArg = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
@@ -29,9 +25,9 @@ async function compareHandler(args: CompareArgs, io: CliIo): Promise<number> {
   const o = await resolveRunOptions(args, io.cwd);
   const profiles: string[] = [...(args.profile ?? [])].map(String);
   if (o.profiles.length !== 2) throw new ConfigError(`compare needs exactly two targets: --profile a.json --profile b.json (got ${o.profiles.length})`);
-  const paths = { json: resolve(io.cwd, args.jsonOut ?? join(o.reportDir, COMPARE_FILES.json)), html: resolve(io.cwd, args.html ?? join(o.reportDir, COMPARE_FILES.html)) };
   const human = args.json ? io.stderr : io.stdout;
-  const result = await withCancellation(io, 'running checks are aborted', (signal) => compareTargets({
+  const replay = (seed: number) => ['npx baas-conform compare', ...profiles.flatMap((p) => ['--profile', shellArg(p)]), '--seed', String(seed), ...o.checks.flatMap((c) => ['--check', shellArg(c)]), ...(o.safe ? ['--safe'] : [])].join(' ');
+  const { result, files: paths } = await withCancellation(io, 'running checks are aborted', (signal) => runCompareMode({
     profiles: [o.profiles[0], o.profiles[1]],
     seed: o.seed,
     checks: o.checks,
@@ -43,14 +39,15 @@ async function compareHandler(args: CompareArgs, io: CliIo): Promise<number> {
     signal,
     env: io.env,
     cwd: io.cwd,
+    reportDir: o.reportDir,
+    ...(args.jsonOut !== undefined ? { jsonOut: args.jsonOut } : {}),
+    ...(args.html !== undefined ? { html: args.html } : {}),
+    replay,
     onRun: (side, phase, info) => {
       if (phase === 'start') human.write(`running the checks against ${side.toUpperCase()}: ${info.baseUrl}\n`);
     },
   }));
-  const replay = ['npx baas-conform compare', ...profiles.flatMap((p) => ['--profile', shellArg(p)]), '--seed', String(result.seed), ...o.checks.flatMap((c) => ['--check', shellArg(c)]), ...(o.safe ? ['--safe'] : [])].join(' ');
-  await writeReport(paths.json, `${JSON.stringify(result, null, 2)}\n`);
-  await writeReport(paths.html, buildCompareHtml(result, replay));
-  human.write(`${formatCompare(result).join('\n')}\n`);
+  human.write(renderCompare(result));
   if (args.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   human.write(`Reports: ${paths.json}, ${paths.html}\nExit ${result.exitCode}${result.exitCode === 1 ? ': a rule verdict differs' : result.inconclusive ? `: ${result.inconclusive}` : ''}\n`);
   return result.exitCode;

@@ -6,11 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { coordinate, coordinatedShardRunner, renderLoad, writeLoadOutputs, type LoadOptions, type LoadResult } from '../../api/index.ts';
 import { ConfigError, exitCodeOf } from '../../errors/index.ts';
-import { coordinate, coordinatedShardRunner } from '../../load/coordinator/index.ts';
-import { renderResult, writeResult, type LoadOptions, type LoadResult } from '../../load/index.ts';
-import { boundedInt } from '../../load/safety.ts';
-import { parsePort } from '../../options/index.ts';
+import { boundedInt, parsePort } from '../../options/index.ts';
 import type { CliIo } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 
@@ -63,9 +61,9 @@ export async function coordinateHandler(args: CoordinateArgs, io: CliIo): Promis
       signal,
     }),
   );
-  if (run.result && args.out) await writeResult(resolve(io.cwd, args.out), run.result);
+  if (run.result && args.out) await writeLoadOutputs(run.result, { out: args.out }, io.cwd);
   if (run.files) io.stderr.write(`load report: ${run.files.html} (JSON: ${run.files.json})\n`);
-  io.stdout.write(args.json ? `${JSON.stringify(run, null, 2)}\n` : run.result ? renderResult(run.result) : `INCONCLUSIVE: no shard sent its result (${run.shards.filter((s) => s.joined).length}/${run.shards.length} joined)\n`);
+  io.stdout.write(args.json ? `${JSON.stringify(run, null, 2)}\n` : run.result ? renderLoad(run.result) : `INCONCLUSIVE: no shard sent its result (${run.shards.filter((s) => s.joined).length}/${run.shards.length} joined)\n`);
   return exitCodeOf(run.outcome);
 }
 

@@ -6,20 +6,9 @@
 // (a threshold over zero samples, a read-back that could not read: judged nothing, never a pass).
 // Progress goes to stderr (one line in place on a terminal, plain periodic lines otherwise).
 
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { LOAD_DEFAULTS, LOAD_LIMITS, LOAD_SCENARIO_IDS, mergeLoadResults, renderLoad, runLoad, runLoadMode, type LoadFlagValues, type LoadModeResult } from '../../api/index.ts';
 import { ConfigError, exitCodeOf } from '../../errors/index.ts';
-import { LOAD_LIMITS, SCENARIOS, mergeResults, readResultFile, renderResult, runLoad, writeResult, type LoadOptions, type LoadResult, type Thresholds } from '../../load/index.ts';
-import { writeLoadReport } from '../../load/html.ts';
-import { writeLoadHar } from '../../load/har.ts';
-import { parseThresholdFlag, planOptions, readPlan } from '../../load/plan.ts';
-import { loadMetrics, serveMetrics, type MetricsServer } from '../../load/metrics.ts';
-import { progressPrinter } from '../../load/progress.ts';
-import { loadModel, type Model } from '../../model/index.ts';
-import { boundedInt, boundedNumber } from '../../load/safety.ts';
-import { LISTEN_DEFAULTS, LOAD_DEFAULTS, parsePort, parseSeed, parseShard, resolveRunOptions, resolveTarget, type Target } from '../../options/index.ts';
-import { maskSecrets, type ResolvedProfile } from '../../profile/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
@@ -61,135 +50,44 @@ interface LoadArgs extends CoordinateArgs {
   out?: string;
 }
 
-function thresholdsOf(args: LoadArgs, model: Model): Thresholds {
-  const rules = ([] as unknown[]).concat(args.threshold ?? []).map((t) => parseThresholdFlag(String(t), model));
-  return {
-    ...(args.p99Max !== undefined ? { p99MaxMs: boundedNumber('p99-max', args.p99Max, 0, 3_600_000) } : {}),
-    ...(args.errorRateMax !== undefined ? { errorRateMax: boundedNumber('error-rate-max', args.errorRateMax, 0, 1) } : {}),
-    ...(args.rpsMin !== undefined ? { rpsMin: boundedNumber('rps-min', args.rpsMin, 0, 1e12) } : {}),
-    ...(args.conformanceErrorsMax !== undefined ? { conformanceErrorsMax: boundedInt('conformance-errors-max', args.conformanceErrorsMax, 0, 0, 1e9) } : {}),
-    ...(rules.length ? { rules } : {}),
-  };
+function flagValues(a: LoadArgs): LoadFlagValues {
+  const { duration, amount, connections, arrivalRate, model, timeoutBudget, drain, judgeSample, arrivals, seed, thinkTime, p99Max, errorRateMax, rpsMin, conformanceErrorsMax } = a;
+  return { duration, amount, connections, arrivalRate, model, timeoutBudget, drain, judgeSample, arrivals, seed, thinkTime, p99Max, errorRateMax, rpsMin, conformanceErrorsMax };
 }
 
-async function writeRaw(file: string, samples: number[]): Promise<void> {
-  try {
-    await writeFile(file, samples.length ? `${samples.join('\n')}\n` : '');
-  } catch (err) {
-    throw new ConfigError(`load: cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-}
-
-async function emit(result: LoadResult, args: LoadArgs, io: CliIo, profile?: ResolvedProfile): Promise<number> {
-  if (args.out) await writeResult(resolve(io.cwd, args.out), result, profile);
-  if (args.har) await writeLoadHar(resolve(io.cwd, args.har), result, profile);
-  if (args.reportDir) {
-    const files = await writeLoadReport(resolve(io.cwd, args.reportDir), result, profile);
-    io.stderr.write(`load report: ${files.html} (JSON: ${files.json})\n`);
-  }
-  const text = args.json ? `${JSON.stringify(result, null, 2)}\n` : renderResult(result);
-  io.stdout.write(maskSecrets(text, profile));
+function report({ result, profile }: LoadModeResult, args: LoadArgs, io: CliIo): number {
+  io.stdout.write(renderLoad(result, { json: args.json, profile }));
   if (args.out && !args.json) io.stdout.write(`result written to ${args.out}\n`);
   return exitCodeOf(result.verdict.outcome ?? (result.verdict.pass ? 'pass' : 'fail'));
 }
 
-async function mergeHandler(args: LoadArgs, io: CliIo): Promise<number> {
-  const files: string[] = (args.files ?? []).map(String);
-  if (files.length < 2) throw new ConfigError('load merge: give at least two result files (load merge a.json b.json ...)');
-  const inputs = await Promise.all(files.map((f) => readResultFile(resolve(io.cwd, f))));
-  return emit(mergeResults(inputs, thresholdsOf(args, await loadModel())), args, io);
-}
-
-function flagOptions(scenario: string, args: LoadArgs, model: Model): Omit<LoadOptions, 'profile'> {
-  const durationSec = boundedNumber('duration', args.duration, 0.1, LOAD_LIMITS.maxDurationSec) ?? LOAD_DEFAULTS.durationSec;
-  const connections = args.connections === undefined ? undefined : boundedInt('connections', args.connections, LOAD_DEFAULTS.connections, 1, LOAD_LIMITS.maxConnections);
-  const maxRequests = args.amount === undefined ? undefined : boundedInt('amount', args.amount, 0, 1, LOAD_LIMITS.maxMaxRequests);
-  const arrivalRate = boundedNumber('arrival-rate', args.arrivalRate, 0.001, LOAD_LIMITS.maxRate);
-  const timeoutMs = args.timeoutBudget === undefined ? undefined : boundedInt('timeout-budget', args.timeoutBudget, 0, 100, 300_000);
-  const drainMs = args.drain === undefined ? undefined : boundedInt('drain', args.drain, 0, 0, 300_000);
-  if (args.model !== undefined && args.model !== 'open' && args.model !== 'closed') throw new ConfigError('load: --model must be open or closed');
-  return { scenario, durationSec, connections, maxRequests, arrivalRate, timeoutMs, drainMs, ...(args.model ? { loadModel: args.model as 'open' | 'closed' } : {}), ...sharedOptions(args), thresholds: thresholdsOf(args, model), model };
-}
-
-/** Options a plan may also set: the flag wins over nothing, the plan over nothing; both given is refused. */
-function sharedOptions(args: LoadArgs): Pick<LoadOptions, 'judgeSample' | 'arrivals' | 'seed' | 'thinkTimeMs'> {
-  if (args.arrivals !== undefined && args.arrivals !== 'uniform' && args.arrivals !== 'poisson') throw new ConfigError('load: --arrivals must be uniform or poisson');
-  return {
-    ...(args.judgeSample !== undefined ? { judgeSample: boundedNumber('judge-sample', args.judgeSample, 0, 1) } : {}),
-    ...(args.arrivals !== undefined ? { arrivals: args.arrivals as 'uniform' | 'poisson' } : {}),
-    ...(args.seed !== undefined ? { seed: parseSeed(args.seed) } : {}),
-    ...(args.thinkTime !== undefined ? { thinkTimeMs: boundedInt('think-time', args.thinkTime, 0, 0, 60_000) } : {}),
-  };
-}
-
-async function planOptionsOf(file: string, args: LoadArgs, io: CliIo): Promise<Omit<LoadOptions, 'profile'>> {
-  for (const flag of ['duration', 'connections', 'arrivalRate', 'amount', 'model', 'timeoutBudget', 'drain', 'arrivals', 'seed', 'judgeSample', 'thinkTime'] as const) {
-    if (args[flag] !== undefined) throw new ConfigError(`load --plan: --${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} conflicts with the plan; set it in ${file}`);
-  }
-  const model = await loadModel();
-  const opts = planOptions(await readPlan(resolve(io.cwd, file), file), model, file);
-  const extra = thresholdsOf(args, model);
-  return { ...opts, thresholds: { ...extra, ...opts.thresholds, ...(extra.rules || opts.thresholds?.rules ? { rules: [...(opts.thresholds?.rules ?? []), ...(extra.rules ?? [])] } : {}) } };
-}
-
 async function loadHandler(args: LoadArgs, io: CliIo): Promise<number> {
   const scenario = String(args.scenario ?? '');
-  if (scenario === 'merge') return mergeHandler(args, io);
   if (scenario === 'coordinate') return coordinateHandler(args, io);
-  if (args.plan !== undefined && scenario) throw new ConfigError('load: give a scenario or --plan, not both');
-  if (!scenario && args.plan === undefined) throw new ConfigError(`load: give a scenario: ${SCENARIOS.map((s) => s.id).join(', ')}, or --plan plan.yaml (or: load merge a.json b.json ...)`);
-  if ((args.files ?? []).length) throw new ConfigError(`load ${scenario}: unexpected arguments ${(args.files as string[]).join(' ')}`);
-  const base = args.plan !== undefined ? await planOptionsOf(String(args.plan), args, io) : flagOptions(scenario, args, await loadModel());
-  const shard = parseShard(args.shard);
-  // The config file's target (profile, target) serves load too; its run knobs (seed, budgets) are the conformance run's.
-  const { profiles, target } = await resolveRunOptions({ config: args.config, profile: args.profile, target: args.target }, io.cwd);
-  const label = typeof base.scenario === 'string' ? base.scenario : String(args.plan);
-
-  let chosen: Target | undefined;
-  let metricsServer: MetricsServer | undefined;
-  const metrics = args.metricsPort !== undefined ? loadMetrics() : undefined;
-  try {
-    if (metrics) {
-      metricsServer = await serveMetrics(metrics, parsePort('metrics-port', args.metricsPort) ?? LISTEN_DEFAULTS.port, args.metricsHost ?? LISTEN_DEFAULTS.host);
-      io.stderr.write(`metrics: ${metricsServer.url} (Prometheus exposition while the run lasts)\n`);
-    }
-    chosen = await resolveTarget({ profile: profiles[0], target, env: io.env, cwd: io.cwd });
-    const profile = chosen.profile;
-    if (chosen.embedded) io.stderr.write(`no --profile or --target: load-testing the embedded reference at ${profile.base_url} (default rate limit)\n`);
-    const samples: number[] | undefined = args.rawOut ? [] : undefined;
-    const progress = args.progress === false ? undefined : progressPrinter(io.stderr, io.env, label);
-    let result: LoadResult;
-    const run = args.coordinator !== undefined ? await coordinatedRunner(args, io, runLoad) : runLoad;
-    try {
-      result = await withCancellation(io, 'sending stops, requests in flight drain, the result is still written', (signal) => run({
-        ...base,
-        profile,
-        ...(shard ? { shard } : {}),
-        ...(metrics ? { metrics } : {}),
-        ...(samples ? { onSample: (us: number) => void samples.push(us) } : {}),
-        allowRemote: args.allowRemote === true,
-        ...(progress ? { onProgress: progress.onProgress } : {}),
-        signal,
-      }));
-    } finally {
-      progress?.done();
-    }
-    if (samples) await writeRaw(resolve(io.cwd, String(args.rawOut)), samples);
-    if (chosen.embedded) result.notes.push('the embedded reference shares this Node process (one event loop) with the load generator: figures describe the pair; for a server figure run `baas-conform serve` elsewhere and pass --profile');
-    return await emit(result, args, io, profile);
-  } catch (err) {
-    if (err instanceof Error && chosen) err.message = maskSecrets(err.message, chosen.profile);
-    throw err;
-  } finally {
-    await metricsServer?.close();
-    await chosen?.close();
-  }
+  const common = { flags: flagValues(args), thresholds: ([] as unknown[]).concat(args.threshold ?? []).map(String), out: args.out, har: args.har, reportDir: args.reportDir, cwd: io.cwd, log: (line: string) => void io.stderr.write(`${line}\n`) };
+  if (scenario === 'merge') return report(await mergeLoadResults({ ...common, files: (args.files ?? []).map(String) }), args, io);
+  if (scenario && (args.files ?? []).length) throw new ConfigError(`load ${scenario}: unexpected arguments ${(args.files as string[]).join(' ')}`);
+  const runner = args.coordinator !== undefined ? await coordinatedRunner(args, io, runLoad) : undefined;
+  const done = await withCancellation(io, 'sending stops, requests in flight drain, the result is still written', (signal) =>
+    runLoadMode({
+      ...common,
+      ...(scenario ? { scenario } : {}),
+      ...(args.plan !== undefined ? { plan: String(args.plan) } : {}),
+      config: args.config, profile: args.profile, target: args.target, env: io.env, shard: args.shard, allowRemote: args.allowRemote === true,
+      ...(args.metricsPort !== undefined ? { metrics: { port: args.metricsPort, host: args.metricsHost } } : {}),
+      ...(args.rawOut ? { rawOut: args.rawOut } : {}),
+      ...(args.progress === false ? {} : { progress: io.stderr }),
+      ...(runner ? { runner } : {}),
+      signal,
+    }),
+  );
+  return report(done, args, io);
 }
 
 export const loadCommand: CommandImpl<LoadArgs> = {
   builder: (y: Argv) =>
     coordinateFlags(sharedFlags(y, 'config', 'profile', 'target', 'seed', 'shard', 'timeout-budget', 'report-dir', 'json', 'har', 'port', 'host'))
-      .positional('scenario', { type: 'string', choices: [...SCENARIOS.map((s) => s.id), 'merge', 'coordinate'], describe: 'scenario to run, or merge, or coordinate (load coordinate --shards N --plan plan.yaml)' })
+      .positional('scenario', { type: 'string', choices: [...LOAD_SCENARIO_IDS, 'merge', 'coordinate'], describe: 'scenario to run, or merge, or coordinate (load coordinate --shards N --plan plan.yaml)' })
       .positional('files', { type: 'string', array: true, describe: 'result files (merge only)' })
       .option('plan', { type: 'string', describe: 'Load plan YAML (scenarios and weights, stages, thresholds; spec/schemas/load-plan.schema.json); see examples/load/plan.yaml' })
       .option('allow-remote', { type: 'boolean', describe: 'Allow a non-loopback target. Only for targets you own or are authorised to load.' })

@@ -2,17 +2,11 @@
 // prints where the answers differ; a results.json with --check re-runs that check with the run's
 // seed. Target as for run: --profile, --target (or the config file's), or the embedded reference.
 
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { runConformance } from '../../api/index.ts';
-import { loadResults, RESULTS_KIND } from '../../baseline/index.ts';
+import { readResultsFile, replayFileKind, replayHarMode, runConformance, type ReplayOutcome } from '../../api/index.ts';
 import { ConfigError } from '../../errors/index.ts';
-import { loadModel } from '../../model/index.ts';
-import { loadProfile, resolveProfile, type ResolvedProfile } from '../../profile/index.ts';
-import { startReference } from '../../reference/index.ts';
 import { ConsoleReporter } from '../../report/index.ts';
-import { loadHar, replayHar, type ReplayOutcome } from '../../replay/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
@@ -20,14 +14,6 @@ import { positiveInt, resolveRunOptions } from '../../options/index.ts';
 
 /** Target text may hold terminal control characters. */
 const clean = (s: string) => s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, ' ');
-
-async function kindOf(file: string): Promise<string | undefined> {
-  try {
-    return (JSON.parse(await readFile(file, 'utf8')) as { kind?: string }).kind;
-  } catch {
-    return undefined; // loadHar / loadResults say what is wrong with the file
-  }
-}
 
 /** The flags replay's builder declares (shared config/profile/target/check plus the HAR ones). */
 interface ReplayArgs {
@@ -47,7 +33,7 @@ interface ReplayTarget {
 }
 
 async function replayResults(file: string, args: ReplayArgs, to: ReplayTarget, io: CliIo): Promise<number> {
-  const doc = await loadResults(file);
+  const doc = await readResultsFile(file);
   const ids: string[] = ([] as string[]).concat(args.check ?? []).map(String);
   if (ids.length > 1) throw new ConfigError(`replay ${file}: --check names one check to re-run, got ${ids.length}`);
   const id = ids[0];
@@ -71,31 +57,17 @@ function print(o: ReplayOutcome, io: CliIo): void {
 }
 
 async function replayHarFile(file: string, args: ReplayArgs, to: ReplayTarget, io: CliIo): Promise<number> {
-  const har = await loadHar(file);
   const entries: number[] = [...(args.entry ?? [])].map((n: unknown) => positiveInt('entry', n)!);
-  let reference: Awaited<ReturnType<typeof startReference>> | undefined;
-  let profile: ResolvedProfile;
-  const { operations } = await loadModel();
-  if (to.profile !== undefined) profile = await loadProfile(to.profile, { target: to.target, env: io.env, operations });
-  else if (to.target !== undefined) profile = resolveProfile(undefined, { target: to.target, env: io.env, operations }, 'target');
-  else {
-    reference = await startReference();
-    profile = resolveProfile(reference.profile, { env: {}, operations }, 'embedded reference profile');
-    io.stdout.write(`no --profile or --target: replaying against the embedded reference at ${profile.base_url}\n`);
-  }
-  try {
-    const model = await loadModel();
-    const outcomes = await withCancellation(io, 'no further request is sent, nothing is compared', (signal) => replayHar(har, { profile, model, entries, allowWrites: !!args.allowWrites, signal }));
-    for (const o of outcomes) print(o, io);
-    const n = (s: ReplayOutcome['status']) => outcomes.filter((o) => o.status === s).length;
-    const differing = outcomes.filter((o) => o.differences.length).length;
-    io.stdout.write(`replayed ${n('replayed')}, differing ${differing}, refused ${n('refused')} (writes), skipped ${n('skipped')}\n`);
-    const refused = outcomes.filter((o) => o.status === 'refused');
-    if (refused.length) io.stderr.write(`refused ${refused.length} write(s) without --allow-writes: ${refused.map((o) => `#${o.entry} ${o.method} ${o.operation ?? o.path}`).join(', ')}\n`);
-    return differing ? 1 : refused.length ? 2 : 0;
-  } finally {
-    await reference?.close();
-  }
+  const outcomes = await withCancellation(io, 'no further request is sent, nothing is compared', (signal) =>
+    replayHarMode({ file, ...to, env: io.env, cwd: io.cwd, entries, allowWrites: !!args.allowWrites, signal, log: (line) => void io.stdout.write(`${line}\n`) }),
+  );
+  for (const o of outcomes) print(o, io);
+  const n = (s: ReplayOutcome['status']) => outcomes.filter((o) => o.status === s).length;
+  const differing = outcomes.filter((o) => o.differences.length).length;
+  io.stdout.write(`replayed ${n('replayed')}, differing ${differing}, refused ${n('refused')} (writes), skipped ${n('skipped')}\n`);
+  const refused = outcomes.filter((o) => o.status === 'refused');
+  if (refused.length) io.stderr.write(`refused ${refused.length} write(s) without --allow-writes: ${refused.map((o) => `#${o.entry} ${o.method} ${o.operation ?? o.path}`).join(', ')}\n`);
+  return differing ? 1 : refused.length ? 2 : 0;
 }
 
 async function replayHandler(args: ReplayArgs, io: CliIo): Promise<number> {
@@ -104,7 +76,7 @@ async function replayHandler(args: ReplayArgs, io: CliIo): Promise<number> {
   // its check list is not read: replay's --check names the one check of a results.json to re-run.
   const o = await resolveRunOptions({ config: args.config, profile: args.profile, target: args.target }, io.cwd);
   const to: ReplayTarget = { profile: o.profiles[0], target: o.target };
-  return (await kindOf(file)) === RESULTS_KIND ? replayResults(file, args, to, io) : replayHarFile(file, args, to, io);
+  return (await replayFileKind(file)) === 'results' ? replayResults(file, args, to, io) : replayHarFile(file, args, to, io);
 }
 
 export const replayCommand: CommandImpl<ReplayArgs> = {

@@ -5,14 +5,13 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { runConformance } from '../../api/index.ts';
+import { appendToHistory, buildHistory, formatHistory, HISTORY_DEFAULTS, loadRuns, runConformance, writeHistory } from '../../api/index.ts';
 import { ALLURE_DEFAULTS, createReporters } from '../../report/index.ts';
 import { DEFAULT_REPORT_DIR, resolveRunOptions, RUN_DEFAULTS, type RunFlagValues } from '../../options/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
 import { ciOptions, resolveCiOptions, type CiFlagValues } from '../ci-options.ts';
-import { appendToHistory, buildHistory, formatHistory, HISTORY_DEFAULTS, loadRuns, writeHistory } from '../../history/index.ts';
 
 export const RUN_CLI_DEFAULTS = {
   reportDir: DEFAULT_REPORT_DIR,

@@ -3,36 +3,18 @@
 // the false positives. Exit 0 only when every faulty variant is caught by a check naming the broken
 // rule and neither a benign variant nor the baseline fails any check.
 
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { ConfigError } from '../../errors/index.ts';
-import { ALL_SETS, areaNames, brokenRules, buildMutantBank, describeVariant, runSelftest, selectVariants, variantsById, type MutantVariant } from '../../mutants/index.ts';
-import { nonNegativeInt, resolveRunOptions, SELFTEST_DEFAULTS, type RunFlagValues } from '../../options/index.ts';
+import { resolve } from 'node:path';
+import {
+  areaNames, chooseVariants, CLIENT_AREA, CLIENT_BANK_MAX_CONCURRENCY, CLIENT_PREFIX, clientBankExit, formatClientBank, listSelftest, runClientBank, runSelftest,
+  SELFTEST_DEFAULTS, selftestProfile, writeJsonFile, writeSelftestReportFiles,
+} from '../../api/index.ts';
+import { nonNegativeInt, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { formatSelftest } from '../../report/selftest-console.ts';
-import { loadModel } from '../../model/index.ts';
-import { writeSelftestReport } from '../../report/html-selftest.ts';
 import type { CliIo } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { flagCommand } from '../flags.ts';
-import { selftestProfile } from './selftest-profile.ts';
-import { CLIENT_AREA, CLIENT_BANK_MAX_CONCURRENCY, CLIENT_PREFIX, clientBankExit, clientModes, formatClientBank, runClientBank } from './selftest-clients.ts';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-function chooseVariants(ids: string[], areas: string[], io: CliIo): MutantVariant[] {
-  let bank: MutantVariant[];
-  if (areas.length) {
-    const { variants, notices } = selectVariants(areas);
-    for (const n of notices) io.stderr.write(`selftest: ${n}\n`);
-    bank = variants;
-  } else bank = buildMutantBank();
-  if (!ids.length) return bank;
-  try {
-    return variantsById(ids, areas.length ? bank : buildMutantBank(ALL_SETS));
-  } catch (err) {
-    throw new ConfigError(`--variant: ${(err as Error).message}`);
-  }
-}
 
 /** The shared flags selftest takes plus the ones its builder adds. */
 interface SelftestArgs extends RunFlagValues {
@@ -66,11 +48,9 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
   const serverAreas = areas.filter((a) => a !== CLIENT_AREA);
   const withClients = areas.includes(CLIENT_AREA) || clientIds.length > 0 || (areas.length === 0 && ids.length === 0);
   const withServer = ids.length > 0 || serverAreas.length > 0 || (areas.length === 0 && clientIds.length === 0);
-  const variants = withServer ? chooseVariants(ids, serverAreas, io) : [];
+  const variants = withServer ? chooseVariants(ids, serverAreas, (n) => void io.stderr.write(`selftest: ${n}\n`)) : [];
   if (args.list) {
-    const model = variants.length ? await loadModel() : undefined;
-    for (const v of variants) io.stdout.write(`${v.id.padEnd(48)} ${v.kind.padEnd(7)} ${(brokenRules(v).join(',') || '-').padEnd(36)} ${describeVariant(v, model!)}\n`);
-    if (withClients && areas.includes(CLIENT_AREA)) for (const m of await clientModes()) io.stdout.write(`${CLIENT_PREFIX}${m}\n`);
+    for (const line of await listSelftest(variants, withClients && areas.includes(CLIENT_AREA))) io.stdout.write(`${line}\n`);
     return 0;
   }
   // Where the client kill matrix goes: --json when the clients area runs alone, else beside the report.
@@ -100,12 +80,11 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
   human.write(formatSelftest(result));
   if (args.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   if (jsonOut) {
-    await mkdir(dirname(jsonOut), { recursive: true });
-    await writeFile(jsonOut, `${JSON.stringify(result, null, 2)}\n`);
+    await writeJsonFile(jsonOut, result);
     human.write(`JSON: ${jsonOut}\n`);
   }
   if (reportDir) {
-    const paths = await writeSelftestReport(reportDir, result, await loadModel());
+    const paths = await writeSelftestReportFiles(reportDir, result);
     human.write(`Report: ${paths.html}, ${paths.json}\n`);
   }
   const clients = withClients ? await runClients(human, concurrency, clientsJson, clientIds) : 0;
@@ -120,8 +99,7 @@ async function runClients(out: CliIo['stdout'], concurrency: number, jsonFile: s
   const rows = await runClientBank(atOnce, undefined, entries);
   out.write(formatClientBank(rows));
   if (jsonFile) {
-    await mkdir(dirname(jsonFile), { recursive: true });
-    await writeFile(jsonFile, `${JSON.stringify({ clients: rows, ok: rows.every((r) => r.ok) }, null, 2)}\n`);
+    await writeJsonFile(jsonFile, { clients: rows, ok: rows.every((r) => r.ok) });
     out.write(`Clients JSON: ${jsonFile}\n`);
   }
   return clientBankExit(rows);

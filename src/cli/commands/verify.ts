@@ -5,8 +5,7 @@
 // package's transcript and names every verdict it could not reproduce.
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { readSalts, reveal } from '../../certify/reveal.ts';
-import { rejudgePackage, verifyPackage, type RejudgeReport } from '../../certify/index.ts';
+import { readSalts, rejudgePackage, reveal, verifyPackage, type RejudgeReport } from '../../api/index.ts';
 import { ConfigError } from '../../errors/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { sharedFlags } from '../flags.ts';

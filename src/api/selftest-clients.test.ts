@@ -3,7 +3,7 @@
 // judged; a run in which nothing could run judged nothing (exit 4).
 
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODES } from '../../errors/index.ts';
+import { EXIT_CODES } from '../errors/index.ts';
 import { clientBankExit, formatClientBank, type ClientBankRow } from './selftest-clients.ts';
 
 const judged: ClientBankRow = { mode: 'lib:fetch', caught: ['CLIENT-TOKEN-BACKOFF'], exitCode: 1, strictExitCode: 1, ok: true, ms: 20_000 };

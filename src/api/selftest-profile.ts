@@ -2,10 +2,9 @@
 // `minimal` (none of them), or a target profile JSON file, read as the services it declares: all of
 // them is full, none is minimal (a partial set has no selftest counterpart and is refused).
 import { resolve } from 'node:path';
-import { ConfigError } from '../../errors/index.ts';
-import type { SelftestProfile } from '../../mutants/index.ts';
-import { SELFTEST_DEFAULTS } from '../../options/index.ts';
-import { readProfileFile } from '../../profile/index.ts';
+import { ConfigError } from '../errors/index.ts';
+import { SELFTEST_DEFAULTS, type SelftestProfile } from '../mutants/index.ts';
+import { readProfileFile } from '../profile/index.ts';
 
 const SERVICES = ['control_url', 's2s_signing_secret', 'user_token_signing_secret', 'idp.enabled'] as const;
 

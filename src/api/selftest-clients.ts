@@ -2,8 +2,8 @@
 // every mode and partner applications on real HTTP libraries, each against its own audit) and its kill
 // matrix. The bank is compiled with the package: an installed CLI runs it without tsx.
 
-import { ConfigError, EXIT_CODES } from '../../errors/index.ts';
-import type { ClientRuleId } from '../../model/types.ts';
+import { ConfigError, EXIT_CODES } from '../errors/index.ts';
+import type { BankResult } from '../audit/bank/index.ts';
 
 export const CLIENT_AREA = 'clients';
 /** How --list names a client bank entry, and how --variant picks one. */
@@ -11,21 +11,11 @@ export const CLIENT_PREFIX = 'client:';
 /** Audits (each a reference in audit mode and a sample client) at once, whatever --concurrency says: the bank's runs are CPU-bound. */
 export const CLIENT_BANK_MAX_CONCURRENCY = 5;
 
-export interface ClientBankRow {
-  mode: string;
-  expected?: ClientRuleId;
-  caught: ClientRuleId[];
-  exitCode: number;
-  strictExitCode: number;
-  ok: boolean;
-  mismatches?: string[];
-  /** A library client whose packages are not installed: not run (an installed CLI has no devDependencies). */
-  unavailable?: string;
-  ms: number;
-}
+/** One row of the kill matrix: a bank result without its full verdict (every exchange stays with the bank). */
+export type ClientBankRow = Omit<BankResult, 'verdict'>;
 
 /** The bank is loaded when the clients area runs, not when `selftest` starts (it brings the audit and undici). */
-const loadBank = () => import('../../audit/bank/index.ts');
+const loadBank = () => import('../audit/bank/index.ts');
 
 export async function clientModes(): Promise<string[]> {
   return (await loadBank()).BANK_ENTRIES;
