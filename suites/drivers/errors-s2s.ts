@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import type { CheckContext } from '../../src/checks/types.ts';
-import type { ErrorRuleId, OperationId, RuleId } from '../../src/model/types.ts';
+import type { ErrorRuleId, RuleId } from '../../src/model/types.ts';
 import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { Driver, Drivers } from './driver.ts';
 import { rowFixtureIds, rowStepBodies } from './row-steps.ts';
