@@ -204,8 +204,9 @@ export const SWEEP_BATCH = 4;
  * One request per operation of `ops` with the row's fault (`send` builds it), SWEEP_BATCH at a time.
  * Section 7 does not give the order between a credentials row and the refusal of another input (a
  * made-up id, an empty body), so an answer passes when it is the row, or when it is some other 4xx
- * refusal (logged as reached but ambiguous). It fails when the request succeeded (2xx: the faulty
- * credential was taken, in any order), or answered 3xx or 5xx. A failure names the operation.
+ * refusal (logged as reached but ambiguous; reading row-order-open of ERR-BODY-SHAPE in spec/rules/errors.yaml).
+ * It fails when the request succeeded (2xx: the faulty credential was taken, in any order), or answered
+ * 3xx or 5xx. A failure names the operation.
  */
 export async function sweepRow(ctx: CheckContext, ruleId: ErrorRuleId, ops: readonly RowOperation[], send: (o: RowOperation) => Promise<HttpResponse>): Promise<void> {
   const ambiguous: string[] = [];
