@@ -23,14 +23,15 @@ export function benignVariants(): VariantSpec[] {
       }),
     }),
     // Reading row-order-open (spec/rules/errors.yaml): section 7 does not order a credentials row before
-    // the refusal of another input, so a route may resolve its path id first. The row sweeps
+    // the refusal of another input, so a route may resolve its path id first (its not-found: 400). The row sweeps
     // (suites/kit/rows.ts sweepRow) must take the other refusal.
-    benign('benign.auth.path-id-refused-first', 'card, activity and recipient routes with a path id answer a faulty S2S or user token, or a missing X-Chain-Id or identity header, with 404 ErrorNotFound (the route resolves its id before it checks the credentials)', {
+    benign('benign.auth.path-id-refused-first', 'card, activity and recipient routes with a path id answer a faulty S2S or user token, or a missing X-Chain-Id or identity header, with 400 ErrorNotFound (the route resolves its id before it checks the credentials)', {
       transform: (req, res) => {
         if (!isIn(PATH_ID_OPS, req.operationId) || !res.ruleId || !/^ERR-(S2S|USER-TOKEN)-/.test(res.ruleId) || res.ruleId === 'ERR-S2S-USER-NOT-FOUND') return;
-        res.status = 404;
+        // 400 ErrorNotFound, the shape section 7 gives a not-found (section 7 names no category for 404).
+        res.status = 400;
         res.headers = { 'content-type': JSON_TYPE };
-        res.body = JSON.stringify(errorBody(404, 'ErrorNotFound', 'resource not found'));
+        res.body = JSON.stringify(errorBody(400, 'ErrorNotFound', 'resource not found'));
         delete res.ruleId;
       },
     }),
