@@ -31,7 +31,7 @@ export function benignVariants(): VariantSpec[] {
         // 400 ErrorNotFound, the shape section 7 gives a not-found (section 7 names no category for 404).
         res.status = 400;
         res.headers = { 'content-type': JSON_TYPE };
-        res.body = JSON.stringify(errorBody(400, 'ErrorNotFound', 'resource not found'));
+        res.body = JSON.stringify(withCategories(req.categoryFor, () => errorBody(400, 'ErrorNotFound', 'resource not found')));
         delete res.ruleId;
       },
     }),
