@@ -36,6 +36,19 @@ describe('spec audit, measured', () => {
     expect(audit.problems).toEqual([]);
   });
 
+  it('does not hold an operation the profile cannot locate against a rule, and lists it; a located one not reached stays partial', async () => {
+    const model = await loadModel();
+    const governed = governedOperations(model, model.rule('ERR-S2S-SIGNATURE-INVALID'));
+    expect(governed).toEqual(expect.arrayContaining(['renameCard', 'blockCard']));
+    const reached = governed.filter((op) => op !== 'renameCard');
+    const full = { ...evidence(model, 'full', { 'ERR-S2S-SIGNATURE-INVALID': { reached } }), unlocated: ['renameCard' as never] };
+    const exact = row(specAudit(model, anyCheck(model), undefined, undefined, undefined, { full }).rows, 'ERR-S2S-SIGNATURE-INVALID');
+    expect(exact).toMatchObject({ strength: 'exact', unlocated: ['renameCard'] });
+    const missing = { ...evidence(model, 'full', { 'ERR-S2S-SIGNATURE-INVALID': { reached: reached.filter((op) => op !== 'blockCard') } }), unlocated: ['renameCard' as never] };
+    const partial = row(specAudit(model, anyCheck(model), undefined, undefined, undefined, { full: missing }).rows, 'ERR-S2S-SIGNATURE-INVALID');
+    expect(partial).toMatchObject({ strength: 'partial', partial: [expect.stringMatching(new RegExp(`reach ${governed.length - 2} of the ${governed.length - 1} the profile locates: not blockCard$`))] });
+  });
+
   it('classes partial an operation not reached, a pass with a warning, a check that skips when no webhook arrives, a selftest miss', async () => {
     const model = await loadModel();
     const governed = governedOperations(model, model.rule('ERR-S2S-TOKEN-EXPIRED'));

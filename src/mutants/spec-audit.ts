@@ -57,6 +57,8 @@ export interface AuditRow {
   governed?: string[];
   /** Operations its checks reached on the reference (measured runs only). */
   reached?: string[];
+  /** Governed operations the measuring profile cannot locate (path not shown, none given): not held against it. */
+  unlocated?: string[];
   /** Why the rule is checked only in part (strength partial). */
   partial?: string[];
   /** Under the minimal profile: `judged`, or why its checks could not (measured runs only). */
@@ -88,8 +90,12 @@ function partialReasons(rule: Model['rules'][number], governed: readonly string[
   const silent = evidence.silent?.rules[rule.id];
   if (seen?.judged && silent?.ran && !silent.checkFailed) out.push(`when no webhook arrives its checks do not fail: ${silent.judged ? 'they pass' : silent.why ?? 'not judged'}`);
   if (seen && governed.length) {
-    const missing = governed.filter((op) => !seen.reached.includes(op as never));
-    if (missing.length) out.push(`governs ${governed.length} operations, its checks reach ${governed.length - missing.length}: not ${missing.join(', ')}`);
+    // An operation the measuring profile cannot locate is reached by no check: not held against the rule.
+    const unlocated = new Set<string>(evidence.full?.unlocated ?? []);
+    const located = governed.filter((op) => !unlocated.has(op));
+    const missing = located.filter((op) => !seen.reached.includes(op as never));
+    const where = located.length < governed.length ? ` of the ${located.length} the profile locates` : '';
+    if (missing.length) out.push(`governs ${governed.length} operations, its checks reach ${located.length - missing.length}${where}: not ${missing.join(', ')}`);
   }
   for (const st of evidence.selftest ?? []) {
     const missed = st.missed.get(rule.id) ?? [];
@@ -143,6 +149,7 @@ export function specAudit(
     const why = !r.testable ? r.untestable_reason : r.loose ?? (partial.length ? partial.join('; ') : undefined);
     const cov: RuleMutants = coverage.get(r.id) ?? { variants: [], pending: [] };
     const seen = evidence?.full?.rules[r.id];
+    const unlocated = governed.filter((op) => evidence?.full?.unlocated?.includes(op as never));
     const minimal = r.testable ? minimalOf(r.id, evidence) : undefined;
     return {
       id: r.id,
@@ -155,6 +162,7 @@ export function specAudit(
       ...(cov.reason ? { no_variant_reason: cov.reason } : {}),
       governed,
       ...(seen ? { reached: seen.reached } : {}),
+      ...(unlocated.length ? { unlocated } : {}),
       ...(partial.length ? { partial } : {}),
       ...(minimal ? { minimal } : {}),
     };

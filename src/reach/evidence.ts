@@ -26,6 +26,11 @@ export interface RuleEvidence {
 export interface RunEvidence {
   profile: string;
   rules: Record<string, RuleEvidence>;
+  /**
+   * Operations the run's profile cannot locate (the spec does not show their path and the profile gives
+   * none): no check can reach them, so they are not held against a rule's exactness.
+   */
+  unlocated?: OperationId[];
 }
 
 function whyNot(checks: readonly string[], byCheck: ReadonlyMap<string, CheckResult>, verdict: RuleVerdict | undefined): string {
@@ -46,6 +51,7 @@ export function runEvidence(
   checksByRule: ReadonlyMap<string, readonly string[]>,
   outcome: { results: CheckResult[]; rules: RuleVerdict[] },
   reach: ReadonlyMap<string, ReadonlySet<OperationId>>,
+  unlocated: readonly OperationId[] = [],
 ): RunEvidence {
   const judged = exercisedRules(outcome.rules, outcome.results);
   const byCheck = new Map(outcome.results.map((r) => [r.checkId, r]));
@@ -70,5 +76,5 @@ export function runEvidence(
       reached: [...reached].sort(),
     };
   }
-  return { profile, rules };
+  return { profile, rules, ...(unlocated.length ? { unlocated: [...unlocated].sort() } : {}) };
 }

@@ -31,8 +31,9 @@ const SILENT_WEBHOOK_WAIT_MS = 1_000;
 export async function measureOnReference(model: Model, allChecks: Check[], profile: MeasureProfile, seed = 1): Promise<RunEvidence> {
   // The silent run only needs the checks that wait for webhooks.
   const checks = profile === 'silent-webhooks' ? allChecks.filter((c) => (c.needs ?? []).some((n) => n.split('|').includes('webhooks'))) : allChecks;
-  const { outcome, reach } = await runOnReference(model, checks, profile, seed);
-  return runEvidence(model, profile, checksByRule(checks), outcome, reach);
+  const { outcome, reach, paths } = await runOnReference(model, checks, profile, seed);
+  const unlocated = [...model.operations.values()].filter((op) => op.pathUnspecified && !paths[op.operationId]?.path).map((op) => op.operationId);
+  return runEvidence(model, profile, checksByRule(checks), outcome, reach, unlocated);
 }
 
 /** The operations each check reaches on the embedded reference (full profile): spec-diff's narrowing. */
@@ -55,7 +56,8 @@ async function runOnReference(model: Model, checks: Check[], profile: MeasurePro
         if (e.type === 'exchange') requests.push({ checkId: e.exchange.checkId, method: e.exchange.request.method, url: e.exchange.request.url });
       },
     });
-    return { outcome, reach: reachByCheck(model, requests, reference.profile.operations ?? {}) };
+    const paths = reference.profile.operations ?? {};
+    return { outcome, reach: reachByCheck(model, requests, paths), paths };
   } finally {
     await reference.close();
   }

@@ -57,6 +57,7 @@ export const FAULT_POINTS = [
   'cards.block-noop', // block answers 200 with the card unchanged: it stays as it was (no effect)
   'cards.unblock-noop', // unblock answers 200 with the card unchanged: a blocked card stays blocked
   'cards.close-noop', // close answers 200 with the card unchanged: it stays usable
+  'cards.activate-noop', // activate answers 200 with the card unchanged: a blocked card stays blocked
   'cards.created-inactive', // not a fault (card states are not shown): cards are created Inactive, and block is refused (400) until activate
   'cards.unblock-inactive', // not a fault (which status unblock leaves is not shown): unblock leaves the card Inactive (warns under reading unblock-other-status)
   'cards.unblock-refused', // not a fault (transitions are not shown): unblock is refused (400) (warns under reading unblock-refused)

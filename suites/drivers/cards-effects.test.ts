@@ -24,7 +24,7 @@ async function run(variantId: string | undefined, check = CHECK, edit: (p: Targe
 }
 
 describe.concurrent('card actions take effect, read back through the card list', () => {
-  for (const id of ['cards.block.noop', 'cards.unblock.noop', 'cards.close.leaves-usable']) {
+  for (const id of ['cards.block.noop', 'cards.unblock.noop', 'cards.activate.noop', 'cards.close.leaves-usable']) {
     it(`${id}: fails naming ${RULE}`, async () => {
       const r = await run(id);
       expect(r.verdict, JSON.stringify(r.reason)).toBe('fail');

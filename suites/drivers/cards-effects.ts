@@ -32,8 +32,32 @@ async function block(ctx: CheckContext, user: TestUser, id: string, read: () => 
   return { res, before };
 }
 
+/**
+ * Activate, judged on a card the server blocked (reading activate-leaves-blocked): a 2xx activate moves
+ * it out of the blocked status; a refused activate judges nothing (transitions are not shown). The card
+ * is blocked again first unless it still has the blocked status (an unblock refused or not tried).
+ */
+async function activateOnBlocked(ctx: CheckContext, user: TestUser, id: string, read: () => Promise<CardRead>, blockedStatus: unknown): Promise<void> {
+  if (!ctx.profile.operations.activateCard) return ctx.log('the profile gives no activateCard path: activate is not judged');
+  const now = await read();
+  if (!now.listed) return ctx.log(`card ${id} is no longer listed: activate is not judged`);
+  let blocked = now;
+  if (!sameStatus(now.status, blockedStatus)) {
+    const res = await act(ctx, user, 'blockCard', id);
+    if (!is2xx(res)) return ctx.log(`${opLabel(ctx, 'blockCard')} answered HTTP ${res.status} the second time: activate is not judged`);
+    blocked = await readBackUntil(ctx, read, (r) => !r.listed || !sameStatus(r.status, now.status));
+    if (!blocked.listed || sameStatus(blocked.status, now.status)) return ctx.log(`the second block left card ${id} with ${shown(blocked)}: activate is not judged`);
+  }
+  const activated = await act(ctx, user, 'activateCard', id);
+  if (!is2xx(activated)) return ctx.log(`${opLabel(ctx, 'activateCard')} answered HTTP ${activated.status} on the blocked card (status ${JSON.stringify(blocked.status)}): not judged (transitions are not shown)`);
+  const after = await readBackUntil(ctx, read, (r) => !r.listed || !sameStatus(r.status, blocked.status));
+  check(after.listed && !sameStatus(after.status, blocked.status),
+    `${opLabel(ctx, 'activateCard')} answered HTTP ${activated.status} on card ${id} with its blocked status ${JSON.stringify(blocked.status)}, yet after ${waited} ${opLabel(ctx, 'listCards')} shows it ${after.listed ? 'still with that status' : 'no longer listed'}: the activate did not take effect`,
+    { rules: RULES, response: after.list });
+}
+
 export const actionEffect: Driver = {
-  title: 'Card actions take effect as {op:listCards} reads the card back (polled up to 10 s): a 2xx block changes its status; a 2xx unblock moves it out of the blocked status (back to the status before block, else a warning); a 2xx close changes it or drops it from the list. No status name is required; a refused block (even after activate) judges nothing',
+  title: 'Card actions take effect as {op:listCards} reads the card back (polled up to 10 s): a 2xx block changes its status; a 2xx unblock moves it out of the blocked status (back to the status before block, else a warning); a 2xx activate on a blocked card moves it out of the blocked status; a 2xx close changes it or drops it from the list. No status name is required; a refused block (even after activate) judges nothing',
   safe: false,
   needs: ['operation:blockCard'],
   async run(ctx) {
@@ -66,6 +90,7 @@ export const actionEffect: Driver = {
         if (!sameStatus(afterUnblock.status, before.status)) warnReading(ctx, RULE, 'unblock-other-status', `after unblock card ${card.id} has status ${JSON.stringify(afterUnblock.status)}; before block it had ${JSON.stringify(before.status)}, blocked ${JSON.stringify(afterBlock.status)}`);
       }
     } else if (!ctx.profile.operations.unblockCard) ctx.log('the profile gives no unblockCard path: unblock is not judged');
+    if (afterBlock.listed) await activateOnBlocked(ctx, user, card.id, read, afterBlock.status);
 
     // Close: a 2xx close must leave another status, or drop the card (reading close-changes-status).
     if (!ctx.profile.operations.closeCard) return ctx.log('the profile gives no closeCard path: close is not judged');

@@ -5,13 +5,13 @@
 
 import fc from 'fast-check';
 import type { CheckContext } from '../../src/checks/types.ts';
-import type { ErrorRuleId, OperationId, RuleId } from '../../src/model/types.ts';
+import type { ErrorRuleId, RuleId } from '../../src/model/types.ts';
 import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { Driver, Drivers } from './driver.ts';
-import { rowStepBodies } from './row-steps.ts';
+import { rowFixtureIds, rowStepBodies } from './row-steps.ts';
 import {
   bearer, chainHeader, expectError, expire, forgeHs256, headers, identityHeader, jwtClaims, rnd, s2sToken, sharedUser, tamperSignature,
-  rowOnOperations, rowOperations, type RowOperation,
+  rowOnOperations, rowOperations, sweepOperations, sweepRow, type RowOperation,
 } from '../kit/index.ts';
 
 /**
@@ -20,7 +20,7 @@ import {
  */
 async function s2sProbeHeaders(ctx: CheckContext, o: RowOperation, tokenHeaders: Record<string, string | undefined>): Promise<Record<string, string>> {
   const extra: Record<string, string> = {};
-  const op = ctx.model.operation(o.op as OperationId);
+  const op = ctx.model.operation(o.op);
   // The S2S form of authorize (x-auth s2s + idp) is sent as section 5 step 2 shows it: X-User-Wallet, no Identity header.
   if (op.auth.includes('idp')) extra[identityHeader(ctx, 'wallet')] = (await sharedUser(ctx)).address;
   else if (op.userScoped) extra[identityHeader(ctx, 'id')] = (await sharedUser(ctx)).id;
@@ -43,6 +43,12 @@ async function s2sRowOnOperations(ctx: CheckContext, ruleId: ErrorRuleId, forms:
   await rowOnOperations(ctx, ops, fc.constantFrom(...forms), formsFor(ops, forms), async (o, form) => {
     expectError(ctx, await ctx.http.send({ op: o.op, headers: await s2sProbeHeaders(ctx, o, form), body: o.body }), ruleId);
   }, ops.length + forms.length + 2);
+  // The rest of the family (path parameters, bodies not shown, money movers), one request each, the forms in turn.
+  const rest = sweepOperations(ctx, 's2s-token', ops, await rowFixtureIds(ctx));
+  await sweepRow(ctx, ruleId, rest, async (o) => {
+    const form = forms[rest.indexOf(o) % forms.length];
+    return ctx.http.send({ op: o.op, ...(o.params ? { params: o.params } : {}), headers: await s2sProbeHeaders(ctx, o, form), body: o.body });
+  });
 }
 
 function s2sSecret(ctx: CheckContext): string {

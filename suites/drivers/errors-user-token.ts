@@ -7,10 +7,10 @@ import type { CheckContext } from '../../src/checks/types.ts';
 import type { ErrorRuleId } from '../../src/model/types.ts';
 import { PrerequisiteFailed } from '../../src/checks/prerequisite.ts';
 import type { Driver, Drivers } from './driver.ts';
-import { rowStepBodies } from './row-steps.ts';
+import { rowFixtureIds, rowStepBodies } from './row-steps.ts';
 import {
   bearer, chainHeader, check, claimPathsCarrying, expect2xx, expectError, forgeHs256, headers, jwtClaims, rnd, sharedUser,
-  tamperSignature, userToken, withoutClaim, rowOnOperations, rowOperations, type RowOperation,
+  tamperSignature, userToken, withoutClaim, rowOnOperations, rowOperations, sweepOperations, sweepRow, type RowOperation,
 } from '../kit/index.ts';
 import { formsFor } from './errors-s2s.ts';
 
@@ -25,7 +25,7 @@ async function userTokenSetup(ctx: CheckContext, ruleId: ErrorRuleId) {
   const token = await userToken(ctx, user);
   const ops = rowOperations(ctx, ruleId, 'user-token', await rowStepBodies(ctx));
   const own = ops.filter((o) => o.weight === 1);
-  const send = async (o: RowOperation, t: string) => ctx.http.send({ op: o.op, headers: headers(bearer(t), chainHeader(ctx)), body: o.body });
+  const send = async (o: RowOperation, t: string) => ctx.http.send({ op: o.op, ...(o.params ? { params: o.params } : {}), headers: headers(bearer(t), chainHeader(ctx)), body: o.body });
   for (const o of own) expect2xx(await send(o, token), `baseline: ${o.label} with a real user token`, ['AUTH-USER-TOKEN-USE']);
   /** A re-signed copy of the real claims works on the own operations: the signing secret matches the target. */
   const forgedBaseline = async (t: string) => {
@@ -38,7 +38,11 @@ async function userTokenSetup(ctx: CheckContext, ruleId: ErrorRuleId) {
   };
   const tryRow = async (tokens: string[]) => rowOnOperations(ctx, ops, fc.constantFrom(...tokens), formsFor(ops, tokens), async (o, t) => {
     expectError(ctx, await send(o, t), ruleId);
-  }, ops.length + tokens.length + 2);
+  }, ops.length + tokens.length + 2).then(async () => {
+    // The rest of the family (path parameters, bodies not shown, money movers), one request each, the tokens in turn.
+    const rest = sweepOperations(ctx, 'user-token', ops, await rowFixtureIds(ctx));
+    await sweepRow(ctx, ruleId, rest, (o) => send(o, tokens[rest.indexOf(o) % tokens.length]));
+  });
   let claims: Record<string, unknown>;
   try {
     claims = { ...jwtClaims(token) } as Record<string, unknown>;

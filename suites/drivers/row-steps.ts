@@ -5,7 +5,8 @@
 // steps cannot run: no card-tokenization environment, --safe (the steps create), or a step refused.
 
 import type { CheckContext } from '../../src/checks/types.ts';
-import { requestBody, sharedUser, type StepBodies } from '../kit/index.ts';
+import { requestBody, sharedUser, type FixtureIds, type StepBodies } from '../kit/index.ts';
+import { createCard } from './cards-read.ts';
 import { pushToCardRecipient } from './transfers.ts';
 
 const cache = new Map<string, Promise<StepBodies>>();
@@ -28,6 +29,33 @@ export function rowStepBodies(ctx: CheckContext): Promise<StepBodies> {
       }
     })();
     cache.set(key, p);
+  }
+  return p;
+}
+
+const idCache = new Map<string, Promise<FixtureIds>>();
+
+/**
+ * Real ids the row sweeps (suites/kit/rows.ts sweepOperations) put in path parameters: one card of the
+ * shared user of client 0, created once per target and shared by every row check, so a card action with
+ * a faulty credential reaches a card that exists (a made-up id could be refused as not found first).
+ * None under --safe (creating the card is a write) or when creating it is refused: made-up ids then.
+ */
+export function rowFixtureIds(ctx: CheckContext): Promise<FixtureIds> {
+  if (ctx.safeMode) return Promise.resolve({});
+  const key = ctx.profile.base_url;
+  let p = idCache.get(key);
+  if (!p) {
+    p = (async (): Promise<FixtureIds> => {
+      try {
+        return { card_id: (await createCard(ctx, await sharedUser(ctx), 'conform-rows')).id };
+      } catch (err) {
+        idCache.delete(key);
+        ctx.log(`the row sweeps use made-up card ids: creating the shared card failed: ${err instanceof Error ? err.message : String(err)}`);
+        return {};
+      }
+    })();
+    idCache.set(key, p);
   }
   return p;
 }

@@ -18,7 +18,7 @@ export const checks: Check[] = [
   },
   {
     id: "cards.actions.take-effect",
-    title: "Card actions take effect as GET /api/v1/cards reads the card back (polled up to 10 s): a 2xx block changes its status; a 2xx unblock moves it out of the blocked status (back to the status before block, else a warning); a 2xx close changes it or drops it from the list. No status name is required; a refused block (even after activate) judges nothing",
+    title: "Card actions take effect as GET /api/v1/cards reads the card back (polled up to 10 s): a 2xx block changes its status; a 2xx unblock moves it out of the blocked status (back to the status before block, else a warning); a 2xx activate on a blocked card moves it out of the blocked status; a 2xx close changes it or drops it from the list. No status name is required; a refused block (even after activate) judges nothing",
     area: "cards",
     section: "3",
     rules: ["STATE-CARD-ACTION-EFFECT"],

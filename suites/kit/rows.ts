@@ -11,8 +11,9 @@ import type { CreateBankAccountRequest } from '../../src/generated/api-types.ts'
 import fc from 'fast-check';
 import { checkProperty } from '../../src/checks/property.ts';
 import { CheckFailure } from '../../src/checks/signals.ts';
-import type { CheckContext } from '../../src/checks/types.ts';
-import type { Operation, OperationId, RuleId } from '../../src/model/types.ts';
+import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
+import { expectError } from '../../src/checks/assert.ts';
+import type { ErrorRuleId, Operation, OperationId, RuleId } from '../../src/model/types.ts';
 import { rnd } from './random.ts';
 import { requestBody } from './templates.ts';
 import { requiresChainHeader, ROW_FAMILY_APPLIES, type RowFamily } from '../../src/reach/index.ts';
@@ -108,17 +109,18 @@ export function rowOperations(ctx: CheckContext, ruleId: RuleId, family: RowFami
  * parameters (a made-up id) and writes whose body is not shown (an empty object) are kept: the walk judges
  * only that the token is not refused as a credential, and a 400 for a missing input passes (reading
  * every-user-route). Left out: an operation whose path is unknown here, one whose authentication the spec
- * does not show (its x-auth is a placeholder), the money movers (a made-up transfer is never sent), and
- * under --safe every write (x-mutates).
+ * does not show (its x-auth is a placeholder), and under --safe every write (x-mutates). A money mover
+ * is sent an empty body (or none), so it names no transfer.
  */
 export function userTokenRoutes(ctx: CheckContext): RowOperation[] {
   const out: RowOperation[] = [];
   for (const op of ctx.model.operations.values()) {
-    if (op.server !== 'api' || !op.auth.includes('user') || op.authUnspecified || op.movesMoney || pathless(ctx, op)) continue;
+    if (op.server !== 'api' || !op.auth.includes('user') || op.authUnspecified || pathless(ctx, op)) continue;
     if (ctx.safeMode && op.mutates) continue;
     const path = op.parameters.filter((p) => p.in === 'path');
     const params = path.length > 0 ? Object.fromEntries(path.map((p) => [p.name, rnd.uuid()])) : undefined;
-    const body = SHOWN_BODIES[op.operationId]?.(ctx) ?? (op.hasRequestBody ? {} : undefined);
+    // A money mover gets an empty body (or none): it names no transfer, so even a faulty target moves nothing.
+    const body = (op.movesMoney ? undefined : SHOWN_BODIES[op.operationId]?.(ctx)) ?? (op.hasRequestBody ? {} : undefined);
     out.push({ op: op.operationId, ...(params ? { params } : {}), body, weight: 1, label: label(op) });
   }
   return out;
@@ -165,4 +167,60 @@ export async function rowOnOperations<T>(
   // fast-check counts the examples inside numRuns (it stops after numRuns values, examples first): every
   // example, then fast-check's own picks up to maxRuns in all (at least one).
   await checkProperty(ctx, property, { numRuns: examples.length + Math.max(1, Math.min(ctx.numRuns, maxRuns) - examples.length), examples });
+}
+
+/** Real ids of shared fixtures a sweep fills path parameters with, by parameter name (e.g. card_id). */
+export type FixtureIds = Partial<Record<string, string>>;
+
+/**
+ * The rest of a row's family after `tried` (rowOperations): the operations with path parameters, the
+ * writes whose body is not shown and the money movers, one request each (sweepRow). Path parameters take
+ * a shared fixture's real id where `ids` has one (one card for all rows: row-steps.ts), else a made-up
+ * id; a body not shown is an empty object, and a money mover always gets one (it can move nothing).
+ * Left out: an operation whose path is unknown here (the spec does not show it and the profile does not
+ * give it: not reached, and `rules --audit` does not hold it against the rule), the ones whose
+ * authentication the spec does not show, and under --safe every write.
+ */
+export function sweepOperations(ctx: CheckContext, family: RowFamily, tried: readonly RowOperation[], ids: FixtureIds = {}): RowOperation[] {
+  const done = new Set<string>(tried.map((o) => o.op));
+  const out: RowOperation[] = [];
+  for (const op of ctx.model.operations.values()) {
+    if (done.has(op.operationId) || op.server !== 'api' || op.authUnspecified || !ROW_FAMILY_APPLIES[family](ctx.model, op) || pathless(ctx, op)) continue;
+    const get = op.method.toLowerCase() === 'get';
+    if (ctx.safeMode && (op.mutates || !get)) continue;
+    const path = op.parameters.filter((p) => p.in === 'path');
+    const params = path.length > 0 ? Object.fromEntries(path.map((p) => [p.name, ids[p.name] ?? rnd.uuid()])) : undefined;
+    const shown = op.movesMoney ? undefined : SHOWN_BODIES[op.operationId]?.(ctx);
+    const body = shown ?? (op.hasRequestBody ? {} : undefined);
+    out.push({ op: op.operationId, ...(params ? { params } : {}), body, weight: 1, label: label(op) });
+  }
+  return out;
+}
+
+/** How many sweep requests are in flight at once: bounded, so a sweep does not crowd the run's other checks. */
+export const SWEEP_BATCH = 4;
+
+/**
+ * One request per operation of `ops` with the row's fault (`send` builds it), SWEEP_BATCH at a time.
+ * Section 7 does not give the order between a credentials row and the refusal of another input (a
+ * made-up id, an empty body), so an answer passes when it is the row, or when it is some other 4xx
+ * refusal (logged as reached but ambiguous; reading row-order-open of ERR-BODY-SHAPE in spec/rules/errors.yaml).
+ * It fails when the request succeeded (2xx: the faulty credential was taken, in any order), or answered
+ * 3xx or 5xx. A failure names the operation.
+ */
+export async function sweepRow(ctx: CheckContext, ruleId: ErrorRuleId, ops: readonly RowOperation[], send: (o: RowOperation) => Promise<HttpResponse>): Promise<void> {
+  const ambiguous: string[] = [];
+  for (let i = 0; i < ops.length; i += SWEEP_BATCH) {
+    const answers = await Promise.all(ops.slice(i, i + SWEEP_BATCH).map(async (o) => ({ o, res: await send(o) })));
+    for (const { o, res } of answers) {
+      try {
+        expectError(ctx, res, ruleId);
+      } catch (err) {
+        if (!(err instanceof CheckFailure)) throw err;
+        if (res.status < 400 || res.status >= 500) throw new CheckFailure(`${o.label}: ${err.message}`, { rules: err.rules, response: err.response, comparison: err.comparison });
+        ambiguous.push(`${o.label} HTTP ${res.status}`);
+      }
+    }
+  }
+  ctx.log(`${ruleId} swept ${ops.length} more operation(s)${ambiguous.length ? `; refused for another input first (the order is not shown, accepted): ${ambiguous.join('; ')}` : ''}`);
 }

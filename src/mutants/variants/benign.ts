@@ -7,6 +7,9 @@ import { CLOSED_ANSWER_OPS, CREATE_OPS, isIn } from '../ops.ts';
 import { JSON_TYPE, is2xx, isObject, rewrite, rewriteObject, onOkAny, walk, reverseKeys, reverseArrays, errorBody, parse, withCategories } from '../transforms.ts';
 import { benign, faults, waiting, type VariantSpec } from '../variant.ts';
 
+/** Operations with a path id (the card actions and reads, an activity, a recipient); 3DS decisions answer 400 anyway (other rule 1). */
+const PATH_ID_OPS = ['activateCard', 'blockCard', 'unblockCard', 'closeCard', 'getCardPan', 'getCardCvv', 'getActivity', 'getRecipient', 'deleteRecipient'] as const;
+
 /** Builds the benign variants (stateful transforms get fresh state on every call). */
 export function benignVariants(): VariantSpec[] {
   return [
@@ -18,6 +21,19 @@ export function benignVariants(): VariantSpec[] {
         });
         if (isObject(b)) b.x_mutant_meta = { request_id: randomUUID(), flags: [1, 2] };
       }),
+    }),
+    // Reading row-order-open (spec/rules/errors.yaml): section 7 does not order a credentials row before
+    // the refusal of another input, so a route may resolve its path id first (its not-found: 400). The row sweeps
+    // (suites/kit/rows.ts sweepRow) must take the other refusal.
+    benign('benign.auth.path-id-refused-first', 'card, activity and recipient routes with a path id answer a faulty S2S or user token, or a missing X-Chain-Id or identity header, with 400 ErrorNotFound (the route resolves its id before it checks the credentials)', {
+      transform: (req, res) => {
+        if (!isIn(PATH_ID_OPS, req.operationId) || !res.ruleId || !/^ERR-(S2S|USER-TOKEN)-/.test(res.ruleId) || res.ruleId === 'ERR-S2S-USER-NOT-FOUND') return;
+        // 400 ErrorNotFound, the shape section 7 gives a not-found (section 7 names no category for 404).
+        res.status = 400;
+        res.headers = { 'content-type': JSON_TYPE };
+        res.body = JSON.stringify(withCategories(req.categoryFor, () => errorBody(400, 'ErrorNotFound', 'resource not found')));
+        delete res.ruleId;
+      },
     }),
     benign('benign.key-order', 'object keys in every JSON response come in reverse order', {
       transform: rewrite(() => true, (b) => reverseKeys(b)),

@@ -23,6 +23,11 @@ export function identityVariants(): VariantSpec[] {
     faulty('chain.missing.accepted-on-withdrawals', 'AUTH-CHAIN-ID-REQUIRED', `${op('listWithdrawalRequests')} alone accepts an S2S call without X-Chain-Id`, {
       transform: acceptInsteadOf('ERR-S2S-CHAIN-ID-MISSING', ['listWithdrawalRequests']),
     }),
+    // Issue 33 "rules on every route they govern": an operation with a path parameter, which the rows left
+    // out before (the sweep reaches it with the shared card's id).
+    faulty('identity.missing.accepted-on-card-pan', 'ERR-S2S-USER-IDENTIFIER-MISSING', `${op('getCardPan')} alone accepts an S2S call without any user identity header`, {
+      transform: acceptInsteadOf('ERR-S2S-USER-IDENTIFIER-MISSING', ['getCardPan']),
+    }),
     // Issue 33 item 9: a user-token call without X-Chain-Id was tried on GET /api/v1/user only.
     faulty('chain.user-token.accepted-on-cards', 'AUTH-CHAIN-ID-REQUIRED', `${op('listCards')} alone accepts a user-token call without X-Chain-Id (S2S calls there still need it)`, {
       transform: userTokenOnly(acceptInsteadOf('ERR-S2S-CHAIN-ID-MISSING', ['listCards'])),

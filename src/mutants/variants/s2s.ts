@@ -47,6 +47,11 @@ export function s2sVariants(): VariantSpec[] {
     faulty('s2s.signature.not-checked-on-authorize', 'ERR-S2S-SIGNATURE-INVALID', `${op('authorizeUser')} (S2S form) alone accepts an S2S token whose signature does not verify`, {
       transform: acceptInsteadOf('ERR-S2S-SIGNATURE-INVALID', ['authorizeUser']),
     }),
+    // Issue 33 "rules on every route they govern": broken on a card action, an operation with a path
+    // parameter the rows left out before (the sweep reaches it with the shared card's id).
+    faulty('s2s.signature.not-checked-on-card-block', 'ERR-S2S-SIGNATURE-INVALID', `${op('blockCard')} alone accepts an S2S token whose signature does not verify (and blocks the card)`, {
+      transform: acceptInsteadOf('ERR-S2S-SIGNATURE-INVALID', ['blockCard']),
+    }),
     faulty('s2s.bearer-format.401-on-retail-validate', 'ERR-S2S-BEARER-FORMAT', `${op('validateRetailUser')} alone answers a non-Bearer Authorization header with 401 instead of 400`, {
       transform: onRule('ERR-S2S-BEARER-FORMAT', (b, res) => restatus(b, res, 401), ['validateRetailUser']),
     }),

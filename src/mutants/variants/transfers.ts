@@ -53,6 +53,7 @@ export function transfersVariants(): VariantSpec[] {
     // ------------------------------------- card actions take effect (STATE-CARD-ACTION-EFFECT), read back
     faulty('cards.block.noop', 'STATE-CARD-ACTION-EFFECT', `block answers 200 and leaves the card as it was: ${op('listCards')} still shows it Active`, faults('cards.block-noop')),
     faulty('cards.unblock.noop', 'STATE-CARD-ACTION-EFFECT', 'unblock answers 200 and leaves a blocked card blocked', faults('cards.unblock-noop')),
+    faulty('cards.activate.noop', 'STATE-CARD-ACTION-EFFECT', 'activate answers 200 and leaves a blocked card blocked', faults('cards.activate-noop')),
     faulty('cards.close.leaves-usable', 'STATE-CARD-ACTION-EFFECT', 'close answers 200 and leaves the card as it was (still usable)', faults('cards.close-noop')),
     // Card status values are not shown (section 2): any spelling, a change is what is judged.
     benign('benign.cards.status-spellings', `card statuses are spelled ${Object.values(SPELLINGS).map((v) => JSON.stringify(v)).join(', ')} in every answer`, {

@@ -56,6 +56,11 @@ export function userTokenVariants(): VariantSpec[] {
     faulty('user-token.address-claim.wrong-reason-on-statement', 'ERR-USER-TOKEN-ADDRESS-MISSING', `${op('getFullStatement')} alone answers a user token without the address claim with reason ErrorPermissionDenied`, {
       transform: onRule('ERR-USER-TOKEN-ADDRESS-MISSING', (b) => void (b.error_reason = 'ErrorPermissionDenied'), ['getFullStatement']),
     }),
+    // Issue 33 "rules on every route they govern": broken on a card action with a path parameter, which
+    // the rows left out before (the sweep reaches it with the shared card's id).
+    faulty('user-token.expiry.not-checked-on-card-close', 'ERR-USER-TOKEN-EXPIRED', `${op('closeCard')} alone accepts an expired user token (and closes the card)`, {
+      transform: acceptInsteadOf('ERR-USER-TOKEN-EXPIRED', ['closeCard']),
+    }),
     // Issue 13 "skips that hide failures": the claim rows used to skip when no claim carried the value.
     faulty('user-token.issued-without-email-claim', 'ERR-USER-TOKEN-EMAIL-MISSING', 'user tokens are issued without the email claim and accepted without it', faults('user-token.skip-claims'), resignedToken('authorizeUser', 'user_token_signing_secret', (c) => void delete c.email)),
     // Issue 33 item 3: user-token auth wired on the user reads alone; every other route refuses a user

@@ -21,7 +21,7 @@ export const listCards = (ctx: Ctx, st: RefState): Reply => {
 const DEFERRED_MS = 1000;
 
 /** Faults that make an action answer success and change nothing. */
-const NOOP_FAULTS = { block: 'cards.block-noop', unblock: 'cards.unblock-noop', close: 'cards.close-noop' } as const;
+const NOOP_FAULTS = { activate: 'cards.activate-noop', block: 'cards.block-noop', unblock: 'cards.unblock-noop', close: 'cards.close-noop' } as const;
 
 export function createVirtualCard(ctx: Ctx, st: RefState): Reply {
   const name = new Fields(st.errors).string(ctx.body, 'card_name', 64);
@@ -36,7 +36,7 @@ export const cardAction = (action: 'activate' | 'block' | 'unblock' | 'close'): 
   if (!c) throw E.notFound('card_id');
   if (c.status === 'Closed' && st.fault('cards.closed-actions-noop')) return ok(view.card(c));
   if (c.status === 'Closed' && !st.fault('cards.close-not-terminal')) throw E.invalid('status');
-  if (action !== 'activate' && st.fault(NOOP_FAULTS[action])) return ok(view.card(c));
+  if (st.fault(NOOP_FAULTS[action])) return ok(view.card(c));
   const before = c.status;
   switch (action) {
     case 'activate':
