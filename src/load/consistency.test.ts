@@ -114,9 +114,11 @@ describe('load: consistency', () => {
     }
   });
 
-  it('at 16 connections every acknowledged card reads back: writes spread over users, each list read whole (a 16 KiB read-back bound one list of them all would overflow)', async () => {
-    const bound = 16 * 1024;
-    const r = await runLoad({ scenario: 'consistency', profile: resolveProfile(ref.profile, { env: {} }), connections: 16, durationSec: 4, readBackMaxBytes: bound, judgeSample: 0 });
+  it('at 16 connections every acknowledged card reads back: writes spread over users, each list read whole (an 8 KiB read-back bound one list of them all would overflow)', async () => {
+    // 8 KiB over 6 s: the premise (more cards than one list under the bound holds, > 128) keeps a wide
+    // margin on a loaded 2-core machine (a CI run made 144 cards in 4 s, short of 256 for 16 KiB).
+    const bound = 8 * 1024;
+    const r = await runLoad({ scenario: 'consistency', profile: resolveProfile(ref.profile, { env: {} }), connections: 16, durationSec: 6, readBackMaxBytes: bound, judgeSample: 0 });
     const cards = r.consistency!.by_operation.createVirtualCard;
     expect(r.verdict).toMatchObject({ outcome: 'pass', pass: true, reasons: [] });
     expect(r.verdict.inconclusive).toBeUndefined();
@@ -124,8 +126,8 @@ describe('load: consistency', () => {
     // Every card body holds at least its id (a UUID) and card_data: > 64 bytes each, so one list of them all is past the bound.
     expect(cards.acknowledged * 64).toBeGreaterThan(bound);
     const [, owners, largest] = /cards were spread over (\d+) users \(at most (\d+) each\)/.exec(r.consistency!.notes.join('\n')) ?? [];
-    // Owners are made while the current one fills (cardsPerOwner(bound) = 4 here); a fast run overshoots a little, never towards the bound.
-    expect(cardsPerOwner(bound)).toBe(4);
+    // Owners are made while the current one fills (cardsPerOwner(bound) = 2 here); a fast run overshoots a little, never towards the bound.
+    expect(cardsPerOwner(bound)).toBe(2);
     expect(Number(owners)).toBeGreaterThanOrEqual(2);
     expect(Number(largest)).toBeLessThan(cards.acknowledged);
     expect(Number(largest) * 64).toBeLessThan(bound);
@@ -174,7 +176,8 @@ describe('load: consistency', () => {
   }, 60_000);
 
   it('a target that loses writes still fails with writes spread over many users (owners it lost are never used)', async () => {
-    const lossy = await lossyProxy(ref.profile.base_url, 50);
+    // Every 10th write lost: a loaded machine made fewer than 50 writes in 1.5 s, and lost none.
+    const lossy = await lossyProxy(ref.profile.base_url, 10);
     try {
       const profile = resolveProfile({ ...ref.profile, base_url: lossy.base_url }, { env: {} });
       const r = await runLoad({ scenario: 'consistency', profile, connections: 8, durationSec: 1.5, readBackMaxBytes: 16 * 1024, judgeSample: 0 });
