@@ -2,26 +2,13 @@
 // no-op action fails naming the rule, each freedom the readings leave passes (with the reading's warning
 // where one is recorded), and a target without a block path judges nothing.
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/api/index.ts';
-import { buildMutantBank } from '../../src/mutants/registry.ts';
+import { runOneOnVariant } from './variant-run.testkit.ts';
 import type { TargetProfile } from '../../src/profile/types.ts';
-import { startReference } from '../../src/reference/index.ts';
 
 const CHECK = 'cards.actions.take-effect';
 const RULE = 'STATE-CARD-ACTION-EFFECT';
 
-async function run(variantId: string | undefined, check = CHECK, edit: (p: TargetProfile) => TargetProfile = (p) => p) {
-  const variant = variantId === undefined ? undefined : buildMutantBank().find((v) => v.id === variantId);
-  if (variantId !== undefined && !variant) throw new Error(`no variant ${variantId} in the bank`);
-  expect(variant?.proxy).toBeUndefined();
-  const ref = await startReference({ ...(variant?.options ?? {}) });
-  try {
-    const out = await runConformance({ profile: edit(ref.profile), env: {}, checks: [check], seed: 1 });
-    return out.results.find((r) => r.checkId === check)!;
-  } finally {
-    await ref.close();
-  }
-}
+const run = (variantId: string | undefined, check = CHECK, edit?: (p: TargetProfile) => TargetProfile) => runOneOnVariant(check, variantId, edit);
 
 describe.concurrent('card actions take effect, read back through the card list', () => {
   for (const id of ['cards.block.noop', 'cards.unblock.noop', 'cards.activate.noop', 'cards.close.leaves-usable']) {

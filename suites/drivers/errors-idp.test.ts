@@ -2,24 +2,12 @@
 // without its provider app ID (control setIdpConfig then clearIdpConfig on profile.clients[1]) only
 // the section 7 500 row passes, so a 401 there fails; an aud no company ever had keeps the 401 reading.
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/api/index.ts';
-import { buildMutantBank } from '../../src/mutants/registry.ts';
+import { runOneOnVariant } from './variant-run.testkit.ts';
 import type { TargetProfile } from '../../src/profile/types.ts';
-import { startReference } from '../../src/reference/index.ts';
 
 const CHECK = 'errors.idp.app-not-registered';
 
-async function run(variantId: string | undefined, edit: (p: TargetProfile) => TargetProfile = (p) => p) {
-  const variant = variantId === undefined ? undefined : buildMutantBank().find((v) => v.id === variantId);
-  if (variantId !== undefined && !variant) throw new Error(`no variant ${variantId} in the bank`);
-  const ref = await startReference({ ...(variant?.options ?? {}) });
-  try {
-    const out = await runConformance({ profile: edit(ref.profile), env: {}, checks: [CHECK], seed: 1 });
-    return out.results.find((r) => r.checkId === CHECK)!;
-  } finally {
-    await ref.close();
-  }
-}
+const run = (variantId: string | undefined, edit?: (p: TargetProfile) => TargetProfile) => runOneOnVariant(CHECK, variantId, edit);
 
 describe('the provider app ID not configured for the company', () => {
   it('the reference passes', async () => {

@@ -2,24 +2,12 @@
 // variants: a delete that keeps the recipient readable fails naming the rule, a 204 delete passes, and a
 // target without a recipient read path judges nothing.
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/api/index.ts';
-import { buildMutantBank } from '../../src/mutants/registry.ts';
+import { runOneOnVariant } from './variant-run.testkit.ts';
 import type { TargetProfile } from '../../src/profile/types.ts';
-import { startReference } from '../../src/reference/index.ts';
 
 const CHECK = 'transfers.recipients.delete-effect';
 
-async function run(variantId: string | undefined, edit: (p: TargetProfile) => TargetProfile = (p) => p) {
-  const variant = variantId === undefined ? undefined : buildMutantBank().find((v) => v.id === variantId);
-  if (variantId !== undefined && !variant) throw new Error(`no variant ${variantId} in the bank`);
-  const ref = await startReference({ ...(variant?.options ?? {}) });
-  try {
-    const out = await runConformance({ profile: edit(ref.profile), env: {}, checks: [CHECK], seed: 1 });
-    return out.results.find((r) => r.checkId === CHECK)!;
-  } finally {
-    await ref.close();
-  }
-}
+const run = (variantId: string | undefined, edit?: (p: TargetProfile) => TargetProfile) => runOneOnVariant(CHECK, variantId, edit);
 
 describe('a recipient delete takes effect, read back by its id', () => {
   it('recipients.delete.noop: fails naming ENDPOINT-RECIPIENT-DELETE-EFFECT', async () => {

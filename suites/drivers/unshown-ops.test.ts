@@ -2,23 +2,10 @@
 // passes on the reference, fails naming its rule on the faulty variant of that rule, and judges
 // nothing (skips) when the profile does not give the path the spec does not show.
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/api/index.ts';
-import { buildMutantBank } from '../../src/mutants/registry.ts';
+import { runOnVariant } from './variant-run.testkit.ts';
 import type { TargetProfile } from '../../src/profile/types.ts';
-import { startReference } from '../../src/reference/index.ts';
 
-async function run(checks: string[], variantId?: string, edit: (p: TargetProfile) => TargetProfile = (p) => p) {
-  const variant = variantId === undefined ? undefined : buildMutantBank().find((v) => v.id === variantId);
-  if (variantId !== undefined && !variant) throw new Error(`no variant ${variantId} in the bank`);
-  if (variant?.proxy) throw new Error(`${variantId} needs the interception proxy: not run here`);
-  const ref = await startReference({ ...(variant?.options ?? {}) });
-  try {
-    const out = await runConformance({ profile: edit(ref.profile), env: {}, checks, seed: 1 });
-    return new Map(out.results.map((r) => [r.checkId, r]));
-  } finally {
-    await ref.close();
-  }
-}
+const run = runOnVariant;
 
 const withoutOps = (...ops: string[]) => (p: TargetProfile): TargetProfile => {
   const operations = { ...(p.operations ?? {}) };
