@@ -14,7 +14,7 @@ export {
 export { runCompareMode, renderCompare, compareTargets, COMPARE_FILES, type CompareModeOptions, type CompareModeResult, type CompareOptions, type CompareResult } from './compare.ts';
 export {
   runSelftest, chooseVariants, listSelftest, selftestProfile, runClientBank, clientBankExit, clientModes, formatClientBank, writeJsonFile, writeSelftestReportFiles, areaNames,
-  SELFTEST_DEFAULTS, CLIENT_AREA, CLIENT_PREFIX, CLIENT_BANK_MAX_CONCURRENCY,
+  SELFTEST_DEFAULTS, SELFTEST_BOUNDS, qualifySelftest, CLIENT_AREA, CLIENT_PREFIX, CLIENT_BANK_MAX_CONCURRENCY,
   type MutantVariant, type SelftestOptions, type SelftestProfile, type SelftestProgress, type SelftestResult, type ClientBankRow,
 } from './selftest.ts';
 export { certify, verifyPackage, rejudgePackage, readSalts, reveal, type CertifyOptions, type CertifyResult, type VerifyResult, type RejudgeReport } from './certify.ts';

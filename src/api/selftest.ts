@@ -10,7 +10,7 @@ import { ALL_SETS, brokenRules, buildMutantBank, describeVariant, selectVariants
 import { writeSelftestReport } from '../report/html-selftest.ts';
 import { CLIENT_PREFIX, clientModes } from './selftest-clients.ts';
 
-export { runSelftest, areaNames, SELFTEST_DEFAULTS, type MutantVariant, type SelftestOptions, type SelftestProfile, type SelftestProgress, type SelftestResult } from '../mutants/index.ts';
+export { runSelftest, areaNames, qualifySelftest, SELFTEST_BOUNDS, SELFTEST_DEFAULTS, type MutantVariant, type SelftestOptions, type SelftestProfile, type SelftestProgress, type SelftestResult } from '../mutants/index.ts';
 export { selftestProfile } from './selftest-profile.ts';
 export { CLIENT_AREA, CLIENT_PREFIX, CLIENT_BANK_MAX_CONCURRENCY, clientBankExit, clientModes, formatClientBank, runClientBank, type ClientBankRow } from './selftest-clients.ts';
 

@@ -3,12 +3,10 @@
 // 5 minute refresh buffer become the plan's `scale`, published in the profile so a client can be
 // configured with them; the judges measure against the same numbers.
 
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
 import { AuditPlanError, describeSchemaProblem } from '../errors/index.ts';
 import { readInputFile } from '../input/index.ts';
-import { DEFAULT_SPEC_DIR } from '../model/index.ts';
+import { schemaFileValidator } from '../schemas/index.ts';
 
 export interface AuditPlan {
   seed: number;
@@ -57,12 +55,8 @@ export const DEFAULT_PLAN: AuditPlan = {
 
 export { AuditPlanError };
 
-let validator: ReturnType<Ajv2020['compile']> | undefined;
 async function firstError(plan: unknown): Promise<ErrorObject | undefined> {
-  if (!validator) {
-    const schema = JSON.parse(await readFile(path.join(DEFAULT_SPEC_DIR, 'schemas', 'audit-plan.schema.json'), 'utf8'));
-    validator = new Ajv2020({ allErrors: false, strict: false }).compile(schema);
-  }
+  const validator = schemaFileValidator('audit-plan.schema.json');
   return validator(plan) ? undefined : validator.errors![0];
 }
 

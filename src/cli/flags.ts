@@ -3,13 +3,13 @@
 // A command picks its flags by name; test/cli/shared-flags.test.ts holds every command to this table.
 import type { Argv, Options } from 'yargs';
 import type { CommandImpl } from './types.ts';
-import { DEFAULT_REPORT_DIR, LISTEN_DEFAULTS } from '../options/index.ts';
+import { DEFAULT_REPORT_DIR, LISTEN_DEFAULTS, SEED_BOUNDS } from '../options/index.ts';
 
 export const SHARED_FLAGS = {
   config: { type: 'string', describe: 'Config file (JSON, the keys of `run`; default ./baas-conform.config.json when present). Flags win over it' },
   profile: { type: 'string', describe: 'Target profile JSON file (spec/schemas/profile.schema.json; default: the embedded reference). selftest also takes the built-in names full and minimal' },
   target: { type: 'string', describe: 'Target base URL (overrides the profile base_url)' },
-  seed: { type: 'number', describe: 'Seed (0..4294967295): the same seed replays the same run; printed for replay' },
+  seed: { type: 'number', describe: `Seed (${SEED_BOUNDS.min}..${SEED_BOUNDS.max}): the same seed replays the same run; printed for replay` },
   check: { type: 'string', array: true, describe: 'Only these checks: exact id, prefix (errors.token.*) or glob; repeatable' },
   safe: { type: 'boolean', describe: 'Only checks that create nothing and move no money' },
   shard: { type: 'string', describe: 'Be part i of n (i/n, 1-based): a deterministic share of the work; merge or collect the parts' },

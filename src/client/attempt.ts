@@ -87,6 +87,9 @@ async function send(
       chunks.push(chunk as Buffer);
     }
   } catch (err) {
+    // undici's body errors with RequestAbortedError when destroyed before its end; nothing listens
+    // once the loop above has left, and an unheard stream error would end the process.
+    res.body.on('error', () => undefined);
     res.body.destroy();
     throw toTransportError(err, href, state());
   }

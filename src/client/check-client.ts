@@ -11,6 +11,7 @@ import { CLIENT_DEFAULTS, FAST_ANSWER_MS } from './defaults.ts';
 import { TransportError, toTransportError } from './errors.ts';
 import { recordExchange, type AttemptRecord } from './exchange-record.ts';
 import type { HttpSession } from './http.ts';
+import type { RetryOptions } from './retry.ts';
 import { SafeModeRefusal, type SafeGuard } from './safe-guard.ts';
 import { newTraceId, withTrace } from './trace.ts';
 
@@ -22,6 +23,8 @@ export interface CheckClientOptions {
   onExchange?: (exchange: Exchange) => void;
   /** The --safe guard (safe-guard.ts): a request it names a reason for is refused, never sent. */
   refuse?: SafeGuard;
+  /** Narrower 429 bounds for this client than the session's (a load read-back waits less than a check). */
+  retry?: Partial<Pick<RetryOptions, 'maxRetries' | 'maxWaitMs'>>;
 }
 
 /** An HttpClient bound to one check; also maps responses back to their recorded exchange. */
@@ -134,6 +137,7 @@ export class CheckClient implements CheckHttpClient {
       throw again;
     }
     let rateWaitedMs = 0;
+    const retry = this.opts.retry ? { ...s.retry, ...this.opts.retry } : s.retry;
     for (let attempt = 1; ; attempt++) {
       this.opts.signal?.throwIfAborted();
       // Below the target's documented token limit (src/client/pace.ts): time held here is waiting, as a 429's sleep is.
@@ -178,7 +182,7 @@ export class CheckClient implements CheckHttpClient {
       }
       if (res.status !== 429 || req.noRetry) return res;
       const delay = s.backoff(attempt, res.headers['retry-after']);
-      if (attempt > s.retry.maxRetries || rateWaitedMs + delay > s.retry.maxWaitMs) {
+      if (attempt > retry.maxRetries || rateWaitedMs + delay > retry.maxWaitMs) {
         const err = new TransportError(
           'RATE_LIMITED',
           `${s.mask(target.url.href)} answered 429 (rate limiting) to all ${attempt} attempts over ${(rateWaitedMs / 1000).toFixed(1)} s of waiting (Retry-After honoured, else exponential backoff); the check could not get an answer to judge. Run fewer checks at once (--concurrency), or raise the wait bound (--rate-limit-wait) if the target's window is longer`,

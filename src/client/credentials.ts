@@ -12,7 +12,7 @@ export interface OperationCall {
 }
 
 /** POST /api/v1/token for `client` (path and method from the model). */
-export function tokenRequest(model: Model, client: { client_id: string; client_secret: string }): OperationCall {
+export function tokenRequest(model: Pick<Model, 'operation' | 'grantType'>, client: { client_id: string; client_secret: string }): OperationCall {
   const op = model.operation('createToken');
   return { method: op.method, path: op.path, body: { client_id: client.client_id, client_secret: client.client_secret, grant_type: model.grantType() } };
 }

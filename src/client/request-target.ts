@@ -7,6 +7,7 @@ import type { HttpRequest } from './types.ts';
 import { SkipSignal } from '../checks/signals.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
+import { locateOperation } from './operation-location.ts';
 
 export interface RequestTarget {
   method: string;
@@ -20,18 +21,11 @@ export function resolveRequestTarget(req: HttpRequest, profile: ResolvedProfile,
   let path = req.path;
   let server = req.server;
   if (req.op) {
-    const op = model?.operations.get(req.op);
-    if (!op) throw new Error(`unknown operationId ${req.op} (not in spec/openapi.yaml)`);
-    server ??= op.server;
-    if (op.pathUnspecified) {
-      const loc = profile.operations[req.op];
-      if (!loc) throw new SkipSignal(`profile.operations.${req.op} not given: the spec does not show its path`);
-      method ??= loc.method.toUpperCase();
-      path = loc.path;
-    } else {
-      method ??= op.method.toUpperCase();
-      path = op.path;
-    }
+    const loc = locateOperation(model, profile, req.op);
+    if (!loc) throw new SkipSignal(`profile.operations.${req.op} not given: the spec does not show its path`);
+    server ??= loc.server;
+    method ??= loc.method;
+    path = loc.path;
     path = path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
       const v = req.params?.[name];
       if (v === undefined) throw new Error(`${req.op}: path parameter ${name} not given`);

@@ -2,13 +2,13 @@
 // sandbox-simulation calls (spec/schemas/control-adapter.schema.json). Validated once at load; any
 // problem is a ControlAdapterError naming the file, the JSON pointer and what is wrong.
 
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { LineCounter, parseDocument } from 'yaml';
 import type { HttpClient } from '../checks/types.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import { readInputFile } from '../input/index.ts';
-import { loadSchema } from '../profile/validate.ts';
+import { schemaFileValidator } from '../schemas/index.ts';
 import { controlOperations, type ControlOperation } from './operations.ts';
 import { checkSteps, isSuccess, renderCall, runSteps, type AdapterStep } from './file-steps.ts';
 import { escapePointer, placeholders, readPointer, renderString, type Vars } from './template.ts';
@@ -35,11 +35,11 @@ export interface AdapterFile {
   operations: Record<string, AdapterOperation>;
 }
 
-export const ADAPTER_SCHEMA = 'spec/schemas/control-adapter.schema.json';
+/** spec/schemas/control-adapter.schema.json */
+export const ADAPTER_SCHEMA_FILE = 'control-adapter.schema.json';
 
-let validator: ReturnType<Ajv['compile']> | undefined;
 function validate(raw: unknown): ErrorObject | undefined {
-  validator ??= new Ajv({ allErrors: false, strict: false }).compile(loadSchema(ADAPTER_SCHEMA) as object);
+  const validator = schemaFileValidator(ADAPTER_SCHEMA_FILE);
   return validator(raw) ? undefined : (validator.errors?.[0] ?? undefined);
 }
 

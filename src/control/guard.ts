@@ -7,7 +7,7 @@
 // (controlRaw); `adapterRefused` makes the same fault of it for the callers that need success.
 // The wrapper also records each clock move for the run's clean-up (clock.ts).
 
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { PrerequisiteFailed } from '../checks/prerequisite.ts';
 import { isSkipSignal } from '../checks/signals.ts';
 import { isTransportError } from '../client/errors.ts';
@@ -15,6 +15,7 @@ import type { ControlOperationId } from '../model/types.ts';
 import type { Model } from '../model/types.ts';
 import { recordClockMove } from './clock.ts';
 import type { ControlAdapter, ControlAnswer } from './types.ts';
+import { compileSchema } from '../schemas/index.ts';
 
 /** What went wrong in the adapter: its code threw, its endpoint could not be reached, it refused, or it answered the wrong shape. */
 export type AdapterProblem = 'threw' | 'unreachable' | 'refused' | 'malformed';
@@ -62,15 +63,16 @@ function validators(model: Pick<Model, 'control'>): Validators {
   const doc = model.control as { paths?: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>>; components?: object };
   const hit = cache.get(doc);
   if (hit) return hit;
-  const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false });
   const out: Validators = new Map();
-  for (const [path, item] of Object.entries(doc?.paths ?? {})) {
+  for (const item of Object.values(doc?.paths ?? {})) {
     for (const op of Object.values(item ?? {})) {
       if (!op?.operationId) continue;
       const ok = Object.entries(op.responses ?? {}).find(([code]) => /^2/.test(code))?.[1];
       const schema = ok?.content?.['application/json']?.schema;
-      // `components` beside the schema so its "#/components/schemas/..." references resolve.
-      out.set(op.operationId, schema ? ajv.compile({ ...schema, components: doc.components, $id: `control:${op.operationId}:${path}` }) : undefined);
+      // `components` beside the schema so its "#/components/schemas/..." references resolve. No $id:
+      // another model's control.yaml (an edited copy in a test) compiles its own. Formats unchecked:
+      // the shape of a vendor's answer is judged, not the spelling of a URL in it.
+      out.set(op.operationId, schema ? compileSchema({ ...schema, components: doc.components }, { formats: false }) : undefined);
     }
   }
   cache.set(doc, out);

@@ -2,8 +2,8 @@
 // own S2S token. Minted once with profile.clients[0] through POST /api/v1/token (grant type from the
 // model, never a literal) and kept by a TokenSource (the section 8 refresh buffer); the client masks it.
 
-import { field } from '../checks/body.ts';
 import type { HttpClient } from '../checks/types.ts';
+import { mintToken } from '../client/mint.ts';
 import { TokenSource } from '../client/token-source.ts';
 import { operationLabel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
@@ -13,14 +13,9 @@ export function s2sTokenSource(model: Pick<Model, 'grantType' | 'refreshBufferSe
   const source = new TokenSource<HttpClient>({
     model,
     mint: async (http) => {
-      const c = profile.clients[0];
-      const res = await http.send({ op: 'createToken', body: { client_id: c.client_id, client_secret: c.client_secret, grant_type: model.grantType() } });
-      const token = field(res.json, 'access_token');
-      const expiresAt = field(res.json, 'expires_at');
-      if (res.status < 200 || res.status >= 300 || typeof token !== 'string') {
-        throw new Error(`{{s2s_token}}: ${operationLabel(model.operation('createToken'))} for profile.clients[0] answered HTTP ${res.status}; check profile.clients[0]`);
-      }
-      return { token, ...(typeof expiresAt === 'number' ? { expiresAt } : {}) };
+      const { issued, res } = await mintToken(http, model, profile.clients[0]);
+      if (!issued) throw new Error(`{{s2s_token}}: ${operationLabel(model.operation('createToken'))} for profile.clients[0] answered HTTP ${res.status}; check profile.clients[0]`);
+      return issued;
     },
   });
   return (http) => source.get(http);

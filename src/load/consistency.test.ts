@@ -16,7 +16,7 @@ import { runLoad } from './index.ts';
 import { userHeaders } from './mix.ts';
 import { cardsPerOwner } from './owners.ts';
 import { UNREADABLE_STREAK } from './read-back.ts';
-import { createUser, issueToken, sendOp, type SetupHttp } from './setup.ts';
+import { createUser, issueToken, openSetup, sendOp, type SetupHttp } from './setup.ts';
 import { lossyProxy, type LossyProxy } from './testing.ts';
 
 describe('load: consistency', () => {
@@ -135,7 +135,8 @@ describe('load: consistency', () => {
 
   it('one user holding more cards than the read-back bound shows: could not read (inconclusive), not lost; read whole, the same cards verify', async () => {
     const profile = resolveProfile(ref.profile, { env: {} });
-    const s: SetupHttp = { profile, timeoutMs: 30_000, model: model };
+    const s: SetupHttp = openSetup({ profile, timeoutMs: 30_000, model });
+    const narrow = openSetup({ profile, timeoutMs: 30_000, model, maxBodyBytes: 16 * 1024 });
     const { token } = await issueToken(s, profile.clients[0]);
     const owner = await createUser(s, token);
     const cards: { id: string; sent: Record<string, unknown> }[] = [];
@@ -145,13 +146,14 @@ describe('load: consistency', () => {
       cards.push({ id: String(r.json?.id), sent });
     }
     const written = () => new Map([['createVirtualCard', cards]]);
-    const cut = await verifyWrites({ ...s, maxBodyBytes: 16 * 1024 }, model, token, owner, written(), new Map());
+    const cut = await verifyWrites(narrow, model, token, owner, written(), new Map());
     expect(cut.by_operation.createVirtualCard).toMatchObject({ acknowledged: 300, unreadable: 300, missing: 0, verified: 0 });
     expect(consistencyReasons(cut)).toEqual([]);
-    expect(consistencyUnjudged(cut)).toEqual([expect.stringMatching(/^INCONCLUSIVE: the consistency read-back of 300 of 300 acknowledged write\(s\) judged nothing because their read-back could not be read \(createVirtualCard 300\); first: could not read: listCards \(user id [^)]+, 300 card\(s\) written\): HTTP 200 with a body over the 16384-byte read-back bound, not read whole$/)]);
+    expect(consistencyUnjudged(cut)).toEqual([expect.stringMatching(/^INCONCLUSIVE: the consistency read-back of 300 of 300 acknowledged write\(s\) judged nothing because their read-back could not be read \(createVirtualCard 300\); first: could not read: listCards \(user id [^)]+, 300 card\(s\) written\): a body over the 16384-byte read-back bound, not read whole$/)]);
     const whole = await verifyWrites(s, model, token, owner, written(), new Map());
     expect(whole.by_operation.createVirtualCard).toMatchObject({ acknowledged: 300, verified: 300, unreadable: 0, missing: 0 });
     expect(consistencyUnjudged(whole)).toEqual([]);
+    await Promise.all([s.session.close(), narrow.session.close()]);
   }, 60_000);
 
   it('a target whose card list is too large to read: the run is inconclusive (never a pass, never a fail on it)', async () => {

@@ -43,7 +43,7 @@ export async function recoveryProbe(s: SetupHttp, bounds: { maxAttempts?: number
     let status: number | 'error';
     let retryAfter: string | undefined;
     try {
-      const r = await sendOp(s, 'createToken', {}, body);
+      const r = await sendOp(s, 'createToken', {}, body, { noRetry: true });
       status = r.status;
       const ra = r.headers['retry-after'];
       retryAfter = Array.isArray(ra) ? ra[0] : ra;

@@ -4,7 +4,6 @@
 // (journey-traffic.ts); this file drives the users or arrivals, the drain and the result.
 
 import type { WebhookReceiver } from '../checks/types.ts';
-import { HttpSession } from '../client/index.ts';
 import { startServices } from '../runner/services.ts';
 import type { EngineOptions, EngineRun } from './engine-types.ts';
 import { journeyFlow, JOURNEY_STEPS, type JourneyCounts } from './journey-flow.ts';
@@ -120,7 +119,8 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
 /** The journey scenario's run: the webhook receiver registered as `run` registers it, the journeys, notes. */
 export async function journeyScenarioRun(o: Omit<JourneyOptions, 'webhooks' | 'webhookTimeoutMs'>, notes: string[]): Promise<EngineRun> {
   const s = o.http;
-  const session = new HttpSession({ profile: s.profile, model: s.model, timeoutBudgetMs: s.timeoutMs });
+  // The run's one session (src/client): the webhook registration goes through it, as setup does.
+  const session = s.session;
   const services = await startServices(session, { idp: false, webhooks: true });
   try {
     const webhooks = services.services.webhooks;

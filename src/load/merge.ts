@@ -3,10 +3,9 @@
 // averaged); throughput is the sum of each machine's req/s (the runs are assumed concurrent).
 
 import { readInputFile } from '../input/index.ts';
-import { readFile } from 'node:fs/promises';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
 import { ConfigError } from '../errors/index.ts';
-import { packagePath } from '../package/index.ts';
+import { schemaFileValidator } from '../schemas/index.ts';
 import type { Histogram } from 'hdr-histogram-js';
 import { correctedSummary, decodeHistogram, encodeHistogram, newHistogram, summarise, HISTOGRAM_ENCODING, HISTOGRAM_UNIT } from './histogram.ts';
 import { mergeConsistency } from './consistency.ts';
@@ -16,14 +15,9 @@ import type { TimelinePoint } from './timeline.ts';
 import { LOAD_RESULT_KIND, LOAD_RESULT_VERSION, type Counts, type LoadResult, type OperationResult, type Thresholds } from './types.ts';
 import { evaluate } from './verdict.ts';
 
-let compiled: ValidateFunction | undefined;
-/** spec/schemas/load-result.schema.json, compiled once. */
+/** spec/schemas/load-result.schema.json, compiled once (src/schemas). */
 export async function resultValidator(): Promise<ValidateFunction> {
-  if (!compiled) {
-    const schema = JSON.parse(await readFile(packagePath('spec', 'schemas', 'load-result.schema.json'), 'utf8'));
-    compiled = new Ajv2020({ allErrors: false, strict: false, logger: false }).compile(schema);
-  }
-  return compiled;
+  return schemaFileValidator('load-result.schema.json');
 }
 
 export async function readResultFile(file: string): Promise<LoadResult> {

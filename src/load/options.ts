@@ -4,6 +4,7 @@
 // at once in one ConfigError. Imports stay light: src/options/defaults.ts re-exports LOAD_DEFAULTS.
 
 import { ConfigError } from '../errors/index.ts';
+import { SEED_BOUNDS, SHARE_BOUNDS, TIMEOUT_BUDGET_BOUNDS } from '../options/numbers.ts';
 import type { Shard } from '../options/shard.ts';
 import { constantShape, shapeDurationMs, shapeMax, shardShiftMs, type Shape, type Stage } from './schedule.ts';
 import type { LoadModel } from './types.ts';
@@ -48,13 +49,13 @@ export const LOAD_BOUNDS = {
   connections: { flag: 'connections', integer: true, min: 1, max: LOAD_LIMITS.maxConnections },
   maxRequests: { flag: 'amount', integer: true, min: 1, max: LOAD_LIMITS.maxMaxRequests },
   arrivalRate: { flag: 'arrival-rate', min: 0.001, max: LOAD_LIMITS.maxRate },
-  timeoutMs: { flag: 'timeout-budget', integer: true, min: 100, max: 300_000 },
+  timeoutMs: { flag: 'timeout-budget', ...TIMEOUT_BUDGET_BOUNDS },
   drainMs: { flag: 'drain', integer: true, min: 0, max: 300_000 },
-  judgeSample: { flag: 'judge-sample', min: 0, max: 1 },
+  judgeSample: { flag: 'judge-sample', ...SHARE_BOUNDS },
   thinkTimeMs: { flag: 'think-time', integer: true, min: 0, max: 60_000 },
-  seed: { flag: 'seed', integer: true, min: 0, max: 0xffffffff },
+  seed: { flag: 'seed', ...SEED_BOUNDS },
   p99MaxMs: { flag: 'p99-max', min: 0, max: 3_600_000 },
-  errorRateMax: { flag: 'error-rate-max', min: 0, max: 1 },
+  errorRateMax: { flag: 'error-rate-max', ...SHARE_BOUNDS },
   rpsMin: { flag: 'rps-min', min: 0, max: 1e12 },
   conformanceErrorsMax: { flag: 'conformance-errors-max', integer: true, min: 0, max: 1e9 },
 } as const satisfies Record<string, Bound>;

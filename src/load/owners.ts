@@ -82,7 +82,7 @@ export function cardOwners(s: SetupHttp, tokens: TokenKeeper, first: string): Ca
     const r = await readBack(s, get.method, get.path, userHeaders(s.model, tokens.token(), id, s.profile.chain_id));
     if (r.kind !== 'read') throw new Error(`user ${id} was acknowledged, then getUserV1 ${r.kind === 'absent' ? `answered HTTP ${r.status}` : `could not be read (${r.why})`}`);
     return id;
-  }, cardsPerOwner(s.maxBodyBytes));
+  }, cardsPerOwner(s.session.maxBodyBytes));
 }
 
 /** A write mix entry whose every request acts for the pool's next owner (`owner` rides on the request to observe). */

@@ -1,12 +1,11 @@
 // Load plans in YAML (`baas-conform load --plan plan.yaml`), validated by spec/schemas/load-plan.schema.json.
 // A bad plan is refused before any traffic, naming the file, the JSON pointer and the problem.
 
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
 import { ConfigError, describeSchemaProblem, PlanError } from '../errors/index.ts';
 import { readInputFile } from '../input/index.ts';
-import { DEFAULT_SPEC_DIR, type Model } from '../model/index.ts';
+import type { Model } from '../model/index.ts';
+import { schemaFileValidator } from '../schemas/index.ts';
 import type { LoadOptions } from './run.ts';
 import { scenarioById, SCENARIOS } from './scenarios.ts';
 import type { ThresholdRule, Thresholds } from './types.ts';
@@ -39,12 +38,8 @@ export type PlanRule = string | { threshold: string; abort_on_fail?: boolean; gr
 
 export { PlanError };
 
-let validator: ReturnType<Ajv2020['compile']> | undefined;
 async function validate(plan: unknown): Promise<ErrorObject | undefined> {
-  if (!validator) {
-    const schema = JSON.parse(await readFile(path.join(DEFAULT_SPEC_DIR, 'schemas', 'load-plan.schema.json'), 'utf8'));
-    validator = new Ajv2020({ allErrors: false, strict: false }).compile(schema);
-  }
+  const validator = schemaFileValidator('load-plan.schema.json');
   return validator(plan) ? undefined : validator.errors![0];
 }
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../model/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { readBack } from './read-back.ts';
-import type { SetupHttp } from './setup.ts';
+import { openSetup } from './setup.ts';
 
 let server: Server;
 let base: string;
@@ -26,9 +26,10 @@ afterAll(() => new Promise((r) => server.close(r)));
 describe('readBack', () => {
   it('a 400 other than the not-found row could not read (never lost); the not-found row and a 404 are absent', async () => {
     const model = await loadModel();
-    const s: SetupHttp = { profile: resolveProfile({ base_url: base, clients: [{ client_id: 'c', client_secret: 's' }] }, { env: {} }), timeoutMs: 5_000, model };
+    const s = openSetup({ profile: resolveProfile({ base_url: base, clients: [{ client_id: 'c', client_secret: 's' }] }, { env: {} }), timeoutMs: 5_000, model });
     expect(await readBack(s, 'GET', '/invalid', {})).toMatchObject({ kind: 'unreadable', why: expect.stringContaining('ErrorInvalidField') });
     expect(await readBack(s, 'GET', '/missing', {})).toMatchObject({ kind: 'absent', status: 400, reason: 'ErrorNotFound' });
     expect(await readBack(s, 'GET', '/gone', {})).toMatchObject({ kind: 'absent', status: 404 });
+    await s.session.close();
   });
 });

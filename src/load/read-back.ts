@@ -5,8 +5,8 @@
 // refusal of the reader (401, 403), a body over the read-back bound (an unread list is not an empty
 // one), or a 2xx that is not JSON.
 
-import { RETRY_DEFAULTS, backoffDelay } from '../client/retry.ts';
-import { MAX_SETUP_BODY, send, type JsonFields, type SetupHttp } from './setup.ts';
+import { TransportError } from '../errors/index.ts';
+import { exchange, type JsonFields, type SetupHttp } from './setup.ts';
 
 export type ReadBack =
   | { kind: 'read'; status: number; json: JsonFields }
@@ -15,40 +15,34 @@ export type ReadBack =
 
 /** Statuses that say the resource is not there. */
 const ABSENT = new Set([400, 404, 410]);
-/** 429s waited out per read (Retry-After, else backoff), so a rate-limited target is read, not judged. */
+/** 429s waited out per read by the client (Retry-After, else backoff), so a rate-limited target is read, not judged. */
 export const READ_RETRIES = 3;
-const WAIT_CAP_MS = 5_000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Sleep one read may spend on 429s: a few waits, not the check client's minute (a gate stops a streak of them). */
+const READ_WAIT_MS = 15_000;
 
 export async function readBack(s: SetupHttp, method: string, path: string, headers: Record<string, string>): Promise<ReadBack> {
-  for (let attempt = 0; ; attempt++) {
-    let r;
-    try {
-      r = await send(s, method, path, headers);
-    } catch (e) {
-      return { kind: 'unreadable', why: `no answer (${(e as Error).message})` };
-    }
-    if (r.status === 429 && attempt < READ_RETRIES) {
-      const ra = r.headers['retry-after'];
-      await sleep(Math.min(WAIT_CAP_MS, backoffDelay(attempt + 1, Array.isArray(ra) ? ra[0] : ra, RETRY_DEFAULTS)));
-      continue;
-    }
-    if (r.status >= 200 && r.status < 300) {
-      if (r.truncated) return { kind: 'unreadable', why: `HTTP ${r.status} with a body over the ${s.maxBodyBytes ?? MAX_SETUP_BODY}-byte read-back bound, not read whole` };
-      if (r.json === undefined || r.json === null || typeof r.json !== 'object') return { kind: 'unreadable', why: `HTTP ${r.status} with a body that is not a JSON object` };
-      return { kind: 'read', status: r.status, json: r.json };
-    }
-    if (ABSENT.has(r.status)) {
-      const reason = r.json?.error_reason;
-      // A 400 says "not found" only as the section 7 row does (its reason read from the model); another
-      // 400 (a field the reader sent refused) says nothing about the write.
-      const notFound = s.model.errorRule('ERR-S2S-USER-NOT-FOUND').reason;
-      if (r.status === 400 && reason !== notFound) return { kind: 'unreadable', why: `HTTP 400 ${typeof reason === 'string' ? reason : 'without error_reason'}, not the ${notFound} row` };
-      return { kind: 'absent', status: r.status, ...(typeof reason === 'string' ? { reason } : {}) };
-    }
-    return { kind: 'unreadable', why: `HTTP ${r.status}${r.status === 429 ? ` after ${READ_RETRIES} retries` : ''}` };
+  let r;
+  try {
+    r = await exchange(s, { method, path, headers }, { retry: { maxRetries: READ_RETRIES, maxWaitMs: READ_WAIT_MS } });
+  } catch (e) {
+    if (!(e instanceof TransportError)) throw e;
+    if (e.code === 'BODY_TOO_LARGE') return { kind: 'unreadable', why: `a body over the ${s.session.maxBodyBytes}-byte read-back bound, not read whole` };
+    if (e.code === 'RATE_LIMITED') return { kind: 'unreadable', why: `HTTP 429 after ${READ_RETRIES} retries` };
+    return { kind: 'unreadable', why: `no answer (${e.message})` };
   }
+  if (r.status >= 200 && r.status < 300) {
+    if (r.json === undefined || r.json === null || typeof r.json !== 'object') return { kind: 'unreadable', why: `HTTP ${r.status} with a body that is not a JSON object` };
+    return { kind: 'read', status: r.status, json: r.json };
+  }
+  if (ABSENT.has(r.status)) {
+    const reason = r.json?.error_reason;
+    // A 400 says "not found" only as the section 7 row does (its reason read from the model); another
+    // 400 (a field the reader sent refused) says nothing about the write.
+    const notFound = s.model.errorRule('ERR-S2S-USER-NOT-FOUND').reason;
+    if (r.status === 400 && reason !== notFound) return { kind: 'unreadable', why: `HTTP 400 ${typeof reason === 'string' ? reason : 'without error_reason'}, not the ${notFound} row` };
+    return { kind: 'absent', status: r.status, ...(typeof reason === 'string' ? { reason } : {}) };
+  }
+  return { kind: 'unreadable', why: `HTTP ${r.status}` };
 }
 
 /** Read-backs in a row that could not be read before the rest are not tried (a hanging or rate-limiting target). */

@@ -21,7 +21,7 @@ import { assertTargetAllowed } from './safety.ts';
 import { qualifyLoadRun, type LoadKnobs } from './options.ts';
 import { SCENARIOS, scenarioById, weightedPicker, type MixEntry, type PreparedScenario, type Scenario } from './scenarios.ts';
 import { shapeDurationMs, shapeMax } from './schedule.ts';
-import { targetPath, type SetupHttp } from './setup.ts';
+import { openSetup, targetPath, type SetupHttp } from './setup.ts';
 import type { ConformanceResult, ContractResult, LoadResult, Thresholds } from './types.ts';
 import { evaluate } from './verdict.ts';
 
@@ -87,14 +87,17 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   // profile.ca_file: the target's private CA, trusted on this run's connections to the target only.
   const secureContext = targetSecureContext(readTargetCa(opts.profile));
   const dispatcher = secureContext ? new Agent({ connect: { secureContext } }) : undefined;
+  // The setup session (src/client) is made once the run's options are qualified; closed here whatever happens.
+  const sessions: SetupHttp['session'][] = [];
   try {
-    return await runLoadWith(opts, dispatcher, secureContext);
+    return await runLoadWith(opts, dispatcher, secureContext, sessions);
   } finally {
+    await Promise.all(sessions.map((s) => s.close()));
     await dispatcher?.destroy();
   }
 }
 
-async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined, secureContext: SecureContext | undefined): Promise<LoadResult> {
+async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined, secureContext: SecureContext | undefined, sessions: SetupHttp['session'][]): Promise<LoadResult> {
   const parts = typeof opts.scenario === 'string' ? [{ id: opts.scenario, weight: 1 }] : opts.scenario;
   check(parts.length > 0, 'give at least one scenario');
   const scenarios = parts.map((p) => ({ scenario: resolveScenario(p.id), weight: p.weight }));
@@ -104,7 +107,8 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
   const model = opts.model ?? (await loadModel());
   const { modelKind, shape, connections, maxRequests, timeoutMs, drainMs, arrivals, arrivalShiftMs, judgeSample, thinkTimeMs, shard } = qualifyLoadRun(opts, first, timeoutBudgetMs(model));
 
-  const http: SetupHttp = { profile, timeoutMs, model, ...(dispatcher ? { dispatcher } : {}), ...(opts.readBackMaxBytes !== undefined ? { maxBodyBytes: opts.readBackMaxBytes } : {}) };
+  const http = openSetup({ profile, timeoutMs, model, ...(dispatcher ? { dispatcher } : {}), ...(opts.readBackMaxBytes !== undefined ? { maxBodyBytes: opts.readBackMaxBytes } : {}) });
+  sessions.push(http.session);
   const prepared = [];
   for (const p of scenarios) prepared.push({ ...p, prep: await p.scenario.setup(http) });
   const mix: MixEntry[] = prepared.flatMap(({ prep, weight }) => {

@@ -1,14 +1,21 @@
-// Scenario setup over undici: an S2S token (with bounded 429 backoff, since a load run may follow
-// another against the same target) and a user to read. Operation paths and request facts come from
-// the model (spec/openapi.yaml), never from this file. Transport failures here mean the target is
-// unreachable (exit 3); rejected credentials are a configuration error (exit 2).
+// Scenario setup through src/client, the HTTP stack the conformance checks use: one HttpSession per
+// run (pools per origin, profile.ca_file trusted on the target's origins, bounded bodies, learned
+// tokens masked), operations located from the model (client/operation-location.ts), 429s waited out by
+// the client's retry loop (Retry-After honoured, bounded in count and waiting), tokens minted and read
+// by client/mint.ts, the user id read through the model's alias (client/credentials.ts). Transport
+// failures here mean the target cannot be used (exit 3); rejected credentials are a configuration
+// error (exit 2).
 
 import { randomBytes } from 'node:crypto';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { createUserRequest, tokenRequest, userIdOf } from '../client/credentials.ts';
+import { HttpSession } from '../client/http.ts';
+import { issuedToken } from '../client/mint.ts';
+import { locateOperation, type OperationLocation } from '../client/operation-location.ts';
+import type { RetryOptions } from '../client/retry.ts';
 import type { IssuedToken } from '../client/token-source.ts';
-import { RETRY_DEFAULTS, backoffDelay } from '../client/retry.ts';
-import { ConfigError, CredentialsError, TargetUnreachableError } from '../errors/index.ts';
+import type { HttpRequest } from '../client/types.ts';
+import { ConfigError, CredentialsError, TargetUnreachableError, TransportError } from '../errors/index.ts';
 import type { Model, OperationId } from '../model/index.ts';
 import type { ClientCredentials, ResolvedProfile } from '../profile/index.ts';
 
@@ -16,29 +23,36 @@ export interface SetupHttp {
   profile: ResolvedProfile;
   timeoutMs: number;
   model: Model;
-  /** Trusts profile.ca_file (runLoad makes it): used only for requests to the target's origins. */
+  /** The run's HTTP session: setup, read-backs and probes send through it; its maxBodyBytes bounds their answers. */
+  session: HttpSession;
+  /** Trusts profile.ca_file (runLoad makes it): the load engine's own sends to the target's origins. */
   dispatcher?: Dispatcher;
-  /** Most bytes of an answer's body setup and read-backs keep (default MAX_SETUP_BODY); past it the answer is `truncated`. */
-  maxBodyBytes?: number;
 }
 
-/** Method and path of a documented operation, from the model (a profile may relocate unshown ones). */
-export function operation(s: Pick<SetupHttp, 'model' | 'profile'>, operationId: OperationId): { method: string; path: string } {
-  const op = s.model.operations.get(operationId);
-  if (!op) throw new ConfigError(`load: the model has no operation ${operationId}`);
-  const loc = s.profile.operations?.[operationId] as { path?: string; method?: string } | undefined;
-  if (op.pathUnspecified && !loc?.path) throw new ConfigError(`load: the spec does not show the path of ${operationId}; give it in profile.operations.${operationId}`);
-  return { method: (loc?.method ?? op.method).toUpperCase(), path: loc?.path ?? op.path };
+/** Default bound of a setup or read-back answer's body (bytes). */
+export const MAX_SETUP_BODY = 1024 * 1024;
+
+/** A setup over a new session (close it with `s.session.close()`); `maxBodyBytes` bounds every answer (default MAX_SETUP_BODY). */
+export function openSetup(o: Omit<SetupHttp, 'session'> & { maxBodyBytes?: number }): SetupHttp {
+  const { maxBodyBytes, ...rest } = o;
+  const session = new HttpSession({ profile: o.profile, model: o.model, timeoutBudgetMs: o.timeoutMs, maxBodyBytes: maxBodyBytes ?? MAX_SETUP_BODY });
+  return { ...rest, session };
+}
+
+/** Method, path template and server of a documented operation (client/operation-location.ts). */
+export function operation(s: Pick<SetupHttp, 'model' | 'profile'>, operationId: OperationId): OperationLocation {
+  if (!s.model.operations.has(operationId)) throw new ConfigError(`load: the model has no operation ${operationId}`);
+  const loc = locateOperation(s.model, s.profile, operationId);
+  if (!loc) throw new ConfigError(`load: the spec does not show the path of ${operationId}; give it in profile.operations.${operationId}`);
+  return loc;
 }
 
 export interface HttpReply {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string>;
   text: string;
-  /** The parsed body (undefined when it is not JSON, or not read whole): read through JsonFields. */
+  /** The parsed body (undefined when it is not JSON): read through JsonFields. */
   json: JsonFields | undefined;
-  /** The body was longer than the bound and was not read whole: it says nothing about what the target holds. */
-  truncated: boolean;
 }
 
 /** A JSON answer as setup reads it: fields of unknown type, each narrowed where it is used. */
@@ -50,55 +64,29 @@ export function targetPath(profile: ResolvedProfile, path: string): string {
   return `${prefix}${path}`;
 }
 
-/** Default bound of a setup or read-back answer's body (bytes). */
-export const MAX_SETUP_BODY = 1024 * 1024;
-
-/** Sends the documented operation `operationId` (path and method from the model). */
-export function sendOp(s: SetupHttp, operationId: OperationId, headers: Record<string, string> = {}, body?: unknown): Promise<HttpReply> {
-  const { method, path } = operation(s, operationId);
-  return send(s, method, path, headers, body);
+/** What a setup request may set beyond the request: narrower 429 bounds. */
+export interface SendOptions {
+  retry?: Partial<Pick<RetryOptions, 'maxRetries' | 'maxWaitMs'>>;
 }
 
-export async function send(s: SetupHttp, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<HttpReply> {
-  const url = new URL(targetPath(s.profile, path), s.profile.base_url);
-  let res;
+/** One request through the session's client (429s waited out); a failure throws the client's TransportError. */
+export async function exchange(s: SetupHttp, req: HttpRequest, opts: SendOptions = {}): Promise<HttpReply> {
+  const res = await s.session.client('load-setup', opts.retry ? { retry: opts.retry } : {}).send(req);
+  return { status: res.status, headers: res.headers, text: res.text, json: res.json as JsonFields | undefined };
+}
+
+/**
+ * Sends the documented operation `operationId` (located from the model). A target that cannot be
+ * reached, or rate limits past the client's bound, stops setup (TargetUnreachableError, exit 3).
+ */
+export async function sendOp(s: SetupHttp, operationId: OperationId, headers: Record<string, string> = {}, body?: unknown, opts: { noRetry?: boolean } = {}): Promise<HttpReply> {
+  operation(s, operationId);
   try {
-    res = await request(url, {
-      method: method as 'GET',
-      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      headersTimeout: s.timeoutMs,
-      bodyTimeout: s.timeoutMs,
-      ...(s.dispatcher ? { dispatcher: s.dispatcher } : {}),
-    });
+    return await exchange(s, { op: operationId, headers, ...(body === undefined ? {} : { body }), ...(opts.noRetry ? { noRetry: true } : {}) });
   } catch (err) {
-    const code = (err as { code?: string }).code ?? (err as Error).message;
-    throw new TargetUnreachableError(`load: cannot reach ${url.origin} (${code}) during scenario setup`);
+    if (!(err instanceof TransportError)) throw err;
+    throw new TargetUnreachableError(`load: ${operationId} during scenario setup: ${err.message}`);
   }
-  const chunks: Buffer[] = [];
-  const bound = s.maxBodyBytes ?? MAX_SETUP_BODY;
-  let size = 0;
-  let truncated = false;
-  for await (const c of res.body) {
-    size += (c as Buffer).length;
-    if (size > bound) {
-      truncated = true;
-      res.body.destroy();
-      break;
-    }
-    chunks.push(c as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  let json: JsonFields | undefined;
-  // A cut body is never parsed: a prefix that happens to be valid JSON would read as a short answer.
-  if (!truncated) {
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-  }
-  return { status: res.statusCode, headers: res.headers, text, json, truncated };
 }
 
 /** The token request body (one helper for every non-check caller: src/client/credentials.ts). */
@@ -106,29 +94,18 @@ export function tokenBody(c: ClientCredentials, model: Model): Record<string, st
   return tokenRequest(model, c).body;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** S2S token for `client`; backs off on 429 (bounded retries, bounded waits). */
+/** S2S token for `client` (the client waits out 429s within its bounds). */
 export async function s2sToken(s: SetupHttp, client: ClientCredentials | undefined): Promise<string> {
   return (await issueToken(s, client)).token;
 }
 
 export async function issueToken(s: SetupHttp, client: ClientCredentials | undefined): Promise<IssuedToken> {
   if (!client?.client_id || !client.client_secret) throw new CredentialsError('load: the profile has no clients[0] credentials (client_id, client_secret)');
-  const { path } = operation(s, 'createToken');
-  for (let attempt = 0; ; attempt++) {
-    const r = await sendOp(s, 'createToken', {}, tokenBody(client, s.model));
-    if (r.status === 200 && typeof r.json?.access_token === 'string') {
-      return { token: r.json.access_token as string, ...(typeof r.json.expires_at === 'number' ? { expiresAt: r.json.expires_at as number } : {}) };
-    }
-    if (r.status === 429 && attempt < RETRY_DEFAULTS.maxRetries) {
-      const ra = r.headers['retry-after'];
-      await sleep(backoffDelay(attempt + 1, Array.isArray(ra) ? ra[0] : ra, RETRY_DEFAULTS));
-      continue;
-    }
-    if (r.status === 401 || r.status === 400) throw new CredentialsError(`load: the target rejected clients[0] at POST ${path} (HTTP ${r.status} ${r.json?.error_reason ?? ''})`);
-    throw new CredentialsError(`load: could not get an S2S token for clients[0] (HTTP ${r.status}${r.status === 429 ? ', still rate limited after backoff' : ''})`);
-  }
+  const r = await sendOp(s, 'createToken', {}, tokenBody(client, s.model));
+  const issued = issuedToken(r);
+  if (issued) return issued;
+  if (r.status === 401 || r.status === 400) throw new CredentialsError(`load: the target rejected clients[0] at POST ${operation(s, 'createToken').path} (HTTP ${r.status} ${r.json?.error_reason ?? ''})`);
+  throw new CredentialsError(`load: could not get an S2S token for clients[0] (HTTP ${r.status})`);
 }
 
 export function randomEvmAddress(): string {
@@ -145,9 +122,12 @@ export function newUserBody(model: Model): Record<string, string> {
 /** Creates a user (createUserV2, user-agnostic) and returns its user id. */
 export async function createUser(s: SetupHttp, token: string): Promise<string> {
   const r = await sendOp(s, 'createUserV2', { authorization: `Bearer ${token}` }, newUserBody(s.model));
+  if (r.status !== 200 && r.status !== 201) throw new ConfigError(`load: setup could not create a user (createUserV2 ${operation(s, 'createUserV2').path}: HTTP ${r.status} ${r.json?.error_reason ?? ''})`);
   // The preferred or the deprecated name of the user-read alias, as the model names them.
   const id = userIdOf(s.model, r.json);
-  if (r.status !== 200 && r.status !== 201) throw new ConfigError(`load: setup could not create a user (createUserV2 ${operation(s, 'createUserV2').path}: HTTP ${r.status} ${r.json?.error_reason ?? ''})`);
-  if (typeof id !== 'string') throw new ConfigError('load: setup created a user but the response carries no user_id');
+  if (typeof id !== 'string') {
+    const { new: preferred, old } = s.model.aliasRule('ALIAS-USER-READ-ID');
+    throw new ConfigError(`load: setup created a user but the answer carries no user id (${preferred} or ${old})`);
+  }
   return id;
 }

@@ -6,15 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { SchemaValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, SchemaValidateFunction } from 'ajv';
 import { readInputFile, type InputDocument } from '../input/index.ts';
 import { describeSchemaProblem, ModelError } from '../errors/index.ts';
+import { createAjv } from '../schemas/index.ts';
 import { NOT_NULL_KEYWORD } from './nullable.ts';
-
-// ajv-formats is CommonJS: its function is the module itself or its default export, by loader.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => unknown;
 
 export const RULE_FILES = ['errors', 'states', 'aliases', 'limits', 'auth', 'general'] as const;
 export type RuleFile = (typeof RULE_FILES)[number];
@@ -31,9 +27,13 @@ export interface ModelInputs {
   client: unknown;
 }
 
-export function newAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: false, strict: false, validateFormats: true });
-  addFormats(ajv);
+/**
+ * A model's own instance (src/schemas configures it): the model compiles its spec's schemas into it,
+ * and two models loaded in one process (a test's edited copy of spec/) may hold different schemas
+ * under the same $id, so it is not the shared one.
+ */
+export function newAjv(): Ajv {
+  const ajv = createAjv({ draft: '2020', allErrors: false, formats: true });
   // OpenAPI 3.1 annotation keywords that are not JSON Schema vocabulary.
   for (const kw of ['example', 'discriminator', 'xml', 'externalDocs']) {
     if (!ajv.getKeyword(kw)) ajv.addKeyword(kw);
@@ -66,7 +66,7 @@ async function readJson(dir: string, rel: string): Promise<object> {
   }
 }
 
-function validateAgainst(ajv: Ajv2020, schema: object, doc: InputDocument): void {
+function validateAgainst(ajv: Ajv, schema: object, doc: InputDocument): void {
   const validate = ajv.compile(schema);
   if (!validate(doc.value)) {
     const e = validate.errors![0];
@@ -90,7 +90,7 @@ async function dereference(dir: string, rel: string): Promise<unknown> {
 }
 
 /** Reads and validates every input file under `dir`. */
-export async function readInputs(dir: string, ajv: Ajv2020): Promise<ModelInputs> {
+export async function readInputs(dir: string, ajv: Ajv): Promise<ModelInputs> {
   const openapi = await dereference(dir, 'openapi.yaml');
   const control = await dereference(dir, 'control.yaml');
   const rules = {} as Record<RuleFile, unknown>;

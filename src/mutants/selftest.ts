@@ -7,13 +7,12 @@
 
 import type { Check } from '../checks/types.ts';
 import { CancelledError } from '../errors/index.ts';
-import { SELFTEST_OPTION_DEFAULTS as OPTION_DEFAULTS } from '../options/defaults.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { RateLimitOptions } from '../reference/index.ts';
 import { mutationCoverage } from './mutation-coverage.ts';
 import { runsToRedo, type Rerun } from './out-of-time.ts';
-import { SELFTEST_RATE_LIMIT } from './rate-limit.ts';
+import { SELFTEST_DEFAULTS } from './options.ts';
 import { buildMutantBank, MUTANT_BANK, PENDING_BANK } from './registry.ts';
 import { BASELINE_ID, runVariant, type RunContext, type RunRaw, type SelftestProfile } from './run-variant.ts';
 import { scoreSelftest, type Score, type ScoredRun } from './scoring.ts';
@@ -21,24 +20,8 @@ import type { MutantVariant } from './variant.ts';
 import { startWorkerPool, type WorkerPool } from './workers.ts';
 
 export { BASELINE_ID, type SelftestProfile } from './run-variant.ts';
-/** The user-facing defaults (src/options/defaults.ts) plus the ones only runSelftest sees. */
-export const SELFTEST_DEFAULTS = {
-  ...OPTION_DEFAULTS,
-  /** Checks run at once inside one variant run. */
-  checkConcurrency: 4,
-  /**
-   * Independent property runs in flight at once inside one check (CheckContext.propertyBatch; a run's
-   * default is 10). The variant runs share two threads with their reference servers: ten at once in
-   * each of a dozen checks multiplies the requests in flight when a thread stalls (measured under load:
-   * 13 checks of benign.webhooks.late timed out in one stall, 2 with sequential runs). Two keeps the
-   * batched path exercised; the budget itself discounts stalls (src/client/stall.ts). Verdicts do not
-   * depend on it (src/checks/property.ts).
-   */
-  propertyBatch: 2,
-  /** Token-endpoint limit for every run but those about the limit itself (rate-limit.ts). */
-  rateLimit: SELFTEST_RATE_LIMIT,
-  profile: OPTION_DEFAULTS.profile as SelftestProfile,
-} as const;
+/** Every default of selftest, with its bounds: src/mutants/options.ts. */
+export { SELFTEST_DEFAULTS };
 
 export type { FailingCheck, FalsePositive } from './scoring.ts';
 

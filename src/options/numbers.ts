@@ -24,11 +24,21 @@ export function parseNumber(flag: string, value: unknown, bounds: NumberBounds =
   return n;
 }
 
-export const positiveInt = (flag: string, value: unknown) => parseNumber(flag, value, { integer: true, min: 1, what: 'a positive integer' });
-export const nonNegativeInt = (flag: string, value: unknown) => parseNumber(flag, value, { integer: true, min: 0 });
-export const parseSeed = (value: unknown, flag = 'seed') => parseNumber(flag, value, { integer: true, min: 0, max: 0xffffffff });
+/** The kinds of value many options share, each range written once (modes' bound tables spread these). */
+export const POSITIVE_INT = { integer: true, min: 1, what: 'a positive integer' } as const;
+export const NON_NEGATIVE_INT = { integer: true, min: 0 } as const;
+/** A seed: any unsigned 32-bit integer (fast-check's and the poisson schedule's). */
+export const SEED_BOUNDS = { integer: true, min: 0, max: 0xffffffff } as const;
+/** A share from 0 to 1 (--min-coverage, --judge-sample, --error-rate-max). */
+export const SHARE_BOUNDS = { min: 0, max: 1, what: 'a share from 0 to 1 (e.g. 0.9)' } as const;
+/** A per-request time budget in ms (--timeout-budget of run, compare, selftest and load). */
+export const TIMEOUT_BUDGET_BOUNDS = { integer: true, min: 100, max: 300_000 } as const;
+
+export const positiveInt = (flag: string, value: unknown) => parseNumber(flag, value, POSITIVE_INT);
+export const nonNegativeInt = (flag: string, value: unknown) => parseNumber(flag, value, NON_NEGATIVE_INT);
+export const parseSeed = (value: unknown, flag = 'seed') => parseNumber(flag, value, SEED_BOUNDS);
 export const parsePort = (flag: string, value: unknown) => parseNumber(flag, value, { integer: true, min: 0, max: 65535, what: 'a port number from 0 to 65535' });
 /** A share from 0 to 1 (--min-coverage, --judge-sample). */
-export const parseShare = (flag: string, value: unknown) => parseNumber(flag, value, { min: 0, max: 1, what: 'a share from 0 to 1 (e.g. 0.9)' });
+export const parseShare = (flag: string, value: unknown) => parseNumber(flag, value, SHARE_BOUNDS);
 /** An integer flag within min..max, or `def` when absent (the coordinator's counts and intervals). */
 export const boundedInt = (flag: string, value: unknown, def: number, min: number, max: number): number => parseNumber(flag, value, { integer: true, min, max }) ?? def;

@@ -3,10 +3,9 @@
 // fields they have; `baas-conform.config.json` (or --config FILE) serves every command alike.
 import { resolve } from 'node:path';
 import { loadConfig, type RunConfig } from '../profile/index.ts';
-import { parseSeed, parseShare, positiveInt } from './numbers.ts';
-import { parseShard, type Shard } from './shard.ts';
-
 import { REPORT_DIRS } from './defaults.ts';
+import { qualifyRunValues } from './run.ts';
+import type { Shard } from './shard.ts';
 
 /** Where reports go when neither --report-dir nor the config file says. */
 export const DEFAULT_REPORT_DIR = REPORT_DIRS.run;
@@ -30,6 +29,9 @@ export interface RunFlagValues {
   minCoverage?: unknown;
   controlAdapter?: unknown;
   webhookListen?: unknown;
+  /** run only: --history-keep and --otlp (bounded with the rest, so one message names every problem). */
+  historyKeep?: unknown;
+  otlp?: unknown;
 }
 
 export interface ResolvedRunOptions {
@@ -53,13 +55,28 @@ export interface ResolvedRunOptions {
   minCoverage?: number;
   controlAdapterFile?: string;
   webhookListen?: string;
+  historyKeep?: number;
+  otlp?: string;
 }
 
 const list = (v: unknown): string[] => (v === undefined || v === null ? [] : ([] as unknown[]).concat(v).map(String));
 const str = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : String(v));
 
+/** Flag > config file for every shared option, then every bound at once (src/options/run.ts). */
 export async function resolveRunOptions(flags: RunFlagValues, cwd: string): Promise<ResolvedRunOptions> {
   const config: RunConfig = await loadConfig({ file: str(flags.config), cwd });
+  const q = qualifyRunValues({
+    seed: flags.seed ?? config.seed,
+    shard: flags.shard ?? config.shard,
+    concurrency: flags.concurrency ?? config.concurrency,
+    numRuns: flags.runs ?? config.runs,
+    timeoutBudgetMs: flags.timeoutBudget ?? config.timeout_budget,
+    checkTimeoutMs: flags.checkTimeout ?? config.check_timeout,
+    rateLimitWaitMs: flags.rateLimitWait ?? config.rate_limit_wait,
+    minCoverage: flags.minCoverage ?? config.min_coverage,
+    historyKeep: flags.historyKeep,
+    otlp: flags.otlp,
+  });
   const profiles = list(flags.profile).map((p) => resolve(cwd, p));
   if (profiles.length === 0 && config.profile) profiles.push(config.profile);
   const target = str(flags.target) ?? config.target;
@@ -68,19 +85,12 @@ export async function resolveRunOptions(flags: RunFlagValues, cwd: string): Prom
   return {
     profiles,
     target,
-    seed: parseSeed(flags.seed ?? config.seed),
-    shard: parseShard(flags.shard ?? config.shard),
+    ...q,
     checks: list(flags.check).length ? list(flags.check) : list(config.check),
     safe: !!(flags.safe ?? config.safe),
-    concurrency: positiveInt('concurrency', flags.concurrency ?? config.concurrency),
-    numRuns: positiveInt('runs', flags.runs ?? config.runs),
-    timeoutBudgetMs: positiveInt('timeout-budget', flags.timeoutBudget ?? config.timeout_budget),
-    checkTimeoutMs: positiveInt('check-timeout', flags.checkTimeout ?? config.check_timeout),
-    rateLimitWaitMs: positiveInt('rate-limit-wait', flags.rateLimitWait ?? config.rate_limit_wait),
     reportDir: resolve(cwd, reportDirText ?? DEFAULT_REPORT_DIR),
     reportDirGiven: reportDirText !== undefined,
     failFast: !!(flags.failFast ?? config.fail_fast),
-    minCoverage: parseShare('min-coverage', flags.minCoverage ?? config.min_coverage),
     controlAdapterFile: adapter !== undefined ? resolve(cwd, adapter) : config.control_adapter,
     webhookListen: str(flags.webhookListen) ?? config.webhook_listen,
   };

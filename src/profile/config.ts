@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { readInputFile } from '../input/index.ts';
 import { validateOrThrow } from './validate.ts';
+import { RUN_BOUNDS } from '../options/run.ts';
 
 export const CONFIG_FILE_NAME = 'baas-conform.config.json';
 
@@ -32,6 +33,11 @@ export interface RunConfig {
   webhook_listen?: string;
 }
 
+/** A config key's JSON Schema range, read from the run mode's bounds (src/options/run.ts): written once. */
+function bounded(b: { integer?: boolean; min?: number; max?: number }) {
+  return { type: b.integer ? 'integer' : 'number', ...(b.min !== undefined ? { minimum: b.min } : {}), ...(b.max !== undefined ? { maximum: b.max } : {}) };
+}
+
 const CONFIG_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -39,18 +45,18 @@ const CONFIG_SCHEMA = {
     $schema: { type: 'string' },
     profile: { type: 'string', minLength: 1 },
     target: { type: 'string', pattern: '^https?://' },
-    seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
-    timeout_budget: { type: 'integer', minimum: 1 },
-    concurrency: { type: 'integer', minimum: 1 },
-    runs: { type: 'integer', minimum: 1 },
+    seed: bounded(RUN_BOUNDS.seed),
+    timeout_budget: bounded(RUN_BOUNDS.timeoutBudgetMs),
+    concurrency: bounded(RUN_BOUNDS.concurrency),
+    runs: bounded(RUN_BOUNDS.numRuns),
     safe: { type: 'boolean' },
     check: { type: 'array', items: { type: 'string', minLength: 1 } },
     shard: { type: 'string', pattern: '^\\d+/\\d+$' },
     report_dir: { type: 'string', minLength: 1 },
     fail_fast: { type: 'boolean' },
-    check_timeout: { type: 'integer', minimum: 1 },
-    rate_limit_wait: { type: 'integer', minimum: 1 },
-    min_coverage: { type: 'number', minimum: 0, maximum: 1 },
+    check_timeout: bounded(RUN_BOUNDS.checkTimeoutMs),
+    rate_limit_wait: bounded(RUN_BOUNDS.rateLimitWaitMs),
+    min_coverage: bounded(RUN_BOUNDS.minCoverage),
     control_adapter: { type: 'string', minLength: 1 },
     webhook_listen: { type: 'string', pattern: '^[^\\s:]*:[0-9]{1,5}$' },
   },

@@ -3,12 +3,10 @@
 // these in a terminal and a dump of ajv's error array tells them nothing.
 
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { SchemaViolationError } from '../errors/index.ts';
 import { packagePath } from '../package/index.ts';
-
-const ajv = new Ajv({ allErrors: false, strict: false });
-const compiled = new Map<object, ValidateFunction>();
+import { compileSchema } from '../schemas/index.ts';
 
 /**
  * Reads a JSON schema that ships with the tool, by its path from the package root
@@ -51,11 +49,7 @@ function describe(root: string, err: ErrorObject): string {
 
 /** Throws ConfigError naming the first offending field; returns the value typed on success. */
 export function validateOrThrow<T>(schema: object, value: unknown, root: string, context: string): T {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
+  const validate = compileSchema(schema);
   if (!validate(value)) {
     const err = validate.errors?.[0];
     throw new SchemaViolationError(`${context}: ${err ? describe(root, err) : 'is invalid'}`, err?.instancePath ?? '');

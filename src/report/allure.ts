@@ -12,6 +12,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Exchange, Reporter, RunEvent, WaiverKind } from '../events/index.ts';
+import { RUN_REPORT_DEFAULTS } from '../options/run.ts';
 import { TOOL_NAME } from '../runner/version.ts';
 import { RunCollector, type CollectedCheck } from './collect.ts';
 import { writeReport } from './files.ts';
@@ -20,7 +21,7 @@ import { blockedText, failureText } from './junit.ts';
 
 export const ALLURE_DEFAULTS = {
   /** The directory Allure reads, inside --report-dir. */
-  dir: 'allure-results',
+  dir: RUN_REPORT_DEFAULTS.files.allure,
   /** Where a section link points: the spec document's section anchor. */
   specDocument: 'partner-api-spec.md',
 } as const;

@@ -3,12 +3,13 @@
 
 import type { ComparableRun, ExpectedFailures } from '../baseline/index.ts';
 import type { RunServices } from '../checks/types.ts';
-import { ConfigError, type Conclusion } from '../errors/index.ts';
+import type { Conclusion } from '../errors/index.ts';
 import type { CheckResult, ExpectedFailuresOutcome, RootCause, RuleVerdict, RunDiff, RunSummary } from '../events/index.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
 import type { Shard } from './select.ts';
 import { RUN_DEFAULTS } from '../options/defaults.ts';
+import { qualifyRunLimits } from '../options/run.ts';
 
 export { RUN_DEFAULTS };
 
@@ -86,16 +87,12 @@ export interface RunLimits {
 }
 
 export function runLimits(options: RunOptions): RunLimits {
-  const concurrency = options.concurrency ?? RUN_DEFAULTS.concurrency;
-  const numRuns = options.numRuns ?? RUN_DEFAULTS.numRuns;
+  // Bounds and defaults from the run mode's options module; every problem at once.
+  const { concurrency, numRuns, propertyBatch } = qualifyRunLimits(options);
   // A check that waits for a webhook on the target's own schedule must get the profile's wait plus
   // slack, or the per-check limit would turn a slow-but-conforming target into a failure.
   const webhookWait = options.profile.webhook_timeout_ms;
   const checkTimeoutMs = options.checkTimeoutMs
     ?? (webhookWait !== undefined ? Math.max(RUN_DEFAULTS.checkTimeoutMs, webhookWait + 30_000) : RUN_DEFAULTS.checkTimeoutMs);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigError(`concurrency must be a positive integer, got ${concurrency}`);
-  if (!Number.isInteger(numRuns) || numRuns < 1) throw new ConfigError(`runs must be a positive integer, got ${numRuns}`);
-  const { propertyBatch } = options;
-  if (propertyBatch !== undefined && (!Number.isInteger(propertyBatch) || propertyBatch < 1)) throw new ConfigError(`propertyBatch must be a positive integer, got ${propertyBatch}`);
   return { concurrency, numRuns, checkTimeoutMs, ...(propertyBatch !== undefined ? { propertyBatch } : {}) };
 }

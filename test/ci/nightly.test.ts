@@ -8,7 +8,7 @@ import { loadChecks } from '../../suites/index.ts';
 import { parseExpectedFailures } from '../../src/baseline/index.ts';
 import yargs from 'yargs';
 import { loadCommands } from '../../src/cli/commands/index.ts';
-import { RUN_CLI_DEFAULTS } from '../../src/cli/commands/run.ts';
+import { RUN_REPORT_DEFAULTS } from '../../src/options/index.ts';
 import { packagePath } from '../../src/package/index.ts';
 
 const commands = await loadCommands();
@@ -57,8 +57,8 @@ describe('examples/ci/nightly.yml', async () => {
     // The baseline step downloads exactly the artifact name the upload step writes.
     expect(steps.find((s) => s.name?.startsWith('Baseline'))!.run).toContain('--name "conformance-shard-${{ matrix.shard }}"');
     const junit = steps.find((s) => s.uses?.includes('junit'))!;
-    expect(junit.with?.report_paths).toBe(`report/${RUN_CLI_DEFAULTS.files.junit}`);
-    expect(RUN_CLI_DEFAULTS.files.html).toBe('report.html');
+    expect(junit.with?.report_paths).toBe(`report/${RUN_REPORT_DEFAULTS.files.junit}`);
+    expect(RUN_REPORT_DEFAULTS.files.html).toBe('report.html');
   });
 
   it('ships a valid expected-failures example naming real checks', async () => {

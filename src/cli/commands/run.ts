@@ -6,19 +6,12 @@ import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
 import { appendToHistory, buildHistory, formatHistory, HISTORY_DEFAULTS, loadRuns, runConformance, writeHistory } from '../../api/index.ts';
-import { ALLURE_DEFAULTS, createReporters } from '../../report/index.ts';
-import { DEFAULT_REPORT_DIR, resolveRunOptions, RUN_DEFAULTS, type RunFlagValues } from '../../options/index.ts';
+import { createReporters } from '../../report/index.ts';
+import { resolveRunOptions, RUN_DEFAULTS, RUN_REPORT_DEFAULTS, type RunFlagValues } from '../../options/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
 import { sharedFlags } from '../flags.ts';
 import { ciOptions, resolveCiOptions, type CiFlagValues } from '../ci-options.ts';
-
-export const RUN_CLI_DEFAULTS = {
-  reportDir: DEFAULT_REPORT_DIR,
-  files: { json: 'results.json', junit: 'junit.xml', html: 'report.html', ctrf: 'ctrf.json', allure: ALLURE_DEFAULTS.dir },
-  /** Extra report formats --report adds (results.json, junit.xml and report.html are always written). */
-  reports: ['ctrf', 'allure'],
-} as const;
 
 function shellArg(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
@@ -44,23 +37,22 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   const profilePath = o.profiles[0];
   if (o.profiles.length > 1) throw new ConfigError(`run takes one --profile (compare takes two), got ${o.profiles.length}`);
   const ci = await resolveCiOptions(args, io.cwd);
-  // Checked before the run, so a wrong --history-keep costs no run.
+  // --history-keep and --otlp are qualified with the other options (src/options/run.ts), before the run.
   const historyDir = args.history === undefined ? undefined : resolve(io.cwd, String(args.history));
-  const historyKeep = historyKeepOf(args.historyKeep);
+  const historyKeep = o.historyKeep ?? HISTORY_DEFAULTS.keep;
   // --json prints the results JSON on stdout; the console report then goes to stderr.
   const human = args.json ? io.stderr : io.stdout;
   const replayBase = ['npx baas-conform run', ...(profilePath ? ['--profile', shellArg(args.profile ?? profilePath)] : []), ...(o.target ? ['--target', shellArg(o.target)] : [])].join(' ');
   const paths = {
-    json: resolve(io.cwd, args.jsonOut ?? join(o.reportDir, RUN_CLI_DEFAULTS.files.json)),
-    junit: resolve(io.cwd, args.junit ?? join(o.reportDir, RUN_CLI_DEFAULTS.files.junit)),
-    html: resolve(io.cwd, args.html ?? join(o.reportDir, RUN_CLI_DEFAULTS.files.html)),
+    json: resolve(io.cwd, args.jsonOut ?? join(o.reportDir, RUN_REPORT_DEFAULTS.files.json)),
+    junit: resolve(io.cwd, args.junit ?? join(o.reportDir, RUN_REPORT_DEFAULTS.files.junit)),
+    html: resolve(io.cwd, args.html ?? join(o.reportDir, RUN_REPORT_DEFAULTS.files.html)),
   };
-  const ctrfPath = (args.report ?? []).includes('ctrf') ? resolve(io.cwd, join(o.reportDir, RUN_CLI_DEFAULTS.files.ctrf)) : undefined;
-  const allurePath = (args.report ?? []).includes('allure') ? resolve(io.cwd, join(o.reportDir, RUN_CLI_DEFAULTS.files.allure)) : undefined;
+  const ctrfPath = (args.report ?? []).includes('ctrf') ? resolve(io.cwd, join(o.reportDir, RUN_REPORT_DEFAULTS.files.ctrf)) : undefined;
+  const allurePath = (args.report ?? []).includes('allure') ? resolve(io.cwd, join(o.reportDir, RUN_REPORT_DEFAULTS.files.allure)) : undefined;
   const har: string | undefined = args.har;
   const harPath = har === undefined ? undefined : resolve(io.cwd, har);
-  const otlp: string | undefined = args.otlp;
-  if (otlp !== undefined && !/^https?:\/\//i.test(otlp)) throw new ConfigError(`--otlp must be an http(s) URL of an OTLP/HTTP traces endpoint (e.g. http://127.0.0.1:4318/v1/traces), got ${JSON.stringify(otlp)}`);
+  const otlp = o.otlp;
   const reporters = createReporters({
     console: { stream: human },
     ...paths,
@@ -114,18 +106,11 @@ async function recordHistory(dir: string, resultsFile: string, keep: number, hum
   human.write(`${formatHistory(doc).join('\n')}\nHistory (${kept.length} of at most ${keep} runs kept): ${files.json}, ${files.html}\n`);
 }
 
-function historyKeepOf(value: unknown): number {
-  if (value === undefined) return HISTORY_DEFAULTS.keep;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`--history-keep must be a whole number of runs, 1 or more, got ${JSON.stringify(value)}`);
-  return n;
-}
-
 export const runCommand: CommandImpl<RunArgs> = {
   builder: (y: Argv) =>
     sharedFlags(ciOptions(y), 'config', 'profile', 'target', 'seed', 'check', 'shard', 'safe', 'concurrency', 'runs', 'timeout-budget', 'check-timeout', 'report-dir', 'json', 'json-out', 'har', 'control-adapter')
       .option('rate-limit-wait', { type: 'number', describe: `How long (ms) one request waits out 429s (Retry-After, else backoff) before its check is blocked as RATE_LIMITED (default ${RUN_DEFAULTS.rateLimitWaitMs})` })
-      .option('report', { type: 'string', array: true, choices: RUN_CLI_DEFAULTS.reports, describe: `Also write these formats into --report-dir: ctrf (${RUN_CLI_DEFAULTS.files.ctrf}, Common Test Report Format), allure (${RUN_CLI_DEFAULTS.files.allure}/, one Allure result file per check); repeatable` })
+      .option('report', { type: 'string', array: true, choices: RUN_REPORT_DEFAULTS.reports, describe: `Also write these formats into --report-dir: ctrf (${RUN_REPORT_DEFAULTS.files.ctrf}, Common Test Report Format), allure (${RUN_REPORT_DEFAULTS.files.allure}/, one Allure result file per check); repeatable` })
       .option('junit', { type: 'string', describe: 'Path of the JUnit XML file' })
       .option('html', { type: 'string', describe: 'Path of the HTML report' })
       .option('otlp', { type: 'string', describe: 'Export the run as OpenTelemetry spans (run, check, request; rule ids as attributes) to this OTLP/HTTP traces URL' })

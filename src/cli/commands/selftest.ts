@@ -6,9 +6,9 @@
 import { resolve } from 'node:path';
 import {
   areaNames, chooseVariants, CLIENT_AREA, CLIENT_BANK_MAX_CONCURRENCY, CLIENT_PREFIX, clientBankExit, formatClientBank, listSelftest, runClientBank, runSelftest,
-  SELFTEST_DEFAULTS, selftestProfile, writeJsonFile, writeSelftestReportFiles,
+  qualifySelftest, SELFTEST_DEFAULTS, selftestProfile, writeJsonFile, writeSelftestReportFiles,
 } from '../../api/index.ts';
-import { nonNegativeInt, resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
+import { resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { formatSelftest } from '../../report/selftest-console.ts';
 import type { CliIo } from '../types.ts';
 import { withCancellation } from '../cancel.ts';
@@ -30,10 +30,8 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
   // The config file's seed, concurrency, timeout budget and report directory serve selftest too; its
   // target does not (selftest's target is the reference and its variants).
   const o = await resolveRunOptions({ config: args.config, seed: args.seed, concurrency: args.concurrency, timeoutBudget: args.timeoutBudget, reportDir: args.reportDir }, io.cwd);
-  const concurrency = o.concurrency ?? SELFTEST_DEFAULTS.concurrency;
-  const workers = nonNegativeInt('workers', args.workers) ?? SELFTEST_DEFAULTS.workers;
-  const timeoutBudgetMs = o.timeoutBudgetMs ?? SELFTEST_DEFAULTS.timeoutBudgetMs;
-  const seed = o.seed ?? SELFTEST_DEFAULTS.seed;
+  // Defaults and bounds of selftest's own options, every problem at once (src/mutants/options.ts).
+  const { concurrency, workers, timeoutBudgetMs, seed } = qualifySelftest({ concurrency: o.concurrency, workers: args.workers, timeoutBudgetMs: o.timeoutBudgetMs, seed: o.seed });
   const profile = await selftestProfile(args.profile, io.cwd);
   const reportDir = o.reportDirGiven ? o.reportDir : undefined;
   const jsonOut = args.jsonOut === undefined ? undefined : resolve(io.cwd, String(args.jsonOut));

@@ -209,12 +209,12 @@ export async function startCoordinator(o: CoordinateOptions): Promise<Coordinato
     o.host ?? '127.0.0.1',
   );
 
-  const joinDeadline = performance.now() + (o.joinTimeoutMs ?? 300_000);
+  const joinDeadline = performance.now() + (o.joinTimeoutMs ?? COORDINATOR_LIMITS.joinTimeoutMs);
   const maybeEnd = (): void => {
     if (phase === 'done') return;
     const now = performance.now();
     if (phase === 'joining') {
-      if (now >= joinDeadline) void end(`not every shard joined within ${Math.round((o.joinTimeoutMs ?? 300_000) / 1000)} s`);
+      if (now >= joinDeadline) void end(`not every shard joined within ${Math.round((o.joinTimeoutMs ?? COORDINATOR_LIMITS.joinTimeoutMs) / 1000)} s`);
       return;
     }
     // Past the run's length a shard still reporting is still working (read-backs of consistency, a

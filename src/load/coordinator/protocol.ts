@@ -24,6 +24,8 @@ export const COORDINATOR_LIMITS = {
   lostAfterFailures: 3,
   /** Intervals without a report (and 10 s at least) after which the coordinator counts a shard as silent. */
   silentIntervals: 5,
+  /** How long the coordinator waits for every shard to join, and a shard to get in, unless told (ms). */
+  joinTimeoutMs: 300_000,
 } as const;
 
 export const PROTOCOL_VERSION = 1;

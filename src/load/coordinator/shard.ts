@@ -90,7 +90,7 @@ async function post<T>(url: string, token: string, body: unknown, timeoutMs: num
 
 /** Joins: retried while the coordinator is not up yet (pods start in any order), refused at once on 4xx. */
 async function join(link: ShardLink, shard: { index: number; total: number }): Promise<JoinAnswer> {
-  const deadline = performance.now() + (link.joinTimeoutMs ?? 300_000);
+  const deadline = performance.now() + (link.joinTimeoutMs ?? COORDINATOR_LIMITS.joinTimeoutMs);
   let last = '';
   for (let attempt = 0; attempt < 100_000 && performance.now() < deadline; attempt++) {
     try {
@@ -105,7 +105,7 @@ async function join(link: ShardLink, shard: { index: number; total: number }): P
     }
     await new Promise((r) => setTimeout(r, Math.min(1000, Math.max(0, deadline - performance.now()))));
   }
-  throw new CoordinatorRefusedError(`shard ${shard.index}/${shard.total} could not join ${link.url} within ${Math.round((link.joinTimeoutMs ?? 300_000) / 1000)} s (${last}); start \`baas-conform load coordinate\` first, check the URL and BAAS_RUN_TOKEN`);
+  throw new CoordinatorRefusedError(`shard ${shard.index}/${shard.total} could not join ${link.url} within ${Math.round((link.joinTimeoutMs ?? COORDINATOR_LIMITS.joinTimeoutMs) / 1000)} s (${last}); start \`baas-conform load coordinate\` first, check the URL and BAAS_RUN_TOKEN`);
 }
 
 /** A metrics sink that feeds the deltas, and the shard's own --metrics-port registry if it has one. */
