@@ -13,7 +13,7 @@ export const addRule = (dir: string) =>
   insertAt(dir, 'spec/rules/client.yaml', '  - id: CLIENT-WALLET-HEADER-EOA', `  - id: ${RULE_ID}
     section: "5"
     level: recommended
-    quote: "User-agnostic endpoints (no user identity headers): POST /api/v1/token, POST /api/v1/user, POST /api/v2/user, GET /api/v1/config, GET /api/v1/validation/rules."
+    quote: "User-agnostic endpoints (no user identity headers): ..."
     summary: "A call to a user-agnostic operation (x-auth s2s-agnostic) carries no user identity header"
     operations: []
 `, 'before');

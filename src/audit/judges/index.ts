@@ -15,7 +15,8 @@ import { WEBHOOK_JUDGES } from './webhooks.ts';
 export type { Judge, JudgeContext } from './context.ts';
 export { cardNumbersIn } from './card-data.ts';
 
-export const JUDGES = {
+// Annotated, not `satisfies`: a rule no group judges is one error here, not one in every reader of JUDGES.
+export const JUDGES: Readonly<Record<ClientRuleId, Judge | null>> = {
   ...BACKOFF_JUDGES,
   ...TOKEN_JUDGES,
   ...TIMEOUT_JUDGES,
@@ -24,4 +25,4 @@ export const JUDGES = {
   ...CARD_DATA_JUDGES,
   ...WEBHOOK_JUDGES,
   'CLIENT-TRANSPORT-TLS': null,
-} satisfies Record<ClientRuleId, Judge | null>;
+};
