@@ -49,7 +49,9 @@ const NEAR = [
 describe('the recipes of docs/extend-the-toolkit.md, on one scratch copy', () => {
   let dir: string;
   beforeAll(async () => {
+    const t0 = performance.now();
     dir = await scratchCopy();
+    console.log(`recipe scratch copy in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   });
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -99,7 +101,8 @@ describe('the recipes of docs/extend-the-toolkit.md, on one scratch copy', () =>
     expect(full.code, full.out).toBe(0);
   }, 1_200_000);
 
-  it('error row: the check passes on the reference and the selftest credits it with the variant', async () => {
+  // The three proofs are independent commands on the finished copy, and mostly wait (backoff, audits): they run side by side.
+  it.concurrent('error row: the check passes on the reference and the selftest credits it with the variant', async () => {
     const pass = await run(dir, 'node', ['bin/baas-conform.js', 'run', '--check', CHECK_ID]);
     log(`run --check ${CHECK_ID}`, pass);
     expect(pass.code, pass.out).toBe(0);
@@ -110,7 +113,7 @@ describe('the recipes of docs/extend-the-toolkit.md, on one scratch copy', () =>
     expect(self.out).toMatch(new RegExp(`${esc(VARIANT_ID)}\\s+faulty\\s+${ROW_ID}\\s+${esc(CHECK_ID)}`));
   }, 600_000);
 
-  it('client rule: the faulty mode is named by exactly the new rule; the conforming client passes it; the audit reports show it', async () => {
+  it.concurrent('client rule: the faulty mode is named by exactly the new rule; the conforming client passes it; the audit reports show it', async () => {
     const [self, faulty, conforming] = await Promise.all([
       run(dir, 'node', ['bin/baas-conform.js', 'selftest', '--variant', `client:${MODE}`]),
       auditWithSampleClient(dir, 'faulty', MODE),
@@ -134,7 +137,7 @@ describe('the recipes of docs/extend-the-toolkit.md, on one scratch copy', () =>
     }
   }, 600_000);
 
-  it('load contract: judged and holding on the reference, failing on the breaking target, in the reports; the tests near every change pass', async () => {
+  it.concurrent('load contract: judged and holding on the reference, failing on the breaking target, in the reports; the tests near every change pass', async () => {
     const near = await run(dir, 'npx', ['vitest', 'run', '--reporter=verbose', ...NEAR], 900_000);
     log('tests near the changes', near);
     expect(near.code, near.out).toBe(0);

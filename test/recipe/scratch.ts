@@ -48,22 +48,26 @@ const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.st
 export interface Ran {
   code: number;
   out: string;
+  /** Wall time (reported, never asserted). */
+  ms?: number;
 }
 
 const exec = promisify(execFile);
 
 /** Runs `cmd` in the copy, bounded in time; its exit code and output, stdout then stderr. */
 export async function run(dir: string, cmd: string, args: string[], timeoutMs = 300_000): Promise<Ran> {
+  const t0 = performance.now();
   try {
     const { stdout, stderr } = await exec(cmd, args, { cwd: dir, env, maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs, killSignal: 'SIGKILL' });
-    return { code: 0, out: stdout + stderr };
+    return { code: 0, out: stdout + stderr, ms: performance.now() - t0 };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+    return { code: typeof e.code === 'number' ? e.code : 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}`, ms: performance.now() - t0 };
   }
 }
 
-export const log = (step: string, r: Ran) => console.log(`recipe ${step}: exit ${r.code}\n${r.out.trim().split('\n').slice(-6).join('\n')}`);
+export const log = (step: string, r: Ran) =>
+  console.log(`recipe ${step}: exit ${r.code}${r.ms !== undefined ? ` in ${(r.ms / 1000).toFixed(1)} s` : ''}\n${r.out.trim().split('\n').slice(-6).join('\n')}`);
 
 /** The files tsc reports errors in (paths relative to the copy), sorted. */
 export const tscErrorFiles = (out: string): string[] => [...new Set([...out.matchAll(/^([^\s(][^(]*)\(\d+,\d+\): error TS/gm)].map((m) => m[1]))].sort();
