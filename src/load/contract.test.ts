@@ -3,22 +3,17 @@
 // contract: a new contract fails tsc here until it has one) it fails, the verdict names it, and the
 // console and HTML reports show it. The result validates against the load result schema either way.
 
-import { readFile } from 'node:fs/promises';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packagePath } from '../package/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { startReference, type ReferenceServer } from '../reference/index.ts';
 import { LOAD_CONTRACTS, type LoadContractId } from './contract.ts';
 import { buildLoadHtml } from './html.ts';
+import { resultValidator } from './merge.ts';
 import { renderResult } from './report.ts';
 import { runLoad, type LoadOptions } from './run.ts';
 import { SCENARIOS } from './scenarios.ts';
 import { stallTarget, type StallOptions } from './testing.ts';
 import type { LoadResult } from './types.ts';
-
-const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
 
 /** A 429 with the section 7 body but another category: what a target under load may send. */
 const wrongCategory429 = JSON.stringify({ error_reason: 'ErrorRateLimited', error_message: 'slow down', error_category: { category: 'CategoryInternalFailure', http_status_code: 429 } });
@@ -40,18 +35,16 @@ function scenarioOf(id: LoadContractId): string {
 
 describe('load contracts', () => {
   let ref: ReferenceServer;
-  let validate: (r: unknown) => boolean;
+  let validate: Awaited<ReturnType<typeof resultValidator>>;
   beforeAll(async () => {
     // A small, short window so the token endpoint limits at once (429s to read) and lets through again soon.
     ref = await startReference({ rateLimit: { perIp: 100_000, perClient: 30, windowMs: 1500 } });
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats(ajv);
-    validate = ajv.compile(JSON.parse(await readFile(packagePath('spec', 'schemas', 'load-result.schema.json'), 'utf8')));
+    validate = await resultValidator();
   });
   afterAll(() => ref?.close());
 
   const shown = (r: LoadResult, id: LoadContractId) => {
-    expect(validate(r), JSON.stringify((validate as unknown as { errors: unknown }).errors)).toBe(true);
+    expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
     expect(renderResult(r)).toMatch(new RegExp(`contract\\s+${id} \\(${LOAD_CONTRACTS[id].rule}\\)`));
     expect(buildLoadHtml(r)).toContain(`Contract ${id}`);
   };
