@@ -1,20 +1,19 @@
-// Which answers of a load run keep their body, and who reads it: the token-burst 429 contract, the
+// Which answers of a load run keep their body, and who reads it: the scenarios' contracts, the
 // judge (every answer, or the sampled share) and a scenario that records its creations (consistency).
 // One flag word per answer, so a body is read once whatever the number of readers.
 
-import { check429 } from './contract.ts';
+import type { ContractRun } from './contract-run.ts';
 import { rawHeader } from './dispatch.ts';
 import type { EngineOptions, EngineRequest } from './engine-types.ts';
 import type { LoadJudge } from './judge.ts';
-import type { ContractResult } from './types.ts';
 
 const CONTRACT = 1;
 const JUDGE = 2;
 const OBSERVE = 4;
 
 export interface AnswerReaders {
-  /** The 429 contract (token-burst). */
-  contract?: ContractResult;
+  /** The scenarios' contracts (contract.ts). */
+  contracts?: ContractRun;
   judge?: LoadJudge;
   /** 2xx answers of these operations go to `observe` (with the request that produced them). */
   observeOps?: Set<string>;
@@ -22,20 +21,12 @@ export interface AnswerReaders {
 }
 
 export function answerHooks(a: AnswerReaders): Pick<EngineOptions, 'bodyFor' | 'onBody'> {
-  const { contract, judge, observeOps, observe } = a;
-  if (!contract && !judge && !observe) return {};
+  const { contracts, judge, observeOps, observe } = a;
+  if (!contracts && !judge && !observe) return {};
   return {
-    bodyFor: (s, op) => (contract && s === 429 ? CONTRACT : 0) | (judge?.wants() ? JUDGE : 0) | (observe && s >= 200 && s < 300 && observeOps?.has(op) ? OBSERVE : 0),
+    bodyFor: (s, op) => (contracts?.wants(s, op) ? CONTRACT : 0) | (judge?.wants() ? JUDGE : 0) | (observe && s >= 200 && s < 300 && observeOps?.has(op) ? OBSERVE : 0),
     onBody: (req, s, raw, body, flags) => {
-      if (flags & CONTRACT && contract) {
-        contract.checked++;
-        if (rawHeader(raw, 'retry-after') !== undefined) contract.retry_after_present++;
-        const problem = check429(body, contract.expected_category);
-        if (problem) {
-          contract.violations++;
-          if (contract.samples.length < 5) contract.samples.push(problem);
-        }
-      }
+      if (flags & CONTRACT) contracts!.read({ op: req.op, status: s, header: (name) => rawHeader(raw, name), body });
       if (flags & JUDGE) judge!.judgeAnswer(req, s, rawHeader(raw, 'content-type'), body);
       if (flags & OBSERVE) observe!(req, s, body);
     },

@@ -1,5 +1,6 @@
 // Load scenarios for performance engineers: `baas-conform load <scenario>`, `load --plan`, `load merge`.
 export { runLoad, recoveryProbe, check429, category429, timeoutBudgetMs, CLOSED_LOOP_NOTE, OPEN_MODEL_NOTE, type LoadOptions } from './run.ts';
+export { LOAD_CONTRACTS, isLoadContractId, type LoadContract, type LoadContractId, type ContractAnswer } from './contract.ts';
 export { runEngine, type EngineOptions, type EngineRun, type Progress } from './engine.ts';
 export { arrivalTimes, constantShape, type Shape, type Stage } from './schedule.ts';
 export { SCENARIOS, scenarioById, type Scenario, type PreparedScenario, type LoadRequest } from './scenarios.ts';

@@ -29,7 +29,7 @@ describe('load: token-burst', () => {
     const r = await runLoad({ scenario: 'token-burst', profile: resolveProfile(ref.profile, { env: {} }), durationSec: 1, connections: 4, maxRequests: 3000 });
     expect(r.counts['429']).toBeGreaterThan(0);
     expect(r.counts['2xx']).toBeGreaterThan(0);
-    expect(r.contract).toMatchObject({ checked: r.counts['429'], violations: 0, expected_category: 'CategoryTransientFailure' });
+    expect(r.contracts?.['429-shape']).toMatchObject({ rule: 'ERR-RATE-LIMITED', checked: r.counts['429'], violations: 0, expected: 'error_category CategoryTransientFailure / 429' });
     expect(r.counts.errors).toBe(0);
     const rec = r.recovery![0];
     expect(rec.limited_at_start).toBe(true);

@@ -9,6 +9,7 @@ import { schemaFileValidator } from '../schemas/index.ts';
 import type { Histogram } from 'hdr-histogram-js';
 import { correctedSummary, decodeHistogram, encodeHistogram, newHistogram, summarise, HISTOGRAM_ENCODING, HISTOGRAM_UNIT } from './histogram.ts';
 import { mergeConsistency } from './consistency.ts';
+import { mergeContracts } from './contract-run.ts';
 import { mergeConformance } from './judge.ts';
 import { round2 } from './result.ts';
 import type { TimelinePoint } from './timeline.ts';
@@ -116,7 +117,7 @@ export function mergeResults(inputs: LoadResult[], thresholds: Thresholds = {}):
   }
   const first = inputs[0];
   const targets = new Set(inputs.map((r) => r.target));
-  const contracts = inputs.map((r) => r.contract).filter((c) => c !== undefined);
+  const contracts = mergeContracts(inputs.flatMap((r) => (r.contracts ? [r.contracts] : [])));
   const notes = [...new Set(inputs.flatMap((r) => r.notes))];
   notes.push(`merged ${inputs.length} results: histograms and counts added, percentiles recomputed from the sum; req/s is the sum over sources (runs assumed concurrent).`);
   if (targets.size > 1) notes.push(`warning: the results name different targets (${[...targets].join(', ')})`);
@@ -155,17 +156,7 @@ export function mergeResults(inputs: LoadResult[], thresholds: Thresholds = {}):
     timeline: mergeTimelines(inputs),
     late_sends: { count: lateCount, max_ms: Math.max(...late.map((l) => l.max_ms)), mean_ms: lateCount ? round2(late.reduce((n, l) => n + l.mean_ms * l.count, 0) / lateCount) : 0, waited_for_connection: late.reduce((n, l) => n + l.waited_for_connection, 0) },
     incomplete: inputs.flatMap((r) => r.incomplete).slice(0, 100),
-    ...(contracts.length
-      ? {
-          contract: {
-            checked: contracts.reduce((n, c) => n + c.checked, 0),
-            violations: contracts.reduce((n, c) => n + c.violations, 0),
-            expected_category: contracts[0].expected_category,
-            retry_after_present: contracts.reduce((n, c) => n + c.retry_after_present, 0),
-            samples: contracts.flatMap((c) => c.samples).slice(0, 5),
-          },
-        }
-      : {}),
+    ...(contracts ? { contracts } : {}),
     ...(inputs.some((r) => r.conformance) ? { conformance: mergeConformance(inputs.flatMap((r) => (r.conformance ? [r.conformance] : [])))! } : {}),
     ...(inputs.some((r) => r.consistency) ? { consistency: mergeConsistency(inputs.flatMap((r) => (r.consistency ? [r.consistency] : [])))! } : {}),
     ...(inputs.some((r) => r.aborted) ? { aborted: inputs.map((r) => r.aborted).filter((a) => a !== undefined).sort((a, b) => a.at_s - b.at_s)[0] } : {}),

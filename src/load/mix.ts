@@ -3,6 +3,7 @@
 
 import { s2sUserHeaders } from '../client/credentials.ts';
 import type { Model, OperationId } from '../model/index.ts';
+import type { LoadContractId } from './contract.ts';
 import { applyRequestTemplate } from '../profile/index.ts';
 import { createUser, operation, type SetupHttp } from './setup.ts';
 import { TokenKeeper } from './tokens.ts';
@@ -46,8 +47,8 @@ export interface Scenario {
   describe: string;
   /** Statuses that are the scenario's expected outcome, not errors (token-burst: 429). */
   expectedNon2xx: number[];
-  /** Check every 429 against the section 7/8 contract (category, http_status_code). */
-  check429Contract: boolean;
+  /** The contracts its answers are held to (ids registered in contract.ts). */
+  contracts: readonly LoadContractId[];
   /** The scenario must drive the target to 429 at least once. */
   require429: boolean;
   /** After the load, a client backing off (exponential, full jitter, Retry-After) must get through. */
@@ -64,9 +65,9 @@ export interface Scenario {
 export const JSON_CT = { 'content-type': 'application/json' };
 
 /** A scenario whose every answer should be 2xx: no 429 is expected, checked against the contract or probed. */
-export const ONLY_2XX: Pick<Scenario, 'expectedNon2xx' | 'check429Contract' | 'require429' | 'recoveryProbe'> = {
+export const ONLY_2XX: Pick<Scenario, 'expectedNon2xx' | 'contracts' | 'require429' | 'recoveryProbe'> = {
   expectedNon2xx: [],
-  check429Contract: false,
+  contracts: [],
   require429: false,
   recoveryProbe: false,
 };

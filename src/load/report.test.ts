@@ -123,8 +123,8 @@ describe('load report: HTML and JSON schema on real runs', () => {
       const base_url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const profile = resolveProfile({ base_url, clients: [{ client_id: 'a', client_secret: 'secret-a' }] }, { env: {} });
       const r = await runLoad({ scenario: 'token-burst', profile, durationSec: 0.5, connections: 2, recovery: { maxAttempts: 10, maxMs: 8000 } });
-      expect(r.contract!.violations).toBeGreaterThan(0);
-      expect(r.contract!.samples[0]).toContain(HOSTILE);
+      expect(r.contracts!['429-shape'].violations).toBeGreaterThan(0);
+      expect(r.contracts!['429-shape'].samples[0]).toContain(HOSTILE);
       expect(r.recovery![0].attempts.some((a) => a.retry_after === HOSTILE_RA)).toBe(true);
       const validate = await validator();
       expect(validate(JSON.parse(JSON.stringify(r))), JSON.stringify(validate.errors)).toBe(true);

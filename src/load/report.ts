@@ -48,8 +48,8 @@ export function renderResult(r: LoadResult): string {
     const scope = [t.rule, t.operation].filter(Boolean).join(' on ');
     rows.push(['threshold', `${t.pass ? 'pass' : t.inconclusive ? 'INCONCLUSIVE' : 'FAIL'}  ${scope ? `${scope}: ` : ''}${t.expr} (actual ${t.actual === null ? 'n/a' : n(t.actual)}${t.window ? `, worst window ${t.window.from_s}-${t.window.to_s} s` : ''})`]);
   }
-  if (r.contract) {
-    rows.push(['429 contract', `${n(r.contract.checked)} checked, ${n(r.contract.violations)} violations (error_category ${r.contract.expected_category}/429); Retry-After on ${n(r.contract.retry_after_present)}`]);
+  for (const [id, k] of Object.entries(r.contracts ?? {})) {
+    rows.push(['contract', `${id} (${k.rule}): ${n(k.checked)} checked, ${n(k.violations)} violations (expected ${k.expected})${k.tally ? `; ${k.tally.label} on ${n(k.tally.count)}` : ''}`]);
   }
   for (const rec of r.recovery ?? []) {
     const trail = rec.attempts.map((a) => `${a.status}${a.retry_after !== undefined ? `(ra ${a.retry_after})` : ''}`).join(' ');

@@ -39,7 +39,7 @@ export interface ResultInputs {
   target: string;
   config: LoadConfig;
   expectedNon2xx: number[];
-  contract?: ContractResult;
+  contracts?: Record<string, ContractResult>;
   conformance?: ConformanceResult;
   consistency?: ConsistencyResult;
   recovery?: RecoveryResult[];
@@ -83,7 +83,7 @@ export function buildResult(i: ResultInputs): Omit<LoadResult, 'verdict' | 'thre
     timeline: run.timeline.points(),
     late_sends: { count: run.late.count, max_ms: round2(run.late.max_ms), mean_ms: run.late.count ? round2(run.late.total_ms / run.late.count) : 0, waited_for_connection: run.late.waited_for_connection },
     incomplete: run.incomplete.slice(0, 100),
-    ...(i.contract ? { contract: i.contract } : {}),
+    ...(i.contracts ? { contracts: i.contracts } : {}),
     ...(i.conformance ? { conformance: i.conformance } : {}),
     ...(i.consistency ? { consistency: i.consistency } : {}),
     ...(run.stopped ? { aborted: run.stopped } : {}),

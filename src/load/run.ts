@@ -1,6 +1,6 @@
 // One load run: safety check, scenario setup (undici), the load phase (engine.ts: closed or open
-// model, bounded in time and count, nothing in flight dropped), the token-burst contract and
-// recovery probes, then the verdict.
+// model, bounded in time and count, nothing in flight dropped), the scenarios' contracts and the
+// recovery probe, then the verdict.
 
 import type { SecureContext } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';
@@ -9,7 +9,8 @@ import { ConfigError } from '../errors/index.ts';
 import { loadModel, type Model } from '../model/index.ts';
 import type { ResolvedProfile } from '../profile/index.ts';
 import { answerHooks } from './answers.ts';
-import { category429, recoveryProbe } from './contract.ts';
+import { startContracts } from './contract-run.ts';
+import { recoveryProbe } from './recovery.ts';
 import { LoadJudge } from './judge.ts';
 import { abortWatch } from './abort.ts';
 import { mergeConsistency } from './consistency.ts';
@@ -22,10 +23,11 @@ import { qualifyLoadRun, type LoadKnobs } from './options.ts';
 import { SCENARIOS, scenarioById, weightedPicker, type MixEntry, type PreparedScenario, type Scenario } from './scenarios.ts';
 import { shapeDurationMs, shapeMax } from './schedule.ts';
 import { openSetup, targetPath, type SetupHttp } from './setup.ts';
-import type { ConformanceResult, ContractResult, LoadResult, Thresholds } from './types.ts';
+import type { ConformanceResult, LoadResult, Thresholds } from './types.ts';
 import { evaluate } from './verdict.ts';
 
-export { category429, check429, recoveryProbe } from './contract.ts';
+export { category429, check429 } from './contract.ts';
+export { recoveryProbe } from './recovery.ts';
 export { countsFrom, round2 } from './result.ts';
 
 /** A load run: its knobs (LoadKnobs, qualified in options.ts), the target and what observes the run. */
@@ -116,9 +118,7 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
     return prep.mix.map((m) => ({ ...m, weight: (m.weight * weight) / total }));
   });
   const expected = [...new Set(scenarios.flatMap((s) => s.scenario.expectedNon2xx))];
-  const check429Contract = scenarios.some((s) => s.scenario.check429Contract);
-  const expectedCategory = category429(model);
-  const contract: ContractResult = { checked: 0, violations: 0, expected_category: expectedCategory, retry_after_present: 0, samples: [] };
+  const contracts = startContracts(model, scenarios.flatMap((s) => s.scenario.contracts));
 
   const metrics = opts.metrics;
   const judge = judgeSample > 0 ? new LoadJudge(model, judgeSample, metrics?.finding) : undefined;
@@ -163,7 +163,7 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
     ...(metrics ? { onSettled: metrics.settled, live: metrics.live } : {}),
     next,
     isError: (s) => !(s >= 200 && s < 300) && !expected.includes(s),
-    ...answerHooks({ ...(check429Contract ? { contract } : {}), ...(judge ? { judge } : {}), ...observing(prepared.map((p) => p.prep)) }),
+    ...answerHooks({ ...(contracts ? { contracts } : {}), ...(judge ? { judge } : {}), ...observing(prepared.map((p) => p.prep)) }),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.onSample ? { onSample: opts.onSample } : {}),
       });
@@ -198,7 +198,7 @@ async function runLoadWith(opts: LoadOptions, dispatcher: Dispatcher | undefined
       ...(modelKind === 'open' ? { arrivals } : {}),
     },
     expectedNon2xx: expected,
-    ...(check429Contract ? { contract } : {}),
+    ...(contracts ? { contracts: contracts.results() } : {}),
     ...(judge ? { conformance: judge.result() } : {}),
     ...(consistency ? { consistency } : {}),
     ...(recovery ? { recovery } : {}),

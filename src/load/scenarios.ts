@@ -25,7 +25,7 @@ export const SCENARIOS: readonly Scenario[] = [
     id: 'token-burst',
     describe: 'createToken with clients[0] past the endpoint limit: 429 contract (sections 7, 8) and backoff recovery',
     expectedNon2xx: [429],
-    check429Contract: true,
+    contracts: ['429-shape'],
     require429: true,
     recoveryProbe: true,
     defaultMaxRequests: 20_000,

@@ -3,7 +3,7 @@ import type { LatencySummary } from './histogram.ts';
 import type { TimelinePoint } from './timeline.ts';
 
 export const LOAD_RESULT_KIND = 'baas-conform.load-result';
-export const LOAD_RESULT_VERSION = 3;
+export const LOAD_RESULT_VERSION = 4;
 
 /** closed: N connections, each sends after the previous response; open: a fixed arrival schedule. */
 export type LoadModel = 'closed' | 'open';
@@ -90,16 +90,20 @@ export interface Counts {
   error_kinds: Record<string, number>;
 }
 
+/** One load contract's tally (src/load/contract.ts), under its id in `LoadResult.contracts`. */
 export interface ContractResult {
-  /** 429 responses checked against section 7/8. */
+  /** The spec rule the contract holds answers to. */
+  rule: string;
+  title: string;
+  /** What a conforming answer carries (from the model). */
+  expected: string;
+  /** Answers the contract read. */
   checked: number;
   violations: number;
-  /** Expected error_category.category for 429 (from the model). */
-  expected_category: string;
-  /** 429 responses carrying Retry-After (not required by the spec; honoured when present). */
-  retry_after_present: number;
   /** Up to 5 examples of violations. */
   samples: string[];
+  /** Answers with a property the spec leaves free, counted (token-burst: 429s carrying Retry-After). */
+  tally?: { label: string; count: number };
 }
 
 /** One offending exchange kept for the report (bodies cut and their secret fields masked). */
@@ -241,7 +245,8 @@ export interface LoadResult {
   late_sends: { count: number; max_ms: number; mean_ms: number; waited_for_connection: number };
   /** Requests unanswered at the end of the drain, with their age (first 100). */
   incomplete: { op: string; age_ms: number }[];
-  contract?: ContractResult;
+  /** By contract id: the contracts the scenarios hold their answers to. */
+  contracts?: Record<string, ContractResult>;
   /** Absent when judging was off (--judge-sample 0). */
   conformance?: ConformanceResult;
   /** consistency scenario: acknowledged writes read back after the load. */

@@ -134,8 +134,8 @@ export function evaluate(r: Omit<LoadResult, 'verdict' | 'thresholds'>, t: Thres
   if (scenario?.require429 && c['429'] === 0) {
     reasons.push(`no 429 in ${c.responses} responses: the token endpoint limit was not reached (section 8: over-limit returns 429); raise --connections/--duration/--amount`);
   }
-  if (r.contract && r.contract.violations > 0) {
-    reasons.push(`${r.contract.violations}/${r.contract.checked} 429 responses break the section 7/8 contract (${r.contract.samples[0] ?? ''})`);
+  for (const [id, k] of Object.entries(r.contracts ?? {})) {
+    if (k.violations > 0) reasons.push(`${k.violations}/${k.checked} answers break contract ${id} (${k.rule}: ${k.title}): ${k.samples[0] ?? ''}`);
   }
   for (const rec of r.recovery ?? []) {
     if (!rec.recovered) reasons.push(`backoff client did not get through: ${rec.detail}`);

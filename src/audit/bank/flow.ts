@@ -8,7 +8,7 @@ import type { AuditProfile } from '../index.ts';
 import { controlOperations } from '../../control/index.ts';
 import { loadModel, type Model } from '../../model/index.ts';
 import type { OperationId, SepaAccountState } from '../../model/index.ts';
-import type { ClientMode } from './modes.ts';
+import { BEND, type ClientMode, type OutgoingCall } from './modes.ts';
 import { Http, pick, type Answer } from './http.ts';
 import { TokenManager } from './tokens.ts';
 
@@ -46,7 +46,14 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
   };
   const grantType = String((model.operation('createToken').requestSchema as { properties?: Record<string, { enum?: unknown[] }> })?.properties?.grant_type?.enum?.[0]);
   const tokens = new TokenManager(http, { url: url('createToken'), grantType, clientId: profile.credentials.client_id, clientSecret: profile.credentials.client_secret, bufferMs: profile.token_refresh_buffer_seconds * 1000 * (mode === 'late-refresh' ? 0.2 : 1) }, mode, mode === 'extra-fields' ? { audience: 'partner-api' } : {});
-  const chain = (): Record<string, string> => (mode === 'no-chain-header' ? {} : { [chainHeader]: mode === 'chain-header-name' ? 'base-sepolia' : profile.chain_id });
+  const chain = (): Record<string, string> => ({ [chainHeader]: profile.chain_id });
+  // The faulty switch's bend (modes.ts BEND), if any, on every call to base_url.
+  const bend = mode in BEND ? BEND[mode as keyof typeof BEND] : undefined;
+  const bent = (id: OperationId, headers: Record<string, string>, body: unknown): OutgoingCall => {
+    const call: OutgoingCall = { op: model.operation(id), headers, ...(body !== undefined ? { body } : {}) };
+    bend?.(call, model);
+    return call;
+  };
 
   /** An S2S call; `user` adds the identity header (the EOA, or what the faulty mode sends). */
   const s2s = async (id: OperationId, o: { body?: unknown; params?: Record<string, string>; wallet?: string; email?: string } = {}): Promise<Answer> => {
@@ -54,8 +61,9 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
     const ident: Record<string, string> = {};
     if (o.wallet) ident[casing(walletHeader, mode)] = o.wallet;
     if (o.email && mode === 'two-identity-headers') ident[emailHeader] = o.email;
+    const { headers, body } = bent(id, { ...chain(), ...ident }, o.body);
     const call = () => http.call({
-      method: op.method, url: url(id, o.params), headers: { ...chain(), ...ident }, body: o.body,
+      method: op.method, url: url(id, o.params), headers, body,
       perAttempt: async () => ({ authorization: `Bearer ${await tokens.get()}` }),
     });
     let r = await call();
@@ -66,8 +74,8 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
     return r;
   };
   const asUser = (userToken: string, id: OperationId, o: { body?: unknown; params?: Record<string, string> } = {}) => {
-    const op = model.operation(id);
-    return http.call({ method: op.method, url: url(id, o.params), headers: { ...chain(), authorization: `Bearer ${userToken}` }, body: o.body });
+    const { op, headers, body } = bent(id, { ...chain(), authorization: `Bearer ${userToken}` }, o.body);
+    return http.call({ method: op.method, url: url(id, o.params), headers, body });
   };
   const control = async (id: string, params: Record<string, string>, body?: unknown): Promise<Answer> => {
     const op = controlOperations(model).get(id);
@@ -137,11 +145,10 @@ export async function runPartnerFlow(profile: AuditProfile, opts: FlowOptions = 
     const u2id = userIdOf(u2.body);
     const verify: SepaAccountState = 'ExternalProviderVerificationRequired';
     if (need('second user', u2) && (await control('setSepaCapabilityStatus', { user_id: u2id }, { status: verify })).status < 300) {
-      const chainValue = mode === 'chain-number' ? Number(profile.chain_id) : profile.chain_id;
-      const init = await s2s('initBankAccount', { wallet: eoa2, body: { chain: chainValue } });
+      const init = await s2s('initBankAccount', { wallet: eoa2, body: { chain: profile.chain_id } });
       if (need('init', init)) {
         const signed = await control('signChallenge', { user_id: u2id }, { challenge: pick(init.body, 'challenge') });
-        need('complete', await s2s('completeBankAccount', { wallet: eoa2, body: { chain: chainValue, signed_challenge: pick(signed.body, 'signed_challenge') } }));
+        need('complete', await s2s('completeBankAccount', { wallet: eoa2, body: { chain: profile.chain_id, signed_challenge: pick(signed.body, 'signed_challenge') } }));
       }
     }
 

@@ -1,8 +1,9 @@
 // The sample client's switches. `none` is the conforming client; each faulty switch breaks exactly one
 // client rule (the bank: the audit must name that rule and no other); each benign switch changes
-// something the spec leaves free (the audit must stay clean).
+// something the spec leaves free (the audit must stay clean). A faulty switch that only bends what an
+// API call sends is its FAULTY entry and its BEND entry here, and nothing else.
 
-import type { ClientRuleId } from '../../model/index.ts';
+import type { ClientRuleId, Model, Operation } from '../../model/index.ts';
 
 export const FAULTY = {
   'no-backoff': 'CLIENT-TOKEN-BACKOFF', // retries a 429 at once (still honours Retry-After when given)
@@ -33,6 +34,29 @@ export const BENIGN = [
 ] as const;
 
 export type FaultyMode = keyof typeof FAULTY;
+
+/** An API call of the sample client's flow (flow.ts) as it is about to go out: a bend edits it in place. */
+export interface OutgoingCall {
+  op: Operation;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Faulty switches that bend only what an API call sends, applied by flow.ts to every call to base_url. */
+export const BEND: Partial<Record<FaultyMode, (call: OutgoingCall, model: Model) => void>> = {
+  'no-chain-header': (c, m) => {
+    delete c.headers[m.auth.chain_header];
+  },
+  'chain-header-name': (c, m) => {
+    if (c.headers[m.auth.chain_header] !== undefined) c.headers[m.auth.chain_header] = 'base-sepolia';
+  },
+  'chain-number': (c, m) => {
+    const field = m.clientRule('CLIENT-CHAIN-STRING').facts.field;
+    if (isRecord(c.body) && typeof c.body[field] === 'string') c.body = { ...c.body, [field]: Number(c.body[field]) };
+  },
+};
 export type BenignMode = (typeof BENIGN)[number];
 export type ClientMode = 'none' | FaultyMode | BenignMode;
 

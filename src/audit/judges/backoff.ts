@@ -19,7 +19,7 @@
 // backoff.sim.test.ts measures the false-failure and false-pass rates on seeded client models.
 
 import type { Exchange } from '../types.ts';
-import { cite, ms, notExercised, sentAtLeast, type Judge, type JudgeContext } from './context.ts';
+import { cite, ms, notExercised, sentAtLeast, type Judge, type JudgeContext, type JudgeGroup } from './context.ts';
 
 /**
  * The attempt that followed `ex`: the next call of the same operation (or, unrouted, the same path).
@@ -109,3 +109,9 @@ export const retryAfter: Judge = (ctx) => {
     ? { status: 'pass', message: `Retry-After honoured: ${text}`, exchanges }
     : { status: 'fail', message: `retried before Retry-After elapsed: ${text}`, exchanges };
 };
+
+/** The client rules this file judges, by id (index.ts joins every file's group into JUDGES). */
+export const BACKOFF_JUDGES = {
+  'CLIENT-TOKEN-BACKOFF': tokenBackoff,
+  'CLIENT-RETRY-AFTER': retryAfter,
+} satisfies JudgeGroup;

@@ -3,7 +3,7 @@
 // path the API does not have is still a card number on the wrong host.
 
 import type { Exchange } from '../types.ts';
-import { cite, notExercised, seqs, type Judge } from './context.ts';
+import { cite, notExercised, seqs, type Judge, type JudgeGroup } from './context.ts';
 
 /** 13 to 19 digits, optionally grouped by spaces or dashes, not part of a longer token (hex, ids). */
 const DIGIT_RUN = /(?<![0-9A-Za-z])(?:[0-9][ -]?){12,18}[0-9](?![0-9A-Za-z])/g;
@@ -58,3 +58,8 @@ export const panPciOnly: Judge = (ctx) => {
   if (tokenized.length === 0) return notExercised('the client never called the card-tokenization environment, and sent no card number to base_url');
   return { status: 'pass', message: `${api.length} request(s) to base_url carried no card number; ${tokenized.length} went to pci_url (${cite(seqs(tokenized))})`, exchanges: seqs(tokenized) };
 };
+
+/** The client rules this file judges, by id (index.ts joins every file's group into JUDGES). */
+export const CARD_DATA_JUDGES = {
+  'CLIENT-PAN-PCI-ONLY': panPciOnly,
+} satisfies JudgeGroup;

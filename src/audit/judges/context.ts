@@ -1,6 +1,6 @@
 // What every judge receives: the model, the plan, the rule it judges and the recorded traffic.
 
-import type { ClientRule, Model } from '../../model/types.ts';
+import type { ClientRule, ClientRuleId, Model } from '../../model/types.ts';
 import type { AuditPlan } from '../plan.ts';
 import { sentNoEarlierThan, type Stall } from '../stalls.ts';
 import type { Delivery, Exchange, Judgement } from '../types.ts';
@@ -21,6 +21,9 @@ export interface JudgeContext {
 export const sentAtLeast = (ctx: JudgeContext, ex: Exchange): number => sentNoEarlierThan(ctx.stalls, ex.startMs);
 
 export type Judge = (ctx: JudgeContext) => Judgement;
+
+/** A judges file's rules and their judges: a misspelt id fails tsc, and index.ts fails it while a testable rule has none. */
+export type JudgeGroup = Partial<Record<ClientRuleId, Judge>>;
 
 export const notExercised = (message: string): Judgement => ({ status: 'not-exercised', message, exchanges: [] });
 

@@ -3,7 +3,7 @@
 // request aliases of spec/rules/aliases.yaml; the chain pattern from the operation's request schema.
 
 import type { Exchange } from '../types.ts';
-import { cite, notExercised, seqs, type Judge, type JudgeContext } from './context.ts';
+import { cite, notExercised, seqs, type Judge, type JudgeContext, type JudgeGroup } from './context.ts';
 
 const objectBody = (e: Exchange): Record<string, unknown> | undefined =>
   e.body && typeof e.body === 'object' && !Array.isArray(e.body) ? (e.body as Record<string, unknown>) : undefined;
@@ -57,3 +57,10 @@ export const chainString: Judge = (ctx) => {
   const shown = wrong.slice(0, 3).map((e) => `#${e.seq} ${field}: ${JSON.stringify(objectBody(e)![field])}`).join('; ');
   return { status: 'fail', message: `${wrong.length} call(s) did not send ${field} as a numeric string (${shown})`, exchanges: seqs(wrong) };
 };
+
+/** The client rules this file judges, by id (index.ts joins every file's group into JUDGES). */
+export const FIELD_JUDGES = {
+  'CLIENT-PREFERRED-NAMES': preferredNames,
+  'CLIENT-ALIAS-PAIR-MATCH': aliasPairMatch,
+  'CLIENT-CHAIN-STRING': chainString,
+} satisfies JudgeGroup;

@@ -3,7 +3,7 @@
 // wallet header. Which operation needs what comes from spec/openapi.yaml (parameters, x-user-scoped).
 
 import type { Exchange } from '../types.ts';
-import { cite, headerOf, notExercised, seqs, type Judge } from './context.ts';
+import { cite, headerOf, notExercised, seqs, type Judge, type JudgeGroup } from './context.ts';
 
 export const chainHeader: Judge = (ctx) => {
   const name = ctx.rule.facts.header;
@@ -48,3 +48,10 @@ export const walletHeaderEoa: Judge = (ctx) => {
   if (wrong.length === 0) return { status: 'pass', message: `${judged.length} call(s) carried ${header}; none named one of the ${smart.size} Smart Wallet address(es) the API reported`, exchanges: seqs(judged) };
   return { status: 'fail', message: `${wrong.length} call(s) (${cite(seqs(wrong))}) sent a Smart Wallet address in ${header}; it carries the user's EOA (user_address)`, exchanges: seqs(wrong) };
 };
+
+/** The client rules this file judges, by id (index.ts joins every file's group into JUDGES). */
+export const HEADER_JUDGES = {
+  'CLIENT-CHAIN-HEADER': chainHeader,
+  'CLIENT-ONE-IDENTITY-HEADER': oneIdentityHeader,
+  'CLIENT-WALLET-HEADER-EOA': walletHeaderEoa,
+} satisfies JudgeGroup;

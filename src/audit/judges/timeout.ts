@@ -2,7 +2,7 @@
 // the client abandons a request the audit stalls: its socket closes, or a new attempt arrives.
 
 import { sentNoEarlierThan } from '../stalls.ts';
-import { ms, notExercised, sentAtLeast, specValue, type Judge } from './context.ts';
+import { ms, notExercised, sentAtLeast, specValue, type Judge, type JudgeGroup } from './context.ts';
 
 /** "About" the timeout: from half of it to half again, plus a scheduling margin for a loaded host. */
 const LOW = 0.5;
@@ -29,3 +29,8 @@ export const requestTimeout: Judge = (ctx) => {
     ? { status: 'pass', message: `${text} (timeout about ${ms(t)})`, exchanges }
     : { status: 'fail', message: `${text}; the client is to time out about ${ms(t)} (scaled from ${specValue(ctx, 'request_timeout')}) after sending`, exchanges };
 };
+
+/** The client rules this file judges, by id (index.ts joins every file's group into JUDGES). */
+export const TIMEOUT_JUDGES = {
+  'CLIENT-REQUEST-TIMEOUT': requestTimeout,
+} satisfies JudgeGroup;

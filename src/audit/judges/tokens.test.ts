@@ -9,7 +9,7 @@ import type { Exchange } from '../types.ts';
 import { JUDGES } from './index.ts';
 
 const model = await loadModel();
-const judge = (exchanges: Exchange[]) => JUDGES['CLIENT-TOKEN-REFRESH-BUFFER']({ model, plan: DEFAULT_PLAN, rule: model.clientRule('CLIENT-TOKEN-REFRESH-BUFFER'), exchanges, deliveries: [], webhooks: false, stalls: [] });
+const judge = (exchanges: Exchange[]) => JUDGES['CLIENT-TOKEN-REFRESH-BUFFER']!({ model, plan: DEFAULT_PLAN, rule: model.clientRule('CLIENT-TOKEN-REFRESH-BUFFER'), exchanges, deliveries: [], webhooks: false, stalls: [] });
 
 const expSec = 3_000_000;
 const exp = expSec * 1000;

@@ -3,7 +3,7 @@
 // second can be byte-identical. Buffers are the plan's scaled ones (the spec's 5 minutes).
 
 import type { Exchange } from '../types.ts';
-import { cite, notExercised, sentAtLeast, seqs, specValue, type Judge, type JudgeContext } from './context.ts';
+import { cite, notExercised, sentAtLeast, seqs, specValue, type Judge, type JudgeContext, type JudgeGroup } from './context.ts';
 
 const isTokenCall = (e: Exchange) => e.operationId === 'createToken';
 
@@ -105,3 +105,9 @@ export const refreshBuffer: Judge = (ctx) => {
     exchanges: reached.map((t) => t.seq),
   };
 };
+
+/** The client rules this file judges, by id (index.ts joins every file's group into JUDGES). */
+export const TOKEN_JUDGES = {
+  'CLIENT-TOKEN-CACHE': tokenCache,
+  'CLIENT-TOKEN-REFRESH-BUFFER': refreshBuffer,
+} satisfies JudgeGroup;

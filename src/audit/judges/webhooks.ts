@@ -1,7 +1,7 @@
 // The client's webhook receiver (section 6), judged from the audit's deliveries to --webhook-url:
 // repeated, late, with both names of each alias pair and an unknown extra field.
 
-import { notExercised, type Judge } from './context.ts';
+import { notExercised, type Judge, type JudgeGroup } from './context.ts';
 
 export const webhookAccept: Judge = (ctx) => {
   if (!ctx.webhooks) return notExercised('no --webhook-url: the audit delivered no webhooks');
@@ -12,3 +12,8 @@ export const webhookAccept: Judge = (ctx) => {
   const shown = bad.slice(0, 4).map((d) => `delivery ${d.seq} ${d.path} (${d.attempt}): ${d.status ?? d.error}`).join('; ');
   return { status: 'fail', message: `the receiver refused ${bad.length} of ${ctx.deliveries.length} deliveries: ${shown}`, exchanges: [], deliveries: bad.map((d) => d.seq) };
 };
+
+/** The client rules this file judges, by id (index.ts joins every file's group into JUDGES). */
+export const WEBHOOK_JUDGES = {
+  'CLIENT-WEBHOOK-ACCEPT': webhookAccept,
+} satisfies JudgeGroup;

@@ -1,0 +1,147 @@
+// Follows the three recipes of docs/extend-the-toolkit.md ("adding an error row", "adding a load
+// response contract", "adding a client rule") on one scratch copy of the repository, so they share one
+// copy, one generate and one typecheck (the edits are in error-row.ts, load-contract.ts and
+// client-rule.ts). The model steps alone leave the generator naming the missing driver and tsc naming
+// exactly the files the remaining steps edit; all steps together typecheck, and each recipe's new
+// rule or contract is judged, passes on a conforming target or client, fails on the one breaking it
+// and shows in the reports. No pinned count or list to edit elsewhere: the tests near each change
+// pass as they are.
+
+import { spawn } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addFaultyMode, addJudge, addLibraryExpectation, addRule, MODE, RULE_ID } from './client-rule.ts';
+import { addDriver, addReferenceStep, addRow, addVariant, CHECK_ID, ROW_ID, VARIANT_ID } from './error-row.ts';
+import { addBreakingTarget, addContract, CONTRACT_ID, listOnScenario } from './load-contract.ts';
+import { log, run, scratchCopy, tscErrorFiles, type Ran } from './scratch.ts';
+
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** tsc on the copy; incremental, so the second run re-checks only what the remaining steps changed. */
+const tsc = (dir: string) => run(dir, 'npx', ['tsc', '--noEmit', '-p', '.', '--incremental', '--tsBuildInfoFile', path.join(dir, '.recipe.tsbuildinfo')], 600_000);
+
+/** `baas-conform audit` with reports while the sample client runs in `mode` against it, ended by SIGTERM once the client is done. */
+async function auditWithSampleClient(dir: string, name: string, mode: string): Promise<{ audit: Ran; client: Ran; out: string }> {
+  const out = path.join(dir, `audit-${name}`);
+  const profile = path.join(dir, `audit-${name}.json`);
+  const child = spawn('node', ['bin/baas-conform.js', 'audit', '--port', '0', '--pci-port', '0', '--duration', '120', '--profile-out', profile, '--report-dir', out], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  child.stdout.on('data', (b: Buffer) => (text += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (text += b.toString()));
+  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+  try {
+    const client = await run(dir, 'npx', ['tsx', 'examples/clients/sample-client.ts', '--profile', profile, '--duration', '0', '--mode', mode], 120_000);
+    child.kill('SIGTERM');
+    const code = await exited;
+    return { audit: { code, out: text }, client, out };
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+/** The tests the changes touch: model, generator staleness and coverage, mutant bank and coverage, reference auth, single-source scan, the load contracts, the client judges. */
+const NEAR = [
+  'src/model/load.test.ts', 'generators/suites.test.ts', 'src/mutants/registry.test.ts', 'src/mutants/mutation-coverage.test.ts', 'src/reference/auth.test.ts', 'test/architecture/single-source.test.ts',
+  'src/load/contract.test.ts', 'src/audit/judges/judges.test.ts',
+];
+
+describe('the recipes of docs/extend-the-toolkit.md, on one scratch copy', () => {
+  let dir: string;
+  beforeAll(async () => {
+    const t0 = performance.now();
+    dir = await scratchCopy();
+    console.log(`recipe scratch copy in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('the model steps alone fail naming the files the other steps edit; all steps generate and typecheck', async () => {
+    // Error row, steps 1-2: the row alone makes the generator name the driver it lacks.
+    await addRow(dir);
+    const first = await run(dir, 'npx', ['tsx', 'generators/index.ts']);
+    log('error row 1-2: row + npm run generate', first);
+    expect(first.code).not.toBe(0);
+    expect(first.out).toMatch(new RegExp(`${ROW_ID}.*suites/drivers/errors.ts has no driver`));
+    await addDriver(dir);
+    await addReferenceStep(dir);
+    await addVariant(dir);
+
+    // Client rule, steps 1-2; load contract, steps 1-2 (contract and scenario, no breaking target yet).
+    await addRule(dir);
+    await addContract(dir);
+    await listOnScenario(dir);
+    const gen = await run(dir, 'npx', ['tsx', 'generators/index.ts']);
+    log('npm run generate', gen);
+    expect(gen.code, gen.out).toBe(0);
+    const ids = await readFile(path.join(dir, 'src/generated/ids.ts'), 'utf8');
+    expect(ids).toContain(JSON.stringify(ROW_ID));
+    expect(ids).toContain(JSON.stringify(RULE_ID));
+    expect(await readFile(path.join(dir, 'suites/generated/errors.ts'), 'utf8')).toContain(`id: ${JSON.stringify(CHECK_ID)}`);
+
+    // tsc names exactly the files the remaining steps edit: the client rule's judge registry and
+    // library expectations, the load contract's breaking target.
+    const partial = await tsc(dir);
+    log('typecheck before the judge, the library expectation and the breaking target', partial);
+    expect(partial.code).not.toBe(0);
+    expect(tscErrorFiles(partial.out)).toEqual(['src/audit/bank/libraries.ts', 'src/audit/judges/index.ts', 'src/load/contract.test.ts']);
+    expect(partial.out).toContain(RULE_ID);
+    expect(partial.out).toContain(CONTRACT_ID);
+
+    await addJudge(dir);
+    await addLibraryExpectation(dir);
+    await addFaultyMode(dir);
+    await addBreakingTarget(dir);
+    const table = await run(dir, 'npx', ['tsx', 'test/recipe/update-library-table.ts']);
+    expect(table.code, table.out).toBe(0);
+    expect(await readFile(path.join(dir, 'docs/certify-your-client.md'), 'utf8')).toMatch(new RegExp(`^\\| ${RULE_ID} \\| \\*\\*pass\\*\\*`, 'm'));
+    const full = await tsc(dir);
+    log('typecheck', full);
+    expect(full.code, full.out).toBe(0);
+  }, 1_200_000);
+
+  // The three proofs are independent commands on the finished copy, and mostly wait (backoff, audits): they run side by side.
+  it.concurrent('error row: the check passes on the reference and the selftest credits it with the variant', async () => {
+    const pass = await run(dir, 'node', ['bin/baas-conform.js', 'run', '--check', CHECK_ID]);
+    log(`run --check ${CHECK_ID}`, pass);
+    expect(pass.code, pass.out).toBe(0);
+    expect(pass.out).toMatch(/1 passed/);
+    const self = await run(dir, 'node', ['bin/baas-conform.js', 'selftest', '--variant', VARIANT_ID, '--workers', '0']);
+    log(`selftest --variant ${VARIANT_ID}`, self);
+    expect(self.code, self.out).toBe(0);
+    expect(self.out).toMatch(new RegExp(`${esc(VARIANT_ID)}\\s+faulty\\s+${ROW_ID}\\s+${esc(CHECK_ID)}`));
+  }, 600_000);
+
+  it.concurrent('client rule: the faulty mode is named by exactly the new rule; the conforming client passes it; the audit reports show it', async () => {
+    const [self, faulty, conforming] = await Promise.all([
+      run(dir, 'node', ['bin/baas-conform.js', 'selftest', '--variant', `client:${MODE}`]),
+      auditWithSampleClient(dir, 'faulty', MODE),
+      auditWithSampleClient(dir, 'conforming', 'none'),
+    ]);
+    log(`selftest --variant client:${MODE}`, self);
+    expect(self.code, self.out).toBe(0);
+    expect(self.out).toMatch(new RegExp(`^${esc(MODE)}\\s+faulty\\s+${RULE_ID}\\s+${RULE_ID} \\(0, 1\\)$`, 'm'));
+    const outcome = async (out: string) => {
+      const json = JSON.parse(await readFile(path.join(out, 'audit.json'), 'utf8')) as { rules: { id: string; outcome: string }[] };
+      return json.rules.find((r) => r.id === RULE_ID)?.outcome;
+    };
+    log('audit (faulty client)', faulty.audit);
+    log('audit (conforming client)', conforming.audit);
+    expect(await outcome(faulty.out), faulty.audit.out).toBe('warn');
+    expect(await outcome(conforming.out), conforming.audit.out).toBe('pass');
+    for (const a of [faulty, conforming]) {
+      expect(await readFile(path.join(a.out, 'audit.html'), 'utf8')).toContain(RULE_ID);
+      expect(await readFile(path.join(a.out, 'junit.xml'), 'utf8')).toContain(`name="${RULE_ID}`);
+      expect(a.audit.out).toContain(RULE_ID);
+    }
+  }, 600_000);
+
+  it.concurrent('load contract: judged and holding on the reference, failing on the breaking target, in the reports; the tests near every change pass', async () => {
+    const near = await run(dir, 'npx', ['vitest', 'run', '--reporter=verbose', ...NEAR], 900_000);
+    log('tests near the changes', near);
+    expect(near.code, near.out).toBe(0);
+    expect(near.out).toMatch(new RegExp(`${esc(CONTRACT_ID)} is judged and holds on the reference`));
+    expect(near.out).toMatch(new RegExp(`${esc(CONTRACT_ID)} fails on a target breaking it`));
+  }, 900_000);
+});
