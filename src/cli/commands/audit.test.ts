@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -47,7 +47,11 @@ describe('baas-conform audit', () => {
 
   it.concurrent('prints the profile first, judges the client until SIGTERM, writes the three reports and exits 1 on a broken rule', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'audit-'));
-    const child = spawn(process.execPath, ['bin/baas-conform.js', 'audit', '--report-dir', dir], { cwd: join(import.meta.dirname, '..', '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    // A plan without waits (--faults): the broken rule here is the chain's JSON type, which no timing
+    // decides; the default plan's waits (Retry-After 3 s and 2 s, a 4 s stall) are the bank's to judge.
+    const plan = join(dir, 'no-waits.yaml');
+    await writeFile(plan, 'token_bursts: []\nretry_after: []\nother_burst: null\nstall: null\n');
+    const child = spawn(process.execPath, ['bin/baas-conform.js', 'audit', '--faults', plan, '--report-dir', dir], { cwd: join(import.meta.dirname, '..', '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
     const first = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`exited ${code}`)));
@@ -60,6 +64,8 @@ describe('baas-conform audit', () => {
     expect(await code).toBe(1);
     const json = JSON.parse(await readFile(join(dir, 'audit.json'), 'utf8'));
     expect(json.rules.filter((r: any) => r.outcome === 'fail').map((r: any) => r.id)).toEqual(['CLIENT-CHAIN-STRING']);
+    // The plan given was the one imposed: no 429 carried a Retry-After.
+    expect(json.rules.find((r: any) => r.id === 'CLIENT-RETRY-AFTER').outcome).toBe('not-exercised');
     expect(await readFile(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="client-audit" name="CLIENT-CHAIN-STRING[^"]*"><failure/);
     const html = await readFile(join(dir, 'audit.html'), 'utf8');
     expect(html).toContain('CLIENT-CHAIN-STRING');
