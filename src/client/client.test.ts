@@ -3,11 +3,24 @@ import { SkipSignal } from '../checks/signals.ts';
 import type { Exchange } from '../events/index.ts';
 import type { Model } from '../model/types.ts';
 import { TransportError, backoffDelay, parseRetryAfter, RETRY_DEFAULTS } from './index.ts';
-import { loopback, transportError } from './testing.ts';
+import { loopback, transportError, type Loopback } from './testing.ts';
 
 const net = loopback({ s2s_signing_secret: 'signing-key-xyz' });
 const { serve, session } = net;
 afterEach(net.close);
+
+/**
+ * The tests that wait out Retry-After (whole seconds) run side by side, each on servers of its own,
+ * closed when it ends (afterEach would close the others' too).
+ */
+async function alone<T>(test: (n: Loopback) => Promise<T>): Promise<T> {
+  const own = loopback({ s2s_signing_secret: 'signing-key-xyz' });
+  try {
+    return await test(own);
+  } finally {
+    await own.close();
+  }
+}
 
 async function transportCode(p: Promise<unknown>): Promise<string> {
   return (await transportError(p)).code;
@@ -34,7 +47,23 @@ describe('HttpSession client', () => {
     expect(await transportCode(s.client('t').send({ path: '/x' }))).toBe('TIMEOUT');
   });
 
-  it('retries 429 honouring Retry-After, and records each attempt', async () => {
+  it('does not retry with noRetry; a 429 that never ends is RATE_LIMITED after maxRetries, never the answer', async () => {
+    let hits = 0;
+    const url = await serve((_req, res) => {
+      hits++;
+      res.writeHead(429);
+      res.end();
+    });
+    const s = session(url, { retry: { baseMs: 1, capMs: 2 } });
+    expect((await s.client('a').send({ path: '/', noRetry: true })).status).toBe(429);
+    expect(hits).toBe(1);
+    const c = s.client('b');
+    const p = c.send({ path: '/' });
+    expect(await transportCode(p)).toBe('RATE_LIMITED');
+    expect(hits).toBe(1 + 1 + RETRY_DEFAULTS.maxRetries);
+  });
+
+  it.concurrent('retries 429 honouring Retry-After, and records each attempt', () => alone(async ({ serve, session }) => {
     let hits = 0;
     const url = await serve((_req, res) => {
       hits++;
@@ -55,25 +84,9 @@ describe('HttpSession client', () => {
       [2, 200],
     ]);
     expect(c.count).toBe(2);
-  });
+  }));
 
-  it('does not retry with noRetry; a 429 that never ends is RATE_LIMITED after maxRetries, never the answer', async () => {
-    let hits = 0;
-    const url = await serve((_req, res) => {
-      hits++;
-      res.writeHead(429);
-      res.end();
-    });
-    const s = session(url, { retry: { baseMs: 1, capMs: 2 } });
-    expect((await s.client('a').send({ path: '/', noRetry: true })).status).toBe(429);
-    expect(hits).toBe(1);
-    const c = s.client('b');
-    const p = c.send({ path: '/' });
-    expect(await transportCode(p)).toBe('RATE_LIMITED');
-    expect(hits).toBe(1 + 1 + RETRY_DEFAULTS.maxRetries);
-  });
-
-  it('ends a 429 storm at the wait bound (counted in Retry-After sleeps, not attempts), naming the rate limit', async () => {
+  it.concurrent('ends a 429 storm at the wait bound (counted in Retry-After sleeps, not attempts), naming the rate limit', () => alone(async ({ serve, session }) => {
     let hits = 0;
     const url = await serve((_req, res) => {
       hits++;
@@ -94,9 +107,9 @@ describe('HttpSession client', () => {
     expect(hits).toBe(3);
     // The sleeps were slow waiting: the check's time limit follows them.
     expect(c.slowMs).toBeGreaterThanOrEqual(1900);
-  });
+  }));
 
-  it('waits a 429 out past one request budget: each attempt gets the whole budget, the sleep is not charged to it', async () => {
+  it.concurrent('waits a 429 out past one request budget: each attempt gets the whole budget, the sleep is not charged to it', () => alone(async ({ serve, session }) => {
     let hits = 0;
     const url = await serve((_req, res) => {
       hits++;
@@ -109,7 +122,7 @@ describe('HttpSession client', () => {
     const res = await session(url, { timeoutBudgetMs: 500 }).client('patient').send({ path: '/x' });
     expect(res.status).toBe(200);
     expect(hits).toBe(4);
-  });
+  }));
 
   it('aborts a 20 MB streaming body with BODY_TOO_LARGE, holding at most the limit plus one chunk', async () => {
     const chunk = Buffer.alloc(64 * 1024, 'a');

@@ -6,11 +6,24 @@ import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH, jsonDepth } from './decode.ts';
 import { TransportError } from './index.ts';
-import { loopback, transportError } from './testing.ts';
+import { loopback, transportError, type Loopback } from './testing.ts';
 
 const net = loopback();
 const { serve, session } = net;
 afterEach(net.close);
+
+/**
+ * The two tests that wait out Retry-After (whole seconds) run side by side, each on servers of its
+ * own, closed when it ends (afterEach would close the other's too).
+ */
+async function alone<T>(test: (n: Loopback) => Promise<T>): Promise<T> {
+  const own = loopback();
+  try {
+    return await test(own);
+  } finally {
+    await own.close();
+  }
+}
 
 describe('content codings', () => {
   it('asks for gzip, deflate and br, and decodes each (and a chain of two)', async () => {
@@ -96,7 +109,7 @@ describe('hostile bodies and timing', () => {
     expect(err.message).toContain('within 1000 ms');
   });
 
-  it('bounds a storm of 429s by the wait bound, not the request budget, ending RATE_LIMITED (never the 429 as an answer)', async () => {
+  it.concurrent('bounds a storm of 429s by the wait bound, not the request budget, ending RATE_LIMITED (never the 429 as an answer)', () => alone(async ({ serve, session }) => {
     let hits = 0;
     const url = await serve((_req, res) => {
       hits++;
@@ -107,9 +120,9 @@ describe('hostile bodies and timing', () => {
     expect(err.code).toBe('RATE_LIMITED');
     // Retry-After 1 s within a 3 s wait bound: three waits, four attempts, not 50.
     expect(hits).toBe(4);
-  });
+  }));
 
-  it('gives a retry after a 429 a whole budget: an answer within it is not a TIMEOUT (429 within backoff plus latency)', async () => {
+  it.concurrent('gives a retry after a 429 a whole budget: an answer within it is not a TIMEOUT (429 within backoff plus latency)', () => alone(async ({ serve, session }) => {
     let hits = 0;
     const url = await serve((_req, res) => {
       hits++;
@@ -125,7 +138,7 @@ describe('hostile bodies and timing', () => {
     // bound: the 1.3 s of slack it had over backoff plus server delay is what a busy machine eats.
     expect(res.status).toBe(200);
     expect(hits).toBe(2);
-  });
+  }));
 
   it('stops a retry sleep and a stalled answer when the check is aborted', async () => {
     const url = await serve((req, res) => {

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../src/model/index.ts';
 import { BUDGET_MS, describeBad, pathsOf, runBehindProxy } from './harness.ts';
 
-describe('429 storms on the API (the token endpoint and the test-control API are left alone)', () => {
+// The two runs side by side: each has its own reference and proxy, and mostly waits out Retry-After
+// (about 10 s of CPU for both, 30-70 s of wall one after the other).
+describe.concurrent('429 storms on the API (the token endpoint and the test-control API are left alone)', () => {
   it('a storm that ends (each stormed request line answers 429 nine times in a row) is waited out: every check passes', async () => {
     const run = await runBehindProxy({ misbehaviour: 'storm-429', every: 9, maxHits: 6 });
     expect(run.error, String(run.error)).toBeUndefined();

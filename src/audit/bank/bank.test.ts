@@ -9,9 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../model/index.ts';
 import { PACKAGE_ROOT } from '../../package/index.ts';
 import { DEFAULT_MIN_EXERCISED } from '../verdict.ts';
-import { auditLibrary, BANK_ENTRIES, expectedExits, runBank } from './index.ts';
+import { DEFAULT_PLAN } from '../plan.ts';
+import { auditLibrary, BANK_DURATION_MS, BANK_ENTRIES, BANK_MODES, bankDuration, expectedExits, runBank } from './index.ts';
 import { LIBRARY_CLIENTS, libraryTable } from './libraries.ts';
-import { FAULTY } from './modes.ts';
+import { FAULTY, type ClientMode } from './modes.ts';
 
 const TABLE = /<!-- library-clients: src\/audit\/bank\/bank\.test\.ts holds it equal to libraryTable\(\) -->\n([\s\S]*?)\n<!-- \/library-clients -->/;
 
@@ -40,8 +41,12 @@ describe('client bank', () => {
     expect(r.verdict).toBeUndefined();
   });
 
-  it('a default configuration run too briefly to meet the renewal bursts ends inconclusive (exit 4) naming the rules it never showed, and fails under --strict', async () => {
-    const r = await auditLibrary(LIBRARY_CLIENTS.find((c) => c.id === 'undici-retry-agent')!, 3000);
+  // The two audits below only wait (Retry-After, stalls, renewals), each on its own servers: side by side.
+  it.concurrent('a default configuration run too briefly to meet the renewal bursts ends inconclusive (exit 4) naming the rules it never showed, and fails under --strict', async () => {
+    // Briefly: tokens live a minute, so the run ends long before the first renewal and its bursts, however
+    // slowly a loaded host runs the flow (with the default 9 s a slow flow reached the refresh buffer).
+    const plan = { ...DEFAULT_PLAN, scale: { ...DEFAULT_PLAN.scale, token_lifetime_seconds: 60 } };
+    const r = await auditLibrary(LIBRARY_CLIENTS.find((c) => c.id === 'undici-retry-agent')!, 3000, plan);
     const judged = r.verdict!.counts.pass + r.verdict!.counts.fail + r.verdict!.counts.warn;
     expect(judged, r.verdict!.inconclusive).toBeLessThan(DEFAULT_MIN_EXERCISED);
     expect(r.verdict!.counts.fail).toBe(0);
@@ -51,9 +56,21 @@ describe('client bank', () => {
     expect(r.strictExitCode).toBe(1);
   }, 60_000);
 
-  it('catches every faulty client by its rule, leaves the others clean, and judges each library client as expected', async () => {
+  it.concurrent('catches every faulty client by its rule, leaves the others clean, and judges each library client as expected', async () => {
     const model = await loadModel();
-    const results = await runBank(BANK_ENTRIES, 5);
+    // Each audit mostly waits out the plan's Retry-After, stall and token renewals (the whole bank is
+    // about 10 s of CPU): the long modes (renewals, ~30 s) start first, all at once, and five more
+    // slots take the short ones (~8 s each) beside them, so the modes end with the library clients
+    // (p-retry's 1-2-4-8-16 s waits through a renewal burst, ~45 s) instead of after them. The timeout
+    // modes go last: short-timeout gives up after 300 ms, less than the event loop's lag while twenty
+    // audits start at once on a loaded host (load 24: its first token call timed out before it could
+    // read the Retry-After it was answered), and no-timeout waits out the 4 s stall and so meets a
+    // renewal burst, whose waits a lagging loop cuts (load 19: it failed CLIENT-TOKEN-BACKOFF too).
+    const TIMEOUT_MODES = ['no-timeout', 'short-timeout'];
+    const weight = (e: string) => (e.startsWith('lib:') ? BANK_DURATION_MS : bankDuration(e as ClientMode)) - (TIMEOUT_MODES.includes(e) ? 1 : 0);
+    const longestFirst = [...BANK_ENTRIES].sort((a, b) => weight(b) - weight(a));
+    const long = BANK_MODES.filter((m) => bankDuration(m) > 0).length;
+    const results = await runBank(longestFirst, long + 5);
     const table = results.map((r) => `${r.mode}: caught [${r.caught.join(', ')}] exit ${r.exitCode} strict ${r.strictExitCode}${r.mismatches?.length ? ` mismatches ${r.mismatches.join('; ')}` : ''}`);
     expect(results.filter((r) => !r.ok).map((r) => `${r.mode} expected ${r.expected ?? (r.mode.startsWith('lib:') ? 'libraries.ts' : 'clean')}, ${table.find((t) => t.startsWith(`${r.mode}:`))}`)).toEqual([]);
     const conforming = results.find((r) => r.mode === 'none')!;

@@ -80,7 +80,8 @@ export function expectedExits(c: LibraryClient): { exitCode: number; strictExitC
 /** Upper bound of a library client's run: its renewals, plus a library that waits out every stall. */
 const LIBRARY_LIMIT_MS = 45_000;
 
-export async function auditLibrary(client: LibraryClient, durationMs = BANK_DURATION_MS): Promise<BankResult> {
+/** `plan`: the audit's fault plan (default DEFAULT_PLAN). */
+export async function auditLibrary(client: LibraryClient, durationMs = BANK_DURATION_MS, plan?: unknown): Promise<BankResult> {
   const started = Date.now();
   const missing = await missingPackages(client.packages);
   if (missing.length) {
@@ -88,7 +89,7 @@ export async function auditLibrary(client: LibraryClient, durationMs = BANK_DURA
     return { mode: `lib:${client.id}`, caught: [], exitCode: -1, strictExitCode: -1, ok: true, unavailable, ms: Date.now() - started };
   }
   const receiver = await startReceiver();
-  const audit = await startAudit({ webhookUrl: receiver.url });
+  const audit = await startAudit({ webhookUrl: receiver.url, ...(plan === undefined ? {} : { plan }) });
   try {
     await runApp(audit.profile, await client.transport(audit.profile), client.policy, { durationMs, limitMs: LIBRARY_LIMIT_MS });
     const verdict = await audit.verdict();
