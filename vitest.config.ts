@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongFirstSequencer from './test/long-first.ts';
 
 export default defineConfig({
   test: {
@@ -17,5 +18,8 @@ export default defineConfig({
     // time. The slowest files mostly wait (held answers, token windows, webhook waits, child processes),
     // so two files at once on two cores; more cores keep the default.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The longest files first (test/long-first.ts): without it a fresh clone starts files by size and
+    // the selftest began after 150 others, then ran on alone.
+    sequence: { sequencer: LongFirstSequencer },
   },
 });
