@@ -113,22 +113,15 @@ describe.skipIf(skip)('run report in Chromium', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bc-browser-run-'));
-    // The browser starts while the runs run (the passing run needs the failing one as its baseline);
-    // the contexts and the four pages then open at once.
-    const launched = launchBrowser();
-    try {
-      fail = await failingRun(join(dir, 'fail'));
-      pass = await passingRun(join(dir, 'pass'), join(dir, 'fail', 'results.json'));
-    } finally {
-      browser = await launched;
-    }
-    [on, off] = await Promise.all([watchedContext(browser, true), watchedContext(browser, false)]);
-    [pages.passOn, pages.failOn, pages.passOff, pages.failOff] = await Promise.all([
-      openReport(on.context, pass.html),
-      openReport(on.context, fail.html),
-      openReport(off.context, pass.html),
-      openReport(off.context, fail.html),
-    ]);
+    browser = await launchBrowser();
+    fail = await failingRun(join(dir, 'fail'));
+    pass = await passingRun(join(dir, 'pass'), join(dir, 'fail', 'results.json'));
+    on = await watchedContext(browser, true);
+    off = await watchedContext(browser, false);
+    pages.passOn = await openReport(on.context, pass.html);
+    pages.failOn = await openReport(on.context, fail.html);
+    pages.passOff = await openReport(off.context, pass.html);
+    pages.failOff = await openReport(off.context, fail.html);
   }, 240_000);
 
   afterAll(async () => {
