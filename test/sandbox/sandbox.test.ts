@@ -46,12 +46,10 @@ const skipped = (checks: CheckResult[]) => checks.filter((c) => c.verdict === 's
 
 describe('a sandbox without our control API', () => {
   it('through the adapter file, external receiver and out-of-band provider skips no more checks than with the control API, and meets --min-coverage 0.9', async () => {
-    // Two sandboxes, two independent runs (they mostly wait on webhooks and held answers): at once.
-    const [before, sb] = await Promise.all([sandbox(), sandbox()]);
-    const [withControl, viaAdapter] = await Promise.all([
-      runConformance({ profile: before.controlProfile, env: {}, numRuns: 3 }),
-      cliRun(sb.sandboxProfile, sb.env, ['--min-coverage', '0.9']),
-    ]);
+    const before = await sandbox();
+    const withControl = await runConformance({ profile: before.controlProfile, env: {}, numRuns: 3 });
+    const sb = await sandbox();
+    const viaAdapter = await cliRun(sb.sandboxProfile, sb.env, ['--min-coverage', '0.9']);
     expect(viaAdapter.stderr).toBe('');
     expect(viaAdapter.results.checks.filter((c: CheckResult) => c.verdict === 'fail')).toEqual([]);
     expect(viaAdapter.code).toBe(0);
@@ -73,11 +71,7 @@ describe('a sandbox without our control API', () => {
   it('--min-coverage 0.9 fails (exit 1, saying why) with neither control API nor adapter', async () => {
     const sb = await sandbox();
     const { control_adapter: _a, webhooks: _w, ...bare } = sb.sandboxProfile;
-    // The 3DS-only run (below) skips every check before a request: it runs beside the full one.
-    const [r, threeDs] = await Promise.all([
-      cliRun({ ...bare, idp: { enabled: true } }, {}, ['--min-coverage', '0.9']),
-      cliRun({ ...bare, idp: { enabled: true } }, {}, ['--check', 'states.3ds.model', '--check', 'states.3ds.expiry', '--check', 'states.3ds.no-replay']),
-    ]);
+    const r = await cliRun({ ...bare, idp: { enabled: true } }, {}, ['--min-coverage', '0.9']);
     expect(r.code).toBe(1);
     expect(r.results.checks.filter((c: CheckResult) => c.verdict === 'fail')).toEqual([]);
     expect(r.stderr).toMatch(/^coverage \d+\.\d% of testable rules exercised \(\d+ of \d+\) is below --min-coverage 0\.9 \(90\.0%\); most skipped: /);
@@ -89,6 +83,7 @@ describe('a sandbox without our control API', () => {
     expect(controlSkips.filter((c: CheckResult) => c.requests > 0).map((c: CheckResult) => c.checkId)).toEqual([]);
     // Without --min-coverage, checks that all skip for want of control judged nothing: inconclusive (exit 4), never a pass.
     // (states.3ds.never-401 judges a made-up transaction id without control: left out.)
+    const threeDs = await cliRun({ ...bare, idp: { enabled: true } }, {}, ['--check', 'states.3ds.model', '--check', 'states.3ds.expiry', '--check', 'states.3ds.no-replay']);
     expect(threeDs.code).toBe(4);
     expect(threeDs.stdout).toMatch(/Exit 4: INCONCLUSIVE: the run judged nothing because all \d+ selected checks skipped \(\d+: needs control operation/);
   }, 400_000);
@@ -100,11 +95,10 @@ describe('a sandbox without our control API', () => {
     expect(without).not.toContain('advanceClock');
     const file = join(dir, 'no-clock.yaml');
     await writeFile(file, without);
-    const [full, sb] = await Promise.all([sandbox(), sandbox(file)]);
-    const [all, partial] = await Promise.all([
-      runConformance({ profile: full.sandboxProfile, env: full.env, numRuns: 3 }),
-      runConformance({ profile: sb.sandboxProfile, env: sb.env, numRuns: 3 }),
-    ]);
+    const full = await sandbox();
+    const all = await runConformance({ profile: full.sandboxProfile, env: full.env, numRuns: 3 });
+    const sb = await sandbox(file);
+    const partial = await runConformance({ profile: sb.sandboxProfile, env: sb.env, numRuns: 3 });
     const needing = (await loadChecks()).filter((c) => c.needs?.includes('control:advanceClock')).map((c) => c.id).sort();
     expect(needing.length).toBeGreaterThan(0);
     const newlySkipped = skipped(partial.results).filter((id) => !skipped(all.results).includes(id));
