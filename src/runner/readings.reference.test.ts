@@ -58,7 +58,8 @@ async function runCase(c: Case, strict: boolean) {
   }
 }
 
-describe('readings warn with their sentence; --strict fails them', () => {
+// Each case has its own reference (and proxy): independent, and one waits out a 5 s webhook wait, so at once.
+describe.concurrent('readings warn with their sentence; --strict fails them', () => {
   for (const c of CASES) {
     it(`${c.variant ?? 'the reference'}: ${c.check} passes with the ${c.rule} ${c.reading} warning, and --strict exits 1`, async () => {
       const sentence = reading(await loadModel(), c.rule, c.reading).sentence;

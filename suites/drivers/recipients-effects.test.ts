@@ -9,7 +9,7 @@ const CHECK = 'transfers.recipients.delete-effect';
 
 const run = (variantId: string | undefined, edit?: (p: TargetProfile) => TargetProfile) => runOneOnVariant(CHECK, variantId, edit);
 
-describe('a recipient delete takes effect, read back by its id', () => {
+describe.concurrent('a recipient delete takes effect, read back by its id', () => {
   it('recipients.delete.noop: fails naming ENDPOINT-RECIPIENT-DELETE-EFFECT', async () => {
     const r = await run('recipients.delete.noop');
     expect(r.verdict, JSON.stringify(r.reason)).toBe('fail');

@@ -5,30 +5,29 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runConformance } from '../../src/api/index.ts';
-import { startReference, type ReferenceServer } from '../../src/reference/index.ts';
+import { startReference } from '../../src/reference/index.ts';
 
 const CHECK = 'transfers.push-to-card.end-to-end';
-
-const open: ReferenceServer[] = [];
-afterEach(async () => {
-  for (const r of open.splice(0)) await r.close();
-});
 
 /** The reference settling on its own after 300 ms; the adapter maps only the webhook registration. */
 async function run(faults: string[]) {
   const ref = await startReference({ faults: new Set(faults), settleMs: 300 });
-  open.push(ref);
-  const dir = await mkdtemp(join(tmpdir(), 'bc-activity-'));
-  const adapter = join(dir, 'adapter.yaml');
-  await writeFile(adapter, ['version: 1', `base_url: "${ref.profile.control_url}"`, 'operations:', '  setWebhookBaseUrl: { method: PUT, path: /webhooks, body: { base_url: "{{base_url}}" } }', ''].join('\n'));
-  const { control_url: _c, webhook_timeout_ms: _w, ...rest } = ref.profile;
-  const out = await runConformance({ profile: { ...rest, control_adapter: adapter }, env: {}, checks: [CHECK], seed: 1 });
-  return out.results.find((r) => r.checkId === CHECK)!;
+  try {
+    const dir = await mkdtemp(join(tmpdir(), 'bc-activity-'));
+    const adapter = join(dir, 'adapter.yaml');
+    await writeFile(adapter, ['version: 1', `base_url: "${ref.profile.control_url}"`, 'operations:', '  setWebhookBaseUrl: { method: PUT, path: /webhooks, body: { base_url: "{{base_url}}" } }', ''].join('\n'));
+    const { control_url: _c, webhook_timeout_ms: _w, ...rest } = ref.profile;
+    const out = await runConformance({ profile: { ...rest, control_adapter: adapter }, env: {}, checks: [CHECK], seed: 1 });
+    return out.results.find((r) => r.checkId === CHECK)!;
+  } finally {
+    await ref.close();
+  }
 }
 
-describe('card-transfer activity webhook without control settlement or a profile wait', () => {
+// The two runs are independent (each its own reference) and mostly wait for the webhook: at once.
+describe.concurrent('card-transfer activity webhook without control settlement or a profile wait', () => {
   it('passes when the target sends it on its own schedule', async () => {
     const r = await run([]);
     expect(r.verdict, r.failure?.message ?? r.reason ?? '').toBe('pass');
