@@ -155,6 +155,10 @@ export const drivers: Drivers = {
     },
   },
 
+  // Requests worth their cost (issue 32): about 54 for one rule, kept. One request per route that takes a
+  // user token (the bank's user-token.use.reads-only takes it on the user reads only), and 4 per identity
+  // header kind on writes (a card and an XRPL account, each looked up as the other user), since a
+  // target may let the header win on writes only (user-token.identity-header-wins.writes).
   'AUTH-USER-TOKEN-USE': {
     title: 'A user token with X-Chain-Id and no identity headers reads its own user on {op:getUserV1} and {path:getUserV2}, and is taken as a credential on every route that accepts one (x-auth user; no 401, no section 7 credentials row)',
     safe: false,

@@ -96,7 +96,11 @@ function s2sForged(ruleId: ErrorRuleId, edit: (claims: Record<string, unknown>, 
   };
 }
 
-/** Moves exp (and iat) into the past relative to the token's own iat, so server clock offsets do not matter. */
+// Requests worth their cost (issue 32): about 44 per row for one rule each, kept. The bank breaks these
+// rows on one operation at a time (s2s.expiry.not-checked-on-statement, s2s.azp.not-required-on-fx-estimate,
+// s2s.company-id.not-required-on-card-estimate, s2s.signature.not-checked-on-card-block, ...): one request
+// per operation of the family is what meets them; the forged rows add the re-signed baseline on the own
+// operations, without which a refusal could be the secret's and not the claim's.
 export const s2sDrivers: Drivers = {
   'ERR-S2S-AUTH-HEADER-MISSING': {
     title: 'No Authorization header on every operation the S2S rows apply to (reads, writes with a shown body that move no money, those that create something included, user creation, the S2S form of authorize; user-scoped ones with a valid X-User-Id (authorize: X-User-Wallet) and X-Chain-Id, bodies valid): 400 ErrorMissingField "{message:ERR-S2S-AUTH-HEADER-MISSING}"',

@@ -63,6 +63,10 @@ export const drivers: Drivers = {
     },
   },
 
+  // Requests worth their cost (issue 32): about 58 for one rule, kept. One request per operation the row
+  // applies to (its fault may be wired on one handler only, as the bank's single-operation variants of
+  // the S2S rows are), the 3 baseline reads, and 16 fast-check picks beyond them: the examples send all
+  // three headers, the picks the pairs, which a target counting "more than two" would let through.
   'ERR-S2S-USER-IDENTIFIER-MULTIPLE': {
     title: 'Every combination of two or more identity headers of one existing user: 400 ErrorInvalidField naming user_identifier',
     safe: false,
@@ -87,6 +91,9 @@ export const drivers: Drivers = {
     },
   },
 
+  // Requests worth their cost (issue 32): about 46 for one rule, kept. One request per operation the row
+  // applies to (a lookup may be wrong on one handler only), each header kind in turn, and 12 picks that
+  // put the other kinds on the operations (a lookup by email or wallet can fail where the id works).
   'ERR-S2S-USER-NOT-FOUND': {
     title: 'A user id, email or EOA address that belongs to no user: 400 ErrorNotFound "{message:ERR-S2S-USER-NOT-FOUND}"',
     safe: true,
@@ -107,6 +114,10 @@ export const drivers: Drivers = {
     },
   },
 
+  // Requests worth their cost (issue 32): about 65 for one rule, kept. Isolation is a property of each
+  // handler (the bank's isolation.cross-company.writes and .card-actions break writes or card actions
+  // only), so every user-scoped read and write is tried; a write costs two requests, since only client
+  // 2's own call with the same body tells that the company was the only fault.
   'AUTH-COMPANY-ISOLATION': {
     title: "Another company's user (created by client 2) with client 1's token, by id, email and address, on every user-scoped read and write: 400 ErrorNotFound (writes: whenever client 2's own call with the same body succeeds; else any refusal), never acted on",
     safe: false,
@@ -138,6 +149,10 @@ export const drivers: Drivers = {
     },
   },
 
+  // Requests worth their cost (issue 32): about 62 for two rules (the row and AUTH-CHAIN-ID-REQUIRED),
+  // kept. The bank's chain.missing.accepted-on-withdrawals, chain.user-token.accepted-on-cards and
+  // chain.missing.500-on-card-create break one operation each: only one request per operation of the
+  // chain family, and per user-token route, meets them.
   'ERR-S2S-CHAIN-ID-MISSING': {
     title: 'Every S2S operation the model requires X-Chain-Id on (user calls, {op:createUserV1}) without it: 400 ErrorMissingField "{message:ERR-S2S-CHAIN-ID-MISSING}" (with it the user reads succeed); user-token and identity-provider calls without it: refused',
     safe: false,
