@@ -3,10 +3,6 @@
 // rewrites this file). The runner starts the longest checks first (src/runner/run.ts, byCost); a
 // check missing here costs 1 and starts after the recorded ones. Scheduling only: no verdict depends on it.
 
-
-
-
-
 export const RECORDED_COSTS: Readonly<Record<string, number>> = {
   'aliases.3ds.owner': 3,
   'aliases.deprecated.not-removed': 5,
