@@ -175,22 +175,24 @@ export const drivers: Drivers = {
       // Every route that accepts a user token (family user-token, x-auth user), one request each: the
       // answer is a refusal or not, so one request per route decides it (issue 33 item 9).
       const userOps = rowOperations(ctx, 'ERR-S2S-CHAIN-ID-MISSING', 'user-token', bodies).filter((o) => ctx.model.operation(o.op).auth.includes('user'));
-      // The parts below send requests without the header (a conforming target refuses each without
-      // effect), or reads: none changes what another sees, so they go out at once, each part's steps in
-      // order. Each part hands back its judgement where it has one to make after the others (a warning,
-      // a service it lacks), and the failures are reported in this order, the one the sequential run met first.
-      const [, , , , judgeIdp, judgeBad] = await allInOrder(
-        // Baseline: with the header the user reads succeed, so below the header is the only fault.
-        () => inBatches(['getUserV1', 'getUserV2'] as const, async (op) => ctx.http.send({ op, headers: await userHeaders(ctx, user, 'id') }), (op, res) => expect2xx(res, `baseline: ${op} with ${chainName}`)),
-        () => rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => [IDENTITY_KINDS[i % IDENTITY_KINDS.length]], async (o, kind) => {
-          const userCall = ctx.model.operation(o.op).userScoped;
-          const res = await ctx.http.send({ op: o.op, headers: drop(userCall ? await userHeaders(ctx, user, kind) : await s2sHeaders(ctx)), body: o.body });
-          // A user call that accepts it breaks section 5 ("also required on user calls"); POST /api/v1/user the row.
-          if (userCall) expectRefusedBy(ctx, res, 'ERR-S2S-CHAIN-ID-MISSING', 'AUTH-CHAIN-ID-REQUIRED', `without ${chainName}`);
-          else expectError(ctx, res, 'ERR-S2S-CHAIN-ID-MISSING');
-        }, ops.length + 4),
-        () => sweepRow(ctx, 'ERR-S2S-CHAIN-ID-MISSING', rest, async (o) => ctx.http.send({ op: o.op, ...(o.params ? { params: o.params } : {}), headers: drop(await userHeaders(ctx, user, IDENTITY_KINDS[rest.indexOf(o) % IDENTITY_KINDS.length])), body: o.body })),
+      // The requests below lack the header (a conforming target refuses each without effect), or are
+      // reads: none changes what another sees.
+      // Three parts at once (about 10 requests in flight), the steps of each in the sequential order, the
+      // parts in that order too: the failure reported is the one the sequential run met first.
+      const [, , judgeLater] = await allInOrder(
         async () => {
+          // Baseline: with the header the user reads succeed, so below the header is the only fault.
+          await inBatches(['getUserV1', 'getUserV2'] as const, async (op) => ctx.http.send({ op, headers: await userHeaders(ctx, user, 'id') }), (op, res) => expect2xx(res, `baseline: ${op} with ${chainName}`));
+          await rowOnOperations(ctx, ops, fc.constantFrom(...IDENTITY_KINDS), (i) => [IDENTITY_KINDS[i % IDENTITY_KINDS.length]], async (o, kind) => {
+            const userCall = ctx.model.operation(o.op).userScoped;
+            const res = await ctx.http.send({ op: o.op, headers: drop(userCall ? await userHeaders(ctx, user, kind) : await s2sHeaders(ctx)), body: o.body });
+            // A user call that accepts it breaks section 5 ("also required on user calls"); POST /api/v1/user the row.
+            if (userCall) expectRefusedBy(ctx, res, 'ERR-S2S-CHAIN-ID-MISSING', 'AUTH-CHAIN-ID-REQUIRED', `without ${chainName}`);
+            else expectError(ctx, res, 'ERR-S2S-CHAIN-ID-MISSING');
+          }, ops.length + 4);
+        },
+        async () => {
+          await sweepRow(ctx, 'ERR-S2S-CHAIN-ID-MISSING', rest, async (o) => ctx.http.send({ op: o.op, ...(o.params ? { params: o.params } : {}), headers: drop(await userHeaders(ctx, user, IDENTITY_KINDS[rest.indexOf(o) % IDENTITY_KINDS.length])), body: o.body }));
           // authorize (S2S form) without the header: refused.
           const auth = await authorizeRaw(ctx, user, { [chainName]: undefined });
           expectRefusedBy(ctx, auth, 'ERR-S2S-CHAIN-ID-MISSING', 'AUTH-CHAIN-ID-REQUIRED', `${opLabel(ctx, 'authorizeUser')} without ${chainName}`);
@@ -203,32 +205,32 @@ export const drivers: Drivers = {
           });
         },
         async () => {
-          if (!ctx.services.idp) return () => ctx.couldNotJudge(`${opLabel(ctx, 'authorizeUser')} (identity-provider form) without ${chainName} is refused`, 'a test identity provider the target trusts (profile.idp, or control setIdpConfig)');
-          const who = await sharedIdpUser(ctx);
-          // Retail registration takes the same headers (section 4): a fresh identity, so only the header is missing.
-          const [idpNoChain, retail] = await Promise.all([
-            (async () => ctx.http.send({ op: 'authorizeUser', headers: drop(await idpHeaders(ctx, who)) }))(),
-            (async () => ctx.http.send({ op: 'registerRetailUser', headers: drop(await idpHeaders(ctx, newIdpIdentity())), body: { country: 'DE' } }))(),
-          ]);
-          return () => {
-            expectNot2xx(idpNoChain, `${opLabel(ctx, 'authorizeUser')} (identity-provider form) without ${chainName}`, rules);
-            expectErrorShape(ctx, idpNoChain, rules);
-            expectNot2xx(retail, `${opLabel(ctx, 'registerRetailUser')} without ${chainName}`, rules);
-            expectErrorShape(ctx, retail, rules);
+          // Sent now, judged after the parts above (a warning, a service the run lacks), where the sequential run judged them.
+          const idp = async () => {
+            if (!ctx.services.idp) return () => ctx.couldNotJudge(`${opLabel(ctx, 'authorizeUser')} (identity-provider form) without ${chainName} is refused`, 'a test identity provider the target trusts (profile.idp, or control setIdpConfig)');
+            const who = await sharedIdpUser(ctx);
+            const idpNoChain = await ctx.http.send({ op: 'authorizeUser', headers: drop(await idpHeaders(ctx, who)) });
+            // Retail registration takes the same headers (section 4): a fresh identity, so only the header is missing.
+            const retail = await ctx.http.send({ op: 'registerRetailUser', headers: drop(await idpHeaders(ctx, newIdpIdentity())), body: { country: 'DE' } });
+            return () => {
+              expectNot2xx(idpNoChain, `${opLabel(ctx, 'authorizeUser')} (identity-provider form) without ${chainName}`, rules);
+              expectErrorShape(ctx, idpNoChain, rules);
+              expectNot2xx(retail, `${opLabel(ctx, 'registerRetailUser')} without ${chainName}`, rules);
+              expectErrorShape(ctx, retail, rules);
+            };
           };
-        },
-        async () => {
+          const judgeIdp = await idp();
           // A non-numeric value: section 5 says what the header carries, not that another value is refused
           // (the rule's reading non-numeric-value): accepted is a warning, refused needs the section 7 body.
           const bad = await ctx.http.send({ op: 'getUserV1', headers: { ...(await userHeaders(ctx, user, 'id')), [chainName]: 'base-sepolia' } });
           return () => {
+            judgeIdp();
             if (is2xx(bad)) warnReading(ctx, 'AUTH-CHAIN-ID-REQUIRED', 'non-numeric-value', `${opLabel(ctx, 'getUserV1')} with ${chainName}: base-sepolia (not numeric) answered HTTP ${bad.status}`);
             else expectErrorShape(ctx, bad, rules);
           };
         },
       );
-      judgeIdp();
-      judgeBad();
+      judgeLater();
     },
   },
 };

@@ -146,8 +146,8 @@ export function ownRowOperations(ctx: CheckContext, ruleId: RuleId, bodies: Reco
  * fast-check picks until `maxRuns` runs in all. A
  * failure is rethrown with the operation named in front, keeping its rules and response.
  * The runs are independent (src/checks/property.ts): each sends one request carrying the row's fault,
- * which a conforming target refuses without effect, so they go out in the run's property batches; a
- * failure is found again and shrunk sequentially, with the same seed and replay line.
+ * which a conforming target refuses without effect, so they go out in batches of at most PROBE_BATCH;
+ * a failure is found again and shrunk sequentially, with the same seed and replay line.
  */
 export async function rowOnOperations<T>(
   ctx: CheckContext,
@@ -170,7 +170,10 @@ export async function rowOnOperations<T>(
   const examples = ops.flatMap((o, i) => first(i).map((x) => [o, x] as [RowOperation, T]));
   // fast-check counts the examples inside numRuns (it stops after numRuns values, examples first): every
   // example, then fast-check's own picks up to maxRuns in all (at least one).
-  await checkProperty(ctx, property, { numRuns: examples.length + Math.max(1, Math.min(ctx.numRuns, maxRuns) - examples.length), examples }, { independent: true });
+  // At most PROBE_BATCH runs at once (the run's propertyBatch when smaller): a row check also sweeps, and
+  // its runs are single requests, so a small batch already shortens its chain below the run's longest.
+  const batch = Math.min(ctx.propertyBatch ?? PROBE_BATCH, PROBE_BATCH);
+  await checkProperty({ ...ctx, propertyBatch: batch }, property, { numRuns: examples.length + Math.max(1, Math.min(ctx.numRuns, maxRuns) - examples.length), examples }, { independent: true });
 }
 
 /** Real ids of shared fixtures a sweep fills path parameters with, by parameter name (e.g. card_id). */
