@@ -40,7 +40,7 @@ function paymentDetailsId(json: unknown): string | undefined {
  * the probes of the parts before it, known as soon as each of them knows how many it sends
  * (`close`), so the kinds are the ones the sequential walk gave.
  */
-class Parts {
+export class Parts {
   private readonly bases: Promise<number>[] = [Promise.resolve(0)];
   private readonly closers: ((n: number) => void)[] = [];
   private readonly counts: number[] = [];
