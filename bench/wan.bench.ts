@@ -273,7 +273,8 @@ export async function benchWan(opts: { delayMs: number; seed?: number; exclusive
 /** suites/costs.ts holding these chains (the runner's longest-first order), ids sorted. */
 export function costsModule(chains: Map<string, number>, header: string): string {
   const body = [...chains].sort((a, b) => a[0].localeCompare(b[0])).map(([id, n]) => `  '${id}': ${n},`).join('\n');
-  return `${header}\nexport const RECORDED_COSTS: Readonly<Record<string, number>> = {\n${body}\n};\n`;
+  // The header is kept as it stands, without the blank lines before the table (one each record otherwise).
+  return `${header.trimEnd()}\n\nexport const RECORDED_COSTS: Readonly<Record<string, number>> = {\n${body}\n};\n`;
 }
 
 export function formatWan(w: WanBench): string {

@@ -10,7 +10,7 @@ import type { Driver, Drivers } from './driver.ts';
 import { rowFixtureIds, rowStepBodies } from './row-steps.ts';
 import {
   bearer, chainHeader, check, claimPathsCarrying, expect2xx, expectError, forgeHs256, headers, jwtClaims, rnd, sharedUser,
-  tamperSignature, userToken, withoutClaim, rowOnOperations, rowOperations, sweepOperations, sweepRow, type RowOperation,
+  tamperSignature, userToken, withoutClaim, rowOnOperations, rowOperations, sweepOperations, sweepRow, type RowOperation, allInOrder, inBatches,
 } from '../kit/index.ts';
 import { formsFor } from './errors-s2s.ts';
 
@@ -21,28 +21,38 @@ import { formsFor } from './errors-s2s.ts';
  * real token is first shown to work on the row's own operations.
  */
 async function userTokenSetup(ctx: CheckContext, ruleId: ErrorRuleId) {
-  const user = await sharedUser(ctx);
-  const token = await userToken(ctx, user);
-  const ops = rowOperations(ctx, ruleId, 'user-token', await rowStepBodies(ctx));
+  // The shared user, its token and the shared fixtures (row-steps.ts) do not depend on each other: fetched at once.
+  const [{ user, token }, bodies, ids] = await allInOrder(
+    async () => {
+      const u = await sharedUser(ctx);
+      return { user: u, token: await userToken(ctx, u) };
+    },
+    () => rowStepBodies(ctx),
+    () => rowFixtureIds(ctx),
+  );
+  const ops = rowOperations(ctx, ruleId, 'user-token', bodies);
   const own = ops.filter((o) => o.weight === 1);
   const send = async (o: RowOperation, t: string) => ctx.http.send({ op: o.op, ...(o.params ? { params: o.params } : {}), headers: headers(bearer(t), chainHeader(ctx)), body: o.body });
-  for (const o of own) expect2xx(await send(o, token), `baseline: ${o.label} with a real user token`, ['AUTH-USER-TOKEN-USE']);
+  // One request per own operation (reads, or writes of the shared user's own objects), judged in order.
+  await inBatches(own, (o) => send(o, token), (o, res) => expect2xx(res, `baseline: ${o.label} with a real user token`, ['AUTH-USER-TOKEN-USE']));
   /** A re-signed copy of the real claims works on the own operations: the signing secret matches the target. */
-  const forgedBaseline = async (t: string) => {
-    for (const o of own) {
-      const res = await send(o, t);
-      if (res.status < 200 || res.status >= 300) {
-        throw new PrerequisiteFailed(o.op, `profile.user_token_signing_secret does not match the target: a re-signed copy of a real user token was refused on ${o.op} with HTTP ${res.status}`, { rules: [], response: res });
-      }
+  const forgedBaseline = async (t: string) => inBatches(own, (o) => send(o, t), (o, res) => {
+    if (res.status < 200 || res.status >= 300) {
+      throw new PrerequisiteFailed(o.op, `profile.user_token_signing_secret does not match the target: a re-signed copy of a real user token was refused on ${o.op} with HTTP ${res.status}`, { rules: [], response: res });
     }
-  };
-  const tryRow = async (tokens: string[]) => rowOnOperations(ctx, ops, fc.constantFrom(...tokens), formsFor(ops, tokens), async (o, t) => {
-    expectError(ctx, await send(o, t), ruleId);
-  }, ops.length + tokens.length + 2).then(async () => {
-    // The rest of the family (path parameters, bodies not shown, money movers), one request each, the tokens in turn.
-    const rest = sweepOperations(ctx, 'user-token', ops, await rowFixtureIds(ctx));
-    await sweepRow(ctx, ruleId, rest, (o) => send(o, tokens[rest.indexOf(o) % tokens.length]));
   });
+  // The rest of the family (path parameters, bodies not shown, money movers), one request each, the tokens in turn.
+  const rest = sweepOperations(ctx, 'user-token', ops, ids);
+  // Every request carries the row's faulty token, which a conforming target refuses without effect: the
+  // fast-check runs and the sweep go out at once, a failure of the runs reported first.
+  const tryRow = async (tokens: string[]) => {
+    await allInOrder(
+      () => rowOnOperations(ctx, ops, fc.constantFrom(...tokens), formsFor(ops, tokens), async (o, t) => {
+        expectError(ctx, await send(o, t), ruleId);
+      }, ops.length + tokens.length + 2),
+      () => sweepRow(ctx, ruleId, rest, (o) => send(o, tokens[rest.indexOf(o) % tokens.length])),
+    );
+  };
   let claims: Record<string, unknown>;
   try {
     claims = { ...jwtClaims(token) } as Record<string, unknown>;
@@ -72,9 +82,10 @@ function userClaimMissing(ruleId: ErrorRuleId, what: 'id' | 'email' | 'address')
       // calls above, is a token missing the claim that was not refused. That is this row failing, not a skip.
       const paths = claimPathsCarrying(claims, value);
       check(paths.length > 0, `the user token the target issued carries no claim with the user's ${what} (${value}), yet the target accepted it; section 7 refuses a user token whose ${what} claim is missing. Claims: ${Object.keys(claims).join(', ') || '(none: not a JWT)'}`, { rules: [ruleId] });
-      await forgedBaseline(await forgeHs256(claims, secret));
       const stripped = paths.reduce(withoutClaim, claims);
-      await tryRow([await forgeHs256(stripped, secret)]);
+      // The baseline and the row share nothing: at once, a refused baseline reported first (blocked).
+      const [baseline, row] = [await forgeHs256(claims, secret), await forgeHs256(stripped, secret)];
+      await allInOrder(() => forgedBaseline(baseline), () => tryRow([row]));
     },
   };
 }
@@ -87,11 +98,13 @@ export const userTokenDrivers: Drivers = {
       const secret = userSecret(ctx);
       const { claims, tryRow, forgedBaseline } = await userTokenSetup(ctx, 'ERR-USER-TOKEN-EXPIRED');
       check(Object.keys(claims).length > 0, 'the user token is not a JWT (section 2: access_token is a JWT); an expired copy cannot be forged', { rules: ['ERR-USER-TOKEN-EXPIRED'] });
-      await forgedBaseline(await forgeHs256(claims, secret));
+      const baseline = await forgeHs256(claims, secret);
       const iat = typeof claims.iat === 'number' ? claims.iat : Math.floor(Date.now() / 1000);
       claims.iat = iat - 7200;
       claims.exp = iat - 3600;
-      await tryRow([await forgeHs256(claims, secret)]);
+      const expired = await forgeHs256(claims, secret);
+      // The baseline and the row share nothing: at once, a refused baseline reported first (blocked).
+      await allInOrder(() => forgedBaseline(baseline), () => tryRow([expired]));
     },
   },
   'ERR-USER-TOKEN-SIGNATURE': {

@@ -14,6 +14,7 @@
 //   fixtures   existing users the profile names for states no control operation can create
 //   readings   warnings for answers accepted only under a recorded reading (spec/rules readings)
 //   operation-auth  credentials of operations whose authentication the spec does not show (profile.operation_auth)
+//   batches    independent requests of one check sent at once, judged in the sequential order
 
 export {
   CheckFailure, check, checkStep, expect2xx, expectError, expectErrorRule, expectRefusedBy, expectErrorShape, expectNot2xx, expectSchema, expectStatus, expectStep,
@@ -36,3 +37,4 @@ export * from './wallet-webhooks.ts';
 export * from './rows.ts';
 export * from './readings.ts';
 export * from './operation-auth.ts';
+export * from './batches.ts';

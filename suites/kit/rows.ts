@@ -16,6 +16,7 @@ import { expectError } from '../../src/checks/assert.ts';
 import type { ErrorRuleId, Operation, OperationId, RuleId } from '../../src/model/types.ts';
 import { rnd } from './random.ts';
 import { requestBody } from './templates.ts';
+import { inBatches, PROBE_BATCH } from './batches.ts';
 import { requiresChainHeader, ROW_FAMILY_APPLIES, type RowFamily } from '../../src/reach/index.ts';
 
 export interface RowOperation {
@@ -144,6 +145,9 @@ export function ownRowOperations(ctx: CheckContext, ruleId: RuleId, bodies: Reco
  * headers). Operation i runs first with each value of `first(i)` (fast-check examples), then
  * fast-check picks until `maxRuns` runs in all. A
  * failure is rethrown with the operation named in front, keeping its rules and response.
+ * The runs are independent (src/checks/property.ts): each sends one request carrying the row's fault,
+ * which a conforming target refuses without effect, so they go out in batches of at most PROBE_BATCH;
+ * a failure is found again and shrunk sequentially, with the same seed and replay line.
  */
 export async function rowOnOperations<T>(
   ctx: CheckContext,
@@ -166,7 +170,10 @@ export async function rowOnOperations<T>(
   const examples = ops.flatMap((o, i) => first(i).map((x) => [o, x] as [RowOperation, T]));
   // fast-check counts the examples inside numRuns (it stops after numRuns values, examples first): every
   // example, then fast-check's own picks up to maxRuns in all (at least one).
-  await checkProperty(ctx, property, { numRuns: examples.length + Math.max(1, Math.min(ctx.numRuns, maxRuns) - examples.length), examples });
+  // At most PROBE_BATCH runs at once (the run's propertyBatch when smaller): a row check also sweeps, and
+  // its runs are single requests, so a small batch already shortens its chain below the run's longest.
+  const batch = Math.min(ctx.propertyBatch ?? PROBE_BATCH, PROBE_BATCH);
+  await checkProperty({ ...ctx, propertyBatch: batch }, property, { numRuns: examples.length + Math.max(1, Math.min(ctx.numRuns, maxRuns) - examples.length), examples }, { independent: true });
 }
 
 /** Real ids of shared fixtures a sweep fills path parameters with, by parameter name (e.g. card_id). */
@@ -198,7 +205,7 @@ export function sweepOperations(ctx: CheckContext, family: RowFamily, tried: rea
 }
 
 /** How many sweep requests are in flight at once: bounded, so a sweep does not crowd the run's other checks. */
-export const SWEEP_BATCH = 4;
+export const SWEEP_BATCH = PROBE_BATCH;
 
 /**
  * One request per operation of `ops` with the row's fault (`send` builds it), SWEEP_BATCH at a time.
@@ -210,17 +217,14 @@ export const SWEEP_BATCH = 4;
  */
 export async function sweepRow(ctx: CheckContext, ruleId: ErrorRuleId, ops: readonly RowOperation[], send: (o: RowOperation) => Promise<HttpResponse>): Promise<void> {
   const ambiguous: string[] = [];
-  for (let i = 0; i < ops.length; i += SWEEP_BATCH) {
-    const answers = await Promise.all(ops.slice(i, i + SWEEP_BATCH).map(async (o) => ({ o, res: await send(o) })));
-    for (const { o, res } of answers) {
-      try {
-        expectError(ctx, res, ruleId);
-      } catch (err) {
-        if (!(err instanceof CheckFailure)) throw err;
-        if (res.status < 400 || res.status >= 500) throw new CheckFailure(`${o.label}: ${err.message}`, { rules: err.rules, response: err.response, comparison: err.comparison });
-        ambiguous.push(`${o.label} HTTP ${res.status}`);
-      }
+  await inBatches(ops, send, (o, res) => {
+    try {
+      expectError(ctx, res, ruleId);
+    } catch (err) {
+      if (!(err instanceof CheckFailure)) throw err;
+      if (res.status < 400 || res.status >= 500) throw new CheckFailure(`${o.label}: ${err.message}`, { rules: err.rules, response: err.response, comparison: err.comparison });
+      ambiguous.push(`${o.label} HTTP ${res.status}`);
     }
-  }
+  }, SWEEP_BATCH);
   ctx.log(`${ruleId} swept ${ops.length} more operation(s)${ambiguous.length ? `; refused for another input first (the order is not shown, accepted): ${ambiguous.join('; ')}` : ''}`);
 }

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDelayProxy, type DelayProxy } from '../../bench/delay-proxy.ts';
-import { chainsOf, criticalPath, longestChain } from '../../bench/wan.bench.ts';
+import { chainsOf, costsModule, criticalPath, longestChain } from '../../bench/wan.bench.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -103,5 +103,14 @@ describe('critical path from recorded exchanges', () => {
     const chains = chainsOf(har);
     expect(Object.fromEntries(chains)).toEqual({ a: 3, b: 1, x: 2 });
     expect(criticalPath(chains, new Set(['x']))).toEqual({ requests: 5, longest: { checkId: 'a', chain: 3 }, exclusive: 2 });
+  });
+
+  it('records the chains as suites/costs.ts, ids sorted, and a second record keeps the header as it was', () => {
+    const header = '// Recorded, not derived from the spec.\n\n';
+    const once = costsModule(new Map([['b', 2], ['a', 7]]), header);
+    expect(once).toBe("// Recorded, not derived from the spec.\n\nexport const RECORDED_COSTS: Readonly<Record<string, number>> = {\n  'a': 7,\n  'b': 2,\n};\n");
+    // BENCH_WAN_RECORD passes the file's text before the table as the header of the next one.
+    const twice = costsModule(new Map([['a', 7], ['b', 2]]), once.slice(0, once.indexOf('export const RECORDED_COSTS')));
+    expect(twice).toBe(once);
   });
 });
