@@ -28,27 +28,73 @@ export interface NamingFindings {
   twins: string[];
 }
 
+/** The facts made ready once per facts object: every answer of a run is judged against the same ones. */
+interface Matcher {
+  bySquash: Map<string, string>;
+  uuid: Set<string>;
+}
+const matchers = new WeakMap<object, Matcher>();
+
+function matcherOf(facts: NamingFacts | undefined): Matcher {
+  let m = facts ? matchers.get(facts) : undefined;
+  if (m) return m;
+  const names = strings(facts?.names);
+  if (names.length === 0) throw new Error('spec/rules/general.yaml: VERSION-FIELD-NAMING has no facts.names');
+  m = { bySquash: new Map(names.map((n) => [squash(n), n])), uuid: new Set(strings(facts?.uuid)) };
+  if (facts) matchers.set(facts, m);
+  return m;
+}
+
+/** Keys squashed once: the same few dozen keys come back in every answer (bounded, so a hostile body cannot grow it). */
+const squashed = new Map<string, string>();
+function squashOf(k: string): string {
+  let v = squashed.get(k);
+  if (v === undefined) {
+    v = squash(k);
+    if (squashed.size < 4096) squashed.set(k, v);
+  }
+  return v;
+}
+
 /**
  * How a payload keeps the naming convention: a key that is one of the names spelled another way (case
  * or separators) in an object without the name as written is a renamed field; beside it, a twin. A
  * name whose value is neither a string nor null (null: reading null-when-optional), or a UUID name
- * whose string is not a UUID, is a problem. Other keys are free.
+ * whose string is not a UUID, is a problem. Other keys are free. Walked as eachObject walks (objects
+ * before their children, to MAX_DEPTH); the location (`$.a.b[0]`) is spelled only for a finding.
  */
 export function namingFindings(body: unknown, facts: NamingFacts | undefined): NamingFindings {
-  const names = strings(facts?.names);
-  if (names.length === 0) throw new Error('spec/rules/general.yaml: VERSION-FIELD-NAMING has no facts.names');
-  const uuid = new Set(strings(facts?.uuid));
-  const bySquash = new Map(names.map((n) => [squash(n), n]));
+  const { bySquash, uuid } = matcherOf(facts);
   const out: NamingFindings = { problems: [], twins: [] };
-  eachObject(body, (o, at) => {
-    for (const [k, v] of Object.entries(o)) {
-      const name = bySquash.get(squash(k));
-      if (name === undefined) continue;
-      if (k !== name) (Object.hasOwn(o, name) ? out.twins : out.problems).push(`${at}.${k} is ${name} spelled another way${Object.hasOwn(o, name) ? ` (beside ${name})` : ''}`);
-      else if (v !== null && v !== undefined && typeof v !== 'string') out.problems.push(`${at}.${k} is ${JSON.stringify(v).slice(0, 60)}, not a string`);
-      else if (typeof v === 'string' && uuid.has(k) && !UUID.test(v)) out.problems.push(`${at}.${k} ${JSON.stringify(v)} is not a UUID`);
+  const path: (string | number)[] = [];
+  const at = () => path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : `${s}.${p}`), '$');
+  const walk = (v: unknown, depth: number): void => {
+    if (v === null || typeof v !== 'object' || depth > MAX_DEPTH) return;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        walk(v[i], depth + 1);
+        path.pop();
+      }
+      return;
     }
-  });
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o);
+    for (const k of keys) {
+      const name = bySquash.get(squashOf(k));
+      if (name === undefined) continue;
+      const x = o[k];
+      if (k !== name) (Object.hasOwn(o, name) ? out.twins : out.problems).push(`${at()}.${k} is ${name} spelled another way${Object.hasOwn(o, name) ? ` (beside ${name})` : ''}`);
+      else if (x !== null && x !== undefined && typeof x !== 'string') out.problems.push(`${at()}.${k} is ${JSON.stringify(x).slice(0, 60)}, not a string`);
+      else if (typeof x === 'string' && uuid.has(k) && !UUID.test(x)) out.problems.push(`${at()}.${k} ${JSON.stringify(x)} is not a UUID`);
+    }
+    for (const k of keys) {
+      path.push(k);
+      walk(o[k], depth + 1);
+      path.pop();
+    }
+  };
+  walk(body, 0);
   return out;
 }
 

@@ -7,7 +7,7 @@ import type { HttpResponse } from './types.ts';
 import { decodeBody, parseJsonBounded, tooLarge } from './decode.ts';
 import { toTransportError } from './errors.ts';
 import type { RequestTarget } from './request-target.ts';
-import { STALL_CAP, stallTolerantTimeout } from './stall.ts';
+import { STALL_CAP, stallTolerantTimer } from './stall.ts';
 
 export interface AttemptLimits {
   /**
@@ -36,12 +36,44 @@ export async function sendAttempt(
   body: string | undefined,
   limits: AttemptLimits,
 ): Promise<HttpResponse> {
-  const timeout = stallTolerantTimeout(limits.budgetMs);
+  // One controller per attempt, aborted by the budget or by the check's signal (whichever comes first
+  // gives the reason): AbortSignal.any made a combined signal, with weak references to both, per request.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = stallTolerantTimer(limits.budgetMs, () => {
+    timedOut = true;
+    controller.abort(new DOMException(`no answer within ${limits.budgetMs} ms`, 'TimeoutError'));
+  });
+  const unfollow = limits.signal ? follow(limits.signal, controller) : undefined;
   try {
-    return await send(pool, target, headers, body, limits, timeout.signal);
+    return await send(pool, target, headers, body, limits, controller.signal, () => timedOut);
   } finally {
-    timeout.clear();
+    timer.clear();
+    unfollow?.();
   }
+}
+
+/** The attempts in flight under each outer signal (a check's): one listener per signal, however many attempts it runs at once. */
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/** Aborts `c` with `outer`'s reason when `outer` aborts (at once if it has); the result stops following. */
+function follow(outer: AbortSignal, c: AbortController): () => void {
+  if (outer.aborted) {
+    c.abort(outer.reason);
+    return () => undefined;
+  }
+  let set = followers.get(outer);
+  if (!set) {
+    const attempts = (set = new Set());
+    followers.set(outer, attempts);
+    outer.addEventListener('abort', () => {
+      for (const a of attempts) a.abort(outer.reason);
+      attempts.clear();
+    }, { once: true });
+  }
+  set.add(c);
+  const attempts = set;
+  return () => attempts.delete(c);
 }
 
 async function send(
@@ -50,15 +82,15 @@ async function send(
   headers: Record<string, string>,
   body: string | undefined,
   limits: AttemptLimits,
-  timeout: AbortSignal,
+  combined: AbortSignal,
+  timedOut: () => boolean,
 ): Promise<HttpResponse> {
   const started = performance.now();
   const { budgetMs: budget, maxBodyBytes: max, signal } = limits;
   // undici's own timers are a backstop at the cap: the stall-tolerant signal decides.
   const backstop = budget * STALL_CAP;
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const href = target.url.href;
-  const state = () => ({ timedOut: timeout.aborted, aborted: !!signal?.aborted, budgetMs: budget });
+  const state = () => ({ timedOut: timedOut(), aborted: !!signal?.aborted, budgetMs: budget });
   let res;
   try {
     res = await pool().request({

@@ -63,6 +63,29 @@ describe('HttpSession client', () => {
     expect(hits).toBe(1 + 1 + RETRY_DEFAULTS.maxRetries);
   });
 
+  it('many attempts in flight under one check signal: one abort listener on it, and its abort ends them all with its reason', async () => {
+    const url = await serve(() => {
+      /* never answers */
+    });
+    const check = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const c = session(url, { timeoutBudgetMs: 20_000 }).client('many', { signal: check.signal });
+      const sends = Array.from({ length: 16 }, (_, i) => transportError(c.send({ path: `/x${i}` })));
+      // Every attempt is on the wire (undici dispatches on a later tick) before the check is cancelled.
+      await new Promise((r) => setTimeout(r, 200));
+      check.abort(new Error('check out of time'));
+      const errors = await Promise.all(sends);
+      expect(errors.map((e) => e.code)).toEqual(Array(16).fill('ABORTED'));
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it.concurrent('retries 429 honouring Retry-After, and records each attempt', () => alone(async ({ serve, session }) => {
     let hits = 0;
     const url = await serve((_req, res) => {

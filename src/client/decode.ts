@@ -89,7 +89,8 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
 /** JSON.parse with the nesting bounded: throws TransportError BODY_TOO_DEEP (the target's fault) past MAX_JSON_DEPTH. */
 export function parseJsonBounded(text: string, href: string): { json?: unknown; jsonError?: string } {
   if (text.length === 0) return { jsonError: 'empty body' };
-  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+  // Each level of nesting takes at least one character, so a text no longer than the bound cannot pass it.
+  if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH) {
     throw new TransportError('BODY_TOO_DEEP', `${href}: the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels; refused unparsed`, href, JSON_BODY_RULE);
   }
   try {

@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIdp, type TestIdp } from './index.ts';
 
@@ -23,6 +23,15 @@ describe('test identity provider', () => {
       { type: 'wallet', address: id.eoa, chain_type: 'ethereum' },
       { type: 'smart_wallet', address: id.wallet, chain_type: 'ethereum' },
     ]);
+  });
+
+  it('writes the JWS jose would (header, claim order), signed r || s as ES256 wants', async () => {
+    const token = await idp.identityToken({ sub: 'user-fixed' });
+    const { iss, sub, aud, iat, exp, ...claims } = decodeJwt(token);
+    const { privateKey } = await generateKeyPair('ES256');
+    const jose = await new SignJWT(claims).setProtectedHeader({ ...decodeProtectedHeader(token), alg: 'ES256' }).setIssuer(iss!).setSubject(sub!).setAudience(aud!).setIssuedAt(iat!).setExpirationTime(exp!).sign(privateKey);
+    expect(token.split('.').slice(0, 2)).toEqual(jose.split('.').slice(0, 2));
+    expect(Buffer.from(token.split('.')[2], 'base64url')).toHaveLength(64);
   });
 
   it('mints expired, badly signed and incomplete tokens on request', async () => {

@@ -2,10 +2,10 @@
 // exchange). ES256 keys, a JWKS endpoint on loopback, and token minting with the knobs the section 7
 // identity-provider rows need (expired, bad signature, missing linked accounts, missing entries).
 
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, KeyObject, randomBytes, sign as signBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { IdpTokenOptions, TestIdentityProvider } from '../checks/types.ts';
 import { LISTEN_DEFAULTS } from '../options/defaults.ts';
 
@@ -97,20 +97,21 @@ export async function startTestIdp(opts: TestIdpOptions = {}): Promise<TestIdp> 
   const issuer = opts.issuer ?? new URL(jwksUrl).origin;
   const appId = opts.appId ?? randomId('app');
 
+  // Signed with node:crypto at once, not WebCrypto's job queue: a run mints hundreds of provider tokens,
+  // and each cost five times the ECDSA signature itself. The JWS is what jose's SignJWT writes: the
+  // same header, the claims then iss, sub, aud, iat, exp, the signature as r || s (RFC 7518 3.4).
+  const header = Buffer.from(JSON.stringify({ alg: 'ES256', kid, typ: 'JWT' })).toString('base64url');
+  const goodKey = KeyObject.from(good.privateKey);
+  const rogueKey = KeyObject.from(rogue.privateKey);
   async function sign(claims: Record<string, unknown>, o: IdpTokenOptions): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     const exp = now + (o.expiresIn ?? IDP_DEFAULTS.expiresIn);
     // An expired token was still issued before it expired.
     const iat = Math.min(now, exp - 60);
-    const key: CryptoKey = o.badSignature ? rogue.privateKey : good.privateKey;
-    return new SignJWT(claims)
-      .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
-      .setIssuer(issuer)
-      .setSubject(o.sub ?? randomId('user'))
-      .setAudience(o.aud ?? appId)
-      .setIssuedAt(iat)
-      .setExpirationTime(exp)
-      .sign(key);
+    const payload = { ...claims, iss: issuer, sub: o.sub ?? randomId('user'), aud: o.aud ?? appId, iat, exp };
+    const input = `${header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    const signature = signBytes('sha256', Buffer.from(input), { key: o.badSignature ? rogueKey : goodKey, dsaEncoding: 'ieee-p1363' });
+    return `${input}.${signature.toString('base64url')}`;
   }
 
   return {

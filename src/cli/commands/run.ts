@@ -5,7 +5,10 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { appendToHistory, buildHistory, formatHistory, HISTORY_DEFAULTS, loadRuns, runConformance, writeHistory } from '../../api/index.ts';
+// The conformance and history entries by their own files, not the src/api barrel: the barrel loads every
+// mode (load, audit, certify, selftest ...), about 200 modules `run` never calls, on every start.
+import { runConformance } from '../../api/conformance.ts';
+import { appendToHistory, buildHistory, formatHistory, HISTORY_DEFAULTS, loadRuns, writeHistory } from '../../api/history.ts';
 import { createReporters } from '../../report/index.ts';
 import { resolveRunOptions, RUN_DEFAULTS, RUN_REPORT_DEFAULTS, type RunFlagValues } from '../../options/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
