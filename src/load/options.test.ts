@@ -10,11 +10,13 @@ describe('load options, qualified once', () => {
     expect(run).toThrow(ConfigError);
     expect(run).toThrow(/timeoutMs \(--timeout-budget\).*drainMs \(--drain\).*maxRequests \(--amount\).*judgeSample \(--judge-sample\)/);
     expect(run).toThrow(`from ${LOAD_BOUNDS.timeoutMs.min} to ${LOAD_BOUNDS.timeoutMs.max}`);
+    expect(() => qualifyLoadRun({ seed: -1, thinkTimeMs: 0.5 }, {}, 30_000)).toThrow(new ConfigError(`load: seed (--seed) must be an integer from 0 to ${0xffffffff}, got -1; thinkTimeMs (--think-time) must be an integer from 0 to 60000, got 0.5`));
   });
 
   it('names every bad flag in one error; one bad flag reads as the shared number parser words it', () => {
     expect(() => qualifyLoadFlags({ duration: 1000, connections: 0, model: 'half-open', p99Max: -1 })).toThrow(/--model.*--duration.*--connections.*--p99-max/);
     expect(() => qualifyLoadFlags({ timeoutBudget: 50 })).toThrow(new ConfigError('--timeout-budget must be an integer from 100 to 300000, got 50'));
+    expect(() => qualifyLoadFlags({ judgeSample: 2, drain: -1 })).toThrow(new ConfigError('--drain must be an integer from 0 to 300000, got -1; --judge-sample must be a share from 0 to 1 (e.g. 0.9), got 2'));
   });
 
   it('the flag and the library hold a knob to the same bound', () => {
