@@ -10,13 +10,12 @@
 //   bank/        the client bank: the sample client in every mode and applications on real HTTP
 //                libraries, each against its own audit (its own entry point: it imports this one)
 
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { request } from 'undici';
 import { controlOperations } from '../control/index.ts';
 import { loadModel } from '../model/index.ts';
 import { LISTEN_DEFAULTS } from '../options/defaults.ts';
 import { startReference, type ReferenceOptions } from '../reference/index.ts';
+import { listen } from '../reference/listen.ts';
 import { createFront } from './front.ts';
 import { DEFAULT_PLAN, resolvePlan, type AuditPlan } from './plan.ts';
 import { headerSecretsOf } from './redact.ts';
@@ -69,15 +68,6 @@ export interface Audit {
 /** Exchanges kept per audit (each holds bounded bodies); more are served but not recorded. */
 export const MAX_EXCHANGES = 50_000;
 
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
 
 const origin = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 

@@ -13,6 +13,7 @@ describe('audit options, qualified once', () => {
     }
     expect(err).toBeInstanceOf(ConfigError);
     for (const flag of ['--duration', '--min-exercised', '--port', '--webhook-url', '--pci-auth']) expect((err as Error).message).toContain(flag);
+    expect(() => qualifyAudit({ duration: 0, pciPort: -1 })).toThrow(new ConfigError('--duration must be a number of seconds from 1 to 86400, got 0; --pci-port must be a port number from 0 to 65535, got -1'));
   });
 
   it('applies the defaults and keeps values inside the bounds', () => {

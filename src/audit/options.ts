@@ -2,9 +2,9 @@
 // config file's report directory, library callers of runAuditMode) is written here, and every problem
 // is reported at once in one ConfigError.
 
-import { ConfigError } from '../errors/index.ts';
 import { LISTEN_DEFAULTS } from '../options/defaults.ts';
-import { parseNumber, parsePort, type NumberBounds } from '../options/numbers.ts';
+import { parsePort } from '../options/numbers.ts';
+import { OptionProblems, type FlagBounds } from '../options/problems.ts';
 import { DEFAULT_MIN_EXERCISED } from './verdict.ts';
 
 export const AUDIT_DEFAULTS = { host: LISTEN_DEFAULTS.host, port: LISTEN_DEFAULTS.port, pciPort: LISTEN_DEFAULTS.port, minExercised: DEFAULT_MIN_EXERCISED, strict: false } as const;
@@ -12,7 +12,7 @@ export const AUDIT_DEFAULTS = { host: LISTEN_DEFAULTS.host, port: LISTEN_DEFAULT
 export const AUDIT_BOUNDS = {
   durationS: { flag: 'duration', min: 1, max: 86_400, what: 'a number of seconds from 1 to 86400' },
   minExercised: { flag: 'min-exercised', min: 0, max: 100, integer: true, what: 'a whole number of client rules from 0 to 100' },
-} as const satisfies Record<string, NumberBounds & { flag: string }>;
+} as const satisfies Record<string, FlagBounds>;
 
 export const PCI_AUTH_MODES = ['s2s', 'user', 'headers'] as const;
 
@@ -51,25 +51,15 @@ function httpUrl(v: string): boolean {
 
 /** Defaults and bounds of one audit; throws one ConfigError naming every problem. */
 export function qualifyAudit(f: AuditFlagValues): QualifiedAudit {
-  const problems: string[] = [];
-  const attempt = <T>(fn: () => T, fallback: T): T => {
-    try {
-      return fn();
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      problems.push(err.message);
-      return fallback;
-    }
-  };
-  const { durationS: d, minExercised: m } = AUDIT_BOUNDS;
-  const durationS = attempt(() => parseNumber(d.flag, f.duration, d), undefined);
-  const minExercised = attempt(() => parseNumber(m.flag, f.minExercised, m), undefined);
-  const port = attempt(() => parsePort('port', f.port), undefined) ?? AUDIT_DEFAULTS.port;
-  const pciPort = attempt(() => parsePort('pci-port', f.pciPort), undefined) ?? AUDIT_DEFAULTS.pciPort;
-  if (f.webhookUrl !== undefined && !httpUrl(String(f.webhookUrl))) problems.push(`--webhook-url must be an http(s) URL of your webhook receiver, got ${JSON.stringify(f.webhookUrl)}`);
+  const p = new OptionProblems();
+  const durationS = p.num(AUDIT_BOUNDS.durationS, f.duration);
+  const minExercised = p.num(AUDIT_BOUNDS.minExercised, f.minExercised);
+  const port = p.attempt(() => parsePort('port', f.port), undefined) ?? AUDIT_DEFAULTS.port;
+  const pciPort = p.attempt(() => parsePort('pci-port', f.pciPort), undefined) ?? AUDIT_DEFAULTS.pciPort;
+  p.check(f.webhookUrl === undefined || httpUrl(String(f.webhookUrl)), `--webhook-url must be an http(s) URL of your webhook receiver, got ${JSON.stringify(f.webhookUrl)}`);
   const pciAuth = PCI_AUTH_MODES.find((x) => x === f.pciAuth);
-  if (f.pciAuth !== undefined && !pciAuth) problems.push(`--pci-auth must be one of ${PCI_AUTH_MODES.join(', ')}, got ${JSON.stringify(f.pciAuth)}`);
-  if (problems.length) throw new ConfigError(problems.join('; '));
+  p.check(f.pciAuth === undefined || pciAuth !== undefined, `--pci-auth must be one of ${PCI_AUTH_MODES.join(', ')}, got ${JSON.stringify(f.pciAuth)}`);
+  p.throwIfAny();
   return {
     ...(durationS !== undefined ? { durationS } : {}),
     ...(minExercised !== undefined ? { minExercised } : {}),

@@ -186,6 +186,13 @@ describe('compare', () => {
     expect(down.code).toBe(3);
     expect(down.err).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1/);
   });
+
+  it('a library caller meets the run bounds: every bad option named at once, before either side runs', async () => {
+    const started: string[] = [];
+    const run = compareTargets({ profiles: [refA.profile, refA.profile], timeoutBudgetMs: 50, checkTimeoutMs: 0, onRun: (side) => void started.push(side) });
+    await expect(run).rejects.toThrow(/--timeout-budget must be an integer from 100 to 300000, got 50; --check-timeout must be a positive integer, got 0/);
+    expect(started).toEqual([]);
+  });
 });
 
 describe('volatile_fields', () => {

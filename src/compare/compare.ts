@@ -9,6 +9,7 @@ import { conclude, exitCodeOf, inconclusive } from '../errors/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile, TargetProfile } from '../profile/index.ts';
+import { qualifyRunLimits } from '../options/run.ts';
 import { publicUrl } from '../report/index.ts';
 import { randomSeed } from '../runner/index.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
@@ -83,6 +84,8 @@ function targetOf(run: SideRun): CompareTarget {
 }
 
 export async function compareTargets(opts: CompareOptions): Promise<CompareResult> {
+  // The run's bounds (RUN_BOUNDS), every problem at once, before either side starts.
+  qualifyRunLimits(opts);
   const model = opts.model ?? (await loadModel());
   const seed = (opts.seed ?? randomSeed()) >>> 0;
   const started = new Date().toISOString();

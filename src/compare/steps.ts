@@ -3,10 +3,10 @@
 // up state; the two targets may not even share one control API), and so is every attempt a 429
 // made the client retry: the retry is the step.
 
+import { operationMatcher } from '../client/operation-location.ts';
 import type { Exchange, RunEvent } from '../events/index.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/index.ts';
-import { operationOf, pathPattern } from '../report/html-curl.ts';
 import { normalise } from '../replay/index.ts';
 import { COMPARE_LIMITS } from './types.ts';
 
@@ -48,7 +48,7 @@ function jsonOf(text: string | undefined): unknown {
 
 /** Names a recorded request: the model's operation, with the profile's locations for paths the spec does not show. */
 export function operationNamer(model: Model, profile: ResolvedProfile): (x: Exchange) => { operation: string; known: boolean } | undefined {
-  const located = Object.entries(profile.operations ?? {}).flatMap(([id, loc]) => (model.isOperationId(id) && loc?.path ? [{ id, method: (loc.method ?? model.operation(id).method).toUpperCase(), re: pathPattern(loc.path) }] : []));
+  const operationAt = operationMatcher(model, profile);
   const control = profile.control_url?.replace(/\/+$/, '');
   const basePrefix = (pathOf(profile.base_url) ?? '').replace(/\/+$/, '');
   return (x) => {
@@ -58,10 +58,8 @@ export function operationNamer(model: Model, profile: ResolvedProfile): (x: Exch
     if (path === undefined) return undefined;
     if (basePrefix && path.startsWith(`${basePrefix}/`)) path = path.slice(basePrefix.length);
     const method = x.request.method.toUpperCase();
-    const op = operationOf(model, { ...x.request, url: new URL(path, 'http://x').href });
-    if (op) return { operation: op.operationId, known: true };
-    const loc = located.find((l) => l.method === method && l.re.test(path));
-    if (loc) return { operation: loc.id, known: true };
+    const id = operationAt(method, path);
+    if (id) return { operation: id, known: true };
     return { operation: `${method} ${path.split('/').map(normalise).join('/')}`, known: false };
   };
 }

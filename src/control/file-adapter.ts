@@ -10,18 +10,13 @@ import type { ResolvedProfile } from '../profile/types.ts';
 import { readInputFile } from '../input/index.ts';
 import { schemaFileValidator } from '../schemas/index.ts';
 import { controlOperations, type ControlOperation } from './operations.ts';
-import { checkSteps, isSuccess, renderCall, runSteps, type AdapterStep } from './file-steps.ts';
+import { checkSteps, isSuccess, renderCall, runSteps, type AdapterStep, type TemplatedCall } from './file-steps.ts';
 import { escapePointer, placeholders, readPointer, renderString, type Vars } from './template.ts';
 import { ControlAdapterError, controlJson, type ControlAdapter, type ControlAnswer, type ControlInput } from './types.ts';
 
-export interface AdapterOperation {
-  method: string;
-  path: string;
-  query?: Record<string, string | number | boolean>;
-  headers?: Record<string, string>;
-  body?: unknown;
+/** One control operation: a templated call (as its steps are), its value maps and what its answer yields. */
+export interface AdapterOperation extends TemplatedCall {
   values?: Record<string, Record<string, string | number | boolean>>;
-  expect_status?: number[];
   result?: string | Record<string, string>;
   /** Calls made first, in order, whose saved answers feed this operation's templates (file-steps.ts). */
   steps?: AdapterStep[];

@@ -1,5 +1,6 @@
 // The load mode's qualified options: one bound per knob for flags, plans and library callers, and every
 // problem reported at once.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors/index.ts';
 import { LOAD_BOUNDS, LOAD_DEFAULTS, qualifyLoadFlags, qualifyLoadRun } from './options.ts';
@@ -10,11 +11,13 @@ describe('load options, qualified once', () => {
     expect(run).toThrow(ConfigError);
     expect(run).toThrow(/timeoutMs \(--timeout-budget\).*drainMs \(--drain\).*maxRequests \(--amount\).*judgeSample \(--judge-sample\)/);
     expect(run).toThrow(`from ${LOAD_BOUNDS.timeoutMs.min} to ${LOAD_BOUNDS.timeoutMs.max}`);
+    expect(() => qualifyLoadRun({ seed: -1, thinkTimeMs: 0.5 }, {}, 30_000)).toThrow(new ConfigError(`load: seed (--seed) must be an integer from 0 to ${0xffffffff}, got -1; thinkTimeMs (--think-time) must be an integer from 0 to 60000, got 0.5`));
   });
 
   it('names every bad flag in one error; one bad flag reads as the shared number parser words it', () => {
     expect(() => qualifyLoadFlags({ duration: 1000, connections: 0, model: 'half-open', p99Max: -1 })).toThrow(/--model.*--duration.*--connections.*--p99-max/);
     expect(() => qualifyLoadFlags({ timeoutBudget: 50 })).toThrow(new ConfigError('--timeout-budget must be an integer from 100 to 300000, got 50'));
+    expect(() => qualifyLoadFlags({ judgeSample: 2, drain: -1 })).toThrow(new ConfigError('--drain must be an integer from 0 to 300000, got -1; --judge-sample must be a share from 0 to 1 (e.g. 0.9), got 2'));
   });
 
   it('the flag and the library hold a knob to the same bound', () => {
@@ -29,5 +32,13 @@ describe('load options, qualified once', () => {
     const part = qualifyLoadRun({ shard: { index: 2, total: 3 }, maxRequests: 10 }, { defaultArrivalRate: 60 }, 30_000);
     expect(part.shape.start).toBeCloseTo(20);
     expect(part.maxRequests).toBe(3);
+  });
+
+  it('the load plan schema (spec/schemas/load-plan.schema.json, for editors too) holds each knob to the range LOAD_BOUNDS gives', () => {
+    const props = (JSON.parse(readFileSync(new URL('../../spec/schemas/load-plan.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, { minimum?: number; maximum?: number }> }).properties;
+    const keys = { timeout_ms: 'timeoutMs', drain_ms: 'drainMs', seed: 'seed', judge_sample: 'judgeSample', think_time_ms: 'thinkTimeMs', max_requests: 'maxRequests', connections: 'connections' } as const;
+    for (const [key, knob] of Object.entries(keys)) expect({ key, min: props[key].minimum, max: props[key].maximum }).toEqual({ key, min: LOAD_BOUNDS[knob].min, max: LOAD_BOUNDS[knob].max });
+    expect(props.duration.maximum).toBe(LOAD_BOUNDS.durationSec.max);
+    expect(props.arrival_rate.maximum).toBe(LOAD_BOUNDS.arrivalRate.max);
   });
 });

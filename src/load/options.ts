@@ -3,8 +3,8 @@
 // plan (plan.ts -> LoadOptions) and library callers all reach qualifyLoadRun, which reports every problem
 // at once in one ConfigError. Imports stay light: src/options/defaults.ts re-exports LOAD_DEFAULTS.
 
-import { ConfigError } from '../errors/index.ts';
 import { SEED_BOUNDS, SHARE_BOUNDS, TIMEOUT_BUDGET_BOUNDS } from '../options/numbers.ts';
+import { OptionProblems, type FlagBounds } from '../options/problems.ts';
 import type { Shard } from '../options/shard.ts';
 import { constantShape, shapeDurationMs, shapeMax, shardShiftMs, type Shape, type Stage } from './schedule.ts';
 import type { LoadModel } from './types.ts';
@@ -35,14 +35,6 @@ export const LOAD_LIMITS = {
   maxRate: 1_000_000,
 } as const;
 
-interface Bound {
-  /** The CLI flag (and the word a problem is reported under). */
-  flag: string;
-  min: number;
-  max: number;
-  integer?: boolean;
-}
-
 /** Every bound of a load knob, flag or plan or library: the one place each range is written. */
 export const LOAD_BOUNDS = {
   durationSec: { flag: 'duration', min: 0.1, max: LOAD_LIMITS.maxDurationSec },
@@ -50,7 +42,8 @@ export const LOAD_BOUNDS = {
   maxRequests: { flag: 'amount', integer: true, min: 1, max: LOAD_LIMITS.maxMaxRequests },
   arrivalRate: { flag: 'arrival-rate', min: 0.001, max: LOAD_LIMITS.maxRate },
   timeoutMs: { flag: 'timeout-budget', ...TIMEOUT_BUDGET_BOUNDS },
-  drainMs: { flag: 'drain', integer: true, min: 0, max: 300_000 },
+  // The drain defaults to the request budget, so it reaches as far as the longest budget.
+  drainMs: { flag: 'drain', integer: true, min: 0, max: TIMEOUT_BUDGET_BOUNDS.max },
   judgeSample: { flag: 'judge-sample', ...SHARE_BOUNDS },
   thinkTimeMs: { flag: 'think-time', integer: true, min: 0, max: 60_000 },
   seed: { flag: 'seed', ...SEED_BOUNDS },
@@ -58,33 +51,19 @@ export const LOAD_BOUNDS = {
   errorRateMax: { flag: 'error-rate-max', ...SHARE_BOUNDS },
   rpsMin: { flag: 'rps-min', min: 0, max: 1e12 },
   conformanceErrorsMax: { flag: 'conformance-errors-max', integer: true, min: 0, max: 1e9 },
-} as const satisfies Record<string, Bound>;
+} as const satisfies Record<string, FlagBounds>;
 
 export type LoadKnob = keyof typeof LOAD_BOUNDS;
 
-/** Collects problems so that one ConfigError names them all. */
-export class LoadProblems {
-  readonly list: string[] = [];
-  constructor(private readonly asFlags: boolean) {}
-
-  /** The value within its bound, or the fallback after recording the problem (undefined stays undefined). */
-  num<T extends number | undefined>(knob: LoadKnob, value: unknown, fallback: T): number | T {
-    if (value === undefined || value === null) return fallback;
-    const b: Bound = LOAD_BOUNDS[knob];
-    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-    if (typeof n === 'number' && Number.isFinite(n) && (!b.integer || Number.isInteger(n)) && n >= b.min && n <= b.max) return n;
-    this.list.push(`${this.asFlags ? `--${b.flag}` : `${knob} (--${b.flag})`} must be ${b.integer ? 'an integer' : 'a number'} from ${b.min} to ${b.max}, got ${JSON.stringify(value)}`);
-    return fallback;
-  }
-
-  check(cond: boolean, msg: string): void {
-    if (!cond) this.list.push(msg);
-  }
-
-  throwIfAny(): void {
-    if (this.list.length === 1 && this.asFlags && this.list[0].startsWith('--')) throw new ConfigError(this.list[0]);
-    if (this.list.length) throw new ConfigError(`load: ${this.list.join('; ')}`);
-  }
+/**
+ * Reads a knob within its LOAD_BOUNDS through the one problem collector: `fallback` when absent or bad.
+ * `asFlags`: a problem names the flag; else the knob too (a plan or a library caller set it).
+ */
+function knobReader(p: OptionProblems, asFlags: boolean) {
+  return <T extends number | undefined>(knob: LoadKnob, value: unknown, fallback: T): number | T => {
+    const b: FlagBounds = LOAD_BOUNDS[knob];
+    return p.num(b, value, asFlags ? `--${b.flag}` : `${knob} (--${b.flag})`) ?? fallback;
+  };
 }
 
 /** What a scenario contributes to the defaults (scenarios.ts; a type, so this module loads nothing heavy). */
@@ -145,30 +124,31 @@ const sharePart = (all: number, { index, total }: Shard) => Math.floor(all / tot
 
 /** Defaults, bounds (all problems at once) and the shard's share of one load run. */
 export function qualifyLoadRun(opts: LoadKnobs, first: ScenarioDefaults, defaultTimeoutMs: number): QualifiedLoad {
-  const p = new LoadProblems(false);
-  const timeoutMs = p.num('timeoutMs', opts.timeoutMs ?? defaultTimeoutMs, defaultTimeoutMs);
-  const drainMs = p.num('drainMs', opts.drainMs ?? timeoutMs, timeoutMs);
+  const p = new OptionProblems('load: ');
+  const knob = knobReader(p, false);
+  const timeoutMs = knob('timeoutMs', opts.timeoutMs ?? defaultTimeoutMs, defaultTimeoutMs);
+  const drainMs = knob('drainMs', opts.drainMs ?? timeoutMs, timeoutMs);
   const shard = opts.shard;
   if (shard) p.check(Number.isInteger(shard.total) && shard.total >= 1 && Number.isInteger(shard.index) && shard.index >= 1 && shard.index <= shard.total, 'shard must be i/n with 1 <= i <= n');
-  const rate = p.num('arrivalRate', opts.arrivalRate ?? opts.rate, undefined);
+  const rate = knob('arrivalRate', opts.arrivalRate ?? opts.rate, undefined);
   const modelKind: LoadModel = opts.loadModel ?? (rate !== undefined || (opts.stages === undefined && first.defaultArrivalRate !== undefined && opts.connections === undefined) ? 'open' : 'closed');
   p.check(modelKind === 'open' || modelKind === 'closed', 'the load model must be open or closed');
   let shape: Shape;
   if (opts.stages?.length) {
     shape = { start: opts.start ?? 0, stages: opts.stages };
   } else {
-    const durationSec = p.num('durationSec', opts.durationSec ?? LOAD_DEFAULTS.durationSec, LOAD_DEFAULTS.durationSec);
+    const durationSec = knob('durationSec', opts.durationSec ?? LOAD_DEFAULTS.durationSec, LOAD_DEFAULTS.durationSec);
     shape = constantShape(modelKind === 'open' ? (rate ?? first.defaultArrivalRate ?? LOAD_DEFAULTS.arrivalRate) : (opts.connections ?? LOAD_DEFAULTS.connections), durationSec);
   }
   p.check(shapeDurationMs(shape) > 0 && shapeDurationMs(shape) <= LOAD_LIMITS.maxDurationSec * 1000, `stages must last > 0 and <= ${LOAD_LIMITS.maxDurationSec} s in all`);
   if (modelKind === 'open') p.check(shapeMax(shape) <= LOAD_LIMITS.maxRate, `arrival rate must be <= ${LOAD_LIMITS.maxRate}`);
-  let connections = p.num('connections', modelKind === 'open' ? (opts.connections ?? LOAD_DEFAULTS.openConnections) : Math.ceil(shapeMax(shape)), 1);
-  let maxRequests = p.num('maxRequests', opts.maxRequests ?? first.defaultMaxRequests ?? LOAD_DEFAULTS.maxRequests, 1);
+  let connections = knob('connections', modelKind === 'open' ? (opts.connections ?? LOAD_DEFAULTS.openConnections) : Math.ceil(shapeMax(shape)), 1);
+  let maxRequests = knob('maxRequests', opts.maxRequests ?? first.defaultMaxRequests ?? LOAD_DEFAULTS.maxRequests, 1);
   const kind = opts.arrivals ?? LOAD_DEFAULTS.arrivals;
   p.check(kind === 'uniform' || kind === 'poisson', '--arrivals must be uniform or poisson');
-  const seed = p.num('seed', opts.seed ?? LOAD_DEFAULTS.seed, LOAD_DEFAULTS.seed);
-  const judgeSample = p.num('judgeSample', opts.judgeSample ?? LOAD_DEFAULTS.judgeSample, 0);
-  const thinkTimeMs = p.num('thinkTimeMs', opts.thinkTimeMs ?? LOAD_DEFAULTS.thinkTimeMs, 0);
+  const seed = knob('seed', opts.seed ?? LOAD_DEFAULTS.seed, LOAD_DEFAULTS.seed);
+  const judgeSample = knob('judgeSample', opts.judgeSample ?? LOAD_DEFAULTS.judgeSample, 0);
+  const thinkTimeMs = knob('thinkTimeMs', opts.thinkTimeMs ?? LOAD_DEFAULTS.thinkTimeMs, 0);
   p.throwIfAny();
 
   // Shards of a poisson schedule draw independent streams (the union of independent Poisson processes is one of the summed rate).
@@ -211,28 +191,29 @@ export const PLAN_KNOB_FLAGS = ['duration', 'connections', 'arrivalRate', 'amoun
 
 /** Flag values -> LoadKnobs and the numeric thresholds, every problem at once. */
 export function qualifyLoadFlags(f: LoadFlagValues): { knobs: LoadKnobs; thresholds: { p99MaxMs?: number; errorRateMax?: number; rpsMin?: number; conformanceErrorsMax?: number } } {
-  const p = new LoadProblems(true);
-  p.check(f.model === undefined || f.model === 'open' || f.model === 'closed', 'load: --model must be open or closed');
-  p.check(f.arrivals === undefined || f.arrivals === 'uniform' || f.arrivals === 'poisson', 'load: --arrivals must be uniform or poisson');
+  const p = new OptionProblems();
+  const knob = knobReader(p, true);
+  p.check(f.model === undefined || f.model === 'open' || f.model === 'closed', '--model must be open or closed');
+  p.check(f.arrivals === undefined || f.arrivals === 'uniform' || f.arrivals === 'poisson', '--arrivals must be uniform or poisson');
   const some = <K extends string>(key: K, v: number | undefined): { [P in K]?: number } => (v === undefined ? {} : ({ [key]: v } as { [P in K]: number }));
   const knobs: LoadKnobs = {
-    durationSec: p.num('durationSec', f.duration, LOAD_DEFAULTS.durationSec),
-    ...some('connections', p.num('connections', f.connections, undefined)),
-    ...some('maxRequests', p.num('maxRequests', f.amount, undefined)),
-    ...some('arrivalRate', p.num('arrivalRate', f.arrivalRate, undefined)),
-    ...some('timeoutMs', p.num('timeoutMs', f.timeoutBudget, undefined)),
-    ...some('drainMs', p.num('drainMs', f.drain, undefined)),
-    ...some('judgeSample', p.num('judgeSample', f.judgeSample, undefined)),
-    ...some('seed', p.num('seed', f.seed, undefined)),
-    ...some('thinkTimeMs', p.num('thinkTimeMs', f.thinkTime, undefined)),
+    durationSec: knob('durationSec', f.duration, LOAD_DEFAULTS.durationSec),
+    ...some('connections', knob('connections', f.connections, undefined)),
+    ...some('maxRequests', knob('maxRequests', f.amount, undefined)),
+    ...some('arrivalRate', knob('arrivalRate', f.arrivalRate, undefined)),
+    ...some('timeoutMs', knob('timeoutMs', f.timeoutBudget, undefined)),
+    ...some('drainMs', knob('drainMs', f.drain, undefined)),
+    ...some('judgeSample', knob('judgeSample', f.judgeSample, undefined)),
+    ...some('seed', knob('seed', f.seed, undefined)),
+    ...some('thinkTimeMs', knob('thinkTimeMs', f.thinkTime, undefined)),
     ...(f.model === 'open' || f.model === 'closed' ? { loadModel: f.model } : {}),
     ...(f.arrivals === 'uniform' || f.arrivals === 'poisson' ? { arrivals: f.arrivals } : {}),
   };
   const thresholds = {
-    ...some('p99MaxMs', p.num('p99MaxMs', f.p99Max, undefined)),
-    ...some('errorRateMax', p.num('errorRateMax', f.errorRateMax, undefined)),
-    ...some('rpsMin', p.num('rpsMin', f.rpsMin, undefined)),
-    ...some('conformanceErrorsMax', p.num('conformanceErrorsMax', f.conformanceErrorsMax, undefined)),
+    ...some('p99MaxMs', knob('p99MaxMs', f.p99Max, undefined)),
+    ...some('errorRateMax', knob('errorRateMax', f.errorRateMax, undefined)),
+    ...some('rpsMin', knob('rpsMin', f.rpsMin, undefined)),
+    ...some('conformanceErrorsMax', knob('conformanceErrorsMax', f.conformanceErrorsMax, undefined)),
   };
   p.throwIfAny();
   return { knobs, thresholds };

@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { operationMatcher } from '../client/operation-location.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model, OperationId, WebhookId } from '../model/types.ts';
 import type { TargetProfile } from '../profile/types.ts';
@@ -175,16 +176,8 @@ export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHo
   const model = await loadModel();
   const ctx: ProxyContext = { profile, model, state: new Map() };
   const webhookIds = new Map(model.webhooks.flatMap((w) => (w.path ? [[w.path, w.id as WebhookId] as const] : [])));
-  // Method + path template -> operationId over the api server's operations (profile paths where the spec shows none).
-  const routes = [...model.operations.values()]
-    .filter((op) => op.server === 'api')
-    .map((op) => {
-      const path = op.pathUnspecified ? profile.operations?.[op.operationId]?.path : op.path;
-      const method = (op.pathUnspecified ? profile.operations?.[op.operationId]?.method : undefined) ?? op.method;
-      return path ? { id: op.operationId, method: method.toUpperCase(), re: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`) } : undefined;
-    })
-    .filter((r) => r !== undefined);
-  const operationOf = (method: string, path: string) => routes.find((r) => r.method === method.toUpperCase() && r.re.test(path))?.id;
+  // The api server's operations, located as the engine locates them (profile paths where the spec shows none).
+  const operationOf = operationMatcher(model, profile, 'api');
   let relayTarget: string | undefined;
   let selfOrigin = '';
 

@@ -13,13 +13,18 @@ export interface NumberBounds {
 
 /** undefined when the value is absent; else the number, or a ConfigError that says what to give. */
 export function parseNumber(flag: string, value: unknown, bounds: NumberBounds = {}): number | undefined {
+  return readNumber(`--${flag}`, value, bounds);
+}
+
+/** parseNumber with the problem reported under `label` (a plan's or a library's key, not a flag). */
+export function readNumber(label: string, value: unknown, bounds: NumberBounds = {}): number | undefined {
   if (value === undefined || value === null) return undefined;
   const { min = -Infinity, max = Infinity, integer = false } = bounds;
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min || n > max) {
     const kind = integer ? 'an integer' : 'a number';
     const range = Number.isFinite(min) && Number.isFinite(max) ? ` from ${min} to ${max}` : Number.isFinite(min) ? ` >= ${min}` : Number.isFinite(max) ? ` <= ${max}` : '';
-    throw new ConfigError(`--${flag} must be ${bounds.what ?? `${kind}${range}`}, got ${JSON.stringify(value)}`);
+    throw new ConfigError(`${label} must be ${bounds.what ?? `${kind}${range}`}, got ${JSON.stringify(value)}`);
   }
   return n;
 }

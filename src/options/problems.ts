@@ -3,17 +3,22 @@
 // names them all, so a user fixes a command line in one go instead of one flag per attempt.
 
 import { ConfigError } from '../errors/index.ts';
-import { parseNumber, type NumberBounds } from './numbers.ts';
+import { readNumber, type NumberBounds } from './numbers.ts';
 
 /** A bound of one option: the flag it is reported under and its range. */
 export type FlagBounds = NumberBounds & { flag: string };
 
 export class OptionProblems {
   readonly list: string[] = [];
+  /** `prefix` opens the one message (e.g. `load: `, where the values came from a plan rather than flags). */
+  constructor(private readonly prefix = '') {}
 
-  /** The value within `bounds` (undefined when absent); a bad one is recorded and read as absent. */
-  num(bounds: FlagBounds, value: unknown): number | undefined {
-    return this.attempt(() => parseNumber(bounds.flag, value, bounds), undefined);
+  /**
+   * The value within `bounds` (undefined when absent); a bad one is recorded and read as absent. The
+   * problem names `--flag`, or `label` where the value came from elsewhere (a plan's key).
+   */
+  num(bounds: FlagBounds, value: unknown, label = `--${bounds.flag}`): number | undefined {
+    return this.attempt(() => readNumber(label, value, bounds), undefined);
   }
 
   /** `fn`'s value; a ConfigError it throws is recorded and `fallback` returned. */
@@ -33,6 +38,6 @@ export class OptionProblems {
 
   /** One ConfigError naming every problem recorded (none: nothing thrown). */
   throwIfAny(): void {
-    if (this.list.length) throw new ConfigError(this.list.join('; '));
+    if (this.list.length) throw new ConfigError(`${this.prefix}${this.list.join('; ')}`);
   }
 }

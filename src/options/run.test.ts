@@ -33,6 +33,11 @@ describe('run options, qualified once', () => {
 
   it('a library caller of runChecks meets the same bounds, every problem at once', () => {
     expect(problems(() => qualifyRunLimits({ concurrency: 1.5, numRuns: 0 }))).toEqual(['--concurrency must be a positive integer, got 1.5', '--runs must be a positive integer, got 0']);
+    expect(problems(() => qualifyRunLimits({ timeoutBudgetMs: 400_000, minCoverage: 1.5, rateLimitWaitMs: 0 }))).toEqual([
+      '--timeout-budget must be an integer from 100 to 300000, got 400000',
+      '--rate-limit-wait must be a positive integer, got 0',
+      '--min-coverage must be a share from 0 to 1 (e.g. 0.9), got 1.5',
+    ]);
     expect(qualifyRunLimits({})).toEqual({ concurrency: 24, numRuns: 100 });
   });
 

@@ -102,12 +102,25 @@ export function qualifyRunValues(v: RunValues): QualifiedRunValues {
   return out;
 }
 
-/** A run's engine numbers as runChecks takes them (library callers too): defaults applied, every problem at once. */
-export function qualifyRunLimits(v: { concurrency?: number; numRuns?: number; propertyBatch?: number }): { concurrency: number; numRuns: number; propertyBatch?: number } {
+/** The numbers a library caller of runChecks (compare, certify, selftest too) may set; bounds: RUN_BOUNDS. */
+export interface RunLimitValues {
+  concurrency?: number;
+  numRuns?: number;
+  propertyBatch?: number;
+  timeoutBudgetMs?: number;
+  checkTimeoutMs?: number;
+  rateLimitWaitMs?: number;
+  minCoverage?: number;
+}
+
+/** A run's engine numbers as runChecks takes them (library callers too): defaults applied, the rest bounded, every problem at once. */
+export function qualifyRunLimits(v: RunLimitValues): { concurrency: number; numRuns: number; propertyBatch?: number } {
   const p = new OptionProblems();
   const concurrency = p.num(RUN_BOUNDS.concurrency, v.concurrency ?? RUN_DEFAULTS.concurrency) ?? RUN_DEFAULTS.concurrency;
   const numRuns = p.num(RUN_BOUNDS.numRuns, v.numRuns ?? RUN_DEFAULTS.numRuns) ?? RUN_DEFAULTS.numRuns;
   const propertyBatch = p.num(RUN_BOUNDS.propertyBatch, v.propertyBatch);
+  // Defaulted where they are used (the model's request timeout, the webhook wait); bounded here.
+  for (const key of ['timeoutBudgetMs', 'checkTimeoutMs', 'rateLimitWaitMs', 'minCoverage'] as const) p.num(RUN_BOUNDS[key], v[key]);
   p.throwIfAny();
   return { concurrency, numRuns, ...defined('propertyBatch', propertyBatch) };
 }

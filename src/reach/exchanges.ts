@@ -3,7 +3,7 @@
 // and path template; operations whose path the spec does not show are matched by the profile's path.
 
 import type { Model, OperationId } from '../model/types.ts';
-import { pathPattern as pattern } from '../report/html-curl.ts';
+import { operationMatcher as operationAt } from '../client/operation-location.ts';
 
 /** One recorded request: the check that sent it and where it went. */
 export interface ReachedRequest {
@@ -12,20 +12,12 @@ export interface ReachedRequest {
   url: string;
 }
 
-
 /** Locations of the operations whose path the spec does not show (profile.operations). */
 export type ProfilePaths = Record<string, { method?: string; path?: string } | undefined>;
 
-/** Matches a request's method and URL path to an operation of the model (the shown paths first). */
+/** Matches a request's method and URL to an operation of the model (src/client's one lookup, shown paths first). */
 export function operationMatcher(model: Model, profilePaths: ProfilePaths = {}): (method: string, url: string) => OperationId | undefined {
-  const table: { id: OperationId; method: string; re: RegExp; shown: boolean }[] = [];
-  for (const op of model.operations.values()) {
-    const loc = op.pathUnspecified ? profilePaths[op.operationId] : undefined;
-    const path = op.pathUnspecified ? loc?.path : op.path;
-    if (!path) continue;
-    table.push({ id: op.operationId, method: (loc?.method ?? op.method).toUpperCase(), re: pattern(path), shown: !op.pathUnspecified });
-  }
-  table.sort((a, b) => Number(b.shown) - Number(a.shown));
+  const at = operationAt(model, { operations: profilePaths });
   return (method, url) => {
     let path: string;
     try {
@@ -33,7 +25,7 @@ export function operationMatcher(model: Model, profilePaths: ProfilePaths = {}):
     } catch {
       return undefined;
     }
-    return table.find((t) => t.method === method.toUpperCase() && t.re.test(path))?.id;
+    return at(method, path);
   };
 }
 

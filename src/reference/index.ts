@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { TargetProfile } from '../profile/types.ts';
 import { BANK_ACCOUNT_WEBHOOK_PATH, CARD_LIMIT_WEBHOOK_PATH, CONTROL_PREFIX } from './handlers/control.ts';
 import { BALANCES_WEBHOOK_PATH, WALLETS_WEBHOOK_PATH } from './handlers/users.ts';
@@ -14,6 +13,7 @@ import { REFERENCE_TOKEN_AUDIENCE } from './handlers/token.ts';
 import { DEFAULT_OPERATION_PATHS } from './handlers/index.ts';
 import { SANDBOX_SMS_CODE } from './handlers/sensitive.ts';
 import { Router } from './http.ts';
+import { listen } from './listen.ts';
 import { referenceModel } from './model.ts';
 import { createHandler } from './pipeline.ts';
 import { apiRoutes, controlRoutes, type UnspecifiedAuth } from './routes.ts';
@@ -33,16 +33,6 @@ export { generateTlsIdentity, type TlsIdentity } from './tls.ts';
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
 type Listener = Server | TlsServer;
-
-function listen(server: Listener, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
 
 function originOf(host: string, port: number, scheme: 'http' | 'https'): string {
   const h = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;

@@ -3,10 +3,9 @@
 // (exit 1), so it is `failed` with rawStatus "blocked" and the blocking operation as its message, and a
 // dashboard counts the same failures as the exit code. No secrets: the same masked texts as junit.xml.
 
-import type { Reporter, RunEvent } from '../events/index.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
 import { RunCollector, type CollectedCheck } from './collect.ts';
-import { writeReport } from './files.ts';
+import { FileReporter } from './file-reporter.ts';
 import { blockedText, failureText } from './junit.ts';
 
 /** The CTRF specification version this writer follows (the vendored schema's). */
@@ -58,13 +57,8 @@ export function buildCtrf(col: RunCollector): object {
   };
 }
 
-export class CtrfReporter implements Reporter {
-  private readonly collector = new RunCollector();
-  constructor(private readonly path: string) {}
-  onEvent(e: RunEvent): void {
-    this.collector.onEvent(e);
-  }
-  async close(): Promise<void> {
-    await writeReport(this.path, `${JSON.stringify(buildCtrf(this.collector), null, 2)}\n`);
+export class CtrfReporter extends FileReporter {
+  constructor(path: string) {
+    super(path, (collected) => `${JSON.stringify(buildCtrf(collected), null, 2)}\n`);
   }
 }

@@ -3,12 +3,11 @@
 // hostile target (an error message holding `<script>`) renders as inert text, and the CSP forbids
 // scripts as a second fence.
 
-import type { Reporter, RunEvent } from '../events/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
 import { RunCollector } from './collect.ts';
-import { writeReport } from './files.ts';
+import { FileReporter } from './file-reporter.ts';
 import { pageTemplate } from './html-template.ts';
 import { buildReportView } from './html-view.ts';
 import { DEFAULT_REPLAY_BASE } from './replay.ts';
@@ -24,19 +23,9 @@ export function buildHtml(collector: RunCollector, replayBase = DEFAULT_REPLAY_B
   return pageTemplate('report', REPORT_STYLES).render(view);
 }
 
-export class HtmlReporter implements Reporter {
-  private readonly collector = new RunCollector();
-  constructor(
-    private readonly path: string,
-    private readonly replayBase = DEFAULT_REPLAY_BASE,
-    private readonly model?: Model,
-  ) {}
-  onEvent(e: RunEvent): void {
-    this.collector.onEvent(e);
-  }
-  async close(): Promise<void> {
+export class HtmlReporter extends FileReporter {
+  constructor(path: string, replayBase = DEFAULT_REPLAY_BASE, model?: Model) {
     // The model is cached per spec directory: loading it here costs nothing after the run loaded it.
-    const model = this.model ?? (await loadModel().catch(() => undefined));
-    await writeReport(this.path, buildHtml(this.collector, this.replayBase, model));
+    super(path, async (collected) => buildHtml(collected, replayBase, model ?? (await loadModel().catch(() => undefined))));
   }
 }

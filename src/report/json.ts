@@ -1,11 +1,10 @@
 // results.json: the machine-readable run. No secrets: exchanges were masked by the client, the
 // target URL loses any userinfo, and the profile itself is never written.
 
-import type { Reporter, RunEvent } from '../events/index.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../runner/version.ts';
 import { RunCollector } from './collect.ts';
 import { requestCosts } from './cost.ts';
-import { writeReport } from './files.ts';
+import { FileReporter } from './file-reporter.ts';
 import { RESULTS_KIND, RESULTS_VERSION } from '../baseline/results-file.ts';
 
 /** Format of results.json: spec/schemas/results.schema.json. Bump RESULTS_VERSION on any breaking change. */
@@ -33,13 +32,8 @@ export function buildResults(c: RunCollector): object {
   };
 }
 
-export class JsonReporter implements Reporter {
-  private readonly collector = new RunCollector();
-  constructor(private readonly path: string) {}
-  onEvent(e: RunEvent): void {
-    this.collector.onEvent(e);
-  }
-  async close(): Promise<void> {
-    await writeReport(this.path, `${JSON.stringify(buildResults(this.collector), null, 2)}\n`);
+export class JsonReporter extends FileReporter {
+  constructor(path: string) {
+    super(path, (collected) => `${JSON.stringify(buildResults(collected), null, 2)}\n`);
   }
 }

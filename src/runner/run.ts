@@ -65,9 +65,6 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
   const bus = new EventBus(reporters);
   let servicesHandle: { close(): Promise<void> } | undefined;
   let receiver: { stats(): NonNullable<RunSummary['webhooks']> } | undefined;
-  if (options.minCoverage !== undefined && !(options.minCoverage >= 0 && options.minCoverage <= 1)) {
-    throw new ConfigError(`--min-coverage must be a share from 0 to 1 (e.g. 0.9), got ${options.minCoverage}`);
-  }
   try {
     if (options.preflight !== false) await preflight(session);
     let services: RunServices = options.services ?? {};

@@ -2,10 +2,12 @@
 // running one check with `--seed S --check ID` reproduces exactly what it did in the full run.
 
 import { randomInt } from 'node:crypto';
+import { SEED_BOUNDS } from '../options/numbers.ts';
 import { stableHash } from './select.ts';
 
 export function randomSeed(): number {
-  return randomInt(0, 2 ** 32);
+  // Any seed the flag accepts (randomInt's upper end is exclusive).
+  return randomInt(SEED_BOUNDS.min, SEED_BOUNDS.max + 1);
 }
 
 /** Per-check seed: independent of which other checks run, their order and concurrency. */

@@ -1,10 +1,10 @@
 // S2S tokens (section 5): the token request of a profile client, and a token cache per target and
 // client refreshed the section 8 buffer before expiry (src/client/token-source.ts).
 
-import { field } from '../../src/checks/body.ts';
 import { checkStep, expectStep } from '../../src/checks/assert.ts';
 import type { CheckContext, HttpResponse } from '../../src/checks/types.ts';
-import { TokenSource, type IssuedToken } from '../../src/client/index.ts';
+import { TokenSource, tokenRequest, type IssuedToken } from '../../src/client/index.ts';
+import { mintToken } from '../../src/client/mint.ts';
 import { clockSkewAllowance } from './control.ts';
 import { bearer, chainHeader, headers, opLabel } from './http.ts';
 
@@ -17,8 +17,7 @@ export function profileClient(ctx: CheckContext, i: number) {
 
 /** A token request for client i with the three required fields (section 4). */
 export function tokenBody(ctx: CheckContext, i = 0): Record<string, string> {
-  const c = profileClient(ctx, i);
-  return { client_id: c.client_id, client_secret: c.client_secret, grant_type: ctx.model.grantType() };
+  return tokenRequest(ctx.model, profileClient(ctx, i)).body;
 }
 
 export function requestToken(ctx: CheckContext, body: unknown, opts: { noRetry?: boolean } = {}): Promise<HttpResponse> {
@@ -28,14 +27,14 @@ export function requestToken(ctx: CheckContext, body: unknown, opts: { noRetry?:
 /** One TokenSource per target and client: checks share a client's token, refreshed the section 8 buffer before expiry. */
 const sources = new Map<string, TokenSource<{ ctx: CheckContext; i: number }>>();
 
+// The request and the reading of the answer are client/mint.ts's (load setup and the control token
+// read it the same way); a refusal or an answer without a token is this check's failed step.
 async function mintFor({ ctx, i }: { ctx: CheckContext; i: number }): Promise<IssuedToken> {
   const step = `${opLabel(ctx, 'createToken')} for profile.clients[${i}]`;
-  const res = await requestToken(ctx, tokenBody(ctx, i));
+  const { issued, res } = await mintToken(ctx.http, ctx.model, profileClient(ctx, i));
   expectStep(res, 'createToken', step);
-  const token = field(res.json, 'access_token');
-  checkStep(typeof token === 'string' && token.length > 0, 'createToken', `${step}: the answer carries no access_token`, res);
-  const expiresAt = field(res.json, 'expires_at');
-  return { token, ...(typeof expiresAt === 'number' ? { expiresAt } : {}) };
+  checkStep(issued, 'createToken', `${step}: the answer carries no access_token`, res);
+  return issued;
 }
 
 /** S2S token for client i, cached per target and client (TokenSource). */
