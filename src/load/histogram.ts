@@ -62,7 +62,10 @@ export function summarise(h: Histogram): LatencySummary {
     p999: ms(h.getValueAtPercentile(99.9)),
     // Highest equivalent value of the top bucket: the same whether h was recorded here or decoded.
     max: ms(h.getValueAtPercentile(100)),
-    min: ms(h.minNonZeroValue),
+    // Lowest equivalent value of the bottom bucket, for the same reason: the encoded histogram carries
+    // buckets, not the exact minimum, so a merge of result files (or of the coordinator's deltas) could
+    // not reproduce an exact one; off by up to one bucket (1 us in 2 us buckets past 2.048 ms) otherwise.
+    min: ms(h.getValueAtPercentile(0)),
     mean: ms(h.mean),
     count: h.totalCount,
   };

@@ -4,15 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../cli/capture.ts';
 import { main } from '../cli/index.ts';
 import { runLoad, type LoadResult } from './index.ts';
-import { everyNth, stallTarget, type StallTarget } from './testing.ts';
+import { stallTarget, type StallTarget } from './testing.ts';
 
 const BUDGET = 1000;
 const sentIn = (r: LoadResult) => r.timeline.reduce((n, p) => n + p.sent, 0);
 
 describe('load: a target that stalls 1 GET in 50 for 1.5 s (budget 1 s)', () => {
   let t: StallTarget;
+  // GETs before this run's first: the stalls are counted from each run's start, the 2nd GET first, so
+  // every run meets one whatever the machine's speed (4 connections send 4 at once; the 200/s schedule
+  // is counted). Every 50th GET across runs needed 50 in 1.5 s, more than a loaded machine answered.
+  let before = 0;
   beforeAll(async () => {
-    t = await stallTarget({ delayFor: everyNth(50, 1500) });
+    t = await stallTarget({ delayFor: (n) => ((n - before) % 50 === 2 ? 1500 : 0) });
   });
   afterAll(() => t.close());
 
@@ -20,6 +24,7 @@ describe('load: a target that stalls 1 GET in 50 for 1.5 s (budget 1 s)', () => 
     ['closed', { connections: 4 }],
     ['open', { arrivalRate: 200 }],
   ] as const)('%s model: FAIL, timeouts recorded at >= the budget, p99.9 and max show the stall', async (mode, o) => {
+    before = t.gets();
     const r = await runLoad({ scenario: 'user-read', profile: t.profile, durationSec: 1.5, timeoutMs: BUDGET, ...o });
     expect(r.mode).toBe(mode);
     expect(r.verdict.pass).toBe(false);
@@ -46,6 +51,7 @@ describe('load: a target that stalls 1 GET in 50 for 1.5 s (budget 1 s)', () => 
   it('CLI: closed and open runs exit 1 and name their model', async () => {
     for (const extra of [['--connections', '4'], ['--arrival-rate', '200']]) {
       const c = captureIo({ env: {} });
+      before = t.gets();
       const code = await main(['load', 'user-read', '--target', t.base_url, '--duration', '1.5', '--timeout-budget', String(BUDGET), ...extra], { ...c.io, env: { BAAS_CLIENT_ID: 'a', BAAS_CLIENT_SECRET: 'secret-a' } });
       expect(code).toBe(1);
       expect(c.out()).toMatch(extra[0] === '--connections' ? /closed model/ : /open model/);
@@ -57,9 +63,9 @@ describe('load: a target that stalls 1 GET in 50 for 1.5 s (budget 1 s)', () => 
 
 describe('load: requests still in flight when the drain ends', () => {
   it('are reported incomplete with their age, and fail the run', async () => {
-    const started = Date.now();
-    // After 0.4 s every GET hangs for 5 s: at the end of the 1 s load phase every connection waits.
-    const t = await stallTarget({ delayFor: () => (Date.now() - started > 400 ? 5000 : 0) });
+    // After the first 3 every GET hangs for 5 s: at the end of the 1 s load phase every connection
+    // waits (counted, not timed: each of the 3 connections sends again at once on its first answer).
+    const t = await stallTarget({ delayFor: (n) => (n > 3 ? 5000 : 0) });
     try {
       const r = await runLoad({ scenario: 'user-read', profile: t.profile, durationSec: 1, connections: 3, timeoutMs: 3000, drainMs: 100 });
       expect(r.counts.incomplete).toBeGreaterThan(0);

@@ -134,8 +134,7 @@ describe('abort_on_fail', () => {
     const r = await runLoad({ scenario: 'user-read', profile: profile(), arrivalRate: 50, durationSec: 60, thresholds: { rules: [rule] } });
     expect(r.aborted).toBeDefined();
     expect(r.aborted!.at_s).toBeGreaterThanOrEqual(1);
-    expect(r.aborted!.at_s).toBeLessThan(60);
-    expect(r.counts.attempts).toBeLessThan(3000); // the whole schedule was 3000 sends
+    expect(r.counts.attempts).toBeLessThan(3000); // the whole schedule was 3000 sends: stopped before its end, counted, not timed
     expect(r.verdict.pass).toBe(false);
     expect(r.verdict.reasons.join('\n')).toMatch(/aborted at .* s: abort_on_fail threshold p99 < 200 over 1s failed/);
   });
