@@ -1,7 +1,8 @@
 // Where an operation is: its method and path template from the model, or from profile.operations for
 // the operations whose path the spec does not show. The one lookup every caller shares (the check
 // client's request target, load setup, the load mix) and its reverse (the selftest proxy, compare and the reach
-// measure naming a request they see), so a relocated operation is found the same way by all of them.
+// measure naming a request they see, the --safe guard, HAR replay and the report's curl commands), so a
+// relocated operation is found the same way by all of them.
 
 import { pathPattern } from '../model/operation-at.ts';
 import type { Model, OperationId } from '../model/types.ts';
@@ -44,4 +45,21 @@ export function operationMatcher(model: Pick<Model, 'operations'>, profile: Prof
     return loc ? [{ id: op.operationId, method: loc.method, re: pathPattern(loc.path) }] : [];
   });
   return (method, path) => routes.find((r) => r.method === method.toUpperCase() && r.re.test(path))?.id;
+}
+
+/**
+ * operationMatcher for a request's method and full URL (recorded exchanges, the --safe guard): the path
+ * is the URL's pathname. A URL that does not parse goes to no operation.
+ */
+export function operationAtUrl(model: Pick<Model, 'operations'>, profile: ProfileLocations, server?: OperationLocation['server']): (method: string, url: string) => OperationId | undefined {
+  const at = operationMatcher(model, profile, server);
+  return (method, url) => {
+    let path: string;
+    try {
+      path = new URL(url, 'http://x').pathname;
+    } catch {
+      return undefined;
+    }
+    return at(method, path);
+  };
 }

@@ -4,8 +4,8 @@
 // sent, so a check that would break the promise is refused on the wire and fails, whatever it is marked.
 
 import type { HttpRequest } from './types.ts';
-import { operationOf } from '../model/operation-at.ts';
 import type { Model, Operation } from '../model/types.ts';
+import { operationAtUrl, type ProfileLocations } from './operation-location.ts';
 import type { RequestTarget } from './request-target.ts';
 
 /** A request refused by the --safe guard; it was not sent. */
@@ -20,9 +20,12 @@ export class SafeModeRefusal extends Error {
 /** Why the request would break --safe, or undefined when the model says it changes nothing. */
 export type SafeGuard = (req: HttpRequest, target: RequestTarget) => string | undefined;
 
-export function safeGuard(model: Model): SafeGuard {
+/** A request sent by raw path is matched as the check client locates operations: spec paths, then the profile's locations. */
+export function safeGuard(model: Model, profile: ProfileLocations): SafeGuard {
+  const operationAt = operationAtUrl(model, profile);
   return (req, target) => {
-    const op: Operation | undefined = (req.op && model.operations.get(req.op)) || operationOf(model, { method: target.method, url: target.url.href });
+    const id = req.op ?? operationAt(target.method, target.url.href);
+    const op: Operation | undefined = id ? model.operations.get(id) : undefined;
     if (!op || !(op.mutates || op.movesMoney)) return undefined;
     const why = op.movesMoney ? 'x-moves-money' : 'x-mutates';
     return `${op.operationId} (${target.method} ${target.url.pathname}), which the model marks ${why}`;

@@ -1,11 +1,12 @@
-// Load plans in YAML (`baas-conform load --plan plan.yaml`), validated by spec/schemas/load-plan.schema.json.
+// Load plans in YAML (`baas-conform load --plan plan.yaml`), validated by spec/schemas/load-plan.schema.json
+// with the knobs' ranges from LOAD_BOUNDS (plan-schema.ts).
 // A bad plan is refused before any traffic, naming the file, the JSON pointer and the problem.
 
 import type { ErrorObject } from 'ajv';
 import { ConfigError, describeSchemaProblem, PlanError } from '../errors/index.ts';
 import { readInputFile } from '../input/index.ts';
 import type { Model } from '../model/index.ts';
-import { schemaFileValidator } from '../schemas/index.ts';
+import { loadPlanValidator } from './plan-schema.ts';
 import type { LoadOptions } from './run.ts';
 import { scenarioById, SCENARIOS } from './scenarios.ts';
 import type { ThresholdRule, Thresholds } from './types.ts';
@@ -39,7 +40,7 @@ export type PlanRule = string | { threshold: string; abort_on_fail?: boolean; gr
 export { PlanError };
 
 async function validate(plan: unknown): Promise<ErrorObject | undefined> {
-  const validator = schemaFileValidator('load-plan.schema.json');
+  const validator = loadPlanValidator();
   return validator(plan) ? undefined : validator.errors![0];
 }
 

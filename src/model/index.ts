@@ -6,7 +6,7 @@ import type { Model } from './types.ts';
 export type * from './types.ts';
 export { DEFAULT_SPEC_DIR };
 export { operationLabel, renderSpecText } from './facts.ts';
-export { operationOf, pathPattern } from './operation-at.ts';
+export { pathPattern } from './operation-at.ts';
 
 const cache = new Map<string, Promise<Model>>();
 

@@ -3,7 +3,7 @@
 // and path template; operations whose path the spec does not show are matched by the profile's path.
 
 import type { Model, OperationId } from '../model/types.ts';
-import { operationMatcher as operationAt } from '../client/operation-location.ts';
+import { operationAtUrl } from '../client/operation-location.ts';
 
 /** One recorded request: the check that sent it and where it went. */
 export interface ReachedRequest {
@@ -17,16 +17,7 @@ export type ProfilePaths = Record<string, { method?: string; path?: string } | u
 
 /** Matches a request's method and URL to an operation of the model (src/client's one lookup, shown paths first). */
 export function operationMatcher(model: Model, profilePaths: ProfilePaths = {}): (method: string, url: string) => OperationId | undefined {
-  const at = operationAt(model, { operations: profilePaths });
-  return (method, url) => {
-    let path: string;
-    try {
-      path = new URL(url, 'http://x').pathname;
-    } catch {
-      return undefined;
-    }
-    return at(method, path);
-  };
+  return operationAtUrl(model, { operations: profilePaths });
 }
 
 /** Check id -> operations its requests reached (requests to no operation of the model are left out). */

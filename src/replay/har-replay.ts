@@ -13,7 +13,7 @@ import { operationAuthHeaders, operationAuthOf } from '../client/operation-auth.
 import { CancelledError, ConfigError, CredentialsError } from '../errors/index.ts';
 import type { Model, Operation } from '../model/types.ts';
 import { MASK, type ResolvedProfile } from '../profile/index.ts';
-import { operationOf } from '../report/html-curl.ts';
+import { operationAtUrl } from '../client/operation-location.ts';
 import type { Har, HarEntry } from '../report/har.ts';
 import { shapeDiff } from './shape.ts';
 
@@ -118,7 +118,8 @@ interface Ctx extends HarReplayOptions {
 
 async function replayOne(e: HarEntry, n: number, ctx: Ctx): Promise<ReplayOutcome> {
   const url = new URL(e.request.url);
-  const op = operationOf(ctx.model, { method: e.request.method, url: e.request.url });
+  const id = operationAtUrl(ctx.model, ctx.profile)(e.request.method, e.request.url);
+  const op = id ? ctx.model.operations.get(id) : undefined;
   const base: ReplayOutcome = {
     entry: n,
     ...(e._check ? { check: e._check } : {}),

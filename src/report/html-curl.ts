@@ -7,9 +7,7 @@ import type { RecordedRequest } from '../events/index.ts';
 import type { Model } from '../model/types.ts';
 import { MASK } from '../profile/mask.ts';
 
-// Moved below the report (the --safe guard needs it too); re-exported for the report's readers.
-import { operationOf } from '../model/operation-at.ts';
-export { operationOf, pathPattern } from '../model/operation-at.ts';
+import { operationAtUrl } from '../client/operation-location.ts';
 
 /** Environment variables the commands read. */
 export const REPLAY_ENV = {
@@ -139,7 +137,9 @@ export function replayCurl(model: Model, req: RecordedRequest, baseUrl: string, 
     parts.push('--data-raw', shell(pieces));
   }
   if (usesToken) {
-    const op = operationOf(model, req);
+    // The report holds no profile: only the paths the spec shows name an operation here.
+    const id = operationAtUrl(model, {})(req.method, req.url);
+    const op = id ? model.operations.get(id) : undefined;
     const identified = model.auth.identity_headers.some((h) => lower.has(h.toLowerCase()));
     const userToken = !!op?.userScoped && !identified;
     const chain = headers.find(([k]) => k.toLowerCase() === model.auth.chain_header.toLowerCase())?.[1];

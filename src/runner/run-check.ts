@@ -74,7 +74,7 @@ export function checkRunner(env: CheckRunEnv): (check: Check) => Promise<CheckRe
     let timedOut: CheckTimeout | undefined;
     track(controller);
     // --safe is enforced on the wire, from the model's x-mutates / x-moves-money, not trusted to the check's mark.
-    const safe = env.safe ? safeCheck(model, services) : undefined;
+    const safe = env.safe ? safeCheck(model, profile, services) : undefined;
     const http = session.client(check.id, { signal: controller.signal, onExchange: (exchange) => bus.emit({ type: 'exchange', exchange }), ...(safe ? { refuse: safe.refuse } : {}) });
     const refusedFailure = (durationMs: number): CheckResult | undefined =>
       safe?.refused.length

@@ -46,6 +46,19 @@ const swallowsControl: Check = {
   },
 };
 
+/** Marked safe, blocks a card by raw method and path: blockCard's path is not in the spec, only in the profile's locations. */
+const blocksCard: Check = {
+  ...base,
+  id: 'cards.guard.blocks-card',
+  area: 'cards',
+  title: 'a safe-marked check that blocks a card by raw path',
+  async run(ctx) {
+    const loc = ctx.profile.operations.blockCard!;
+    await ctx.http.send({ method: loc.method ?? 'POST', path: loc.path.replace('{card_id}', 'card-guard-1') });
+  },
+};
+const blockedPath = () => profile.operations.blockCard!.path.replace('{card_id}', 'card-guard-1');
+
 async function run(checks: Check[], safe: boolean) {
   const exchanges: Exchange[] = [];
   const reporter = { onEvent: (e: RunEvent) => void (e.type === 'exchange' && exchanges.push(e.exchange)) };
@@ -68,6 +81,17 @@ describe('--safe guard from the model', () => {
     const userPath = model.operation('createUserV2').path;
     expect(exchanges.filter((x) => new URL(x.request.url).pathname === userPath)).toEqual([]);
     expect(outcome.exitCode).toBe(1);
+  });
+
+  it('refuses a mutating operation found by the profile\'s location (no req.op), as the check client locates it', async () => {
+    expect(model.operation('blockCard').pathUnspecified).toBe(true);
+    const { outcome, exchanges } = await run([blocksCard], true);
+    const r = outcome.results.find((x) => x.checkId === blocksCard.id)!;
+    expect(r.verdict === 'fail' && r.failure.cause).toBe('SAFE_MODE_REFUSED');
+    expect(r.verdict === 'fail' && r.failure.message).toMatch(/blockCard .*x-mutates/);
+    expect(exchanges.filter((x) => new URL(x.request.url).pathname === blockedPath())).toEqual([]);
+    const sent = await run([blocksCard], false);
+    expect(sent.exchanges.some((x) => new URL(x.request.url).pathname === blockedPath())).toBe(true);
   });
 
   it('lets the same checks send without --safe', async () => {

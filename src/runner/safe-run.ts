@@ -5,6 +5,7 @@
 import type { RunServices } from '../checks/types.ts';
 import { controlRefusal, safeGuard, SafeModeRefusal, type SafeGuard } from '../client/safe-guard.ts';
 import type { Model } from '../model/types.ts';
+import type { ProfileLocations } from '../client/operation-location.ts';
 
 export interface SafeCheck {
   refuse: SafeGuard;
@@ -13,9 +14,9 @@ export interface SafeCheck {
   refused: string[];
 }
 
-export function safeCheck(model: Model, services: RunServices): SafeCheck {
+export function safeCheck(model: Model, profile: ProfileLocations, services: RunServices): SafeCheck {
   const refused: string[] = [];
-  const guard = safeGuard(model);
+  const guard = safeGuard(model, profile);
   const refuse: SafeGuard = (req, target) => {
     const why = guard(req, target);
     if (why) refused.push(why);
