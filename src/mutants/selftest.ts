@@ -48,6 +48,8 @@ export interface VariantOutcome extends ScoredRun {
   unjudgedChecks: RunRaw['unjudgedChecks'];
   /** Checks skipped in this run (a separate count: a skip is neither a pass nor a kill). */
   skipped: number;
+  /** Checks run: every check, or those that can name a faulty variant's rule (check-selection.ts). */
+  checksRun: number;
   durationMs: number;
 }
 
@@ -58,6 +60,8 @@ export interface SelftestResult extends Omit<Score, 'baseline' | 'variants'> {
   workers: number;
   profile: SelftestProfile;
   checks: number;
+  /** Every check ran on every variant (--all-checks); else faulty variants ran the checks that can name their rule. */
+  allChecks: boolean;
   baseline: VariantOutcome;
   variants: VariantOutcome[];
   /** Mutation coverage by rule over this run: testable rules with a caught faulty variant, and the rest. */
@@ -143,6 +147,11 @@ export interface SelftestOptions {
   /** Profile the bank runs under (default full). */
   profile?: SelftestProfile;
   /**
+   * Every check against every variant (the full matrix). Default false: a faulty variant runs only the
+   * checks that can name the rule it breaks (check-selection.ts); the baseline and benign variants run all.
+   */
+  allChecks?: boolean;
+  /**
    * Cancels the selftest: no variant starts after it aborts, the worker threads (and the reference
    * servers in them) are terminated, and runSelftest rejects with a CancelledError.
    */
@@ -192,7 +201,8 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
 
   let workers: WorkerPool | undefined;
   let run: (v: MutantVariant | undefined) => Promise<RunRaw>;
-  const init = { seed, timeoutBudgetMs, checkConcurrency, propertyBatch: SELFTEST_DEFAULTS.propertyBatch, profile, ...(rateLimit ? { rateLimit } : {}) };
+  const allChecks = !!opts.allChecks;
+  const init = { seed, timeoutBudgetMs, checkConcurrency, propertyBatch: SELFTEST_DEFAULTS.propertyBatch, profile, allChecks, ...(rateLimit ? { rateLimit } : {}) };
   if (workerCount > 0) {
     workers = await startWorkerPool(workerCount, init);
     run = (v) => workers!.run(v?.id ?? null);
@@ -262,6 +272,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       workers: workerCount,
       profile,
       checks: checks.length,
+      allChecks,
       baseline: withRaw(scored.baseline, baseline),
       variants: outcomes,
       ruleCoverage: ruleCoverage(opts.model ?? (await loadModel()), outcomes),
@@ -286,7 +297,7 @@ function untilCancelled<T>(work: Promise<T>, signal: AbortSignal | undefined): P
 }
 
 function withRaw(scored: ScoredRun, raw: RunRaw): VariantOutcome {
-  return { ...scored, description: raw.description, unjudgedChecks: raw.unjudgedChecks ?? [], skipped: raw.skipped, durationMs: raw.durationMs };
+  return { ...scored, description: raw.description, unjudgedChecks: raw.unjudgedChecks ?? [], skipped: raw.skipped, checksRun: raw.checksRun, durationMs: raw.durationMs };
 }
 
 /**

@@ -14,6 +14,7 @@ export interface WorkerInit {
   propertyBatch?: number;
   profile: RunContext['profile'];
   rateLimit?: RunContext['rateLimit'];
+  allChecks?: boolean;
 }
 
 /** Parent -> worker: run one variant (null: the baseline). */

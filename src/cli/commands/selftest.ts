@@ -23,6 +23,7 @@ interface SelftestArgs extends RunFlagValues {
   variant?: string[];
   area?: string[];
   workers?: number;
+  allChecks?: boolean;
   list?: boolean;
 }
 
@@ -59,7 +60,7 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
   // Ctrl-C: no variant starts, the worker threads and their servers are stopped, exit 130 (CancelledError).
   // The header is printed once the Ctrl-C handler is in place: from then on a Ctrl-C cancels.
   const result = await withCancellation(io, 'running variants are stopped, nothing is scored', (signal) => {
-    human.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once on ${workers} worker threads, profile ${profile}, timeout budget ${timeoutBudgetMs} ms, seed ${seed}\n`);
+    human.write(`selftest: baseline + ${variants.length} variants (${variants.filter((v) => v.kind === 'faulty').length} faulty, ${variants.filter((v) => v.kind === 'benign').length} benign), ${concurrency} at once on ${workers} worker threads, profile ${profile}, timeout budget ${timeoutBudgetMs} ms, seed ${seed}; ${args.allChecks ? 'every check on every variant' : 'faulty variants run the checks that can name their rule (--all-checks: every check)'}\n`);
     return runSelftest({
       variants,
       concurrency,
@@ -67,6 +68,7 @@ async function selftestHandler(args: SelftestArgs, io: CliIo): Promise<number> {
       timeoutBudgetMs,
       seed,
       profile,
+      allChecks: !!args.allChecks,
       onProgress: (p) => {
         if (p.type !== 'variant-finished') return;
         const o = p.outcome;
@@ -112,5 +114,6 @@ export const selftestCommand = flagCommand<SelftestArgs>(['config', 'profile', '
   variant: { type: 'string', array: true, describe: 'Run only these variant ids (repeatable); the baseline always runs. client:<entry> (as --area clients --list prints them) runs those clients of the client bank' },
   area: { type: 'string', array: true, describe: `Run only the variants of these areas (repeatable): the area or topic of the rule a variant breaks, or benign: ${areaNames().join(', ')} (pending: faults no check catches yet; slow: minutes-long twins of default-bank variants; neither is in the default bank), ${CLIENT_AREA} (the client bank of src/audit/bank: the sample client in every mode and clients on real HTTP libraries, judged by the client audit; in the default run)` },
   workers: { type: 'number', describe: `Worker threads (default ${SELFTEST_DEFAULTS.workers}; 0 runs in this thread)` },
+  'all-checks': { type: 'boolean', describe: 'Run every check against every variant (the full matrix); by default a faulty variant runs only the checks that can name the rule it breaks (its checks, or all for a rule every answer is held to), the baseline and benign variants every check' },
   list: { type: 'boolean', describe: 'List the variants and exit' },
 }, selftestHandler);
