@@ -11,6 +11,7 @@ import { SELFTEST_OPTION_DEFAULTS as OPTION_DEFAULTS } from '../options/defaults
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { RateLimitOptions } from '../reference/index.ts';
+import { checksFor } from './check-selection.ts';
 import { mutationCoverage } from './mutation-coverage.ts';
 import { runsToRedo, type Rerun } from './out-of-time.ts';
 import { SELFTEST_RATE_LIMIT } from './rate-limit.ts';
@@ -193,7 +194,15 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   const registered = new Set([...MUTANT_BANK, ...PENDING_BANK].map((v) => v.id));
   const inProcess = !!opts.checks || !!opts.model || variants.some((v) => !registered.has(v.id));
   const workerCount = inProcess ? 0 : Math.min(positive('workers', opts.workers ?? SELFTEST_DEFAULTS.workers, 0), variants.length + 1);
-  const checks = opts.checks ?? (await defaultChecks());
+  const allChecks = !!opts.allChecks;
+  const init = { seed, timeoutBudgetMs, checkConcurrency, propertyBatch: SELFTEST_DEFAULTS.propertyBatch, profile, allChecks, ...(rateLimit ? { rateLimit } : {}) };
+  // The workers start (each loads the checks and the model) while this thread loads its own copies.
+  const pool0 = workerCount > 0 ? startWorkerPool(workerCount, init) : undefined;
+  pool0?.catch(() => undefined);
+  const [checks, model] = await Promise.all([opts.checks ?? defaultChecks(), opts.model ?? loadModel()]).catch(async (err: unknown) => {
+    await pool0?.then((w) => w.close(), () => undefined);
+    throw err;
+  });
   const checkIds = checks.map((c) => c.id);
   const total = variants.length + 1;
   const progress = opts.onProgress ?? (() => undefined);
@@ -201,22 +210,23 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
 
   let workers: WorkerPool | undefined;
   let run: (v: MutantVariant | undefined) => Promise<RunRaw>;
-  const allChecks = !!opts.allChecks;
-  const init = { seed, timeoutBudgetMs, checkConcurrency, propertyBatch: SELFTEST_DEFAULTS.propertyBatch, profile, allChecks, ...(rateLimit ? { rateLimit } : {}) };
-  if (workerCount > 0) {
-    workers = await startWorkerPool(workerCount, init);
+  if (pool0) {
+    workers = await pool0;
     run = (v) => workers!.run(v?.id ?? null);
   } else {
-    const ctx: RunContext = { ...init, checks, model: opts.model ?? (await loadModel()) };
+    const ctx: RunContext = { ...init, checks, model };
     run = (v) => runVariant(v, ctx);
   }
 
   try {
     // The baseline first, then the longest runs (the variants about the rate limit, then those adding
     // latency or declaring that their checks wait, variant.ts waiting: tens of seconds of waiting that
-    // overlap the rest instead of trailing it), then the rest.
+    // overlap the rest instead of trailing it), then the rest, those running more checks first: the
+    // runs of a few checks (check-selection.ts) fill the gaps at the end instead of trailing alone.
     const slow = (v: MutantVariant) => !v.realRateLimit && ((v.options.latencyMs ?? 0) > 0 || v.checkConcurrency !== undefined);
-    const order = [undefined, ...variants.filter((v) => v.realRateLimit), ...variants.filter(slow), ...variants.filter((v) => !v.realRateLimit && !slow(v))];
+    const runs = new Map(variants.map((v) => [v, checksFor(v, checks, model, allChecks).length]));
+    const rest = variants.filter((v) => !v.realRateLimit && !slow(v)).sort((a, b) => runs.get(b)! - runs.get(a)!);
+    const order = [undefined, ...variants.filter((v) => v.realRateLimit), ...variants.filter(slow), ...rest];
     let baselineRaw: RunRaw | undefined;
     let done = 0;
     const running = pool(order, concurrency, async (v) => {
@@ -275,7 +285,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       allChecks,
       baseline: withRaw(scored.baseline, baseline),
       variants: outcomes,
-      ruleCoverage: ruleCoverage(opts.model ?? (await loadModel()), outcomes),
+      ruleCoverage: ruleCoverage(model, outcomes),
       durationMs: Math.round(performance.now() - began),
     };
   } finally {
