@@ -129,7 +129,7 @@ export interface SelftestOptions {
    * rebuilds its variants by id); any other variant makes the whole selftest run in-process.
    */
   variants?: MutantVariant[];
-  /** Variants run at once (default 6). */
+  /** Variants run at once (default 6), and as many of those that mostly wait (rate limit, latency, variant.ts waiting) beside them. */
   concurrency?: number;
   /** Worker threads (default 2; 0 runs everything in this thread). */
   workers?: number;
@@ -219,17 +219,18 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   }
 
   try {
-    // The baseline first, then the longest runs (the variants about the rate limit, then those adding
-    // latency or declaring that their checks wait, variant.ts waiting: tens of seconds of waiting that
-    // overlap the rest instead of trailing it), then the rest, those running more checks first: the
-    // runs of a few checks (check-selection.ts) fill the gaps at the end instead of trailing alone.
-    const slow = (v: MutantVariant) => !v.realRateLimit && ((v.options.latencyMs ?? 0) > 0 || v.checkConcurrency !== undefined);
+    // Two queues side by side, `concurrency` runs at once each. The runs that mostly wait (the variants
+    // about the rate limit, those adding latency or declaring that their checks wait, variant.ts
+    // waiting: tens of seconds of waiting, little CPU) start at once beside the rest instead of holding
+    // its slots. The rest: the baseline first, then the runs of more checks: the runs of a few checks
+    // (check-selection.ts) fill the gaps at the end instead of trailing alone.
+    const slow = (v: MutantVariant) => v.realRateLimit || (v.options.latencyMs ?? 0) > 0 || v.checkConcurrency !== undefined;
     const runs = new Map(variants.map((v) => [v, checksFor(v, checks, model, allChecks).length]));
-    const rest = variants.filter((v) => !v.realRateLimit && !slow(v)).sort((a, b) => runs.get(b)! - runs.get(a)!);
-    const order = [undefined, ...variants.filter((v) => v.realRateLimit), ...variants.filter(slow), ...rest];
+    const waiting = [...variants.filter((v) => v.realRateLimit), ...variants.filter((v) => slow(v) && !v.realRateLimit)];
+    const busy = [undefined, ...variants.filter((v) => !slow(v)).sort((a, b) => runs.get(b)! - runs.get(a)!)];
     let baselineRaw: RunRaw | undefined;
     let done = 0;
-    const running = pool(order, concurrency, async (v) => {
+    const one = async (v: MutantVariant | undefined) => {
       const index = v ? variants.indexOf(v) + 1 : 0;
       progress({ type: 'variant-started', id: v?.id ?? BASELINE_ID, index, total });
       const raw = await run(v);
@@ -241,7 +242,8 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       const scored = v ? scoreSelftest(known, [raw], checkIds) : scoreSelftest(raw, [], checkIds);
       progress({ type: 'variant-finished', outcome: withRaw(v ? (scored.variants[0] ?? scored.baseline) : scored.baseline, raw), done, total });
       return raw;
-    }, opts.signal);
+    };
+    const running = Promise.all([pool(busy, concurrency, one, opts.signal), pool(waiting, concurrency, one, opts.signal)]).then(([b, w]) => [...b, ...w]);
     const raws = await untilCancelled(running, opts.signal);
     let baseline = raws[0];
     const byId = new Map(raws.slice(1).map((r) => [r.id, r]));
