@@ -11,12 +11,12 @@ import { SELFTEST_OPTION_DEFAULTS as OPTION_DEFAULTS } from '../options/defaults
 import { loadModel } from '../model/index.ts';
 import type { Model } from '../model/types.ts';
 import type { RateLimitOptions } from '../reference/index.ts';
-import { checksFor } from './check-selection.ts';
 import { mutationCoverage } from './mutation-coverage.ts';
 import { runsToRedo, type Rerun } from './out-of-time.ts';
 import { SELFTEST_RATE_LIMIT } from './rate-limit.ts';
 import { buildMutantBank, MUTANT_BANK, PENDING_BANK } from './registry.ts';
 import { BASELINE_ID, runVariant, type RunContext, type RunRaw, type SelftestProfile } from './run-variant.ts';
+import { busyRuns, WAITING_AT_ONCE, waitingRuns } from './schedule.ts';
 import { scoreSelftest, type Score, type ScoredRun } from './scoring.ts';
 import type { MutantVariant } from './variant.ts';
 import { startWorkerPool, type WorkerPool } from './workers.ts';
@@ -196,11 +196,13 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   const workerCount = inProcess ? 0 : Math.min(positive('workers', opts.workers ?? SELFTEST_DEFAULTS.workers, 0), variants.length + 1);
   const allChecks = !!opts.allChecks;
   const init = { seed, timeoutBudgetMs, checkConcurrency, propertyBatch: SELFTEST_DEFAULTS.propertyBatch, profile, allChecks, ...(rateLimit ? { rateLimit } : {}) };
-  // The workers start (each loads the checks and the model) while this thread loads its own copies.
-  const pool0 = workerCount > 0 ? startWorkerPool(workerCount, init) : undefined;
-  pool0?.catch(() => undefined);
-  const [checks, model] = await Promise.all([opts.checks ?? defaultChecks(), opts.model ?? loadModel()]).catch(async (err: unknown) => {
-    await pool0?.then((w) => w.close(), () => undefined);
+  const waiting = waitingRuns(variants);
+  // The workers start (each loads the checks and the model) while this thread loads its own copies;
+  // the runs that mostly wait get a thread of their own (schedule.ts).
+  const starting = workerCount > 0 ? [startWorkerPool(workerCount, init), ...(waiting.length ? [startWorkerPool(1, init)] : [])] : [];
+  const closeAll = (pools: Promise<WorkerPool>[]) => Promise.all(pools.map((p) => p.then((w) => w.close(), () => undefined)));
+  const [checks, model, pools] = await Promise.all([opts.checks ?? defaultChecks(), opts.model ?? loadModel(), Promise.all(starting)]).catch(async (err: unknown) => {
+    await closeAll(starting);
     throw err;
   });
   const checkIds = checks.map((c) => c.id);
@@ -208,26 +210,19 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   const progress = opts.onProgress ?? (() => undefined);
   progress({ type: 'started', total });
 
-  let workers: WorkerPool | undefined;
+  const lanes = new Set(waiting);
   let run: (v: MutantVariant | undefined) => Promise<RunRaw>;
-  if (pool0) {
-    workers = await pool0;
-    run = (v) => workers!.run(v?.id ?? null);
+  if (pools.length) {
+    run = (v) => (v && lanes.has(v) ? (pools[1] ?? pools[0]) : pools[0]).run(v?.id ?? null);
   } else {
     const ctx: RunContext = { ...init, checks, model };
     run = (v) => runVariant(v, ctx);
   }
 
   try {
-    // Two queues side by side, `concurrency` runs at once each. The runs that mostly wait (the variants
-    // about the rate limit, those adding latency or declaring that their checks wait, variant.ts
-    // waiting: tens of seconds of waiting, little CPU) start at once beside the rest instead of holding
-    // its slots. The rest: the baseline first, then the runs of more checks: the runs of a few checks
-    // (check-selection.ts) fill the gaps at the end instead of trailing alone.
-    const slow = (v: MutantVariant) => v.realRateLimit || (v.options.latencyMs ?? 0) > 0 || v.checkConcurrency !== undefined;
-    const runs = new Map(variants.map((v) => [v, checksFor(v, checks, model, allChecks).length]));
-    const waiting = [...variants.filter((v) => v.realRateLimit), ...variants.filter((v) => slow(v) && !v.realRateLimit)];
-    const busy = [undefined, ...variants.filter((v) => !slow(v)).sort((a, b) => runs.get(b)! - runs.get(a)!)];
+    // Two lanes side by side (schedule.ts): the runs that mostly wait, WAITING_AT_ONCE at a time, and the
+    // rest, `concurrency` at a time, the baseline first.
+    const busy = busyRuns(variants, checks, model, allChecks);
     let baselineRaw: RunRaw | undefined;
     let done = 0;
     const one = async (v: MutantVariant | undefined) => {
@@ -243,7 +238,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       progress({ type: 'variant-finished', outcome: withRaw(v ? (scored.variants[0] ?? scored.baseline) : scored.baseline, raw), done, total });
       return raw;
     };
-    const running = Promise.all([pool(busy, concurrency, one, opts.signal), pool(waiting, concurrency, one, opts.signal)]).then(([b, w]) => [...b, ...w]);
+    const running = Promise.all([pool(busy, concurrency, one, opts.signal), pool(waiting, Math.min(concurrency, WAITING_AT_ONCE), one, opts.signal)]).then(([b, w]) => [...b, ...w]);
     const raws = await untilCancelled(running, opts.signal);
     let baseline = raws[0];
     const byId = new Map(raws.slice(1).map((r) => [r.id, r]));
@@ -291,7 +286,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       durationMs: Math.round(performance.now() - began),
     };
   } finally {
-    await workers?.close();
+    await Promise.all(pools.map((w) => w.close()));
   }
 }
 
