@@ -32,3 +32,17 @@ export function busyRuns(variants: readonly MutantVariant[], checks: readonly Pi
   const size = new Map(variants.map((v) => [v, checksFor(v, checks, model, allChecks).length]));
   return [undefined, ...variants.filter((v) => !mostlyWaits(v)).sort((a, b) => size.get(b)! - size.get(a)!)];
 }
+
+/** `fn` over `items`, `limit` at a time, in order; none starts after `signal` aborts (its slot stays a hole). */
+export async function runPool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length && !signal?.aborted) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  });
+  await Promise.all(lanes);
+  return out;
+}

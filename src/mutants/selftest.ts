@@ -1,6 +1,7 @@
 // Selftest: proves the toolkit catches non-conformance. The unmodified reference (baseline) and every
-// mutant variant each get a fresh reference on loopback with ALL checks run against it
-// (run-variant.ts), spread over worker threads so every core works (workers.ts). Scoring
+// mutant variant each get a fresh reference on loopback (run-variant.ts) with every check run against
+// it, but a faulty variant only with the checks that can name its rule (check-selection.ts), spread
+// over worker threads so every core works (workers.ts, in the lanes of schedule.ts). Scoring
 // (scoring.ts): a faulty variant counts as caught only when a failing check's own assertion names a
 // rule it breaks and that check passes on the baseline; any failing or blocked check on a benign
 // variant or on the baseline is a false positive.
@@ -16,7 +17,7 @@ import { runsToRedo, type Rerun } from './out-of-time.ts';
 import { SELFTEST_RATE_LIMIT } from './rate-limit.ts';
 import { buildMutantBank, MUTANT_BANK, PENDING_BANK } from './registry.ts';
 import { BASELINE_ID, runVariant, type RunContext, type RunRaw, type SelftestProfile } from './run-variant.ts';
-import { busyRuns, WAITING_AT_ONCE, waitingRuns } from './schedule.ts';
+import { busyRuns, runPool, WAITING_AT_ONCE, waitingRuns } from './schedule.ts';
 import { scoreSelftest, type Score, type ScoredRun } from './scoring.ts';
 import type { MutantVariant } from './variant.ts';
 import { startWorkerPool, type WorkerPool } from './workers.ts';
@@ -164,19 +165,6 @@ async function defaultChecks(): Promise<Check[]> {
   return loadChecks();
 }
 
-async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length && !signal?.aborted) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  });
-  await Promise.all(workers);
-  return out;
-}
-
 const positive = (name: string, n: number, min = 1) => {
   if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got ${n}`);
   return n;
@@ -238,7 +226,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       progress({ type: 'variant-finished', outcome: withRaw(v ? (scored.variants[0] ?? scored.baseline) : scored.baseline, raw), done, total });
       return raw;
     };
-    const running = Promise.all([pool(busy, concurrency, one, opts.signal), pool(waiting, Math.min(concurrency, WAITING_AT_ONCE), one, opts.signal)]).then(([b, w]) => [...b, ...w]);
+    const running = Promise.all([runPool(busy, concurrency, one, opts.signal), runPool(waiting, Math.min(concurrency, WAITING_AT_ONCE), one, opts.signal)]).then(([b, w]) => [...b, ...w]);
     const raws = await untilCancelled(running, opts.signal);
     let baseline = raws[0];
     const byId = new Map(raws.slice(1).map((r) => [r.id, r]));
@@ -246,7 +234,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
     // Runs that ran out of time and scored wrong are done once more, two at a time, after the rest.
     const reruns = runsToRedo(scoreSelftest(baseline, ordered, checkIds));
     if (reruns.length) {
-      const again = await untilCancelled(pool(reruns, Math.min(2, concurrency), (r) => run(r.id === BASELINE_ID ? undefined : variants.find((v) => v.id === r.id)), opts.signal), opts.signal);
+      const again = await untilCancelled(runPool(reruns, Math.min(2, concurrency), (r) => run(r.id === BASELINE_ID ? undefined : variants.find((v) => v.id === r.id)), opts.signal), opts.signal);
       for (const raw of again) {
         if (raw.id === BASELINE_ID) baseline = raw;
         else byId.set(raw.id, raw);
