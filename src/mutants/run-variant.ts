@@ -132,7 +132,9 @@ export async function runVariant(variant: MutantVariant | undefined, ctx: RunCon
     if (ctx.profile === 'minimal') raw = minimalProfile(raw);
     const profile = resolveProfile(raw, { env: {}, operations: ctx.model.operations }, `mutant ${base.id}`);
     const checks = checksFor(variant, ctx.checks, ctx.model, ctx.allChecks);
-    const outcome = await runChecks({ profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: variant?.checkConcurrency ?? ctx.checkConcurrency, ...(ctx.propertyBatch ? { propertyBatch: ctx.propertyBatch } : {}), ...(variant?.checkTimeoutMs ? { checkTimeoutMs: variant.checkTimeoutMs } : {}) }, [...checks], []);
+    // The services (IdP, webhook receiver) of the full run, whichever checks run: a check that judges
+    // webhooks only when a receiver is up must see the same run narrowed or not.
+    const outcome = await runChecks({ servicesFor: ctx.checks, profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: variant?.checkConcurrency ?? ctx.checkConcurrency, ...(ctx.propertyBatch ? { propertyBatch: ctx.propertyBatch } : {}), ...(variant?.checkTimeoutMs ? { checkTimeoutMs: variant.checkTimeoutMs } : {}) }, [...checks], []);
     return {
       ...base,
       checksRun: checks.length,
