@@ -14,6 +14,13 @@ import type { MutantVariant } from './variant.ts';
  */
 export const WAITING_AT_ONCE = 3;
 
+/**
+ * Nice value of the threads of CPU-bound runs (Linux: per thread). They keep the cores busy, and the
+ * timed work beside them (the waiting lane, the client bank on the main thread) wakes, runs at once
+ * and sleeps again instead of queueing behind them; the CPU-bound runs lose no time but that.
+ */
+export const CPU_BOUND_NICE = 10;
+
 /** A run that mostly waits: the rate-limit variants, those adding latency, those whose checks wait (variant.ts waiting). */
 export const mostlyWaits = (v: MutantVariant): boolean => !!v.realRateLimit || (v.options.latencyMs ?? 0) > 0 || v.checkConcurrency !== undefined;
 

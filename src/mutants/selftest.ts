@@ -17,7 +17,7 @@ import { runsToRedo, type Rerun } from './out-of-time.ts';
 import { SELFTEST_RATE_LIMIT } from './rate-limit.ts';
 import { buildMutantBank, MUTANT_BANK, PENDING_BANK } from './registry.ts';
 import { BASELINE_ID, runVariant, type RunContext, type RunRaw, type SelftestProfile } from './run-variant.ts';
-import { busyRuns, runPool, WAITING_AT_ONCE, waitingRuns } from './schedule.ts';
+import { busyRuns, CPU_BOUND_NICE, runPool, WAITING_AT_ONCE, waitingRuns } from './schedule.ts';
 import { scoreSelftest, type Score, type ScoredRun } from './scoring.ts';
 import type { MutantVariant } from './variant.ts';
 import { startWorkerPool, type WorkerPool } from './workers.ts';
@@ -187,7 +187,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   const waiting = waitingRuns(variants);
   // The workers start (each loads the checks and the model) while this thread loads its own copies;
   // the runs that mostly wait get a thread of their own (schedule.ts).
-  const starting = workerCount > 0 ? [startWorkerPool(workerCount, init), ...(waiting.length ? [startWorkerPool(1, init)] : [])] : [];
+  const starting = workerCount > 0 ? [startWorkerPool(workerCount, { ...init, nice: CPU_BOUND_NICE }), ...(waiting.length ? [startWorkerPool(1, init)] : [])] : [];
   const closeAll = (pools: Promise<WorkerPool>[]) => Promise.all(pools.map((p) => p.then((w) => w.close(), () => undefined)));
   const [checks, model, pools] = await Promise.all([opts.checks ?? defaultChecks(), opts.model ?? loadModel(), Promise.all(starting)]).catch(async (err: unknown) => {
     await closeAll(starting);
