@@ -2,7 +2,7 @@
 // every mode and partner applications on real HTTP libraries, each against its own audit) and its kill
 // matrix. The bank is compiled with the package: an installed CLI runs it without tsx.
 
-import { ConfigError, EXIT_CODES } from '../errors/index.ts';
+import { CancelledError, ConfigError, EXIT_CODES } from '../errors/index.ts';
 import type { BankResult } from '../audit/bank/index.ts';
 
 export const CLIENT_AREA = 'clients';
@@ -21,13 +21,18 @@ export async function clientModes(): Promise<string[]> {
   return (await loadBank()).BANK_ENTRIES;
 }
 
-/** Runs `entries` of the bank (default: all of them); an unknown entry is a usage error. */
-export async function runClientBank(concurrency: number, onRow?: (r: ClientBankRow) => void, entries: readonly string[] = []): Promise<ClientBankRow[]> {
+/**
+ * Runs `entries` of the bank (default: all of them); an unknown entry is a usage error. After `signal`
+ * aborts no audit starts, those under way end, and it rejects with a CancelledError.
+ */
+export async function runClientBank(concurrency: number, onRow?: (r: ClientBankRow) => void, entries: readonly string[] = [], signal?: AbortSignal): Promise<ClientBankRow[]> {
   const bank = await loadBank();
   const unknown = entries.filter((e) => !bank.BANK_ENTRIES.includes(e));
   if (unknown.length) throw new ConfigError(`unknown client bank entr${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((u) => `"${CLIENT_PREFIX}${u}"`).join(', ')}: see selftest --area ${CLIENT_AREA} --list`);
   // The rows only: each full verdict (every exchange) stays with the bank.
-  const rows = (await bank.runBank(entries.length ? entries : bank.BANK_ENTRIES, concurrency)).map((r): ClientBankRow => ({
+  const results = await bank.runBank(entries.length ? entries : bank.BANK_ENTRIES, concurrency, signal);
+  if (signal?.aborted) throw new CancelledError('selftest cancelled: the client bank was not judged; rerun it (--area clients)');
+  const rows = results.map((r): ClientBankRow => ({
     mode: r.mode, ...(r.expected ? { expected: r.expected } : {}), caught: r.caught, exitCode: r.exitCode, strictExitCode: r.strictExitCode, ok: r.ok,
     ...(r.mismatches?.length ? { mismatches: r.mismatches } : {}), ...(r.unavailable ? { unavailable: r.unavailable } : {}), ms: r.ms,
   }));

@@ -13,6 +13,7 @@ import { resolveProfile } from '../profile/index.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import { generateTlsIdentity, startReference, type RateLimitOptions, type ReferenceOptions, type ReferenceTls } from '../reference/index.ts';
 import { runChecks } from '../runner/index.ts';
+import { checksFor } from './check-selection.ts';
 import { startInterceptProxy, PROXY_CONTROL_PREFIX, type InterceptProxy } from './proxy.ts';
 import { BLOCKED, type FailingCheck, type RunRecord } from './scoring.ts';
 import { brokenRules, describeVariant, type MutantVariant, type VariantTls } from './variant.ts';
@@ -52,6 +53,8 @@ export interface RunContext {
   profile: SelftestProfile;
   /** Token-endpoint limit for variants that do not keep the reference's own (see MutantVariant.realRateLimit). */
   rateLimit?: RateLimitOptions;
+  /** Every check on every run; else a faulty variant runs only the checks that can name its rule (check-selection.ts). */
+  allChecks?: boolean;
 }
 
 export interface RunRaw extends RunRecord {
@@ -60,6 +63,8 @@ export interface RunRaw extends RunRecord {
   unjudgedChecks: { checkId: string; missing: string[] }[];
   /** Checks skipped (a separate count: a skip is neither a pass nor a kill). */
   skipped: number;
+  /** Checks run (all of them, or those a faulty variant's rule needs: check-selection.ts). */
+  checksRun: number;
   durationMs: number;
 }
 
@@ -126,9 +131,13 @@ export async function runVariant(variant: MutantVariant | undefined, ctx: RunCon
     raw = { ...raw, webhook_timeout_ms: raw.webhook_timeout_ms ?? selftestWebhookTimeoutMs(variant) };
     if (ctx.profile === 'minimal') raw = minimalProfile(raw);
     const profile = resolveProfile(raw, { env: {}, operations: ctx.model.operations }, `mutant ${base.id}`);
-    const outcome = await runChecks({ profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: variant?.checkConcurrency ?? ctx.checkConcurrency, ...(ctx.propertyBatch ? { propertyBatch: ctx.propertyBatch } : {}), ...(variant?.checkTimeoutMs ? { checkTimeoutMs: variant.checkTimeoutMs } : {}) }, ctx.checks, []);
+    const checks = checksFor(variant, ctx.checks, ctx.model, ctx.allChecks);
+    // The services (IdP, webhook receiver) of the full run, whichever checks run: a check that judges
+    // webhooks only when a receiver is up must see the same run narrowed or not.
+    const outcome = await runChecks({ servicesFor: ctx.checks, profile, model: ctx.model, seed: ctx.seed, timeoutBudgetMs: ctx.timeoutBudgetMs, concurrency: variant?.checkConcurrency ?? ctx.checkConcurrency, ...(ctx.propertyBatch ? { propertyBatch: ctx.propertyBatch } : {}), ...(variant?.checkTimeoutMs ? { checkTimeoutMs: variant.checkTimeoutMs } : {}) }, [...checks], []);
     return {
       ...base,
+      checksRun: checks.length,
       failing: failingOf(outcome.results),
       passed: outcome.summary.passed,
       skipped: outcome.summary.skipped,
@@ -138,7 +147,7 @@ export async function runVariant(variant: MutantVariant | undefined, ctx: RunCon
     };
   } catch (err) {
     const e = err as Error;
-    return { ...base, failing: [], passed: 0, skipped: 0, skippedChecks: [], unjudgedChecks: [], error: `${e?.name ?? 'Error'}: ${e?.message ?? String(err)}`, durationMs: Math.round(performance.now() - began) };
+    return { ...base, failing: [], passed: 0, skipped: 0, checksRun: 0, skippedChecks: [], unjudgedChecks: [], error: `${e?.name ?? 'Error'}: ${e?.message ?? String(err)}`, durationMs: Math.round(performance.now() - began) };
   } finally {
     await proxy?.close();
     await ref?.close();

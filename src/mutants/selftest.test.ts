@@ -1,5 +1,6 @@
-// The whole selftest in CI: every check against the baseline reference and every mutant variant.
-// Takes minutes (each run waits out the token rate-limit window once), so it has its own long timeout.
+// The whole selftest in CI: every check against the baseline reference and every benign variant, and
+// each faulty variant against the checks that can name its rule (check-selection.ts; --all-checks runs
+// the full matrix). Takes a minute or two, so it has its own long timeout.
 // Failure output names each uncaught variant with the checks that failed instead, and each false
 // positive with its check and message.
 

@@ -1,6 +1,7 @@
 // Selftest: proves the toolkit catches non-conformance. The unmodified reference (baseline) and every
-// mutant variant each get a fresh reference on loopback with ALL checks run against it
-// (run-variant.ts), spread over worker threads so every core works (workers.ts). Scoring
+// mutant variant each get a fresh reference on loopback (run-variant.ts) with every check run against
+// it, but a faulty variant only with the checks that can name its rule (check-selection.ts), spread
+// over worker threads so every core works (workers.ts, in the lanes of schedule.ts). Scoring
 // (scoring.ts): a faulty variant counts as caught only when a failing check's own assertion names a
 // rule it breaks and that check passes on the baseline; any failing or blocked check on a benign
 // variant or on the baseline is a false positive.
@@ -15,6 +16,7 @@ import { runsToRedo, type Rerun } from './out-of-time.ts';
 import { SELFTEST_DEFAULTS } from './options.ts';
 import { buildMutantBank, MUTANT_BANK, PENDING_BANK } from './registry.ts';
 import { BASELINE_ID, runVariant, type RunContext, type RunRaw, type SelftestProfile } from './run-variant.ts';
+import { busyRuns, CPU_BOUND_NICE, runPool, WAITING_AT_ONCE, waitingRuns } from './schedule.ts';
 import { scoreSelftest, type Score, type ScoredRun } from './scoring.ts';
 import type { MutantVariant } from './variant.ts';
 import { startWorkerPool, type WorkerPool } from './workers.ts';
@@ -31,6 +33,8 @@ export interface VariantOutcome extends ScoredRun {
   unjudgedChecks: RunRaw['unjudgedChecks'];
   /** Checks skipped in this run (a separate count: a skip is neither a pass nor a kill). */
   skipped: number;
+  /** Checks run: every check, or those that can name a faulty variant's rule (check-selection.ts). */
+  checksRun: number;
   durationMs: number;
 }
 
@@ -41,6 +45,8 @@ export interface SelftestResult extends Omit<Score, 'baseline' | 'variants'> {
   workers: number;
   profile: SelftestProfile;
   checks: number;
+  /** Every check ran on every variant (--all-checks); else faulty variants ran the checks that can name their rule. */
+  allChecks: boolean;
   baseline: VariantOutcome;
   variants: VariantOutcome[];
   /** Mutation coverage by rule over this run: testable rules with a caught faulty variant, and the rest. */
@@ -107,7 +113,7 @@ export interface SelftestOptions {
    * rebuilds its variants by id); any other variant makes the whole selftest run in-process.
    */
   variants?: MutantVariant[];
-  /** Variants run at once (default 6). */
+  /** Variants run at once (default 6), and as many of those that mostly wait (rate limit, latency, variant.ts waiting) beside them. */
   concurrency?: number;
   /** Worker threads (default 2; 0 runs everything in this thread). */
   workers?: number;
@@ -126,6 +132,11 @@ export interface SelftestOptions {
   /** Profile the bank runs under (default full). */
   profile?: SelftestProfile;
   /**
+   * Every check against every variant (the full matrix). Default false: a faulty variant runs only the
+   * checks that can name the rule it breaks (check-selection.ts); the baseline and benign variants run all.
+   */
+  allChecks?: boolean;
+  /**
    * Cancels the selftest: no variant starts after it aborts, the worker threads (and the reference
    * servers in them) are terminated, and runSelftest rejects with a CancelledError.
    */
@@ -135,19 +146,6 @@ export interface SelftestOptions {
 async function defaultChecks(): Promise<Check[]> {
   const { loadChecks } = await import('../../suites/index.ts');
   return loadChecks();
-}
-
-async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length && !signal?.aborted) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  });
-  await Promise.all(workers);
-  return out;
 }
 
 const positive = (name: string, n: number, min = 1) => {
@@ -167,32 +165,38 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
   const registered = new Set([...MUTANT_BANK, ...PENDING_BANK].map((v) => v.id));
   const inProcess = !!opts.checks || !!opts.model || variants.some((v) => !registered.has(v.id));
   const workerCount = inProcess ? 0 : Math.min(positive('workers', opts.workers ?? SELFTEST_DEFAULTS.workers, 0), variants.length + 1);
-  const checks = opts.checks ?? (await defaultChecks());
+  const allChecks = !!opts.allChecks;
+  const init = { seed, timeoutBudgetMs, checkConcurrency, propertyBatch: SELFTEST_DEFAULTS.propertyBatch, profile, allChecks, ...(rateLimit ? { rateLimit } : {}) };
+  const waiting = waitingRuns(variants);
+  // The workers start (each loads the checks and the model) while this thread loads its own copies;
+  // the runs that mostly wait get a thread of their own (schedule.ts).
+  const starting = workerCount > 0 ? [startWorkerPool(workerCount, { ...init, nice: CPU_BOUND_NICE }), ...(waiting.length ? [startWorkerPool(1, init)] : [])] : [];
+  const closeAll = (pools: Promise<WorkerPool>[]) => Promise.all(pools.map((p) => p.then((w) => w.close(), () => undefined)));
+  const [checks, model, pools] = await Promise.all([opts.checks ?? defaultChecks(), opts.model ?? loadModel(), Promise.all(starting)]).catch(async (err: unknown) => {
+    await closeAll(starting);
+    throw err;
+  });
   const checkIds = checks.map((c) => c.id);
   const total = variants.length + 1;
   const progress = opts.onProgress ?? (() => undefined);
   progress({ type: 'started', total });
 
-  let workers: WorkerPool | undefined;
+  const lanes = new Set(waiting);
   let run: (v: MutantVariant | undefined) => Promise<RunRaw>;
-  const init = { seed, timeoutBudgetMs, checkConcurrency, propertyBatch: SELFTEST_DEFAULTS.propertyBatch, profile, ...(rateLimit ? { rateLimit } : {}) };
-  if (workerCount > 0) {
-    workers = await startWorkerPool(workerCount, init);
-    run = (v) => workers!.run(v?.id ?? null);
+  if (pools.length) {
+    run = (v) => (v && lanes.has(v) ? (pools[1] ?? pools[0]) : pools[0]).run(v?.id ?? null);
   } else {
-    const ctx: RunContext = { ...init, checks, model: opts.model ?? (await loadModel()) };
+    const ctx: RunContext = { ...init, checks, model };
     run = (v) => runVariant(v, ctx);
   }
 
   try {
-    // The baseline first, then the longest runs (the variants about the rate limit, then those adding
-    // latency or declaring that their checks wait, variant.ts waiting: tens of seconds of waiting that
-    // overlap the rest instead of trailing it), then the rest.
-    const slow = (v: MutantVariant) => !v.realRateLimit && ((v.options.latencyMs ?? 0) > 0 || v.checkConcurrency !== undefined);
-    const order = [undefined, ...variants.filter((v) => v.realRateLimit), ...variants.filter(slow), ...variants.filter((v) => !v.realRateLimit && !slow(v))];
+    // Two lanes side by side (schedule.ts): the runs that mostly wait, WAITING_AT_ONCE at a time, and the
+    // rest, `concurrency` at a time, the baseline first.
+    const busy = busyRuns(variants, checks, model, allChecks);
     let baselineRaw: RunRaw | undefined;
     let done = 0;
-    const running = pool(order, concurrency, async (v) => {
+    const one = async (v: MutantVariant | undefined) => {
       const index = v ? variants.indexOf(v) + 1 : 0;
       progress({ type: 'variant-started', id: v?.id ?? BASELINE_ID, index, total });
       const raw = await run(v);
@@ -204,7 +208,8 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       const scored = v ? scoreSelftest(known, [raw], checkIds) : scoreSelftest(raw, [], checkIds);
       progress({ type: 'variant-finished', outcome: withRaw(v ? (scored.variants[0] ?? scored.baseline) : scored.baseline, raw), done, total });
       return raw;
-    }, opts.signal);
+    };
+    const running = Promise.all([runPool(busy, concurrency, one, opts.signal), runPool(waiting, Math.min(concurrency, WAITING_AT_ONCE), one, opts.signal)]).then(([b, w]) => [...b, ...w]);
     const raws = await untilCancelled(running, opts.signal);
     let baseline = raws[0];
     const byId = new Map(raws.slice(1).map((r) => [r.id, r]));
@@ -212,7 +217,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
     // Runs that ran out of time and scored wrong are done once more, two at a time, after the rest.
     const reruns = runsToRedo(scoreSelftest(baseline, ordered, checkIds));
     if (reruns.length) {
-      const again = await untilCancelled(pool(reruns, Math.min(2, concurrency), (r) => run(r.id === BASELINE_ID ? undefined : variants.find((v) => v.id === r.id)), opts.signal), opts.signal);
+      const again = await untilCancelled(runPool(reruns, Math.min(2, concurrency), (r) => run(r.id === BASELINE_ID ? undefined : variants.find((v) => v.id === r.id)), opts.signal), opts.signal);
       for (const raw of again) {
         if (raw.id === BASELINE_ID) baseline = raw;
         else byId.set(raw.id, raw);
@@ -245,13 +250,14 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
       workers: workerCount,
       profile,
       checks: checks.length,
+      allChecks,
       baseline: withRaw(scored.baseline, baseline),
       variants: outcomes,
-      ruleCoverage: ruleCoverage(opts.model ?? (await loadModel()), outcomes),
+      ruleCoverage: ruleCoverage(model, outcomes),
       durationMs: Math.round(performance.now() - began),
     };
   } finally {
-    await workers?.close();
+    await Promise.all(pools.map((w) => w.close()));
   }
 }
 
@@ -269,7 +275,7 @@ function untilCancelled<T>(work: Promise<T>, signal: AbortSignal | undefined): P
 }
 
 function withRaw(scored: ScoredRun, raw: RunRaw): VariantOutcome {
-  return { ...scored, description: raw.description, unjudgedChecks: raw.unjudgedChecks ?? [], skipped: raw.skipped, durationMs: raw.durationMs };
+  return { ...scored, description: raw.description, unjudgedChecks: raw.unjudgedChecks ?? [], skipped: raw.skipped, checksRun: raw.checksRun, durationMs: raw.durationMs };
 }
 
 /**

@@ -2,6 +2,7 @@
 // (one process runs the reference servers and the engine on one thread). Variants are rebuilt here
 // from the registry: they hold functions, which cannot cross a thread boundary.
 
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadModel } from '../model/index.ts';
 import { ALL_SETS, buildMutantBank } from './registry.ts';
@@ -14,6 +15,9 @@ export interface WorkerInit {
   propertyBatch?: number;
   profile: RunContext['profile'];
   rateLimit?: RunContext['rateLimit'];
+  allChecks?: boolean;
+  /** Nice value of this thread (Linux only: per thread there; elsewhere it would lower the whole process). */
+  nice?: number;
 }
 
 /** Parent -> worker: run one variant (null: the baseline). */
@@ -29,6 +33,13 @@ async function main(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('worker.ts runs only as a worker thread');
   const init = workerData as WorkerInit;
+  if (init.nice && process.platform === 'linux') {
+    try {
+      setPriority(0, init.nice);
+    } catch {
+      // Not allowed here: the thread keeps the process's priority, which only costs time.
+    }
+  }
   const { loadChecks } = await import('../../suites/index.ts');
   const ctx: RunContext = { ...init, checks: await loadChecks(), model: await loadModel() };
   const bank = new Map(buildMutantBank(ALL_SETS).map((v) => [v.id, v]));

@@ -2,7 +2,7 @@
 // numbers. Resolved here once so the run loop only ever sees valid values.
 
 import type { ComparableRun, ExpectedFailures } from '../baseline/index.ts';
-import type { RunServices } from '../checks/types.ts';
+import type { Check, RunServices } from '../checks/types.ts';
 import type { Conclusion } from '../errors/index.ts';
 import type { CheckResult, ExpectedFailuresOutcome, RootCause, RuleVerdict, RunDiff, RunSummary } from '../events/index.ts';
 import type { Model } from '../model/types.ts';
@@ -35,6 +35,12 @@ export interface RunOptions {
   failFast?: boolean;
   /** Services to use as they are; when absent the runner starts and registers its own. */
   services?: RunServices;
+  /**
+   * Checks whose needs decide which services the runner starts (IdP, webhook receiver); default the
+   * checks it runs. The selftest gives every check, so a run narrowed to a few (src/mutants/check-selection.ts)
+   * has the services the full run has, and a check that judges webhooks when a receiver is up judges them.
+   */
+  servicesFor?: readonly Check[];
   /** Default true. False skips the reachability/credentials preflight (selftests with fake targets). */
   preflight?: boolean;
   /** Cancels the run: running checks are aborted, the rest skipped. */

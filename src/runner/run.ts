@@ -72,9 +72,10 @@ export async function runChecks(options: RunOptions, checks: Check[], reporters:
     if (options.services && !services.control && profile.control_url) services = { ...services, control: httpControlAdapter(model) };
     let problems: ServiceProblems = {};
     if (!options.services) {
+      const needing = options.servicesFor ?? selected;
       const want = {
-        idp: selected.some((c) => c.needs?.includes('idp') || c.needs?.includes('idp_tokens')),
-        webhooks: selected.some((c) => c.needs?.includes('webhooks')),
+        idp: needing.some((c) => c.needs?.includes('idp') || c.needs?.includes('idp_tokens')),
+        webhooks: needing.some((c) => c.needs?.includes('webhooks')),
       };
       const started = await startServices(session, want, { controlAdapterFile: options.controlAdapterFile, webhookListen: options.webhookListen, env: options.env });
       servicesHandle = started;

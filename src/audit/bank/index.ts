@@ -132,13 +132,18 @@ function runEntry(entry: string): Promise<BankResult> {
  */
 export const LIBRARY_CONCURRENCY = 10;
 
-/** Runs `entries` (default: the whole bank): the sample client's modes `concurrency` at a time, the library clients beside them. */
-export async function runBank(entries: readonly string[] = BANK_ENTRIES, concurrency = 4): Promise<BankResult[]> {
+/**
+ * Runs `entries` (default: the whole bank): the sample client's modes `concurrency` at a time, the
+ * library clients beside them. After `signal` aborts no entry starts, and the unstarted ones are
+ * missing from the result (holes).
+ */
+export async function runBank(entries: readonly string[] = BANK_ENTRIES, concurrency = 4, signal?: AbortSignal): Promise<BankResult[]> {
   const out: BankResult[] = new Array(entries.length);
   const pool = async (indexes: number[], size: number) => {
     let next = 0;
     const worker = async () => {
-      while (next < indexes.length) {
+      // Aborted: no entry starts; those under way end within their own bounds (LIBRARY_LIMIT_MS).
+      while (next < indexes.length && !signal?.aborted) {
         const i = indexes[next++];
         out[i] = await runEntry(entries[i]);
       }
