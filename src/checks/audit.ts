@@ -7,7 +7,7 @@
 
 import type { CheckFailureInfo } from '../events/index.ts';
 import type { Model, OperationId } from '../model/types.ts';
-import { namingFactsOf, namingProblems } from './naming.ts';
+import { namingCheck, namingFactsOf } from './naming.ts';
 import { CheckFailure } from './signals.ts';
 import type { HttpResponse } from './types.ts';
 
@@ -111,6 +111,7 @@ function compileJudge(model: Model, op: string, status: number): AnswerJudge {
   if (!key) return holds;
   const validate = model.validator(key)!;
   const facts = namingFactsOf(model);
+  const namingOf = facts ? namingCheck(facts) : undefined;
   return (res) => {
     if (res.text.length === 0) {
       // No body: 204 has none by definition, and a schema that shows nothing (an action whose answer is
@@ -128,7 +129,7 @@ function compileJudge(model: Model, op: string, status: number): AnswerJudge {
     }
     // Section 9.2 holds for every payload: a convention name renamed or mistyped where the schema leaves
     // fields open ("Other ... fields: not shown"). A twin beside the name as written is not a finding here.
-    const naming = facts ? namingProblems(res.json, facts) : [];
+    const naming = namingOf ? namingOf(res.json) : [];
     if (naming.length > 0) return found({ rule: 'VERSION-FIELD-NAMING', detail: `HTTP ${status} breaks the section 9.2 field naming convention: ${naming.slice(0, 3).join('; ')}` });
     return undefined;
   };
