@@ -3,7 +3,7 @@
 // One flag word per answer, so a body is read once whatever the number of readers.
 
 import { check429 } from './contract.ts';
-import { rawHeader } from './dispatch.ts';
+import { headerIn } from './dispatch.ts';
 import type { EngineOptions, EngineRequest } from './engine-types.ts';
 import type { LoadJudge } from './judge.ts';
 import type { ContractResult } from './types.ts';
@@ -26,17 +26,17 @@ export function answerHooks(a: AnswerReaders): Pick<EngineOptions, 'bodyFor' | '
   if (!contract && !judge && !observe) return {};
   return {
     bodyFor: (s, op) => (contract && s === 429 ? CONTRACT : 0) | (judge?.wants() ? JUDGE : 0) | (observe && s >= 200 && s < 300 && observeOps?.has(op) ? OBSERVE : 0),
-    onBody: (req, s, raw, body, flags) => {
+    onBody: (req, s, head, body, flags) => {
       if (flags & CONTRACT && contract) {
         contract.checked++;
-        if (rawHeader(raw, 'retry-after') !== undefined) contract.retry_after_present++;
+        if (headerIn(head, 'retry-after') !== undefined) contract.retry_after_present++;
         const problem = check429(body, contract.expected_category);
         if (problem) {
           contract.violations++;
           if (contract.samples.length < 5) contract.samples.push(problem);
         }
       }
-      if (flags & JUDGE) judge!.judgeAnswer(req, s, rawHeader(raw, 'content-type'), body);
+      if (flags & JUDGE) judge!.judgeAnswer(req, s, headerIn(head, 'content-type'), body);
       if (flags & OBSERVE) observe!(req, s, body);
     },
   };

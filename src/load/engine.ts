@@ -1,4 +1,4 @@
-// The load generator: undici's Pool driven directly, in two models.
+// The load generator: our HTTP/1.1 connections (transport.ts) driven directly, in two models.
 // - closed: N workers, each sends its next request when the previous one settles (autocannon's model).
 // - open:   sends follow an arrival schedule fixed in advance (schedule.ts) and never wait for
 //           responses; latency runs from the intended send time, so a send that waits for a free
@@ -8,13 +8,13 @@
 // flight vanishes. autocannon is not used: its stop() destroys its sockets and drops the requests in
 // flight, and its overallRate is a per-second quota on closed connections, not an arrival schedule.
 
-import { Pool } from 'undici';
 import { ArrivalQueue } from './fifo.ts';
 import { newHistogram, toMicros } from './histogram.ts';
 import { arrivalTimes, shapeDurationMs, shapeMax, valueAt } from './schedule.ts';
 import { progressTicker, sendPhase, type Stopped } from './send-phase.ts';
 import { Timeline } from './timeline.ts';
 import { Handler, TimeoutAbort, type Hooks, type InFlight } from './dispatch.ts';
+import { Connections } from './transport.ts';
 import { countUnanswered, newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats } from './engine-types.ts';
 
 export { newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats, type Progress } from './engine-types.ts';
@@ -22,7 +22,7 @@ export { newOpStats, type EngineOptions, type EngineRequest, type EngineRun, typ
 export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const openModel = o.model === 'open';
   const connections = openModel ? o.maxConnections : Math.max(1, Math.ceil(shapeMax(o.shape)));
-  const pool = new Pool(o.origin, { connections, pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 60_000, ...(o.secureContext ? { connect: { secureContext: o.secureContext } } : {}) });
+  const pool = new Connections(o.origin, connections, o.secureContext);
   const sendMs = shapeDurationMs(o.shape);
   const drainMs = o.drainMs ?? o.timeoutMs;
   const overall = newHistogram();
@@ -93,7 +93,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
       if (r.done) return;
       r.done = true;
       record(r, performance.now(), 'status', status);
-      if (h.flags) o.onBody!(r.req as EngineRequest, status, h.rawHeaders, h.text(), h.flags);
+      if (h.flags) o.onBody!(r.req as EngineRequest, status, h.head, h.text(), h.flags);
       settled(r);
     },
     error(h, err) {
@@ -112,8 +112,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     inflight.add(r);
     if (live) live.inFlight = inflight.size;
     if (inflight.size > maxInFlight) maxInFlight = inflight.size;
-    // The request itself is the dispatch options (undici ignores `op`): no copy per send.
-    pool.dispatch(req as never, new Handler(r, hooks) as never);
+    pool.dispatch(req, new Handler(r, hooks));
   };
 
   // Open model: send what the schedule says is due, as long as a connection is free.

@@ -1,0 +1,387 @@
+// The load engine's HTTP/1.1 client: keep-alive connections to one origin, one request at a time on
+// each (no pipelining), the request bytes built once per request object, and a response reader that
+// reads only what the engine needs: the status, the framing (Content-Length, chunked, or until close)
+// and, for an answer whose body is kept, the header block as text. undici (the run's client) does far
+// more per request: validation, a request object, a header array, a buffer per header and events,
+// which at load speed is most of the generator's CPU. The framing follows RFC 9112 section 6: no body
+// for 1xx, 204, 304 or HEAD; Transfer-Encoding chunked before Content-Length; else until close.
+// Anything the reader does not understand fails that request as a transport error and drops the
+// connection, never the run.
+
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect, type SecureContext } from 'node:tls';
+
+/** What the transport drives for one request (dispatch.ts Handler). */
+export interface Exchange {
+  /** At dispatch: how to abort this request (its connection is dropped). */
+  onConnect(abort: (err?: Error) => void): void;
+  /** The status and the header block (latin1, lines after the status line); true: hand over the body. */
+  onHeaders(status: number, head: string): boolean;
+  onData(chunk: Buffer): void;
+  onComplete(): void;
+  onError(err: Error & { code?: string }): void;
+}
+
+export interface WireRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** A failure of the transport itself; `code` is what the run counts it by (error_kinds). */
+export class TransportError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const BAD_PATH = /[^\u0021-\u00ff]/;
+const PAYLOAD = new Set(['POST', 'PUT', 'PATCH']);
+const MAX_HEAD = 64 * 1024;
+const CRLF2 = Buffer.from('\r\n\r\n');
+/** A decimal digit at `i`, or NaN. */
+const digit = (s: string, i: number) => {
+  const c = s.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : NaN;
+};
+
+// Where the reader of an answer is: its header block, a body of known length, chunked framing (a size
+// line, the data, the CRLF after it, the trailers), a body read until close, or no body at all.
+const HEAD = 0;
+const LENGTH = 1;
+const CHUNK_SIZE = 2;
+const CHUNK_DATA = 3;
+const CHUNK_END = 4;
+const TRAILERS = 5;
+const UNTIL_CLOSE = 6;
+const DONE = 7;
+
+class Connection {
+  private socket: Socket | undefined;
+  private ready = false;
+  ex: Exchange | undefined;
+  private method = '';
+  private state: number = HEAD;
+  private left = 0;
+  private want = false;
+  private close = false;
+  private stash: Buffer | undefined;
+
+  constructor(private readonly pool: Connections) {}
+
+  send(req: WireRequest, ex: Exchange): void {
+    this.ex = ex;
+    this.method = req.method;
+    this.state = HEAD;
+    this.stash = undefined;
+    ex.onConnect((err) => this.fail(ex, err ?? new TransportError('ABORTED', 'request aborted')));
+    if (this.ex !== ex) return; // aborted at once
+    let bytes: Buffer;
+    try {
+      bytes = this.pool.bytes(req);
+    } catch (err) {
+      this.ex = undefined;
+      this.pool.free(this);
+      ex.onError(err as Error);
+      return;
+    }
+    if (!this.socket) this.open();
+    if (this.ready) this.socket!.write(bytes);
+    else this.pending = bytes;
+  }
+
+  private pending: Buffer | undefined;
+
+  private open(): void {
+    const { host, port, secureContext } = this.pool;
+    const s = secureContext ? tlsConnect({ host, port, secureContext, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] }) : netConnect({ host, port });
+    this.socket = s;
+    this.ready = false;
+    s.setNoDelay(true);
+    s.on(secureContext ? 'secureConnect' : 'connect', () => {
+      if (this.socket !== s) return;
+      this.ready = true;
+      if (this.pending) s.write(this.pending);
+      this.pending = undefined;
+    });
+    s.on('data', (b: Buffer) => {
+      if (this.socket !== s) return;
+      try {
+        this.read(b);
+      } catch (err) {
+        // A reader of the answer threw (a bug, not the target's doing): that request fails, the run goes on.
+        if (this.ex) this.fail(this.ex, err as Error);
+        else this.drop();
+      }
+    });
+    s.on('error', (err: Error & { code?: string }) => this.socket === s && this.lost(err));
+    s.on('close', () => this.socket === s && this.lost(new TransportError('SOCKET_CLOSED', 'the target closed the connection before the answer ended')));
+  }
+
+  /** The socket ended or failed: a body read until close is complete; any other exchange on it fails. */
+  private lost(err: Error): void {
+    const ex = this.ex;
+    this.drop();
+    if (!ex) return;
+    if (this.state === UNTIL_CLOSE) return this.done(ex);
+    this.ex = undefined;
+    this.pool.free(this);
+    ex.onError(err);
+  }
+
+  private drop(): void {
+    const s = this.socket;
+    this.socket = undefined;
+    this.ready = false;
+    this.pending = undefined;
+    s?.destroy();
+  }
+
+  private fail(ex: Exchange, err: Error): void {
+    if (this.ex !== ex) return;
+    this.ex = undefined;
+    this.drop();
+    this.pool.free(this);
+    ex.onError(err);
+  }
+
+  private done(ex: Exchange): void {
+    this.ex = undefined;
+    if (this.close) this.drop();
+    this.pool.free(this);
+    ex.onComplete();
+  }
+
+  private read(b: Buffer): void {
+    let off = 0;
+    if (this.stash) {
+      b = Buffer.concat([this.stash, b]);
+      this.stash = undefined;
+    }
+    while (off < b.length) {
+      const ex = this.ex;
+      if (!ex) return this.drop(); // bytes nobody asked for: the connection is not to be trusted
+      switch (this.state) {
+        case HEAD: {
+          const end = b.indexOf(CRLF2, off);
+          if (end < 0) {
+            if (b.length - off > MAX_HEAD) return this.fail(ex, new TransportError('HEADER_OVERFLOW', `the answer's header block exceeds ${MAX_HEAD} bytes`));
+            this.stash = b.subarray(off);
+            return;
+          }
+          const text = b.toString('latin1', off, end);
+          off = end + 4;
+          if (!this.head(ex, text)) return;
+          if ((this.state as number) === DONE) return this.finish(ex, b.length - off);
+          break;
+        }
+        case LENGTH: {
+          const n = Math.min(this.left, b.length - off);
+          if (this.want) ex.onData(b.subarray(off, off + n));
+          off += n;
+          this.left -= n;
+          if (this.left === 0) return this.finish(ex, b.length - off);
+          break;
+        }
+        case UNTIL_CLOSE:
+          if (this.want) ex.onData(off ? b.subarray(off) : b);
+          return;
+        case CHUNK_DATA: {
+          const n = Math.min(this.left, b.length - off);
+          if (this.want) ex.onData(b.subarray(off, off + n));
+          off += n;
+          this.left -= n;
+          if (this.left === 0) this.state = CHUNK_END;
+          break;
+        }
+        default: {
+          // A chunk size line, the CRLF after a chunk's data, or a trailer line: whole lines only.
+          const eol = b.indexOf('\r\n', off, 'latin1');
+          if (eol < 0) {
+            if (b.length - off > MAX_HEAD) return this.fail(ex, new TransportError('BAD_CHUNK', 'a chunk line of the answer never ends'));
+            this.stash = b.subarray(off);
+            return;
+          }
+          const line = b.toString('latin1', off, eol);
+          off = eol + 2;
+          if (this.state === CHUNK_END) {
+            if (line !== '') return this.fail(ex, new TransportError('BAD_CHUNK', 'chunk data longer than its size'));
+            this.state = CHUNK_SIZE;
+          } else if (this.state === CHUNK_SIZE) {
+            const size = /^([0-9a-fA-F]{1,12})[ \t]*(;.*)?$/.exec(line);
+            if (!size) return this.fail(ex, new TransportError('BAD_CHUNK', `bad chunk size line ${JSON.stringify(line.slice(0, 40))}`));
+            this.left = parseInt(size[1], 16);
+            this.state = this.left === 0 ? TRAILERS : CHUNK_DATA;
+          } else if (line === '') return this.finish(ex, b.length - off);
+          break;
+        }
+      }
+    }
+  }
+
+  /** One header block read: an interim (1xx) answer is skipped; else the framing of the body is set. */
+  private head(ex: Exchange, text: string): boolean {
+    // "HTTP/1.x NNN reason": read by character, the status line of every answer.
+    const minor = text.charCodeAt(7) - 48;
+    const status = digit(text, 9) * 100 + digit(text, 10) * 10 + digit(text, 11);
+    let eol = text.indexOf('\r\n');
+    if (eol < 0) eol = text.length;
+    if (!text.startsWith('HTTP/1.') || (minor !== 0 && minor !== 1) || text.charCodeAt(8) !== 32 || !(status >= 100) || (eol > 12 && text.charCodeAt(12) !== 32)) {
+      this.fail(ex, new TransportError('BAD_STATUS_LINE', `not an HTTP/1.x answer: ${JSON.stringify(text.slice(0, 40))}`));
+      return false;
+    }
+    if (status < 200 && status !== 101) return true;
+    if (status === 101) {
+      this.fail(ex, new TransportError('UPGRADE', 'the target switched protocols'));
+      return false;
+    }
+    const lines = eol + 2 >= text.length ? '' : text.slice(eol + 2);
+    let length = -1;
+    let chunked = false;
+    this.close = minor === 0;
+    for (let at = 0; at < lines.length; ) {
+      let eol = lines.indexOf('\r\n', at);
+      if (eol < 0) eol = lines.length;
+      const colon = lines.indexOf(':', at);
+      if (colon > at && colon < eol) {
+        const n = colon - at;
+        // Only three names decide the framing; the others are read by name when a body is kept.
+        if (n === 14 || n === 17 || n === 10) {
+          const name = lines.slice(at, colon).toLowerCase();
+          const value = lines.slice(colon + 1, eol).trim();
+          if (name === 'content-length') {
+            if (!/^[0-9]{1,15}$/.test(value) || (length >= 0 && length !== Number(value))) {
+              this.fail(ex, new TransportError('BAD_CONTENT_LENGTH', `bad Content-Length ${JSON.stringify(value)}`));
+              return false;
+            }
+            length = Number(value);
+          } else if (name === 'transfer-encoding') chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
+          else if (name === 'connection') {
+            const v = value.toLowerCase();
+            if (v.includes('close')) this.close = true;
+            else if (v.includes('keep-alive')) this.close = false;
+          }
+        }
+      }
+      at = eol + 2;
+    }
+    this.want = ex.onHeaders(status, lines);
+    if (this.ex !== ex) return false;
+    if (this.method === 'HEAD' || status === 204 || status === 304 || (!chunked && length === 0)) this.state = DONE;
+    else if (chunked) this.state = CHUNK_SIZE;
+    else if (length > 0) {
+      this.left = length;
+      this.state = LENGTH;
+    } else {
+      this.state = UNTIL_CLOSE;
+      this.close = true;
+    }
+    return this.ex === ex;
+  }
+
+  /** The answer ended; `extra` bytes after it on a one-request connection: it is dropped after this answer. */
+  private finish(ex: Exchange, extra: number): void {
+    this.state = HEAD;
+    if (extra > 0) this.close = true;
+    this.done(ex);
+  }
+
+  destroy(err: Error): void {
+    const ex = this.ex;
+    this.ex = undefined;
+    this.drop();
+    ex?.onError(err);
+  }
+}
+
+/** Up to `connections` keep-alive connections to one origin; requests beyond wait in order for a free one. */
+export class Connections {
+  readonly host: string;
+  readonly port: number;
+  private readonly hostLine: string;
+  private readonly idle: Connection[] = [];
+  private readonly all: Connection[] = [];
+  private readonly waiting: { req: WireRequest; ex: Exchange }[] = [];
+  // Bodiless requests by their headers object (fixed ones, and live ones between token refreshes) and request line.
+  private readonly built = new WeakMap<object, Map<string, Buffer>>();
+  private last: { headers: object; method: string; path: string; bytes: Buffer } = { headers: {}, method: '', path: '', bytes: Buffer.alloc(0) };
+  private closed = false;
+
+  constructor(
+    origin: string,
+    private readonly connections: number,
+    readonly secureContext?: SecureContext,
+  ) {
+    const u = new URL(origin);
+    this.host = u.hostname.replace(/^\[|\]$/g, '');
+    this.port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+    this.hostLine = `host: ${u.host}\r\n`;
+  }
+
+  dispatch(req: WireRequest, ex: Exchange): void {
+    if (this.closed) return ex.onError(new TransportError('CLOSED', 'the load run has ended'));
+    let c = this.idle.pop();
+    if (!c && this.all.length < this.connections) this.all.push((c = new Connection(this)));
+    if (c) return c.send(req, ex);
+    const w = { req, ex };
+    this.waiting.push(w);
+    ex.onConnect((err) => {
+      const i = this.waiting.indexOf(w);
+      if (i < 0) return;
+      this.waiting.splice(i, 1);
+      ex.onError(err ?? new TransportError('ABORTED', 'request aborted'));
+    });
+  }
+
+  /** A connection has no request: the next waiting one gets it. */
+  free(c: Connection): void {
+    if (this.closed) return;
+    const w = this.waiting.shift();
+    if (w) c.send(w.req, w.ex);
+    else this.idle.push(c);
+  }
+
+  /** The request's bytes: built (and its headers checked) once per request object, as undici would write them. */
+  bytes(req: WireRequest): Buffer {
+    // The last request built: a scenario of one operation sends it every time.
+    if (req.headers === this.last.headers && req.path === this.last.path && req.method === this.last.method && req.body === undefined) return this.last.bytes;
+    const bodiless = req.body === undefined || req.body === '';
+    const line = `${req.method} ${req.path}`;
+    let byLine = bodiless ? this.built.get(req.headers) : undefined;
+    const kept = byLine?.get(line);
+    if (kept) {
+      if (req.body === undefined) this.last = { headers: req.headers, method: req.method, path: req.path, bytes: kept };
+      return kept;
+    }
+    // undici's checks: a token method, a path of visible latin1, header values without control characters.
+    if (!TOKEN.test(req.method) || req.path[0] !== '/' || BAD_PATH.test(req.path)) throw new TransportError('INVALID_REQUEST', `invalid request line ${JSON.stringify(line)}`);
+    let head = `${line} HTTP/1.1\r\n${this.hostLine}connection: keep-alive\r\n`;
+    for (const k in req.headers) {
+      const v = req.headers[k];
+      if (!TOKEN.test(k) || typeof v !== 'string' || BAD_VALUE.test(v)) throw new TransportError('INVALID_HEADER', `invalid request header ${JSON.stringify(k)}`);
+      head += `${k}: ${v}\r\n`;
+    }
+    if (bodiless) {
+      const b = Buffer.from(`${head}${PAYLOAD.has(req.method) ? 'content-length: 0\r\n' : ''}\r\n`, 'latin1');
+      if (!byLine) this.built.set(req.headers, (byLine = new Map()));
+      if (byLine.size < 256) byLine.set(line, b);
+      if (req.body === undefined) this.last = { headers: req.headers, method: req.method, path: req.path, bytes: b };
+      return b;
+    }
+    const body = Buffer.from(req.body!);
+    return Buffer.concat([Buffer.from(`${head}content-length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+  }
+
+  async destroy(): Promise<void> {
+    this.closed = true;
+    const err = new TransportError('CLOSED', 'the load run has ended');
+    for (const w of this.waiting.splice(0)) w.ex.onError(err);
+    for (const c of this.all) c.destroy(err);
+  }
+}
