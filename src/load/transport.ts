@@ -100,17 +100,7 @@ class Connection {
 
   private open(): void {
     const { host, port, secureContext } = this.pool;
-    const s = secureContext ? tlsConnect({ host, port, secureContext, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] }) : netConnect({ host, port });
-    this.socket = s;
-    this.ready = false;
-    s.setNoDelay(true);
-    s.on(secureContext ? 'secureConnect' : 'connect', () => {
-      if (this.socket !== s) return;
-      this.ready = true;
-      if (this.pending) s.write(this.pending);
-      this.pending = undefined;
-    });
-    s.on('data', (b: Buffer) => {
+    const onData = (b: Buffer) => {
       if (this.socket !== s) return;
       try {
         this.read(b);
@@ -119,6 +109,21 @@ class Connection {
         if (this.ex) this.fail(this.ex, err as Error);
         else this.drop();
       }
+    };
+    // Plain TCP reads into one buffer the pool reuses (no stream, no buffer per read): what is kept past
+    // the call (a partial header block, a kept body) is copied. TLS reads come as 'data'.
+    const read = this.pool.readBuffer;
+    const s = secureContext
+      ? tlsConnect({ host, port, secureContext, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] }).on('data', onData)
+      : netConnect({ host, port, onread: { buffer: read, callback: (n) => (onData(read.subarray(0, n)), true) } });
+    this.socket = s;
+    this.ready = false;
+    s.setNoDelay(true);
+    s.on(secureContext ? 'secureConnect' : 'connect', () => {
+      if (this.socket !== s) return;
+      this.ready = true;
+      if (this.pending) s.write(this.pending);
+      this.pending = undefined;
     });
     s.on('error', (err: Error & { code?: string }) => this.socket === s && this.lost(err));
     s.on('close', () => this.socket === s && this.lost(new TransportError('SOCKET_CLOSED', 'the target closed the connection before the answer ended')));
@@ -172,7 +177,7 @@ class Connection {
           const end = b.indexOf(CRLF2, off);
           if (end < 0) {
             if (b.length - off > MAX_HEAD) return this.fail(ex, new TransportError('HEADER_OVERFLOW', `the answer's header block exceeds ${MAX_HEAD} bytes`));
-            this.stash = b.subarray(off);
+            this.stash = Buffer.from(b.subarray(off));
             return;
           }
           const text = b.toString('latin1', off, end);
@@ -183,18 +188,18 @@ class Connection {
         }
         case LENGTH: {
           const n = Math.min(this.left, b.length - off);
-          if (this.want) ex.onData(b.subarray(off, off + n));
+          if (this.want) ex.onData(Buffer.from(b.subarray(off, off + n)));
           off += n;
           this.left -= n;
           if (this.left === 0) return this.finish(ex, b.length - off);
           break;
         }
         case UNTIL_CLOSE:
-          if (this.want) ex.onData(off ? b.subarray(off) : b);
+          if (this.want) ex.onData(Buffer.from(b.subarray(off)));
           return;
         case CHUNK_DATA: {
           const n = Math.min(this.left, b.length - off);
-          if (this.want) ex.onData(b.subarray(off, off + n));
+          if (this.want) ex.onData(Buffer.from(b.subarray(off, off + n)));
           off += n;
           this.left -= n;
           if (this.left === 0) this.state = CHUNK_END;
@@ -205,7 +210,7 @@ class Connection {
           const eol = b.indexOf('\r\n', off, 'latin1');
           if (eol < 0) {
             if (b.length - off > MAX_HEAD) return this.fail(ex, new TransportError('BAD_CHUNK', 'a chunk line of the answer never ends'));
-            this.stash = b.subarray(off);
+            this.stash = Buffer.from(b.subarray(off));
             return;
           }
           const line = b.toString('latin1', off, eol);
@@ -312,6 +317,8 @@ export class Connections {
   private readonly built = new WeakMap<object, Map<string, Buffer>>();
   private last: { headers: object; method: string; path: string; bytes: Buffer } = { headers: {}, method: '', path: '', bytes: Buffer.alloc(0) };
   private closed = false;
+  /** Where plain TCP connections read (see Connection.open). */
+  readonly readBuffer = Buffer.allocUnsafe(64 * 1024);
 
   constructor(
     origin: string,
