@@ -36,10 +36,10 @@ export class Handler {
     this.r.abort = abort;
     if (this.r.done) abort(new TimeoutAbort('timeout'));
   }
-  onHeaders(code: number, head: string): boolean {
+  onHeaders(code: number, b: Buffer, from: number, to: number): boolean {
     this.status = code;
     if (this.hooks.bodyFor && (this.flags = this.hooks.bodyFor(code, this.r.op))) {
-      this.head = head;
+      this.head = b.toString('latin1', from, to);
       return true;
     }
     return false;

@@ -21,9 +21,9 @@ function send(c: Connections, req: WireRequest, keepBody = true, onAbort?: (abor
     const chunks: Buffer[] = [];
     const ex: Exchange = {
       onConnect: (abort) => onAbort?.(abort),
-      onHeaders(status, head) {
+      onHeaders(status, b, from, to) {
         got.status = status;
-        got.head = head;
+        got.head = b.toString('latin1', from, to);
         return keepBody;
       },
       onData: (b) => void chunks.push(Buffer.from(b)),
@@ -41,6 +41,7 @@ const SCRIPTS: Record<string, string[]> = {
   '/length': ['HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Len', 'gth: 11\r\n\r\n{"a":', '"bcd"}'],
   '/chunked': ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r', '\n5\r\npedia\r\n0\r\nX-Trailer: t\r\n\r\n'],
   '/interim': ['HTTP/1.1 100 Continue\r\n\r\n', 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok'],
+  '/spaced': ['HTTP/1.1 201\r\nCONTENT-LENGTH: \t 5 \r\nconnection: Keep-Alive\r\n\r\nhello'],
   '/empty204': ['HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n'],
   '/close': ['HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 3\r\n\r\nbye'],
   '/http10': ['HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil close'],
@@ -92,6 +93,7 @@ describe('load transport', () => {
     expect(await send(c, get('/chunked'))).toMatchObject({ status: 200, body: 'Wikipedia' });
     expect(await send(c, get('/interim'))).toMatchObject({ status: 200, body: 'ok' });
     expect(await send(c, get('/empty204'))).toMatchObject({ status: 204, body: '' });
+    expect(await send(c, get('/spaced'))).toMatchObject({ status: 201, body: 'hello' });
     expect(await send(c, get('/length'), false)).toMatchObject({ status: 200, body: '' });
     expect(connections - before).toBe(1);
     await c.destroy();

@@ -15,8 +15,8 @@ import { connect as tlsConnect, type SecureContext } from 'node:tls';
 export interface Exchange {
   /** At dispatch: how to abort this request (its connection is dropped). */
   onConnect(abort: (err?: Error) => void): void;
-  /** The status and the header block (latin1, lines after the status line); true: hand over the body. */
-  onHeaders(status: number, head: string): boolean;
+  /** The status and the header block (b[from, to): the lines after the status line, latin1; valid during the call); true: hand over the body. */
+  onHeaders(status: number, b: Buffer, from: number, to: number): boolean;
   onData(chunk: Buffer): void;
   onComplete(): void;
   onError(err: Error & { code?: string }): void;
@@ -45,10 +45,39 @@ const BAD_PATH = /[^\u0021-\u00ff]/;
 const PAYLOAD = new Set(['POST', 'PUT', 'PATCH']);
 const MAX_HEAD = 64 * 1024;
 const CRLF2 = Buffer.from('\r\n\r\n');
-/** A decimal digit at `i`, or NaN. */
-const digit = (s: string, i: number) => {
-  const c = s.charCodeAt(i) - 48;
-  return c >= 0 && c <= 9 ? c : NaN;
+const CRLF = Buffer.from('\r\n');
+const HTTP1 = Buffer.from('HTTP/1.');
+// Framing header names and the usual Connection value, lower case, as bytes.
+const CONTENT_LENGTH = Buffer.from('content-length');
+const TRANSFER_ENCODING = Buffer.from('transfer-encoding');
+const CONNECTION = Buffer.from('connection');
+const KEEP_ALIVE = Buffer.from('keep-alive');
+
+const digits = (b: Buffer, from: number, to: number) => {
+  for (let i = from; i < to; i++) if (b[i] < 48 || b[i] > 57) return false;
+  return true;
+};
+/** b at `at` holds exactly `s`. */
+const spells = (b: Buffer, at: number, s: Buffer) => {
+  for (let i = 0; i < s.length; i++) if (b[at + i] !== s[i]) return false;
+  return true;
+};
+/** b at `at` spells `name` (lower case) in any letter case. */
+const named = (b: Buffer, at: number, name: Buffer) => {
+  for (let i = 0; i < name.length; i++) {
+    const c = b[at + i];
+    if ((c >= 65 && c <= 90 ? c | 0x20 : c) !== name[i]) return false;
+  }
+  return true;
+};
+const SPAN: [number, number] = [0, 0];
+/** [from, to) without leading and trailing spaces and tabs (one shared pair: read it before the next call). */
+const trimmed = (b: Buffer, from: number, to: number): [number, number] => {
+  while (from < to && (b[from] === 32 || b[from] === 9)) from++;
+  while (to > from && (b[to - 1] === 32 || b[to - 1] === 9)) to--;
+  SPAN[0] = from;
+  SPAN[1] = to;
+  return SPAN;
 };
 
 // Where the reader of an answer is: its header block, a body of known length, chunked framing (a size
@@ -180,9 +209,9 @@ class Connection {
             this.stash = Buffer.from(b.subarray(off));
             return;
           }
-          const text = b.toString('latin1', off, end);
+          const from = off;
           off = end + 4;
-          if (!this.head(ex, text)) return;
+          if (!this.head(ex, b, from, end)) return;
           if ((this.state as number) === DONE) return this.finish(ex, b.length - off);
           break;
         }
@@ -230,15 +259,19 @@ class Connection {
     }
   }
 
-  /** One header block read: an interim (1xx) answer is skipped; else the framing of the body is set. */
-  private head(ex: Exchange, text: string): boolean {
-    // "HTTP/1.x NNN reason": read by character, the status line of every answer.
-    const minor = text.charCodeAt(7) - 48;
-    const status = digit(text, 9) * 100 + digit(text, 10) * 10 + digit(text, 11);
-    let eol = text.indexOf('\r\n');
-    if (eol < 0) eol = text.length;
-    if (!text.startsWith('HTTP/1.') || (minor !== 0 && minor !== 1) || text.charCodeAt(8) !== 32 || !(status >= 100) || (eol > 12 && text.charCodeAt(12) !== 32)) {
-      this.fail(ex, new TransportError('BAD_STATUS_LINE', `not an HTTP/1.x answer: ${JSON.stringify(text.slice(0, 40))}`));
+  /**
+   * One header block read (b[from, to), without its final CRLF CRLF): an interim (1xx) answer is
+   * skipped; else the framing of the body is set. Read byte by byte: no string is made per answer
+   * unless the exchange keeps the answer, or a framing header is unusual.
+   */
+  private head(ex: Exchange, b: Buffer, from: number, to: number): boolean {
+    // "HTTP/1.x NNN[ reason]"
+    const minor = b[from + 7] - 48;
+    const status = (b[from + 9] - 48) * 100 + (b[from + 10] - 48) * 10 + (b[from + 11] - 48);
+    let eol = b.indexOf(CRLF, from);
+    if (eol < 0 || eol > to) eol = to;
+    if (eol - from < 12 || !spells(b, from, HTTP1) || (minor !== 0 && minor !== 1) || b[from + 8] !== 32 || !digits(b, from + 9, from + 12) || (eol > from + 12 && b[from + 12] !== 32)) {
+      this.fail(ex, new TransportError('BAD_STATUS_LINE', `not an HTTP/1.x answer: ${JSON.stringify(b.toString('latin1', from, Math.min(eol, from + 40)))}`));
       return false;
     }
     if (status < 200 && status !== 101) return true;
@@ -246,37 +279,37 @@ class Connection {
       this.fail(ex, new TransportError('UPGRADE', 'the target switched protocols'));
       return false;
     }
-    const lines = eol + 2 >= text.length ? '' : text.slice(eol + 2);
+    const lines = Math.min(eol + 2, to);
     let length = -1;
     let chunked = false;
     this.close = minor === 0;
-    for (let at = 0; at < lines.length; ) {
-      let eol = lines.indexOf('\r\n', at);
-      if (eol < 0) eol = lines.length;
-      const colon = lines.indexOf(':', at);
-      if (colon > at && colon < eol) {
-        const n = colon - at;
-        // Only three names decide the framing; the others are read by name when a body is kept.
-        if (n === 14 || n === 17 || n === 10) {
-          const name = lines.slice(at, colon).toLowerCase();
-          const value = lines.slice(colon + 1, eol).trim();
-          if (name === 'content-length') {
-            if (!/^[0-9]{1,15}$/.test(value) || (length >= 0 && length !== Number(value))) {
-              this.fail(ex, new TransportError('BAD_CONTENT_LENGTH', `bad Content-Length ${JSON.stringify(value)}`));
-              return false;
-            }
-            length = Number(value);
-          } else if (name === 'transfer-encoding') chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
-          else if (name === 'connection') {
-            const v = value.toLowerCase();
-            if (v.includes('close')) this.close = true;
-            else if (v.includes('keep-alive')) this.close = false;
-          }
+    for (let at = lines; at < to; ) {
+      let end = at;
+      let colon = -1;
+      for (; end < to && b[end] !== 13; end++) if (colon < 0 && b[end] === 58) colon = end;
+      const n = colon - at;
+      // Only three names decide the framing; the others are read by name when a body is kept.
+      if (n === 14 && named(b, at, CONTENT_LENGTH)) {
+        const v = trimmed(b, colon + 1, end);
+        let x = 0;
+        for (let i = v[0]; i < v[1]; i++) x = b[i] >= 48 && b[i] <= 57 ? x * 10 + b[i] - 48 : NaN;
+        if (!(v[1] > v[0] && v[1] - v[0] <= 15 && x >= 0) || (length >= 0 && length !== x)) {
+          this.fail(ex, new TransportError('BAD_CONTENT_LENGTH', `bad Content-Length ${JSON.stringify(b.toString('latin1', v[0], v[1]))}`));
+          return false;
         }
+        length = x;
+      } else if (n === 17 && named(b, at, TRANSFER_ENCODING)) chunked = /(?:^|,)\s*chunked\s*$/i.test(b.toString('latin1', colon + 1, end));
+      else if (n === 10 && named(b, at, CONNECTION)) {
+        const v = trimmed(b, colon + 1, end);
+        if (v[1] - v[0] !== 10 || !named(b, v[0], KEEP_ALIVE)) {
+          const value = b.toString('latin1', v[0], v[1]).toLowerCase();
+          if (value.includes('close')) this.close = true;
+          else if (value.includes('keep-alive')) this.close = false;
+        } else this.close = false;
       }
-      at = eol + 2;
+      at = end + 2;
     }
-    this.want = ex.onHeaders(status, lines);
+    this.want = ex.onHeaders(status, b, lines, to);
     if (this.ex !== ex) return false;
     if (this.method === 'HEAD' || status === 204 || status === 304 || (!chunked && length === 0)) this.state = DONE;
     else if (chunked) this.state = CHUNK_SIZE;
