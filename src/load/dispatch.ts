@@ -1,13 +1,15 @@
 // One exchange handler per request (driven by transport.ts), and the in-flight record the engine's
 // timeout sweep works on. An answer's headers are read only when its body is kept.
 
+import type { Exchange, Link } from './transport.ts';
+
 export interface InFlight {
   op: string;
   /** The request sent (the judge and the consistency scenario read its body). */
   req?: { op: string; method: string; path: string; body?: string };
   start: number;
   done: boolean;
-  abort?: (err?: Error) => void;
+  abort?(err?: Error): void;
 }
 
 export class TimeoutAbort extends Error {}
@@ -19,8 +21,10 @@ export interface Hooks {
   error(h: Handler, err: Error & { code?: string }): void;
 }
 
-/** transport.ts Exchange for one request. One per request, methods on the prototype. */
-export class Handler {
+/** A request in flight and its transport.ts Exchange, in one object per request (methods on the prototype). */
+export class Handler implements InFlight, Exchange {
+  readonly op: string;
+  done = false;
   status = 0;
   /** The answer's header block (latin1 lines after the status line), kept with the body only. */
   head = '';
@@ -28,17 +32,24 @@ export class Handler {
   // The kept body: most answers come in one chunk, so an array is made only for a second one.
   private first: Buffer | undefined = undefined;
   private rest: Buffer[] | undefined = undefined;
+  private link: Link | undefined = undefined;
   constructor(
-    readonly r: InFlight,
+    readonly req: { op: string; method: string; path: string; body?: string },
+    readonly start: number,
     private readonly hooks: Hooks,
-  ) {}
-  onConnect(abort: (err?: Error) => void) {
-    this.r.abort = abort;
-    if (this.r.done) abort(new TimeoutAbort('timeout'));
+  ) {
+    this.op = req.op;
+  }
+  onConnect(link: Link) {
+    this.link = link;
+    if (this.done) link.abort(this, new TimeoutAbort('timeout'));
+  }
+  abort(err?: Error) {
+    this.link?.abort(this, err);
   }
   onHeaders(code: number, b: Buffer, from: number, to: number): boolean {
     this.status = code;
-    if (this.hooks.bodyFor && (this.flags = this.hooks.bodyFor(code, this.r.op))) {
+    if (this.hooks.bodyFor && (this.flags = this.hooks.bodyFor(code, this.op))) {
       this.head = b.toString('latin1', from, to);
       return true;
     }

@@ -102,7 +102,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const hooks: Hooks = {
     bodyFor: o.bodyFor && o.onBody ? o.bodyFor : undefined,
     complete(h, status) {
-      const r = h.r;
+      const r = h;
       if (r.done) return;
       r.done = true;
       const now = performance.now();
@@ -111,7 +111,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
       settled(r, now);
     },
     error(h, err) {
-      const r = h.r;
+      const r = h;
       if (r.done) return;
       r.done = true;
       const now = performance.now();
@@ -123,11 +123,11 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const issue = (req: EngineRequest, start: number) => {
     sent++;
     if (!openModel) timeline.at((start - t0) / 1000).sent++;
-    const r: InFlight = { op: req.op, req, start, done: false };
+    const r = new Handler(req, start, hooks);
     inflight.add(r);
     if (live) live.inFlight = inflight.size;
     if (inflight.size > maxInFlight) maxInFlight = inflight.size;
-    pool.dispatch(req, new Handler(r, hooks));
+    pool.dispatch(req, r);
   };
 
   // Open model: send what the schedule says is due, as long as a connection is free.

@@ -20,7 +20,7 @@ function send(c: Connections, req: WireRequest, keepBody = true, onAbort?: (abor
     const got: Got = {};
     const chunks: Buffer[] = [];
     const ex: Exchange = {
-      onConnect: (abort) => onAbort?.(abort),
+      onConnect: (link) => onAbort?.((err) => link.abort(ex, err)),
       onHeaders(status, b, from, to) {
         got.status = status;
         got.head = b.toString('latin1', from, to);

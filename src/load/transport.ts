@@ -11,10 +11,15 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
 
+/** Where an exchange is (a connection, or the queue for one): `abort` fails it there (a connection is dropped). */
+export interface Link {
+  abort(ex: Exchange, err?: Error): void;
+}
+
 /** What the transport drives for one request (dispatch.ts Handler). */
 export interface Exchange {
-  /** At dispatch: how to abort this request (its connection is dropped). */
-  onConnect(abort: (err?: Error) => void): void;
+  /** At dispatch, and again when a queued request gets its connection: where to abort it. */
+  onConnect(link: Link): void;
   /** The status and the header block (b[from, to): the lines after the status line, latin1; valid during the call); true: hand over the body. */
   onHeaders(status: number, b: Buffer, from: number, to: number): boolean;
   onData(chunk: Buffer): void;
@@ -91,7 +96,7 @@ const TRAILERS = 5;
 const UNTIL_CLOSE = 6;
 const DONE = 7;
 
-class Connection {
+class Connection implements Link {
   private socket: Socket | undefined;
   private ready = false;
   ex: Exchange | undefined;
@@ -109,7 +114,7 @@ class Connection {
     this.method = req.method;
     this.state = HEAD;
     this.stash = undefined;
-    ex.onConnect((err) => this.fail(ex, err ?? new TransportError('ABORTED', 'request aborted')));
+    ex.onConnect(this);
     if (this.ex !== ex) return; // aborted at once
     let bytes: Buffer;
     try {
@@ -175,6 +180,10 @@ class Connection {
     this.ready = false;
     this.pending = undefined;
     s?.destroy();
+  }
+
+  abort(ex: Exchange, err?: Error): void {
+    this.fail(ex, err ?? new TransportError('ABORTED', 'request aborted'));
   }
 
   private fail(ex: Exchange, err: Error): void {
@@ -339,7 +348,7 @@ class Connection {
 }
 
 /** Up to `connections` keep-alive connections to one origin; requests beyond wait in order for a free one. */
-export class Connections {
+export class Connections implements Link {
   readonly host: string;
   readonly port: number;
   private readonly hostLine: string;
@@ -369,14 +378,16 @@ export class Connections {
     let c = this.idle.pop();
     if (!c && this.all.length < this.connections) this.all.push((c = new Connection(this)));
     if (c) return c.send(req, ex);
-    const w = { req, ex };
-    this.waiting.push(w);
-    ex.onConnect((err) => {
-      const i = this.waiting.indexOf(w);
-      if (i < 0) return;
-      this.waiting.splice(i, 1);
-      ex.onError(err ?? new TransportError('ABORTED', 'request aborted'));
-    });
+    this.waiting.push({ req, ex });
+    ex.onConnect(this);
+  }
+
+  /** A queued request aborted: it leaves the queue. */
+  abort(ex: Exchange, err?: Error): void {
+    const i = this.waiting.findIndex((w) => w.ex === ex);
+    if (i < 0) return;
+    this.waiting.splice(i, 1);
+    ex.onError(err ?? new TransportError('ABORTED', 'request aborted'));
   }
 
   /** A connection has no request: the next waiting one gets it. */
