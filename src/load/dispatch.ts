@@ -32,6 +32,7 @@ export class Handler implements InFlight, Exchange {
   // The kept body: most answers come in one chunk, so an array is made only for a second one.
   private first: Buffer | undefined = undefined;
   private rest: Buffer[] | undefined = undefined;
+  private body: string | undefined = undefined;
   private link: Link | undefined = undefined;
   constructor(
     readonly req: { op: string; method: string; path: string; body?: string },
@@ -55,9 +56,11 @@ export class Handler implements InFlight, Exchange {
     }
     return false;
   }
-  onData(chunk: Buffer) {
-    if (this.first === undefined) this.first = chunk;
-    else (this.rest ??= [this.first]).push(chunk);
+  onData(b: Buffer, from: number, to: number, whole: boolean) {
+    // A body in one piece is decoded where it was read; pieces are copied (the transport reuses its buffer).
+    if (whole) this.body = b.toString('utf8', from, to);
+    else if (this.first === undefined) this.first = Buffer.from(b.subarray(from, to));
+    else (this.rest ??= [this.first]).push(Buffer.from(b.subarray(from, to)));
   }
   onComplete() {
     this.hooks.complete(this, this.status);
@@ -67,6 +70,7 @@ export class Handler implements InFlight, Exchange {
   }
   /** The kept body as text (flags non-zero only). */
   text(): string {
+    if (this.body !== undefined) return this.body;
     if (this.rest) return Buffer.concat(this.rest).toString('utf8');
     return this.first === undefined ? '' : this.first.toString('utf8');
   }

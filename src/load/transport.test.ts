@@ -26,7 +26,7 @@ function send(c: Connections, req: WireRequest, keepBody = true, onAbort?: (abor
         got.head = b.toString('latin1', from, to);
         return keepBody;
       },
-      onData: (b) => void chunks.push(Buffer.from(b)),
+      onData: (b, from, to) => void chunks.push(Buffer.from(b.subarray(from, to))),
       onComplete: () => resolve({ ...got, body: Buffer.concat(chunks).toString('utf8') }),
       onError: (err) => resolve({ ...got, error: (err as Error & { code?: string }).code ?? err.message }),
     };

@@ -22,7 +22,8 @@ export interface Exchange {
   onConnect(link: Link): void;
   /** The status and the header block (b[from, to): the lines after the status line, latin1; valid during the call); true: hand over the body. */
   onHeaders(status: number, b: Buffer, from: number, to: number): boolean;
-  onData(chunk: Buffer): void;
+  /** A piece of a kept body, b[from, to), valid during the call only; `whole`: the body is this piece alone. */
+  onData(b: Buffer, from: number, to: number, whole: boolean): void;
   onComplete(): void;
   onError(err: Error & { code?: string }): void;
 }
@@ -103,6 +104,8 @@ class Connection implements Link {
   private method = '';
   private state: number = HEAD;
   private left = 0;
+  /** The Content-Length of the answer being read. */
+  private length = 0;
   private want = false;
   private close = false;
   private stash: Buffer | undefined;
@@ -226,18 +229,18 @@ class Connection implements Link {
         }
         case LENGTH: {
           const n = Math.min(this.left, b.length - off);
-          if (this.want) ex.onData(Buffer.from(b.subarray(off, off + n)));
+          if (this.want) ex.onData(b, off, off + n, n === this.length);
           off += n;
           this.left -= n;
           if (this.left === 0) return this.finish(ex, b.length - off);
           break;
         }
         case UNTIL_CLOSE:
-          if (this.want) ex.onData(Buffer.from(b.subarray(off)));
+          if (this.want) ex.onData(b, off, b.length, false);
           return;
         case CHUNK_DATA: {
           const n = Math.min(this.left, b.length - off);
-          if (this.want) ex.onData(Buffer.from(b.subarray(off, off + n)));
+          if (this.want) ex.onData(b, off, off + n, false);
           off += n;
           this.left -= n;
           if (this.left === 0) this.state = CHUNK_END;
@@ -323,7 +326,7 @@ class Connection implements Link {
     if (this.method === 'HEAD' || status === 204 || status === 304 || (!chunked && length === 0)) this.state = DONE;
     else if (chunked) this.state = CHUNK_SIZE;
     else if (length > 0) {
-      this.left = length;
+      this.left = this.length = length;
       this.state = LENGTH;
     } else {
       this.state = UNTIL_CLOSE;
