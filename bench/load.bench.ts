@@ -122,7 +122,7 @@ const heyRps: Tool = (url, headers, duration) =>
 
 /** Tool names of our rows: judging off is the generator figure; judging on is the default of a load run. */
 export const JUDGING = ' judging every answer';
-const OURS_CLOSED = 'baas-conform load (undici)';
+const OURS_CLOSED = 'baas-conform load';
 const OURS_OPEN = 'baas-conform load --arrival-rate (open)';
 
 async function ours(url: string, duration: number, arrivalRate?: number, judge = false): Promise<Measured> {

@@ -32,14 +32,20 @@ const SHOW = 200;
 const snippet = (res: { text: string }) => (res.text.length > SHOW ? `${res.text.slice(0, SHOW)}…` : res.text);
 
 const mediaTypes = new Map<string, boolean>();
+let lastType = '';
+let lastIsJson = false;
 function isJson(ct: string | undefined): boolean {
   if (typeof ct !== 'string') return false;
-  // A server sends one or two spellings; the load judge asks per answer, so each is read once.
+  // A server sends one or two spellings; the load judge asks per answer, so each is read once (and the
+  // last one is compared before any lookup: each answer's header is a new string).
+  if (ct === lastType) return lastIsJson;
   let v = mediaTypes.get(ct);
   if (v === undefined) {
     v = ct.split(';')[0].trim().toLowerCase() === 'application/json';
     if (mediaTypes.size < 64) mediaTypes.set(ct, v);
   }
+  lastType = ct;
+  lastIsJson = v;
   return v;
 }
 
