@@ -141,6 +141,11 @@ describe('load transport', () => {
     expect(requests[0]).toBe(`POST /post HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nconnection: keep-alive\r\nauthorization: Bearer t\r\ncontent-type: application/json\r\ncontent-length: 8\r\n\r\n${Buffer.from('{"é":1}').toString('latin1')}`);
     expect(requests[1]).toBe(`POST /action HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nconnection: keep-alive\r\ncontent-length: 0\r\n\r\n`);
     expect(await send(c, get('/x', { 'x-evil': 'a\r\nx-injected: 1' }))).toMatchObject({ error: 'INVALID_HEADER' });
+    // Refused on a later turn, not inside dispatch (the engine sends the next request from onError).
+    let inside = true;
+    const failedInside = new Promise<boolean>((resolve) => c.dispatch(get('/x', { 'x-evil': 'a\nb' }), { onConnect() {}, onHeaders: () => false, onData() {}, onComplete() {}, onError: () => resolve(inside) }));
+    inside = false;
+    expect(await failedInside).toBe(false);
     expect(await send(c, get('/with space'))).toMatchObject({ error: 'INVALID_REQUEST' });
     expect(requests).toHaveLength(2);
     await c.destroy();

@@ -76,6 +76,13 @@ const named = (b: Buffer, at: number, name: Buffer) => {
   }
   return true;
 };
+/**
+ * A request refused before it is sent fails on a later turn of the event loop, never inside dispatch:
+ * the engine answers a failure by sending the next request, and a request refused every time (a token
+ * with a line break in it) would otherwise recurse until the stack overflows, with no timer let run.
+ */
+const later = (ex: Exchange, err: Error) => void setImmediate(() => ex.onError(err));
+
 const SPAN: [number, number] = [0, 0];
 /** [from, to) without leading and trailing spaces and tabs (one shared pair: read it before the next call). */
 const trimmed = (b: Buffer, from: number, to: number): [number, number] => {
@@ -125,7 +132,7 @@ class Connection implements Link {
     } catch (err) {
       this.ex = undefined;
       this.pool.free(this);
-      ex.onError(err as Error);
+      later(ex, err as Error);
       return;
     }
     if (!this.socket) this.open();
@@ -377,7 +384,7 @@ export class Connections implements Link {
   }
 
   dispatch(req: WireRequest, ex: Exchange): void {
-    if (this.closed) return ex.onError(new TransportError('CLOSED', 'the load run has ended'));
+    if (this.closed) return later(ex, new TransportError('CLOSED', 'the load run has ended'));
     let c = this.idle.pop();
     if (!c && this.all.length < this.connections) this.all.push((c = new Connection(this)));
     if (c) return c.send(req, ex);
