@@ -4,10 +4,11 @@
 import { benchAudit } from './audit.bench.ts';
 import { benchCoordinator, coordinatorMissed, formatCoordinator } from './coordinator.bench.ts';
 import { benchHostileBody, formatHostileBody, hostileBodyMissed } from './hostile-body.bench.ts';
-import { benchLoad, JUDGING, loadMissed } from './load.bench.ts';
+import { benchLoad, JUDGING, loadMissed, OPEN_OVERLOAD } from './load.bench.ts';
 import { benchReference, formatReference, referenceMissed } from './reference.bench.ts';
 import { benchRun, formatRun, runMissed } from './run.bench.ts';
 import { readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { benchWan, costsModule, formatWan, wanMissed } from './wan.bench.ts';
 import { benchStartup, formatStartup, startupMissed } from './startup.bench.ts';
 import { loadModel, operationLabel } from '../src/model/index.ts';
@@ -71,7 +72,8 @@ if (only === undefined || only === 'load') {
     if (judged) lines.push(`  ${row.mode} model, judging every answer vs off: ${judged.cpuUsPerReq.toFixed(1)} vs ${row.cpuUsPerReq.toFixed(1)} us CPU/req (x${(judged.cpuUsPerReq / row.cpuUsPerReq).toFixed(2)}), req/s x${(judged.rps / row.rps).toFixed(2)}`);
   }
   lines.push(
-    `  open model asks ${l.openRates.map(fmt).join(', ')} req/s by round (1.5x the best closed figure so far) and is compared with the best closed baseline in the same round`,
+    `  open model asks ${l.openRates.map(fmt).join(', ')} req/s by round (${OPEN_OVERLOAD}x the best closed figure so far) and is compared with the best closed baseline in the same round`,
+    `  load average (1 min) ${l.load.before.toFixed(2)} before, ${l.load.after.toFixed(2)} after, on ${availableParallelism()} cores: a busy machine makes the req/s ratios noisy; the CPU per request is the steadier figure`,
     `  target: median over paired rounds of ours / ${l.best} (the best median of ${l.baselines.join(', ')}) >= ${l.target} judging off, >= ${l.judgedTarget} judging every answer (the default); same URL, headers, connections, duration; one warm-up each; order rotates per round`,
     `  command: ${l.command}`,
     '',

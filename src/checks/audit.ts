@@ -7,7 +7,7 @@
 
 import type { CheckFailureInfo } from '../events/index.ts';
 import type { Model, OperationId } from '../model/types.ts';
-import { namingFactsOf, namingProblems } from './naming.ts';
+import { namingCheck, namingFactsOf } from './naming.ts';
 import { CheckFailure } from './signals.ts';
 import type { HttpResponse } from './types.ts';
 
@@ -32,14 +32,20 @@ const SHOW = 200;
 const snippet = (res: { text: string }) => (res.text.length > SHOW ? `${res.text.slice(0, SHOW)}…` : res.text);
 
 const mediaTypes = new Map<string, boolean>();
+let lastType = '';
+let lastIsJson = false;
 function isJson(ct: string | undefined): boolean {
   if (typeof ct !== 'string') return false;
-  // A server sends one or two spellings; the load judge asks per answer, so each is read once.
+  // A server sends one or two spellings; the load judge asks per answer, so each is read once (and the
+  // last one is compared before any lookup: each answer's header is a new string).
+  if (ct === lastType) return lastIsJson;
   let v = mediaTypes.get(ct);
   if (v === undefined) {
     v = ct.split(';')[0].trim().toLowerCase() === 'application/json';
     if (mediaTypes.size < 64) mediaTypes.set(ct, v);
   }
+  lastType = ct;
+  lastIsJson = v;
   return v;
 }
 
@@ -111,6 +117,7 @@ function compileJudge(model: Model, op: string, status: number): AnswerJudge {
   if (!key) return holds;
   const validate = model.validator(key)!;
   const facts = namingFactsOf(model);
+  const namingOf = facts ? namingCheck(facts) : undefined;
   return (res) => {
     if (res.text.length === 0) {
       // No body: 204 has none by definition, and a schema that shows nothing (an action whose answer is
@@ -128,7 +135,7 @@ function compileJudge(model: Model, op: string, status: number): AnswerJudge {
     }
     // Section 9.2 holds for every payload: a convention name renamed or mistyped where the schema leaves
     // fields open ("Other ... fields: not shown"). A twin beside the name as written is not a finding here.
-    const naming = facts ? namingProblems(res.json, facts) : [];
+    const naming = namingOf ? namingOf(res.json) : [];
     if (naming.length > 0) return found({ rule: 'VERSION-FIELD-NAMING', detail: `HTTP ${status} breaks the section 9.2 field naming convention: ${naming.slice(0, 3).join('; ')}` });
     return undefined;
   };

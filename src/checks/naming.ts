@@ -103,6 +103,61 @@ export function namingProblems(body: unknown, facts: NamingFacts | undefined): s
   return namingFindings(body, facts).problems;
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+/** Distinct keys whose reading a compiled check remembers (a server's payloads use few; a hostile one many). */
+const KEYS_KEPT = 4096;
+
+/**
+ * namingProblems compiled once for one facts object, for the audit of every answer (a load run judges
+ * thousands a second): the walk builds no locations, lists or squashed keys while the payload keeps
+ * the convention, and remembers each key's reading. The first key that may break it (another spelling,
+ * a wrong type, a user_id not a UUID) hands the payload to namingFindings, whose problems (and wording)
+ * are the answer: the walk only proves a payload clean, never judges one.
+ */
+export function namingCheck(facts: NamingFacts | undefined): (body: unknown) => readonly string[] {
+  const names = strings(facts?.names);
+  if (names.length === 0) throw new Error('spec/rules/general.yaml: VERSION-FIELD-NAMING has no facts.names');
+  const uuid = new Set(strings(facts?.uuid));
+  const bySquash = new Map(names.map((n) => [squash(n), n]));
+  // 0: a key the convention leaves free; 1: a name as written; 2: a UUID name as written; 3: a name spelled another way.
+  const kinds = new Map<string, number>();
+  const kindOf = (k: string): number => {
+    let v = kinds.get(k);
+    if (v === undefined) {
+      const name = bySquash.get(squash(k));
+      v = name === undefined ? 0 : name !== k ? 3 : uuid.has(k) ? 2 : 1;
+      if (kinds.size < KEYS_KEPT) kinds.set(k, v);
+    }
+    return v;
+  };
+  // The last UUID value found well formed: a run's answers carry the same user_id again and again.
+  let lastUuid = '';
+  const isUuid = (x: string) => {
+    if (x === lastUuid) return true;
+    if (!UUID.test(x)) return false;
+    lastUuid = x;
+    return true;
+  };
+  const clean = (v: unknown, depth: number): boolean => {
+    if (v === null || typeof v !== 'object' || depth > MAX_DEPTH) return true;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (!clean(v[i], depth + 1)) return false;
+      return true;
+    }
+    const o = v as Record<string, unknown>;
+    // for-in reads every key Object.entries does (and inherited enumerable ones): never fewer.
+    for (const k in o) {
+      const x = o[k];
+      const kind = kindOf(k);
+      if (kind === 3) return false;
+      if (kind !== 0 && x !== null && x !== undefined && (typeof x !== 'string' || (kind === 2 && !isUuid(x)))) return false;
+      if (typeof x === 'object' && x !== null && !clean(x, depth + 1)) return false;
+    }
+    return true;
+  };
+  return (body) => (clean(body, 0) ? NONE : namingFindings(body, facts).problems);
+}
+
 
 /** Walks every object of a JSON value with its location (`$.a.b[0]`), to `MAX_DEPTH`. */
 export function eachObject(body: unknown, visit: (o: Record<string, unknown>, at: string, depth: number) => void): void {

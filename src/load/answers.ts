@@ -3,7 +3,7 @@
 // One flag word per answer, so a body is read once whatever the number of readers.
 
 import type { ContractRun } from './contract-run.ts';
-import { rawHeader } from './dispatch.ts';
+import { headerIn } from './dispatch.ts';
 import type { EngineOptions, EngineRequest } from './engine-types.ts';
 import type { LoadJudge } from './judge.ts';
 
@@ -25,9 +25,9 @@ export function answerHooks(a: AnswerReaders): Pick<EngineOptions, 'bodyFor' | '
   if (!contracts && !judge && !observe) return {};
   return {
     bodyFor: (s, op) => (contracts?.wants(s, op) ? CONTRACT : 0) | (judge?.wants() ? JUDGE : 0) | (observe && s >= 200 && s < 300 && observeOps?.has(op) ? OBSERVE : 0),
-    onBody: (req, s, raw, body, flags) => {
-      if (flags & CONTRACT) contracts!.read({ op: req.op, status: s, header: (name) => rawHeader(raw, name), body });
-      if (flags & JUDGE) judge!.judgeAnswer(req, s, rawHeader(raw, 'content-type'), body);
+    onBody: (req, s, head, body, flags) => {
+      if (flags & CONTRACT) contracts!.read({ op: req.op, status: s, header: (name) => headerIn(head, name), body });
+      if (flags & JUDGE) judge!.judgeAnswer(req, s, headerIn(head, 'content-type'), body);
       if (flags & OBSERVE) observe!(req, s, body);
     },
   };

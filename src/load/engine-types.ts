@@ -52,8 +52,8 @@ export interface EngineOptions {
   isError: (status: number) => boolean;
   /** Which answers' bodies to keep: non-zero flags (token-burst: 429; the judge: every sampled answer), handed to onBody. */
   bodyFor?: (status: number, op: string) => number;
-  /** `rawHeaders`: undici's name, value, ... buffers (read one with dispatch.ts rawHeader; no map is built per answer). */
-  onBody?: (req: EngineRequest, status: number, rawHeaders: Buffer[], body: string, flags: number) => void;
+  /** `head`: the answer's header block as text (read one header with dispatch.ts headerIn; no map is built per answer). */
+  onBody?: (req: EngineRequest, status: number, head: string, body: string, flags: number) => void;
   /** Every settled request: its operation, status (0: timeout, transport error or incomplete) and latency (us). Live metrics. */
   onSettled?: (op: string, status: number, us: number, kind: 'status' | 'timeout' | 'transport' | 'incomplete') => void;
   /** Live figures the engine keeps current (in flight, late sends): read by the metrics endpoint. */

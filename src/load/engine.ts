@@ -1,4 +1,4 @@
-// The load generator: undici's Pool driven directly, in two models.
+// The load generator: our HTTP/1.1 connections (transport.ts) driven directly, in two models.
 // - closed: N workers, each sends its next request when the previous one settles (autocannon's model).
 // - open:   sends follow an arrival schedule fixed in advance (schedule.ts) and never wait for
 //           responses; latency runs from the intended send time, so a send that waits for a free
@@ -8,13 +8,13 @@
 // flight vanishes. autocannon is not used: its stop() destroys its sockets and drops the requests in
 // flight, and its overallRate is a per-second quota on closed connections, not an arrival schedule.
 
-import { Pool } from 'undici';
 import { ArrivalQueue } from './fifo.ts';
 import { newHistogram, toMicros } from './histogram.ts';
 import { arrivalTimes, shapeDurationMs, shapeMax, valueAt } from './schedule.ts';
 import { progressTicker, sendPhase, type Stopped } from './send-phase.ts';
 import { Timeline } from './timeline.ts';
 import { Handler, TimeoutAbort, type Hooks, type InFlight } from './dispatch.ts';
+import { Connections } from './transport.ts';
 import { countUnanswered, newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats } from './engine-types.ts';
 
 export { newOpStats, type EngineOptions, type EngineRequest, type EngineRun, type Incomplete, type OpStats, type Progress } from './engine-types.ts';
@@ -22,11 +22,17 @@ export { newOpStats, type EngineOptions, type EngineRequest, type EngineRun, typ
 export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const openModel = o.model === 'open';
   const connections = openModel ? o.maxConnections : Math.max(1, Math.ceil(shapeMax(o.shape)));
-  const pool = new Pool(o.origin, { connections, pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 60_000, ...(o.secureContext ? { connect: { secureContext: o.secureContext } } : {}) });
+  const pool = new Connections(o.origin, connections, o.secureContext);
   const sendMs = shapeDurationMs(o.shape);
   const drainMs = o.drainMs ?? o.timeoutMs;
-  const overall = newHistogram();
+  // The run's latencies are those of its operations: the overall histogram is their sum, made when read
+  // (a progress tick, the end), so each answer is recorded in two histograms (its operation, its second), not three.
   const ops = new Map<string, OpStats>();
+  const overallNow = () => {
+    const h = newHistogram();
+    for (const s of ops.values()) h.add(s.hist);
+    return h;
+  };
   const timeline = new Timeline(Math.ceil((sendMs + drainMs) / 1000) + 2);
   const inflight = new Set<InFlight>();
   const queue = new ArrivalQueue<EngineRequest>();
@@ -52,14 +58,21 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   let settleDrain: () => void = () => {};
   const drained = new Promise<void>((r) => (settleDrain = r));
 
+  // The second of the last completion and its bucket: most completions fall in the same second as the one before.
+  let second = -1;
+  let bucket = timeline.at(0);
   const record = (r: InFlight, now: number, kind: 'status' | 'timeout' | 'transport', status = 0, errKind = '') => {
     const us = toMicros(now - r.start);
     const s = stat(r.op);
     o.onSettled?.(r.op, status, us, kind);
-    overall.recordValue(us);
     o.onSample?.(us);
     s.hist.recordValue(us);
-    const b = timeline.at((now - t0) / 1000);
+    const sec = Math.floor((now - t0) / 1000);
+    if (sec !== second) {
+      second = sec;
+      bucket = timeline.at(sec);
+    }
+    const b = bucket;
     b.hist.recordValue(us);
     b.completed++;
     completed++;
@@ -77,11 +90,11 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     }
   };
 
-  const settled = (r: InFlight) => {
+  const settled = (r: InFlight, now: number) => {
     inflight.delete(r);
     if (live) live.inFlight = inflight.size;
     if (openModel) pump();
-    else if (sending && workerWanted()) issue(o.next(), performance.now());
+    else if (sending && workerWanted(now)) issue(o.next(), now);
     else activeWorkers--;
     if (!sending && inflight.size === 0 && queue.length === 0) settleDrain();
   };
@@ -89,31 +102,32 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
   const hooks: Hooks = {
     bodyFor: o.bodyFor && o.onBody ? o.bodyFor : undefined,
     complete(h, status) {
-      const r = h.r;
+      const r = h;
       if (r.done) return;
       r.done = true;
-      record(r, performance.now(), 'status', status);
-      if (h.flags) o.onBody!(r.req as EngineRequest, status, h.rawHeaders, h.text(), h.flags);
-      settled(r);
+      const now = performance.now();
+      record(r, now, 'status', status);
+      if (h.flags) o.onBody!(r.req as EngineRequest, status, h.head, h.text(), h.flags);
+      settled(r, now);
     },
     error(h, err) {
-      const r = h.r;
+      const r = h;
       if (r.done) return;
       r.done = true;
-      record(r, performance.now(), 'transport', 0, err.code ?? err.message);
-      settled(r);
+      const now = performance.now();
+      record(r, now, 'transport', 0, err.code ?? err.message);
+      settled(r, now);
     },
   };
 
   const issue = (req: EngineRequest, start: number) => {
     sent++;
     if (!openModel) timeline.at((start - t0) / 1000).sent++;
-    const r: InFlight = { op: req.op, req, start, done: false };
+    const r = new Handler(req, start, hooks);
     inflight.add(r);
     if (live) live.inFlight = inflight.size;
     if (inflight.size > maxInFlight) maxInFlight = inflight.size;
-    // The request itself is the dispatch options (undici ignores `op`): no copy per send.
-    pool.dispatch(req as never, new Handler(r, hooks) as never);
+    pool.dispatch(req, r);
   };
 
   // Open model: send what the schedule says is due, as long as a connection is free.
@@ -135,7 +149,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     }
     if (queue.length) blockedUpTo = queue.lastSeq;
   };
-  const workerWanted = () => activeWorkers <= Math.round(valueAt(o.shape, performance.now() - t0)) && sent < o.maxRequests;
+  const workerWanted = (now: number) => activeWorkers <= Math.round(valueAt(o.shape, now - t0)) && sent < o.maxRequests;
 
   // Timeouts: in-flight requests and queued sends are in start order, so the sweep stops at the first young one.
   const sweepEvery = Math.max(10, Math.min(100, o.timeoutMs / 20));
@@ -146,7 +160,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
       r.done = true;
       record(r, now, 'timeout');
       r.abort?.(new TimeoutAbort('timeout'));
-      settled(r);
+      settled(r, now);
     }
     while (queue.length && now - queue.peekAt() >= o.timeoutMs) {
       const at = queue.peekAt();
@@ -188,7 +202,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     if (sending && nextAt && !nextAt.done) scheduler = setTimeout(tick, Math.max(0, Math.min(5, nextAt.value - (performance.now() - t0))));
   };
 
-  const progress = progressTicker(o.onProgress, o.progressEveryMs ?? 1000, t0, overall, () => ({ completed, errors, inFlight: inflight.size, queued: queue.length }));
+  const progress = progressTicker(o.onProgress, o.progressEveryMs ?? 1000, t0, overallNow, () => ({ completed, errors, inFlight: inflight.size, queued: queue.length }));
 
   const controller = openModel ? undefined : setInterval(control, 50);
   if (openModel) tick();
@@ -217,12 +231,11 @@ export async function runEngine(o: EngineOptions): Promise<EngineRun> {
     incomplete.push({ op: r.op, age_ms: Math.round(end - r.start) });
     stat(r.op).incomplete++;
     // Unanswered: its latency is at least its age; record that lower bound rather than nothing.
-    overall.recordValue(toMicros(end - r.start));
     o.onSample?.(toMicros(end - r.start));
     o.onSettled?.(r.op, 0, toMicros(end - r.start), 'incomplete');
     stat(r.op).hist.recordValue(toMicros(end - r.start));
   }
   await pool.destroy().catch(() => {});
   if (live) live.inFlight = 0;
-  return { started_at: startedAt, wall_ms: end - t0, send_ms: stopped ? stopped.at_s * 1000 : sendMs, overall, ops, timeline, sent, late, incomplete, max_in_flight: maxInFlight, ...(stopped ? { stopped } : {}) };
+  return { started_at: startedAt, wall_ms: end - t0, send_ms: stopped ? stopped.at_s * 1000 : sendMs, overall: overallNow(), ops, timeline, sent, late, incomplete, max_in_flight: maxInFlight, ...(stopped ? { stopped } : {}) };
 }

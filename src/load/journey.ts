@@ -87,7 +87,7 @@ export async function runJourneys(o: JourneyOptions): Promise<JourneyRun> {
     };
     tick();
   }
-  const progress = progressTicker(o.onProgress, 1000, t0, traffic.overall, () => ({ completed: traffic.completed, errors: traffic.errors, inFlight: traffic.inFlight, queued: 0 }));
+  const progress = progressTicker(o.onProgress, 1000, t0, () => traffic.overall, () => ({ completed: traffic.completed, errors: traffic.errors, inFlight: traffic.inFlight, queued: 0 }));
   const stopped = await sendPhase(sendMs, t0, timeline, o.stopWhen);
   sending = false;
   clearInterval(timer);

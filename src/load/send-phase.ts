@@ -41,14 +41,15 @@ export interface ProgressFigures {
 }
 
 /** Calls onProgress every `everyMs` (none without onProgress); clear the returned timer when the run ends. */
-export function progressTicker(onProgress: EngineOptions['onProgress'], everyMs: number, t0: number, overall: Histogram, figures: () => ProgressFigures): NodeJS.Timeout | undefined {
+export function progressTicker(onProgress: EngineOptions['onProgress'], everyMs: number, t0: number, overall: () => Histogram, figures: () => ProgressFigures): NodeJS.Timeout | undefined {
   if (!onProgress) return undefined;
   let lastCompleted = 0;
   let lastAt = t0;
   return setInterval(() => {
     const now = performance.now();
     const f = figures();
-    onProgress({ elapsed_s: (now - t0) / 1000, rps: ((f.completed - lastCompleted) * 1000) / Math.max(1, now - lastAt), p99_ms: overall.totalCount ? overall.getValueAtPercentile(99) / 1000 : 0, errors: f.errors, in_flight: f.inFlight, queued: f.queued, completed: f.completed });
+    const h = overall();
+    onProgress({ elapsed_s: (now - t0) / 1000, rps: ((f.completed - lastCompleted) * 1000) / Math.max(1, now - lastAt), p99_ms: h.totalCount ? h.getValueAtPercentile(99) / 1000 : 0, errors: f.errors, in_flight: f.inFlight, queued: f.queued, completed: f.completed });
     lastCompleted = f.completed;
     lastAt = now;
   }, everyMs);
