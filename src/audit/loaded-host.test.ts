@@ -11,7 +11,6 @@ import { describe, expect, it } from 'vitest';
 import { auditMode } from './bank/index.ts';
 import { loadModel } from '../model/index.ts';
 import { DEFAULT_PLAN } from './plan.ts';
-import type { RuleOutcome } from './types.ts';
 
 const STALL_MS = 400;
 /** The plan's judged bursts (after the short first one) and the 429s without Retry-After before them. */
@@ -22,64 +21,43 @@ const FINISH = 'http.server.response.finish';
 const model = await loadModel();
 const TOKEN_PATH = model.operation('createToken').path;
 
-/**
- * Blocks the loop STALL_MS after the later 429s of each judged token burst (those without Retry-After),
- * counted per audit (each has its own server), at most 40 times per audit. Returns the stalls made per audit.
- */
-function stallAfterLater429s(): { made: Map<unknown, number>; stop: () => void } {
-  const seen = new Map<unknown, number>();
-  const made = new Map<unknown, number>();
+/** Blocks the loop STALL_MS after the later 429s of each judged token burst (those without Retry-After), at most 40 times. */
+function stallAfterLater429s(): () => void {
+  let seen = -BEFORE;
   const onFinish = (msg: unknown) => {
-    const { response: res, server } = msg as { response: ServerResponse; server: unknown };
-    if (res.statusCode !== 429 || res.req?.url !== TOKEN_PATH || res.getHeader('retry-after') !== undefined) return;
-    const k = seen.get(server) ?? -BEFORE;
-    if (k >= 40) return;
-    seen.set(server, k + 1);
+    const res = (msg as { response: ServerResponse }).response;
+    if (res.statusCode !== 429 || res.req?.url !== TOKEN_PATH || res.getHeader('retry-after') !== undefined || seen >= 40) return;
+    const k = seen++;
     if (k < 0 || k % BURST < 3) return;
-    made.set(server, (made.get(server) ?? 0) + 1);
     setImmediate(() => {
       const end = Date.now() + STALL_MS;
       while (Date.now() < end);
     });
   };
   subscribe(FINISH, onFinish);
-  return { made, stop: () => unsubscribe(FINISH, onFinish) };
+  return () => unsubscribe(FINISH, onFinish);
 }
 
-/**
- * Both clients at once under one injector: each audit's own 429s stall the one host, and each audit's
- * monitor sees every stall, its own and the other's (the conforming client meets more stalls than it
- * would alone, none it could have caused).
- */
-let both: Promise<{ made: number[]; byMode: Map<string, { rule: RuleOutcome; stalls: number }> }> | undefined;
-function backoffUnderStalls() {
-  both ??= (async () => {
-    const injector = stallAfterLater429s();
-    try {
-      const results = await Promise.all((['no-backoff', 'none'] as const).map((m) => auditMode(m)));
-      const byMode = new Map(results.map((r) => [r.mode, { rule: r.verdict.rules.find((x) => x.id === 'CLIENT-TOKEN-BACKOFF')!, stalls: r.verdict.stalls.filter((s) => s.toMs - s.fromMs >= STALL_MS - 50).length }]));
-      return { made: [...injector.made.values()], byMode };
-    } finally {
-      injector.stop();
-    }
-  })();
-  return both;
+async function backoffUnderStalls(mode: 'no-backoff' | 'none') {
+  const stop = stallAfterLater429s();
+  try {
+    const r = await auditMode(mode);
+    return { rule: r.verdict.rules.find((x) => x.id === 'CLIENT-TOKEN-BACKOFF')!, stalls: r.verdict.stalls.filter((s) => s.toMs - s.fromMs >= STALL_MS - 50).length };
+  } finally {
+    stop();
+  }
 }
 
 describe('client audit on a stalling host', () => {
-  it.concurrent('fails the client that retries at once, though stalls made its later waits look grown', async () => {
-    const { made, byMode } = await backoffUnderStalls();
-    const { rule, stalls } = byMode.get('no-backoff')!;
-    // Both audits were stalled after their own later 429s, and the no-backoff audit saw the stalls.
-    expect(made, 'stalls made per audit').toHaveLength(2);
-    for (const n of made) expect(n).toBeGreaterThanOrEqual(4);
+  it('fails the client that retries at once, though stalls made its later waits look grown', async () => {
+    const { rule, stalls } = await backoffUnderStalls('no-backoff');
     expect(stalls, 'the audit saw the stalls').toBeGreaterThanOrEqual(4);
     expect(rule.outcome, rule.message).toBe('fail');
     expect(rule.message).toMatch(/\d+ ms \(\d+ ms of it an audit stall\)/);
   }, 120_000);
 
-  it.concurrent('passes the conforming client under the same stalls', async () => {
-    const { rule } = (await backoffUnderStalls()).byMode.get('none')!;
+  it('passes the conforming client under the same stalls', async () => {
+    const { rule } = await backoffUnderStalls('none');
     expect(rule.outcome, rule.message).toBe('pass');
   }, 120_000);
 });

@@ -46,12 +46,16 @@ describe('pacing below a documented token limit', () => {
   it('holds token requests below the documented limit, so no 429 is met; without the numbers the same burst meets them', async () => {
     const model = await loadModel();
     // The two bursts side by side, each on its own server: both mostly wait (the pace, Retry-After 1 s).
-    const paced = async () => {
+    const burst = async (net: typeof documented, name: string) => {
       const times: number[] = [];
       const refused = { n: 0 };
-      const url = await documented.serve(limitedToken(times, refused));
-      const c = documented.session(url, { model }).client('paced');
+      const url = await net.serve(limitedToken(times, refused));
+      const c = net.session(url, { model }).client(name);
       await Promise.all(Array.from({ length: 10 }, () => c.send({ op: 'createToken', body: {} })));
+      return { times, refused, c };
+    };
+    const paced = async () => {
+      const { times, refused, c } = await burst(documented, 'paced');
       expect(refused.n).toBe(0);
       expect(times).toHaveLength(10);
       expect(busiest(times)).toBeLessThanOrEqual(Math.floor(LIMIT * 0.8));
@@ -59,12 +63,7 @@ describe('pacing below a documented token limit', () => {
       expect(c.waitedMs).toBeGreaterThan(1500);
     };
     const unpaced = async () => {
-      const times2: number[] = [];
-      const refused2 = { n: 0 };
-      const url2 = await undocumented.serve(limitedToken(times2, refused2));
-      const c2 = undocumented.session(url2, { model }).client('unpaced');
-      await Promise.all(Array.from({ length: 10 }, () => c2.send({ op: 'createToken', body: {} })));
-      expect(refused2.n).toBeGreaterThan(0);
+      expect((await burst(undocumented, 'unpaced')).refused.n).toBeGreaterThan(0);
     };
     await Promise.all([paced(), unpaced()]);
   });

@@ -3,7 +3,8 @@
 // timeout budget) reach qualifySelftest, which reports every problem at once; runSelftest applies
 // the same defaults for library callers that leave an option out.
 
-import { NON_NEGATIVE_INT, POSITIVE_INT, SEED_BOUNDS, TIMEOUT_BUDGET_BOUNDS } from '../options/numbers.ts';
+import { NON_NEGATIVE_INT } from '../options/numbers.ts';
+import { RUN_BOUNDS } from '../options/run.ts';
 import { OptionProblems, type FlagBounds } from '../options/problems.ts';
 import { SELFTEST_RATE_LIMIT } from './rate-limit.ts';
 import type { SelftestProfile } from './run-variant.ts';
@@ -36,9 +37,10 @@ export const SELFTEST_DEFAULTS = {
 /** Every bound of a selftest option: the one place each range is written (shared kinds from src/options/numbers.ts). */
 export const SELFTEST_BOUNDS = {
   workers: { flag: 'workers', ...NON_NEGATIVE_INT },
-  concurrency: { flag: 'concurrency', ...POSITIVE_INT },
-  timeoutBudgetMs: { flag: 'timeout-budget', ...TIMEOUT_BUDGET_BOUNDS },
-  seed: { flag: 'seed', ...SEED_BOUNDS },
+  // The flags selftest shares with run keep run's bounds.
+  concurrency: RUN_BOUNDS.concurrency,
+  timeoutBudgetMs: RUN_BOUNDS.timeoutBudgetMs,
+  seed: RUN_BOUNDS.seed,
 } as const satisfies Record<string, FlagBounds>;
 
 export interface SelftestValues {

@@ -4,19 +4,13 @@
 // burst costs stays far below the window's slack on a loaded machine: only the latency is tested.
 
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/api/index.ts';
-import { startReference } from '../../src/reference/index.ts';
+import { runOnReference } from './variant-run.testkit.ts';
 
 const CHECK = 'limits.token.rate-limit-split';
 
 async function run(faults: string[]) {
-  const ref = await startReference({ latencyMs: 1500, rateLimit: { perIp: 10, perClient: 25, windowMs: 2500 }, faults: new Set(faults) });
-  try {
-    const out = await runConformance({ profile: ref.profile, env: {}, checks: [CHECK], seed: 1 });
-    return out.results.find((r) => r.checkId === CHECK)!;
-  } finally {
-    await ref.close();
-  }
+  const results = await runOnReference([CHECK], { latencyMs: 1500, rateLimit: { perIp: 10, perClient: 25, windowMs: 2500 }, faults: new Set(faults) });
+  return results.get(CHECK)!;
 }
 
 describe.concurrent('the token limits per IP and per client, on a target answering in 1.5 s with a 2.5 s window', () => {
