@@ -36,6 +36,11 @@ function send(c: Connections, req: WireRequest, keepBody = true, onAbort?: (abor
 
 const get = (path: string, headers: Record<string, string> = {}): WireRequest => ({ method: 'GET', path, headers });
 
+/** GETs each path on `c` in turn, each answer matching what is listed for it. */
+async function answersMatch(c: Connections, list: readonly (readonly [string, Partial<Got>])[]): Promise<void> {
+  for (const [path, want] of list) expect(await send(c, get(path)), path).toMatchObject(want);
+}
+
 // Each path scripts its answer as pieces written apart (so the client reads them in separate chunks).
 const SCRIPTS: Record<string, string[]> = {
   '/length': ['HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Len', 'gth: 11\r\n\r\n{"a":', '"bcd"}'],
@@ -102,22 +107,17 @@ describe('load transport', () => {
   it('reads a body until close (HTTP/1.0) and opens a new connection after Connection: close', async () => {
     const c = new Connections(origin, 1);
     const before = connections;
-    expect(await send(c, get('/http10'))).toMatchObject({ status: 200, body: 'until close' });
-    expect(await send(c, get('/close'))).toMatchObject({ status: 200, body: 'bye' });
-    expect(await send(c, get('/after'))).toMatchObject({ status: 200, body: '/after' });
+    await answersMatch(c, [['/http10', { status: 200, body: 'until close' }], ['/close', { status: 200, body: 'bye' }], ['/after', { status: 200, body: '/after' }]]);
     expect(connections - before).toBe(3);
     await c.destroy();
   });
 
   it('fails the request, not the run, on an answer it cannot read, and goes on on a new connection', async () => {
     const c = new Connections(origin, 1);
-    expect(await send(c, get('/bad-status'))).toMatchObject({ error: 'BAD_STATUS_LINE' });
-    expect(await send(c, get('/bad-length'))).toMatchObject({ error: 'BAD_CONTENT_LENGTH' });
-    expect(await send(c, get('/cut'))).toMatchObject({ status: 200, error: 'SOCKET_CLOSED' });
+    await answersMatch(c, [['/bad-status', { error: 'BAD_STATUS_LINE' }], ['/bad-length', { error: 'BAD_CONTENT_LENGTH' }], ['/cut', { status: 200, error: 'SOCKET_CLOSED' }]]);
     // Bytes after an answer on a one-request connection: the answer stands, the connection is dropped.
     const before = connections;
-    expect(await send(c, get('/extra'))).toMatchObject({ status: 200, body: 'ok' });
-    expect(await send(c, get('/next'))).toMatchObject({ status: 200, body: '/next' });
+    await answersMatch(c, [['/extra', { status: 200, body: 'ok' }], ['/next', { status: 200, body: '/next' }]]);
     expect(connections - before).toBe(2);
     await c.destroy();
   });
