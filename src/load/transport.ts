@@ -10,88 +10,17 @@
 
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
+import { CONNECTION, CONTENT_LENGTH, CRLF, CRLF2, digits, HTTP1, KEEP_ALIVE, MAX_HEAD, named, spells, TRANSFER_ENCODING, trimmed } from './wire-bytes.ts';
+import { RequestBytes, TransportError, type Exchange, type Link, type WireRequest } from './wire.ts';
 
-/** Where an exchange is (a connection, or the queue for one): `abort` fails it there (a connection is dropped). */
-export interface Link {
-  abort(ex: Exchange, err?: Error): void;
-}
+export { TransportError, type Exchange, type Link, type WireRequest } from './wire.ts';
 
-/** What the transport drives for one request (dispatch.ts Handler). */
-export interface Exchange {
-  /** At dispatch, and again when a queued request gets its connection: where to abort it. */
-  onConnect(link: Link): void;
-  /** The status and the header block (b[from, to): the lines after the status line, latin1; valid during the call); true: hand over the body. */
-  onHeaders(status: number, b: Buffer, from: number, to: number): boolean;
-  /** A piece of a kept body, b[from, to), valid during the call only; `whole`: the body is this piece alone. */
-  onData(b: Buffer, from: number, to: number, whole: boolean): void;
-  onComplete(): void;
-  onError(err: Error & { code?: string }): void;
-}
-
-export interface WireRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-/** A failure of the transport itself; `code` is what the run counts it by (error_kinds). */
-export class TransportError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-const BAD_PATH = /[^\u0021-\u00ff]/;
-const PAYLOAD = new Set(['POST', 'PUT', 'PATCH']);
-const MAX_HEAD = 64 * 1024;
-const CRLF2 = Buffer.from('\r\n\r\n');
-const CRLF = Buffer.from('\r\n');
-const HTTP1 = Buffer.from('HTTP/1.');
-// Framing header names and the usual Connection value, lower case, as bytes.
-const CONTENT_LENGTH = Buffer.from('content-length');
-const TRANSFER_ENCODING = Buffer.from('transfer-encoding');
-const CONNECTION = Buffer.from('connection');
-const KEEP_ALIVE = Buffer.from('keep-alive');
-
-const digits = (b: Buffer, from: number, to: number) => {
-  for (let i = from; i < to; i++) if (b[i] < 48 || b[i] > 57) return false;
-  return true;
-};
-/** b at `at` holds exactly `s`. */
-const spells = (b: Buffer, at: number, s: Buffer) => {
-  for (let i = 0; i < s.length; i++) if (b[at + i] !== s[i]) return false;
-  return true;
-};
-/** b at `at` spells `name` (lower case) in any letter case. */
-const named = (b: Buffer, at: number, name: Buffer) => {
-  for (let i = 0; i < name.length; i++) {
-    const c = b[at + i];
-    if ((c >= 65 && c <= 90 ? c | 0x20 : c) !== name[i]) return false;
-  }
-  return true;
-};
 /**
  * A request refused before it is sent fails on a later turn of the event loop, never inside dispatch:
  * the engine answers a failure by sending the next request, and a request refused every time (a token
  * with a line break in it) would otherwise recurse until the stack overflows, with no timer let run.
  */
 const later = (ex: Exchange, err: Error) => void setImmediate(() => ex.onError(err));
-
-const SPAN: [number, number] = [0, 0];
-/** [from, to) without leading and trailing spaces and tabs (one shared pair: read it before the next call). */
-const trimmed = (b: Buffer, from: number, to: number): [number, number] => {
-  while (from < to && (b[from] === 32 || b[from] === 9)) from++;
-  while (to > from && (b[to - 1] === 32 || b[to - 1] === 9)) to--;
-  SPAN[0] = from;
-  SPAN[1] = to;
-  return SPAN;
-};
 
 // Where the reader of an answer is: its header block, a body of known length, chunked framing (a size
 // line, the data, the CRLF after it, the trailers), a body read until close, or no body at all.
@@ -361,13 +290,10 @@ class Connection implements Link {
 export class Connections implements Link {
   readonly host: string;
   readonly port: number;
-  private readonly hostLine: string;
+  private readonly encoder: RequestBytes;
   private readonly idle: Connection[] = [];
   private readonly all: Connection[] = [];
   private readonly waiting: { req: WireRequest; ex: Exchange }[] = [];
-  // Bodiless requests by their headers object (fixed ones, and live ones between token refreshes) and request line.
-  private readonly built = new WeakMap<object, Map<string, Buffer>>();
-  private last: { headers: object; method: string; path: string; bytes: Buffer } = { headers: {}, method: '', path: '', bytes: Buffer.alloc(0) };
   private closed = false;
   /** Where plain TCP connections read (see Connection.open). */
   readonly readBuffer = Buffer.allocUnsafe(64 * 1024);
@@ -380,7 +306,7 @@ export class Connections implements Link {
     const u = new URL(origin);
     this.host = u.hostname.replace(/^\[|\]$/g, '');
     this.port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
-    this.hostLine = `host: ${u.host}\r\n`;
+    this.encoder = new RequestBytes(`host: ${u.host}\r\n`);
   }
 
   dispatch(req: WireRequest, ex: Exchange): void {
@@ -408,35 +334,9 @@ export class Connections implements Link {
     else this.idle.push(c);
   }
 
-  /** The request's bytes: built (and its headers checked) once per request object, as undici would write them. */
+  /** The request's bytes (wire.ts RequestBytes). */
   bytes(req: WireRequest): Buffer {
-    // The last request built: a scenario of one operation sends it every time.
-    if (req.headers === this.last.headers && req.path === this.last.path && req.method === this.last.method && req.body === undefined) return this.last.bytes;
-    const bodiless = req.body === undefined || req.body === '';
-    const line = `${req.method} ${req.path}`;
-    let byLine = bodiless ? this.built.get(req.headers) : undefined;
-    const kept = byLine?.get(line);
-    if (kept) {
-      if (req.body === undefined) this.last = { headers: req.headers, method: req.method, path: req.path, bytes: kept };
-      return kept;
-    }
-    // undici's checks: a token method, a path of visible latin1, header values without control characters.
-    if (!TOKEN.test(req.method) || req.path[0] !== '/' || BAD_PATH.test(req.path)) throw new TransportError('INVALID_REQUEST', `invalid request line ${JSON.stringify(line)}`);
-    let head = `${line} HTTP/1.1\r\n${this.hostLine}connection: keep-alive\r\n`;
-    for (const k in req.headers) {
-      const v = req.headers[k];
-      if (!TOKEN.test(k) || typeof v !== 'string' || BAD_VALUE.test(v)) throw new TransportError('INVALID_HEADER', `invalid request header ${JSON.stringify(k)}`);
-      head += `${k}: ${v}\r\n`;
-    }
-    if (bodiless) {
-      const b = Buffer.from(`${head}${PAYLOAD.has(req.method) ? 'content-length: 0\r\n' : ''}\r\n`, 'latin1');
-      if (!byLine) this.built.set(req.headers, (byLine = new Map()));
-      if (byLine.size < 256) byLine.set(line, b);
-      if (req.body === undefined) this.last = { headers: req.headers, method: req.method, path: req.path, bytes: b };
-      return b;
-    }
-    const body = Buffer.from(req.body!);
-    return Buffer.concat([Buffer.from(`${head}content-length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+    return this.encoder.bytes(req);
   }
 
   async destroy(): Promise<void> {
