@@ -1,37 +1,15 @@
 // Pacing below a limit a 429 showed, on a real loopback server that enforces one the profile does not document.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadModel } from '../model/index.ts';
 import { LimitLearner, statedLimit } from './learned-limit.ts';
 import { Pacer } from './pace.ts';
-import { loopback } from './testing.ts';
+import { limitedTokenEndpoint, loopback } from './testing.ts';
 
 const LIMIT = 5;
 const WINDOW_MS = 1000;
 
 /** A token endpoint refusing the (LIMIT+1)th request of each fixed 1 s window with 429 (+ `headers`). */
-function limitedToken(refused: { n: number }, headers: Record<string, string> = { 'retry-after': '1' }) {
-  let windowStart = 0;
-  let inWindow = 0;
-  return (req: IncomingMessage, res: ServerResponse) => {
-    req.resume();
-    req.on('end', () => {
-      const now = performance.now();
-      if (now - windowStart >= WINDOW_MS) {
-        windowStart = now;
-        inWindow = 0;
-      }
-      if (++inWindow > LIMIT) {
-        refused.n++;
-        res.writeHead(429, { ...headers, 'content-type': 'application/json' });
-        res.end('{"error_reason":"ErrorRateLimited"}');
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"access_token":"tok-abcdefgh","token_type":"Bearer","expires_at":1}');
-    });
-  };
-}
+const limitedToken = (refused: { n: number }, headers?: Record<string, string>) => limitedTokenEndpoint({ limit: LIMIT, windowMs: WINDOW_MS, refused, ...(headers ? { headers } : {}) });
 
 const burst = (c: { send: (r: { op: 'createToken'; body: object; noRetry?: boolean }) => Promise<{ status: number }> }, n: number, noRetry = false) =>
   Promise.all(Array.from({ length: n }, () => c.send({ op: 'createToken', body: {}, ...(noRetry ? { noRetry } : {}) })));

@@ -2,35 +2,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadModel } from '../model/index.ts';
 import { Pacer } from './pace.ts';
-import { loopback } from './testing.ts';
+import { limitedTokenEndpoint, loopback } from './testing.ts';
 
 const LIMIT = 5;
 const WINDOW_MS = 1000;
 
 /** A token endpoint refusing the (LIMIT+1)th request of each fixed 1 s window with 429 + Retry-After. */
-function limitedToken(times: number[], refused: { n: number }) {
-  let windowStart = 0;
-  let inWindow = 0;
-  return (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
-    req.resume();
-    req.on('end', () => {
-      const now = performance.now();
-      if (now - windowStart >= WINDOW_MS) {
-        windowStart = now;
-        inWindow = 0;
-      }
-      times.push(now);
-      if (++inWindow > LIMIT) {
-        refused.n++;
-        res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' });
-        res.end('{"error_reason":"ErrorRateLimited"}');
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"access_token":"tok-abcdefgh","token_type":"Bearer","expires_at":1}');
-    });
-  };
-}
+const limitedToken = (times: number[], refused: { n: number }) => limitedTokenEndpoint({ limit: LIMIT, windowMs: WINDOW_MS, refused, times });
 
 /** Most requests in any window of WINDOW_MS. */
 const busiest = (times: number[]) => Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + WINDOW_MS).length));

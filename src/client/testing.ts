@@ -63,3 +63,32 @@ export async function transportError(p: Promise<unknown>): Promise<TransportErro
   }
   throw new Error('expected TransportError');
 }
+
+/**
+ * A token endpoint refusing the (limit+1)th request of each fixed window with 429 (+ `headers`), as the
+ * pacing tests need: every arrival time goes to `times`, every refusal is counted in `refused`.
+ */
+export function limitedTokenEndpoint(opts: { limit: number; windowMs: number; refused: { n: number }; times?: number[]; headers?: Record<string, string> }) {
+  const { limit, windowMs, refused, times, headers = { 'retry-after': '1' } } = opts;
+  let windowStart = 0;
+  let inWindow = 0;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    req.on('end', () => {
+      const now = performance.now();
+      if (now - windowStart >= windowMs) {
+        windowStart = now;
+        inWindow = 0;
+      }
+      times?.push(now);
+      if (++inWindow > limit) {
+        refused.n++;
+        res.writeHead(429, { ...headers, 'content-type': 'application/json' });
+        res.end('{"error_reason":"ErrorRateLimited"}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"access_token":"tok-abcdefgh","token_type":"Bearer","expires_at":1}');
+    });
+  };
+}
