@@ -6,14 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEntry } from '../../test/cli-bundle.ts';
 import { captureIo } from '../cli/capture.ts';
 import { main } from '../cli/index.ts';
-import { packagePath } from '../package/index.ts';
 import { newHistogram, summarise, type LoadResult } from './index.ts';
 import { everyNth, stallTarget, type StallTarget } from './testing.ts';
 
 const run = promisify(execFile);
-const BIN = packagePath('bin', 'baas-conform.js');
+// Worker processes of the bundled CLI (test/cli-bundle.ts): what is under test is the shards, not how a checkout starts.
+const BIN = cliEntry();
 const N = 3;
 const RATE = 150;
 
