@@ -64,8 +64,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await symlink(packagePath('node_modules'), path.join(root, 'node_modules'), 'dir');
   await esbuild.build({
     entryPoints: [packagePath('src', 'cli', 'index.ts')],
-    outfile: path.join(root, 'dist', 'src', 'cli', 'index.js'),
+    outdir: path.join(root, 'dist', 'src', 'cli'),
     bundle: true,
+    splitting: true,
     packages: 'external',
     platform: 'node',
     format: 'esm',
