@@ -47,8 +47,10 @@ describe('load --shard i/n and load merge', () => {
         samples++;
       }
     }
-    const { stdout } = await run(process.execPath, [BIN, 'load', 'merge', ...parts.map((_, i) => join(dir, `part-${i + 1}.json`)), '--json'], { env, timeout: 60_000 });
-    const merged = JSON.parse(stdout) as LoadResult;
+    // The merge reads the files the processes wrote: here, in-process.
+    const m = captureIo({ env: {} });
+    expect(await main(['load', 'merge', ...parts.map((_, i) => join(dir, `part-${i + 1}.json`)), '--json'], m.io)).toBe(0);
+    const merged = JSON.parse(m.out()) as LoadResult;
     // Each worker took 1/N of the rate: together the full schedule.
     expect(merged.config.arrival_rate).toBeCloseTo(RATE, 6);
     expect(merged.counts.attempts).toBe(parts.reduce((n, p) => n + p.counts.attempts, 0));
