@@ -23,5 +23,7 @@ export default defineConfig({
     // The longest files first (test/long-first.ts): without it a fresh clone starts files by size and
     // the selftest began after 150 others, then ran on alone.
     sequence: { sequencer: LongFirstSequencer },
+    // One bundle of the CLI per run for the tests that start it as a child process (test/cli-bundle.ts).
+    globalSetup: ['test/cli-bundle.ts'],
   },
 });

@@ -10,6 +10,7 @@ import { main } from './index.ts';
 import { captureIo } from './capture.ts';
 import { COMMANDS } from './commands/index.ts';
 import { PACKAGE_ROOT } from '../package/index.ts';
+import { cliEntry } from '../../test/cli-bundle.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -25,8 +26,8 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
 
 describe('cli', () => {
   it('--help lists every command of the registry; a command\'s --help its own flags', async () => {
-    // yargs prints help on the process's stdout, so the CLI runs as a user runs it.
-    const help = (...args: string[]) => promisify(execFile)(process.execPath, [join(PACKAGE_ROOT, 'bin', 'baas-conform.js'), ...args], { cwd: PACKAGE_ROOT });
+    // yargs prints help on the process's stdout, so the CLI runs as a user runs it (bundled: test/cli-bundle.ts).
+    const help = (...args: string[]) => promisify(execFile)(process.execPath, [cliEntry(), ...args], { cwd: PACKAGE_ROOT });
     const top = (await help('--help')).stdout;
     for (const c of COMMANDS) expect(top).toContain(`baas-conform ${c.command}`);
     for (const c of COMMANDS) expect(c.command.split(' ')[0]).toBe(c.name);

@@ -6,14 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEntry } from '../../test/cli-bundle.ts';
 import { captureIo } from '../cli/capture.ts';
 import { main } from '../cli/index.ts';
-import { packagePath } from '../package/index.ts';
 import { newHistogram, summarise, type LoadResult } from './index.ts';
 import { everyNth, stallTarget, type StallTarget } from './testing.ts';
 
 const run = promisify(execFile);
-const BIN = packagePath('bin', 'baas-conform.js');
+// Worker processes of the bundled CLI (test/cli-bundle.ts): what is under test is the shards, not how a checkout starts.
+const BIN = cliEntry();
 const N = 3;
 const RATE = 150;
 
@@ -46,8 +47,10 @@ describe('load --shard i/n and load merge', () => {
         samples++;
       }
     }
-    const { stdout } = await run(process.execPath, [BIN, 'load', 'merge', ...parts.map((_, i) => join(dir, `part-${i + 1}.json`)), '--json'], { env, timeout: 60_000 });
-    const merged = JSON.parse(stdout) as LoadResult;
+    // The merge reads the files the processes wrote: here, in-process.
+    const m = captureIo({ env: {} });
+    expect(await main(['load', 'merge', ...parts.map((_, i) => join(dir, `part-${i + 1}.json`)), '--json'], m.io)).toBe(0);
+    const merged = JSON.parse(m.out()) as LoadResult;
     // Each worker took 1/N of the rate: together the full schedule.
     expect(merged.config.arrival_rate).toBeCloseTo(RATE, 6);
     expect(merged.counts.attempts).toBe(parts.reduce((n, p) => n + p.counts.attempts, 0));

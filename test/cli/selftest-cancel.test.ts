@@ -4,10 +4,10 @@
 // worker still open would keep Node's event loop alive, and Node's own SIGINT death (the second
 // Ctrl-C) reports the signal, not an exit code.
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/errors/index.ts';
 import { PACKAGE_ROOT } from '../../src/package/index.ts';
+import { cliEntry } from '../cli-bundle.ts';
 
 /** Generous bounds: a loaded 2-core machine must never make them the verdict. */
 const STARTED_WITHIN_MS = 120_000;
@@ -19,7 +19,7 @@ describe('selftest cancellation (SIGINT)', () => {
     // A variant that runs for a minute (2 s answers), so the Ctrl-C lands while it runs however late a
     // loaded machine lets this test see the header: a short variant could finish first, and a Ctrl-C
     // after the run (no handler any more) is Node's own SIGINT death, not the cancellation.
-    const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'baas-conform.js'), 'selftest', '--variant', LONG_VARIANT, '--workers', '1'], {
+    const child = spawn(process.execPath, [cliEntry(), 'selftest', '--variant', LONG_VARIANT, '--workers', '1'], {
       cwd: PACKAGE_ROOT,
       env: { ...process.env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],

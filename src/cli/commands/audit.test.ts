@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import { cliEntry } from '../../../test/cli-bundle.ts';
 import { runPartnerFlow } from '../../audit/bank/index.ts';
 import { main } from '../index.ts';
 
@@ -23,11 +24,11 @@ describe('baas-conform audit', () => {
     expect(err.join('')).toMatch(message);
   });
 
-  // The two child processes below start side by side: each mostly waits (tsx loading the CLI, the
-  // audit's duration, the client's flow).
+  // The two child processes below (the bundled CLI: test/cli-bundle.ts) start side by side: each
+  // mostly waits (the audit's duration, the client's flow).
   it.concurrent('an audit no client called judged nothing: the process exits 4 with --strict too, INCONCLUSIVE in its own words and in every report', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'audit-nothing-'));
-    const child = spawn(process.execPath, ['bin/baas-conform.js', 'audit', '--duration', '1', '--strict', '--report-dir', dir], { cwd: join(import.meta.dirname, '..', '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliEntry(), 'audit', '--duration', '1', '--strict', '--report-dir', dir], { cwd: join(import.meta.dirname, '..', '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     // Without --strict, the same, in-process (main returns what the process exits with), while the child runs.
@@ -51,7 +52,7 @@ describe('baas-conform audit', () => {
     // decides; the default plan's waits (Retry-After 3 s and 2 s, a 4 s stall) are the bank's to judge.
     const plan = join(dir, 'no-waits.yaml');
     await writeFile(plan, 'token_bursts: []\nretry_after: []\nother_burst: null\nstall: null\n');
-    const child = spawn(process.execPath, ['bin/baas-conform.js', 'audit', '--faults', plan, '--report-dir', dir], { cwd: join(import.meta.dirname, '..', '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliEntry(), 'audit', '--faults', plan, '--report-dir', dir], { cwd: join(import.meta.dirname, '..', '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
     const first = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`exited ${code}`)));

@@ -6,6 +6,11 @@ import { main } from '../index.ts';
 import { captureIo } from '../capture.ts';
 
 const capture = () => captureIo();
+// The runs below go on this thread (--workers 0): two worker threads load the checks and the model
+// again (3 s of CPU per selftest here, more than the runs), and every run gets the same settings on
+// either path (src/mutants/selftest.ts). The worker threads are src/mutants/selftest.test.ts's (the
+// whole bank) and test/cli/selftest-cancel.test.ts's (the command stopping them).
+const IN_THREAD = ['--workers', '0'];
 
 describe('baas-conform selftest', () => {
   it('lists the variants with kind and broken rule', async () => {
@@ -45,7 +50,7 @@ describe('baas-conform selftest', () => {
     try {
       const c = capture();
       const json = path.join(dir, 'selftest.json');
-      const code = await main(['selftest', '--variant', 'token.grant-type.not-checked', '--variant', 'benign.pretty-json', '--concurrency', '3', '--json-out', json], c.io);
+      const code = await main(['selftest', '--variant', 'token.grant-type.not-checked', '--variant', 'benign.pretty-json', '--concurrency', '3', ...IN_THREAD, '--json-out', json], c.io);
       const out = c.out();
       expect(out).toMatch(/^token\.grant-type\.not-checked\s+faulty\s+ERR-TOKEN-GRANT-TYPE-INVALID\s+\S*errors\.token\.grant-type-invalid/m);
       expect(out).toMatch(/^benign\.pretty-json\s+benign\s+-\s+-$/m);
@@ -53,6 +58,7 @@ describe('baas-conform selftest', () => {
       const result = JSON.parse(await readFile(json, 'utf8'));
       expect(result.variants.map((v: any) => v.id)).toEqual(['token.grant-type.not-checked', 'benign.pretty-json']);
       expect(result.baseline.id).toBe('baseline');
+      expect(result.workers).toBe(0);
       // The reference and the benign variant must be clean: zero false positives, exit 0.
       expect(result.falsePositives).toEqual([]);
       expect(result.exitCode).toBe(0);
@@ -67,7 +73,7 @@ describe('baas-conform selftest', () => {
     try {
       const c = capture();
       const json = path.join(dir, 'selftest.json');
-      const code = await main(['selftest', '--profile', 'minimal', '--variant', 'token.grant-type.not-checked', '--variant', 'idp.exchange.refused', '--variant', 'feeds.webhooks.wallets-renamed', '--variant', 's2s.validity.refused-after-24h', '--variant', 'sepa.no-primary-wallet.500-mismatch', '--json-out', json], c.io);
+      const code = await main(['selftest', '--profile', 'minimal', '--variant', 'token.grant-type.not-checked', '--variant', 'idp.exchange.refused', '--variant', 'feeds.webhooks.wallets-renamed', '--variant', 's2s.validity.refused-after-24h', '--variant', 'sepa.no-primary-wallet.500-mismatch', ...IN_THREAD, '--json-out', json], c.io);
       const result = JSON.parse(await readFile(json, 'utf8'));
       expect(result.profile).toBe('minimal');
       // No control API, no IdP: the IdP checks skip on the baseline already.

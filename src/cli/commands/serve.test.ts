@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { cliEntry } from '../../../test/cli-bundle.ts';
 import { DEFAULT_RATE_LIMIT } from '../../reference/index.ts';
 import { serve } from './serve.ts';
 
@@ -46,7 +47,7 @@ describe('serve', () => {
   });
 
   it('runs as `baas-conform serve --no-control` and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['bin/baas-conform.js', 'serve', '--no-control'], { cwd: join(import.meta.dirname, '..', '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliEntry(), 'serve', '--no-control'], { cwd: join(import.meta.dirname, '..', '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
     const first = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`exited ${code}`)));

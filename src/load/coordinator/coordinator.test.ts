@@ -10,17 +10,18 @@ import { createServer as createTcpServer, connect, type AddressInfo, type Server
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEntry } from '../../../test/cli-bundle.ts';
 import { captureIo } from '../../cli/capture.ts';
 import { main } from '../../cli/index.ts';
 import { exitCodeOf } from '../../errors/index.ts';
-import { packagePath } from '../../package/index.ts';
 import { newHistogram, summarise } from '../histogram.ts';
 import { readPlan } from '../plan.ts';
 import { stallTarget, type StallTarget } from '../testing.ts';
 import type { LoadResult } from '../types.ts';
 import { startCoordinator, type CoordinatedRun } from './index.ts';
 
-const BIN = packagePath('bin', 'baas-conform.js');
+// The shards are separate processes, as on separate machines (and one is killed): the bundled CLI (test/cli-bundle.ts).
+const BIN = cliEntry();
 const TOKEN = 'test-run-token-0123456789abcdef';
 const N = 3;
 const RATE = 60;
