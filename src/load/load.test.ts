@@ -38,6 +38,9 @@ describe('load: token-burst', () => {
         if (advanced++ > 0) return;
         const moved = await fetch(`${ref.profile.control_url}/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: WINDOW_S }) });
         if (moved.status !== 200) throw new Error(`clock advance answered ${moved.status}`);
+        // This 429's Retry-After was the hour left before the move (the probe caps it at 10 s, and slept
+        // 10 s); after the move the window has ended: the shortest wait a whole-second header can ask.
+        res.headers['retry-after'] = '1';
       },
     });
   });

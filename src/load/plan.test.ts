@@ -19,7 +19,10 @@ async function cli(argv: string[], files: Record<string, string>) {
   return { code, out: c.out(), err: c.err() };
 }
 
-describe('load plans', () => {
+// The tests side by side: each is CLI runs of a second or two of arrivals at a fixed rate, mostly
+// waiting. They share the target: the stalled GETs are every 20th it receives, so a run meets one stall
+// in about 20 of its GETs however the runs interleave (a 1.5 s run at 100 a second sends 150).
+describe.concurrent('load plans', () => {
   let t: StallTarget;
   beforeAll(async () => {
     // Every 20th GET takes 300 ms: p99 is about 300 ms, well under the budget.

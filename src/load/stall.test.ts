@@ -1,6 +1,6 @@
 // Issue 8, "nothing in flight vanishes": a target that stalls now and then past the budget must fail
 // the run in both models, with the stall in p99.9 and max, every sent request accounted for.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../cli/capture.ts';
 import { main } from '../cli/index.ts';
 import { runLoad, type LoadResult } from './index.ts';
@@ -9,22 +9,28 @@ import { stallTarget, type StallTarget } from './testing.ts';
 const BUDGET = 1000;
 const sentIn = (r: LoadResult) => r.timeline.reduce((n, p) => n + p.sent, 0);
 
-describe('load: a target that stalls 1 GET in 50 for 1.5 s (budget 1 s)', () => {
-  let t: StallTarget;
-  // GETs before this run's first: the stalls are counted from each run's start, the 2nd GET first, so
-  // every run meets one whatever the machine's speed (4 connections send 4 at once; the 200/s schedule
-  // is counted). Every 50th GET across runs needed 50 in 1.5 s, more than a loaded machine answered.
-  let before = 0;
-  beforeAll(async () => {
-    t = await stallTarget({ delayFor: (n) => ((n - before) % 50 === 2 ? 1500 : 0) });
-  });
-  afterAll(() => t.close());
+// Every describe and test here side by side: each run has a target of its own and is a second or two of
+// sending, mostly waiting on stalls and budgets.
+const opened: StallTarget[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((t) => t.close()));
+});
+
+describe.concurrent('load: a target that stalls 1 GET in 50 for 1.5 s (budget 1 s)', () => {
+  // A target per run: the stalls are counted from its first GET, the 2nd GET first, so every run meets
+  // one whatever the machine's speed (4 connections send 4 at once; the 200/s schedule is counted).
+  // Every 50th GET across runs needed 50 in 1.5 s, more than a loaded machine answered.
+  const target = async () => {
+    const t = await stallTarget({ delayFor: (n) => (n % 50 === 2 ? 1500 : 0) });
+    opened.push(t);
+    return t;
+  };
 
   it.each([
     ['closed', { connections: 4 }],
     ['open', { arrivalRate: 200 }],
   ] as const)('%s model: FAIL, timeouts recorded at >= the budget, p99.9 and max show the stall', async (mode, o) => {
-    before = t.gets();
+    const t = await target();
     const r = await runLoad({ scenario: 'user-read', profile: t.profile, durationSec: 1.5, timeoutMs: BUDGET, ...o });
     expect(r.mode).toBe(mode);
     expect(r.verdict.pass).toBe(false);
@@ -49,19 +55,22 @@ describe('load: a target that stalls 1 GET in 50 for 1.5 s (budget 1 s)', () => 
   });
 
   it('CLI: closed and open runs exit 1 and name their model', async () => {
-    for (const extra of [['--connections', '4'], ['--arrival-rate', '200']]) {
+    const runs = [['--connections', '4'], ['--arrival-rate', '200']].map(async (extra) => {
+      const t = await target();
       const c = captureIo({ env: {} });
-      before = t.gets();
       const code = await main(['load', 'user-read', '--target', t.base_url, '--duration', '1.5', '--timeout-budget', String(BUDGET), ...extra], { ...c.io, env: { BAAS_CLIENT_ID: 'a', BAAS_CLIENT_SECRET: 'secret-a' } });
+      return { extra, code, out: c.out() };
+    });
+    for (const { extra, code, out } of await Promise.all(runs)) {
       expect(code).toBe(1);
-      expect(c.out()).toMatch(extra[0] === '--connections' ? /closed model/ : /open model/);
-      expect(c.out()).toMatch(/timeouts [1-9]/);
-      expect(c.out()).not.toMatch(/secret-a/);
+      expect(out).toMatch(extra[0] === '--connections' ? /closed model/ : /open model/);
+      expect(out).toMatch(/timeouts [1-9]/);
+      expect(out).not.toMatch(/secret-a/);
     }
   });
 });
 
-describe('load: requests still in flight when the drain ends', () => {
+describe.concurrent('load: requests still in flight when the drain ends', () => {
   it('are reported incomplete with their age, and fail the run', async () => {
     // After the first 3 every GET hangs for 5 s: at the end of the 1 s load phase every connection
     // waits (counted, not timed: each of the 3 connections sends again at once on its first answer).
@@ -83,7 +92,7 @@ describe('load: requests still in flight when the drain ends', () => {
   });
 });
 
-describe('load: open model charges waiting to latency and drops nothing', () => {
+describe.concurrent('load: open model charges waiting to latency and drops nothing', () => {
   it('100 req/s on one connection against a 50 ms target: all 100 sent, late sends counted, latency from the intended time', async () => {
     const t = await stallTarget({ delayFor: () => 50 });
     try {

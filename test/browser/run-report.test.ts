@@ -113,9 +113,14 @@ describe.skipIf(skip)('run report in Chromium', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bc-browser-run-'));
-    browser = await launchBrowser();
-    fail = await failingRun(join(dir, 'fail'));
-    pass = await passingRun(join(dir, 'pass'), join(dir, 'fail', 'results.json'));
+    // Chromium starts while the runs run (the passing run needs the failing one's results as its baseline).
+    const launching = launchBrowser();
+    try {
+      fail = await failingRun(join(dir, 'fail'));
+      pass = await passingRun(join(dir, 'pass'), join(dir, 'fail', 'results.json'));
+    } finally {
+      browser = await launching; // afterAll closes it, also when a run threw
+    }
     on = await watchedContext(browser, true);
     off = await watchedContext(browser, false);
     pages.passOn = await openReport(on.context, pass.html);

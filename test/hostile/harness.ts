@@ -42,9 +42,11 @@ export interface BehindProxyOptions extends Omit<HostileProxyOptions, 'upstream'
   onJwksUrl?: (url: string) => void;
   /** The client's bound on waiting out 429s per request (default: the client's own). */
   rateLimitWaitMs?: number;
+  /** Checks at once (default 4, run's own). */
+  concurrency?: number;
 }
 
-export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, budgetMs = BUDGET_MS, rateLimitWaitMs, ...opts }: BehindProxyOptions): Promise<HostileRun> {
+export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, budgetMs = BUDGET_MS, rateLimitWaitMs, concurrency = 4, ...opts }: BehindProxyOptions): Promise<HostileRun> {
   const model = await loadModel();
   const tokenPath = model.operation('createToken').path;
   // The reference's default ten-second token window, not the embedded run's one second: the split
@@ -79,7 +81,7 @@ export async function runBehindProxy({ side = 'api', onWebhookBase, onJwksUrl, b
       env: {},
       seed: 7,
       timeoutBudgetMs: budgetMs,
-      concurrency: 4,
+      concurrency,
       numRuns: 3,
       checkTimeoutMs: 30_000,
       ...(rateLimitWaitMs !== undefined ? { rateLimitWaitMs } : {}),

@@ -15,11 +15,14 @@ import { changedVerdicts, runUnder } from './invariance.ts';
  */
 const NUM_RUNS = 20;
 
-describe('one target, one verdict', () => {
+// The two tests side by side: each run has its own references and proxies, and mostly waits.
+describe.concurrent('one target, one verdict', () => {
   it('latency (0-2 s on every answer) and 429s (10% of all answers) change no verdict of the full suite', async () => {
     const rough: Condition = { ...CONDITIONS.all, busyProcesses: 0, description: 'latency and 429s at once' };
-    // Two references, two runs at once: the quiet one is over long before the held answers are.
-    const [quiet, run] = await Promise.all([runUnder(CONDITIONS.quiet, { numRuns: NUM_RUNS }), runUnder(rough, { numRuns: NUM_RUNS })]);
+    // Two runs at once: the quiet one is over long before the held answers are. In each, the exclusive
+    // checks run beside the others, each on a reference of its own (exclusiveApart), not after them.
+    const opts = { numRuns: NUM_RUNS, exclusiveApart: true };
+    const [quiet, run] = await Promise.all([runUnder(CONDITIONS.quiet, opts), runUnder(rough, opts)]);
     expect(quiet.verdicts.size).toBeGreaterThan(100);
     // The condition acted on the whole run: at least half the refusals and held time its shares promise.
     expect(run.tally.refused429, 'the condition refused too little').toBeGreaterThan((run.tally.answers * rough.share429) / 2);
@@ -29,9 +32,8 @@ describe('one target, one verdict', () => {
 
   it('names the checks whose verdict moved: a rate limiter that never lets a request through blocks them', async () => {
     const checks = ['users.wallets.read', 'errors.user-token.*'];
-    const quiet = await runUnder(CONDITIONS.quiet, { checks });
     const walled: Condition = { ...CONDITIONS['rate-limited'], share429: 1, operations429: ['listWallets'], description: 'every wallet list answer is a 429' };
-    const run = await runUnder(walled, { checks, rateLimitWaitMs: 2000 });
+    const [quiet, run] = await Promise.all([runUnder(CONDITIONS.quiet, { checks }), runUnder(walled, { checks, rateLimitWaitMs: 2000 })]);
     const changes = changedVerdicts(quiet, run);
     expect(changes.map((c) => c.checkId)).toContain('users.wallets.read');
     for (const c of changes) {

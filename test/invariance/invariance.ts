@@ -4,6 +4,8 @@
 // names: the same outcome blamed on another rule is a different verdict.
 
 import { runConformance } from '../../src/api/index.ts';
+import { matchesPattern } from '../../src/runner/select.ts';
+import { loadChecks } from '../../suites/index.ts';
 import type { CheckResult } from '../../src/events/index.ts';
 import { PROXY_CONTROL_PREFIX, startInterceptProxy, type InterceptProxy } from '../../src/mutants/proxy.ts';
 import { startReference } from '../../src/reference/index.ts';
@@ -47,9 +49,18 @@ export interface RunUnderOptions {
   rateLimitWaitMs?: number;
   /** Generated cases per property (default: the run's own). */
   numRuns?: number;
+  /**
+   * Each exclusive check (one that moves shared state: the clock, a rate limiter) against a reference and
+   * proxy of its own, at the same time as the other checks against theirs, instead of one after another
+   * at the end of the run. A run gives an exclusive check the reference to itself with nothing alongside;
+   * so does its own reference, and the condition acts on its answers as on the others. Under seconds of
+   * latency the exclusive checks were half the wall time (five, 25 s one after another, the rest 24 s).
+   */
+  exclusiveApart?: boolean;
 }
 
 export async function runUnder(condition: Condition, opts: RunUnderOptions = {}): Promise<ConditionRun> {
+  if (opts.exclusiveApart) return runApart(condition, opts);
   const tally: ChaosTally = { answers: 0, refused429: 0, heldMs: 0 };
   const seed = opts.seed ?? INVARIANCE_DEFAULTS.seed;
   const reference = await startReference();
@@ -84,6 +95,31 @@ export async function runUnder(condition: Condition, opts: RunUnderOptions = {})
     await burners?.stop();
     await proxy?.close();
     await reference.close();
+  }
+}
+
+/** runUnder with exclusiveApart: one run per exclusive check and one for the rest, at once, as one ConditionRun. */
+async function runApart(condition: Condition, opts: RunUnderOptions): Promise<ConditionRun> {
+  const { exclusiveApart: _, ...each } = opts;
+  const picked = (await loadChecks()).filter((c) => !opts.checks || opts.checks.some((p) => matchesPattern(c.id, p)));
+  const groups = [picked.filter((c) => !c.exclusive), ...picked.filter((c) => c.exclusive).map((c) => [c])].filter((g) => g.length > 0);
+  // The busy processes compete with all the runs at once, as with one run: started here, once.
+  const burners = condition.busyProcesses > 0 ? startBurners(condition.busyProcesses, INVARIANCE_DEFAULTS.busyMaxMs) : undefined;
+  const began = performance.now();
+  try {
+    const quietCores = { ...condition, busyProcesses: 0 };
+    const runs = await Promise.all(groups.map((g) => runUnder(quietCores, { ...each, checks: g.map((c) => c.id) })));
+    const tally: ChaosTally = { answers: 0, refused429: 0, heldMs: 0 };
+    for (const r of runs) for (const k of Object.keys(tally) as (keyof ChaosTally)[]) tally[k] += r.tally[k];
+    return {
+      condition,
+      wallMs: performance.now() - began,
+      verdicts: new Map(runs.flatMap((r) => [...r.verdicts])),
+      results: runs.flatMap((r) => r.results),
+      tally,
+    };
+  } finally {
+    await burners?.stop();
   }
 }
 
