@@ -1,6 +1,7 @@
 // A scratch copy of the repository that the recipe tests apply the guide's steps to, the edit those
-// steps make (text inserted beside a named sibling line, which must still be there), and running a
-// command in the copy. recipes.test.ts makes one copy for every recipe of docs/extend-the-toolkit.md.
+// steps make (text inserted beside a named sibling line, which must still be there), running a
+// command in the copy and typechecking it. recipes.test.ts makes one copy for every recipe of
+// docs/extend-the-toolkit.md.
 
 import { execFile, spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
