@@ -1,11 +1,13 @@
 // A scratch copy of the repository that the recipe tests apply the guide's steps to, the edit those
-// steps make (text inserted beside a named sibling line, which must still be there), and running a
-// command in the copy. recipes.test.ts makes one copy for every recipe of docs/extend-the-toolkit.md.
+// steps make (text inserted beside a named sibling line, which must still be there), running a
+// command in the copy and typechecking it. recipes.test.ts makes one copy for every recipe of
+// docs/extend-the-toolkit.md.
 
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -71,3 +73,55 @@ export const log = (step: string, r: Ran) =>
 
 /** The files tsc reports errors in (paths relative to the copy), sorted. */
 export const tscErrorFiles = (out: string): string[] => [...new Set([...out.matchAll(/^([^\s(][^(]*)\(\d+,\d+\): error TS/gm)].map((m) => m[1]))].sort();
+
+export interface Typechecker {
+  /** `tsc -p tsconfig.json --noEmit` on the copy as it is now: tsc's exit code and diagnostics. */
+  check(timeoutMs?: number): Promise<Ran>;
+  close(): void;
+}
+
+/**
+ * One typecheck process for the copy (test/recipe/typecheck.ts), checked again after each step: the
+ * second check re-checks only what the steps in between can affect, with the same diagnostics and exit
+ * code as a fresh tsc. The process is killed when a check exceeds its time or on close().
+ */
+export function typechecker(dir: string): Typechecker {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/recipe/typecheck.ts'), dir], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  // A dead process shows as an ended output below, never as an unhandled stream error.
+  child.on('error', (err) => (stderr += `${err.message}\n`));
+  child.stdin.on('error', () => {});
+  const lines: string[] = [];
+  const waiting: ((line: string | undefined) => void)[] = [];
+  let ended = false;
+  const output = createInterface({ input: child.stdout });
+  output.on('line', (line) => (waiting.length > 0 ? waiting.shift()!(line) : lines.push(line)));
+  output.on('close', () => {
+    ended = true;
+    for (const w of waiting.splice(0)) w(undefined);
+  });
+  const next = () => (lines.length > 0 || ended ? Promise.resolve(lines.shift()) : new Promise<string | undefined>((r) => waiting.push(r)));
+  return {
+    async check(timeoutMs = 600_000) {
+      const t0 = performance.now();
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      try {
+        child.stdin.write('\n');
+        const out: string[] = [];
+        for (let line = await next(); line !== undefined; line = await next()) {
+          const end = /^typecheck: exit (\d+)$/.exec(line);
+          if (end) return { code: Number(end[1]), out: out.join('\n'), ms: performance.now() - t0 };
+          out.push(line);
+        }
+        return { code: 1, out: `${out.join('\n')}\ntypecheck process ended (exit ${child.exitCode}, signal ${child.signalCode})\n${stderr}`, ms: performance.now() - t0 };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close: () => {
+      child.stdin.end();
+      child.kill('SIGKILL');
+    },
+  };
+}
