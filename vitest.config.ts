@@ -15,11 +15,11 @@ export default defineConfig({
     // its own again, to rule sharing out when a test fails only in the whole suite.
     isolate: process.env.VITEST_ISOLATE === '1',
     // Vitest's default for `run` is one worker fewer than the cores: on a 2-core machine one file at a
-    // time. The slowest files mostly wait (held answers, token windows, webhook waits, child processes):
-    // ten of the longest used 0.56 of a core on average over their CI durations (184 s of CPU in 330 s),
-    // so two workers left most of a core idle, and three files at once keep two cores busy; more cores
-    // keep the default. `npm test -- --maxWorkers 2` overrides it.
-    maxWorkers: Math.max(3, availableParallelism() - 1),
+    // time. Most files mostly wait (held answers, token windows, webhook waits, child processes): a quiet
+    // full run used 489 CPU-s in 302 s of wall at 3 files at once (1.6 of 2 cores), its files' walls
+    // summing to 864 s. Four at once keep both cores busy (same clone: 302 -> 244 s); more cores keep
+    // the default. `npm test -- --maxWorkers 2` overrides it.
+    maxWorkers: Math.max(4, availableParallelism() - 1),
     // The longest files first (test/long-first.ts): without it a fresh clone starts files by size and
     // the selftest began after 150 others, then ran on alone.
     sequence: { sequencer: LongFirstSequencer },

@@ -7,12 +7,12 @@ import { EXPECTED_SECONDS, longestFirst, relativeKey } from './long-first.ts';
 
 describe('longest test files first', () => {
   it('orders listed files by their expected seconds, then files with a cached duration, then the rest in the given order', () => {
-    const files = ['a.test.ts', 'src/load/plan.test.ts', 'cached-long.test.ts', 'src/mutants/selftest.test.ts', 'b.test.ts', 'cached-short.test.ts'];
-    const cached: Record<string, number> = { 'cached-long.test.ts': 500_000, 'cached-short.test.ts': 200, 'src/load/plan.test.ts': 1 };
+    const files = ['a.test.ts', 'test/sandbox/sandbox.test.ts', 'cached-long.test.ts', 'src/mutants/selftest.test.ts', 'b.test.ts', 'cached-short.test.ts'];
+    const cached: Record<string, number> = { 'cached-long.test.ts': 500_000, 'cached-short.test.ts': 200, 'test/sandbox/sandbox.test.ts': 1 };
     expect(longestFirst(files, (f) => f, (f) => cached[f])).toEqual([
-      'cached-long.test.ts', // 500 s cached, above the selftest's listed 276 s
+      'cached-long.test.ts', // 500 s cached, above the selftest's listed 198.6 s
       'src/mutants/selftest.test.ts',
-      'src/load/plan.test.ts', // listed 8.4 s: the listing wins over its cached 1 ms
+      'test/sandbox/sandbox.test.ts', // listed 8.9 s: the listing wins over its cached 1 ms
       'cached-short.test.ts',
       'a.test.ts',
       'b.test.ts',

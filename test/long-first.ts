@@ -4,39 +4,37 @@
 // the selftest (4.6 min of the suite's ~12) then started after 150 other files. A file's expected
 // seconds below come first, then the cached duration of a file not listed, then the size.
 //
-// The figures are per-file durations from a CI run of the whole suite (2 cores, maxWorkers 2); those of
-// files made to wait less since (invariance, loaded-host, rate-limit, run-report and the load tests
-// stall, plan, conformance) are that figure scaled by their measured after/before wall. Only the order
-// depends on them, never a verdict: a stale figure costs wall time, not correctness.
+// The figures are per-file durations from a CI run of the whole suite on a fresh clone (2 cores, 3 files
+// at once, 2026-11-27). Only the order depends on them, never a verdict: a stale figure costs wall time,
+// not correctness.
 
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** Seconds per file (relative to the project root) in a whole-suite CI run; files under ~10 s are not listed. */
+/** Seconds per file (relative to the project root) in a whole-suite CI run; files under 8 s are not listed. */
 export const EXPECTED_SECONDS: Readonly<Record<string, number>> = {
-  'src/mutants/selftest.test.ts': 276,
-  'src/audit/bank/bank.test.ts': 79,
-  'test/invariance/invariance.test.ts': 39,
-  'test/package/tarball.test.ts': 66.8,
-  'src/audit/loaded-host.test.ts': 27,
-  'test/recipe/recipes.test.ts': 61,
-  'src/load/coordinator/coordinator.test.ts': 37,
-  'test/hostile/rate-limit.test.ts': 20,
-  'src/load/consistency.test.ts': 30.6,
-  'test/browser/run-report.test.ts': 16.5,
-  'examples/clients/audit.example.test.ts': 27,
-  'test/foreign/python-sandbox.test.ts': 22,
-  'suites/drivers/transfers-activity.test.ts': 22,
-  'test/sandbox/sandbox.test.ts': 21.7,
-  'src/mutants/spec-audit-measured.test.ts': 17,
-  'src/load/stall.test.ts': 7,
-  'test/hostile/proxied.test.ts': 14.3,
-  'src/load/plan.test.ts': 8.4,
-  'test/hostile/control.test.ts': 13.5,
-  'src/load/conformance.test.ts': 6.9,
-  'src/certify/rejudge.reference.test.ts': 10.7,
-  'src/runner/readings.reference.test.ts': 10.4,
-  'suites/drivers/recipients-effects.test.ts': 10.1,
+  'src/mutants/selftest.test.ts': 198.6,
+  'test/package/tarball.test.ts': 68.0,
+  'test/recipe/recipes.test.ts': 63.0,
+  'src/audit/bank/bank.test.ts': 47.4,
+  'test/foreign/python-sandbox.test.ts': 28.4,
+  'examples/clients/audit.example.test.ts': 27.3,
+  'src/audit/loaded-host.test.ts': 27.0,
+  'src/load/consistency.test.ts': 23.5,
+  'test/invariance/invariance.test.ts': 22.5,
+  'src/load/coordinator/coordinator.test.ts': 21.7,
+  'suites/drivers/transfers-activity.test.ts': 21.1,
+  'src/cli/commands/selftest.test.ts': 15.1,
+  'test/hostile/control.test.ts': 10.6,
+  'test/hostile/proxied.test.ts': 10.4,
   'suites/drivers/cards-effects.test.ts': 10.1,
+  'suites/drivers/recipients-effects.test.ts': 10.1,
+  'test/hostile/rate-limit.test.ts': 10.0,
+  'test/browser/run-report.test.ts': 9.6,
+  'suites/drivers/limits-rate.test.ts': 9.1,
+  'test/sandbox/sandbox.test.ts': 8.9,
+  'src/certify/rejudge.reference.test.ts': 8.2,
+  'src/client/learned-limit.test.ts': 8.0,
+  'src/load/coordinator/protocol.test.ts': 8.0,
 };
 
 /** Path of `moduleId` relative to `root`, with forward slashes. */
