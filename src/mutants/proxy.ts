@@ -116,6 +116,16 @@ function loopbackSource(req: http.IncomingMessage): string | undefined {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a) ? a : undefined;
 }
 
+/** Errors of a reused kept-alive socket the upstream had closed: the request never reached it. */
+const RACED_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * Idle kept-alive sockets are dropped after this, well before the reference closes its side
+ * (keepAliveTimeout 10 s, src/reference/index.ts): a socket is then never reused as the upstream
+ * closes it, which a loaded loop, reading the close late, otherwise meets (a race answered 502).
+ */
+export const PROXY_IDLE_SOCKET_MS = 4_000;
+
 function forward(agent: http.Agent, origin: URL, method: string, pathAndQuery: string, headers: Record<string, string>, body: Buffer, retried = false, from?: string): Promise<ProxyResponse> {
   return new Promise((resolve, reject) => {
     const h: Record<string, string> = {};
@@ -135,8 +145,10 @@ function forward(agent: http.Agent, origin: URL, method: string, pathAndQuery: s
     req.on('error', (err: NodeJS.ErrnoException) => {
       // A kept-alive socket the upstream closed as it was reused (a race, not the variant): the request
       // never reached it, so it is sent once more on a fresh socket instead of answering 502 (seen as a
-      // false positive of limits.token.rate-limit's burst through the proxy under load).
-      if (!retried && req.reusedSocket && err.code === 'ECONNRESET') return void forward(agent, origin, method, pathAndQuery, headers, body, true, from).then(resolve, reject);
+      // false positive of limits.token.rate-limit's burst through the proxy under load). A write to a
+      // socket whose close this loop has not yet read fails EPIPE instead (two benign variants' false
+      // positives on a loaded machine).
+      if (!retried && req.reusedSocket && RACED_SOCKET.has(err.code ?? '')) return void forward(agent, origin, method, pathAndQuery, headers, body, true, from).then(resolve, reject);
       reject(err);
     });
     req.end(body);
@@ -172,7 +184,7 @@ function send(res: http.ServerResponse, out: ProxyResponse, chunked: boolean, gz
  */
 export async function startInterceptProxy(profile: TargetProfile, hooks: ProxyHooks, host = '127.0.0.1'): Promise<InterceptProxy> {
   const origin = new URL(profile.base_url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: PROXY_IDLE_SOCKET_MS });
   const model = await loadModel();
   const ctx: ProxyContext = { profile, model, state: new Map() };
   const webhookIds = new Map(model.webhooks.flatMap((w) => (w.path ? [[w.path, w.id as WebhookId] as const] : [])));
