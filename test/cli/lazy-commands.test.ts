@@ -24,12 +24,20 @@ export async function resolve(specifier, context, next) {
 }
 `;
 
+// The resolve hook sees ES imports only: the CommonJS modules the child required (a package loaded on
+// first use through createRequire, as src/input/yaml.ts does) are logged from require.cache at its exit.
+const REQUIRED = `process.on('exit', () => require('node:fs').appendFileSync(process.env.BAAS_TEST_IMPORT_LOG + '.all', Object.keys(require.cache).map((f) => require('node:url').pathToFileURL(f).href + '\\n').join('')));
+`;
+
 let dir: string;
 let hooks: string;
+let required: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bc-lazy-'));
   hooks = join(dir, 'hooks.mjs');
+  required = join(dir, 'required.cjs');
   await writeFile(hooks, HOOKS);
+  await writeFile(required, REQUIRED);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -41,7 +49,7 @@ async function imported(...args: string[]): Promise<string[]> {
   const log = join(dir, `${args.join('_').replace(/\W/g, '')}.log`);
   await writeFile(log, '');
   const register = `data:text/javascript,import{register}from'node:module';register(${JSON.stringify(pathToFileURL(hooks).href)})`;
-  await promisify(execFile)(process.execPath, ['--import', register, join(PACKAGE_ROOT, 'bin', 'baas-conform.js'), ...args], { cwd: PACKAGE_ROOT, env: { ...process.env, BAAS_TEST_IMPORT_LOG: log } });
+  await promisify(execFile)(process.execPath, ['--require', required, '--import', register, join(PACKAGE_ROOT, 'bin', 'baas-conform.js'), ...args], { cwd: PACKAGE_ROOT, env: { ...process.env, BAAS_TEST_IMPORT_LOG: log } });
   resolved.set(args.join(' '), (await readFile(`${log}.all`, 'utf8').catch(() => '')).split('\n').filter(Boolean));
   return [...new Set((await readFile(log, 'utf8')).split('\n').filter((m) => m && m !== 'index'))];
 }
@@ -73,6 +81,12 @@ describe('a command start loads what the command needs', () => {
   it('rules loads neither the mutant bank nor the reference (only --audit and --json reach them)', () => {
     expect(loadedOf('rules --help', /\/src\/(mutants|reference|audit\/bank)\//)).toEqual([]);
     expect(loadedOf('rules --help', /\/src\/model\//).length).toBeGreaterThan(0);
+  });
+
+  it('a start that reads no YAML file loads no YAML parser (the model comes from its snapshot)', () => {
+    for (const args of ['rules --help', 'replay --help', 'history --help', 'load --help']) expect(loadedOf(args, /\/node_modules\/yaml\//), args).toEqual([]);
+    // The CommonJS half of the log works: it holds the files ajv requires inside itself, which no ES import resolves.
+    expect(loadedOf('rules --help', /\/node_modules\/ajv\/dist\/compile\//).length).toBeGreaterThan(0);
   });
 
   it('load loads no coordinator, metrics, HTML report or reference unless asked for', () => {
