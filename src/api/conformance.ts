@@ -9,7 +9,8 @@ import type { Model } from '../model/types.ts';
 import { parseShard, type Shard } from '../options/index.ts';
 import { resolveTarget, type Target } from './target.ts';
 import { maskSecrets, type ResolvedProfile, type TargetProfile } from '../profile/index.ts';
-import { EMBEDDED_RUN_RATE_LIMIT } from '../reference/index.ts';
+// The constant alone: the reference is imported only when it is the target (api/target.ts).
+import { EMBEDDED_RUN_RATE_LIMIT } from '../reference/rate-limits.ts';
 import { runChecks, type RunOptions, type RunOutcome } from '../runner/index.ts';
 import { loadChecks } from '../../suites/index.ts';
 

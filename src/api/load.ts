@@ -6,10 +6,18 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors/index.ts';
-import { writeLoadHar } from '../load/har.ts';
-import { writeLoadReport } from '../load/html.ts';
-import { mergeResults, readResultFile, renderResult, runLoad, SCENARIOS, writeResult, type LoadOptions, type LoadResult, type Progress, type Thresholds } from '../load/index.ts';
-import { loadMetrics, serveMetrics, type MetricsServer } from '../load/metrics.ts';
+// The load engine by its own files, not src/load's barrel: that one loads the coordinator (prom-client)
+// too, which only `load coordinate` and a coordinated shard use.
+import type { LoadOptions } from '../load/run.ts';
+import type { LoadResult, Thresholds } from '../load/types.ts';
+import type { Progress } from '../load/engine.ts';
+import { mergeResults, readResultFile } from '../load/merge.ts';
+import { renderResult, writeResult } from '../load/report.ts';
+import { runLoad } from '../load/run.ts';
+import { SCENARIOS } from '../load/scenarios.ts';
+// The HTML report (handlebars), the HAR and the Prometheus metrics (prom-client, which loads OpenTelemetry's
+// API) are imported only when asked for: a load start without them skips their modules.
+import type { MetricsServer } from '../load/metrics.ts';
 import { PLAN_KNOB_FLAGS, qualifyLoadFlags, type LoadFlagValues } from '../load/options.ts';
 import { parseThresholdFlag, planOptions, readPlan } from '../load/plan.ts';
 import { progressPrinter, type ProgressStream } from '../load/progress.ts';
@@ -19,7 +27,19 @@ import { maskSecrets, type ResolvedProfile, type TargetProfile } from '../profil
 import { resolveTarget, type Target } from './target.ts';
 
 export { LOAD_BOUNDS, LOAD_DEFAULTS, LOAD_LIMITS, qualifyLoadFlags, qualifyLoadRun, type LoadFlagValues, type LoadKnobs, type QualifiedLoad } from '../load/options.ts';
-export { runLoad, coordinate, coordinatedShardRunner, type LoadOptions, type LoadResult } from '../load/index.ts';
+export { runLoad, type LoadOptions, type LoadResult };
+
+type Coordinator = typeof import('../load/coordinator/index.ts');
+
+/** `load coordinate`: the coordinator of `--shards` shard processes (src/load/coordinator). */
+export async function coordinate(...args: Parameters<Coordinator['coordinate']>): ReturnType<Coordinator['coordinate']> {
+  return (await import('../load/coordinator/index.ts')).coordinate(...args);
+}
+
+/** A shard's run, joined to its coordinator (src/load/coordinator). */
+export async function coordinatedShardRunner(...args: Parameters<Coordinator['coordinatedShardRunner']>): ReturnType<Coordinator['coordinatedShardRunner']> {
+  return (await import('../load/coordinator/index.ts')).coordinatedShardRunner(...args);
+}
 
 /** The scenario ids `load <scenario>` accepts. */
 export const LOAD_SCENARIO_IDS: readonly string[] = SCENARIOS.map((s) => s.id);
@@ -101,8 +121,8 @@ async function writeRaw(file: string, samples: number[]): Promise<void> {
 /** Writes the result where `outputs` says; returns the report's files when a report directory was given. */
 export async function writeLoadOutputs(result: LoadResult, outputs: LoadOutputs, cwd: string, profile?: ResolvedProfile): Promise<{ html: string; json: string } | undefined> {
   if (outputs.out) await writeResult(resolve(cwd, outputs.out), result, profile);
-  if (outputs.har) await writeLoadHar(resolve(cwd, outputs.har), result, profile);
-  return outputs.reportDir ? writeLoadReport(resolve(cwd, outputs.reportDir), result, profile) : undefined;
+  if (outputs.har) await (await import('../load/har.ts')).writeLoadHar(resolve(cwd, outputs.har), result, profile);
+  return outputs.reportDir ? (await import('../load/html.ts')).writeLoadReport(resolve(cwd, outputs.reportDir), result, profile) : undefined;
 }
 
 /** The result as the CLI prints it (text or JSON), secrets masked. */
@@ -135,9 +155,11 @@ export async function runLoadMode(options: LoadModeOptions): Promise<LoadModeRes
 
   let chosen: Target | undefined;
   let metricsServer: MetricsServer | undefined;
-  const metrics = options.metrics ? loadMetrics() : undefined;
+  const metricsModule = options.metrics ? await import('../load/metrics.ts') : undefined;
+  const metrics = metricsModule?.loadMetrics();
   try {
-    if (metrics) {
+    if (metricsModule && metrics) {
+      const { serveMetrics } = metricsModule;
       metricsServer = await serveMetrics(metrics, parsePort('metrics-port', options.metrics?.port) ?? LISTEN_DEFAULTS.port, options.metrics?.host ?? LISTEN_DEFAULTS.host);
       log(`metrics: ${metricsServer.url} (Prometheus exposition while the run lasts)`);
     }

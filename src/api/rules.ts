@@ -4,13 +4,14 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { loadChecks } from '../../suites/index.ts';
-import { clientRuleCatalogue } from '../audit/index.ts';
+import { clientRuleCatalogue } from '../audit/catalogue.ts';
 import { ruleCatalogue, uncoveredRules } from '../checks/catalogue.ts';
 import { ConfigError } from '../errors/index.ts';
 import { loadModel } from '../model/index.ts';
 import type { RuleId } from '../model/types.ts';
-import { formatSpecAudit, mutationCoverage, selftestEvidence, specAudit, type AuditEvidence } from '../mutants/index.ts';
-import { measureOnReference } from '../reach/measure.ts';
+// The mutant bank and the reference (reach/measure runs the checks on it) are imported where used:
+// the plain catalogue, the command run most often, needs neither, and loading them was half its start.
+import type { AuditEvidence } from '../mutants/index.ts';
 import { needsFacts, needsTable } from '../runner/needs-table.ts';
 
 export interface RulesModeOptions {
@@ -39,6 +40,7 @@ async function readSelftest(file: string, cwd: string): Promise<NonNullable<Audi
   } catch (err) {
     throw new ConfigError(`--selftest ${file}: cannot read it (${(err as Error).message}); give the file \`baas-conform selftest --json-out FILE\` wrote`);
   }
+  const { selftestEvidence } = await import('../mutants/index.ts');
   try {
     return selftestEvidence(JSON.parse(text), file);
   } catch (err) {
@@ -58,6 +60,7 @@ async function auditEvidence(args: RulesModeOptions, cwd: string, log: (line: st
   if (args.static) return selftest.length ? { selftest } : undefined;
   const model = await loadModel(args.spec);
   const checks = await loadChecks();
+  const { measureOnReference } = await import('../reach/measure.ts');
   log('rules --audit: running the checks on the embedded reference (full profile, minimal profile, and the webhook checks with no webhook delivered) to measure what they reach');
   // Three runs, each on its own fresh reference: independent, and much of each is waiting (webhooks,
   // held answers, the silent run's webhook waits), so they run at once.
@@ -87,6 +90,7 @@ export async function ruleCatalogueMode(args: RulesModeOptions): Promise<{ text:
     const judged = new Set(clientRuleCatalogue(model).filter((c) => c.judged).map((c) => c.id));
     // The client bank is compiled with the package: its faulty modes are the client rules' variants.
     const { clientVariants } = await import('../audit/bank/index.ts');
+    const { formatSpecAudit, specAudit } = await import('../mutants/index.ts');
     const audit = specAudit(model, new Map(entries.map((e) => [e.id, e.checks])), undefined, undefined, { judged, variants: clientVariants() }, await auditEvidence(args, cwd, log));
     out.push(args.json ? `${JSON.stringify(audit, null, 2)}\n` : `${formatSpecAudit(audit)}\n`);
     return done(audit.problems.length ? 1 : 0);
@@ -97,6 +101,7 @@ export async function ruleCatalogueMode(args: RulesModeOptions): Promise<{ text:
   const clientShown = args.uncovered ? client.filter((c) => c.testable && !c.judged) : client;
   if (args.json) {
     // mutants: the faulty variants that prove the rule's checks (selftest), pending ones, or why none can exist.
+    const { mutationCoverage } = await import('../mutants/index.ts');
     const mutants = mutationCoverage(model);
     const rules = shown.map((e) => ({ ...e, mutants: mutants.get(e.id as RuleId) ?? { variants: [], pending: [] } }));
     const serverSide = rules.map((r) => ({ ...r, side: 'server' as const }));

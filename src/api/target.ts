@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { loadModel } from '../model/index.ts';
 import { loadProfile, resolveProfile, type ResolvedProfile, type TargetProfile } from '../profile/index.ts';
-import { startReference, type ReferenceOptions } from '../reference/index.ts';
+import type { ReferenceOptions } from '../reference/index.ts';
 
 export interface TargetInput {
   /** A profile JSON file (relative to cwd) or the profile object itself. */
@@ -33,6 +33,8 @@ export async function resolveTarget(input: TargetInput): Promise<Target> {
   if (profile !== undefined) return external(resolveProfile(profile, { target, env, operations }, 'profile'));
   if (target !== undefined) return external(resolveProfile(undefined, { target, env, operations }, '--target'));
   // The embedded reference's profile carries its own credentials: environment ones do not apply.
+  // Imported here: a run against a profile or --target (a load shard, a vendor sandbox) never loads the reference.
+  const { startReference } = await import('../reference/index.ts');
   const reference = await startReference(input.reference ?? {});
   return { profile: resolveProfile(reference.profile, { env: {}, operations }, 'embedded reference profile'), embedded: true, close: () => reference.close() };
 }

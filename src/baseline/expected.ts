@@ -4,10 +4,9 @@
 // Listed failures are reported but do not fail the run. The list cannot rot: an entry whose check now
 // passes, an expired entry, or an unknown check id fails the run, naming the entry.
 
-import { parse as parseYaml } from 'yaml';
 import type { ExpectedFailureEntry, ExpectedFailuresOutcome } from '../events/index.ts';
 import { ExpectedFailuresError } from './errors.ts';
-import { readInputFile } from '../input/index.ts';
+import { readInputFile, yamlLib } from '../input/index.ts';
 import { describeErrors, SCHEMA_FILES, validatorFor } from './schemas.ts';
 
 export interface ExpectedFailures {
@@ -19,7 +18,7 @@ export interface ExpectedFailures {
 export function parseExpectedFailures(text: string, file: string): ExpectedFailures {
   let value: unknown;
   try {
-    value = parseYaml(text);
+    value = yamlLib().parse(text);
   } catch (err) {
     throw new ExpectedFailuresError(file, `is neither YAML nor JSON (${(err as Error).message.split('\n')[0]})`);
   }

@@ -3,11 +3,10 @@
 // problem is a ControlAdapterError naming the file, the JSON pointer and what is wrong.
 
 import type { ErrorObject } from 'ajv';
-import { LineCounter, parseDocument } from 'yaml';
 import type { HttpClient } from '../checks/types.ts';
 import type { Model } from '../model/types.ts';
 import type { ResolvedProfile } from '../profile/types.ts';
-import { readInputFile } from '../input/index.ts';
+import { readInputFile, yamlLib } from '../input/index.ts';
 import { schemaFileValidator } from '../schemas/index.ts';
 import { controlOperations, type ControlOperation } from './operations.ts';
 import { checkSteps, isSuccess, renderCall, runSteps, type AdapterStep, type TemplatedCall } from './file-steps.ts';
@@ -100,8 +99,9 @@ function checkAgainstModel(file: string, doc: AdapterFile, ops: Map<string, Cont
 
 /** Parses and validates an adapter file's text; `file` names it in errors. */
 export function parseAdapter(file: string, text: string, model: Pick<Model, 'control'>): AdapterFile {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: false, lineCounter: lines });
+  const yaml = yamlLib();
+  const lines = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { prettyErrors: false, lineCounter: lines });
   if (doc.errors.length) {
     const e = doc.errors[0];
     const at = lines.linePos(e.pos[0]);

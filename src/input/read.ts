@@ -2,8 +2,9 @@
 // plan, control adapter, results.json, expected-failures list). It reads JSON or YAML, keeps the
 // positions, and words every problem alike: the file, the line, the JSON pointer of the bad value.
 import { readFile } from 'node:fs/promises';
-import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import { InputFileError, SchemaViolationError } from '../errors/index.ts';
+import { yamlLib } from './yaml.ts';
 
 export interface InputFileOptions {
   /** What the file is, for messages: "profile", "config file", "load plan". */
@@ -52,9 +53,15 @@ export async function readInputFile(file: string, opts: InputFileOptions): Promi
     throw make(name, undefined, `cannot read the file (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : (code ?? String(err))}); check the path`, undefined);
   }
   const yamlFormat = (opts.format ?? (isYamlName(file) ? 'yaml' : 'json')) === 'yaml';
-  const lineCounter = new LineCounter();
+  let lineCounter: LineCounter | undefined;
   let doc: Document | undefined;
-  const parsed = () => (doc ??= parseDocument(text, { lineCounter, uniqueKeys: true }));
+  // Parsed as YAML only when needed: a JSON file's lines are found only for a problem in it.
+  const parsed = (): Document => {
+    if (doc) return doc;
+    const yaml = yamlLib();
+    lineCounter = new yaml.LineCounter();
+    return (doc = yaml.parseDocument(text, { lineCounter, uniqueKeys: true }));
+  };
   let value: unknown;
   if (yamlFormat) {
     const d = parsed();
@@ -78,7 +85,7 @@ export async function readInputFile(file: string, opts: InputFileOptions): Promi
     const path = pointerPath(pointer);
     for (let n = path.length; n >= 0; n--) {
       const node = n === 0 ? d.contents : d.getIn(path.slice(0, n), true);
-      if (isNode(node) && node.range) return lineCounter.linePos(node.range[0]).line;
+      if (yamlLib().isNode(node) && node.range && lineCounter) return lineCounter.linePos(node.range[0]).line;
     }
     return undefined;
   };

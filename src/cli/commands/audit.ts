@@ -5,7 +5,7 @@
 
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { DEFAULT_MIN_EXERCISED, renderAudit, runAuditMode } from '../../api/index.ts';
+import { DEFAULT_MIN_EXERCISED, renderAudit, runAuditMode } from '../../api/audit.ts';
 import type { RunFlagValues } from '../../options/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { sharedFlags } from '../flags.ts';

@@ -1,7 +1,7 @@
 // `baas-conform certify --out DIR`: the full suite against a target (no --safe, no shards, no
 // --check, every testable rule exercised) and, only if it passes, a signed package (src/certify).
 import { resolve } from 'node:path';
-import { certify } from '../../api/index.ts';
+import { certify } from '../../api/certify.ts';
 import type { CliIo } from '../types.ts';
 import { resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { withCancellation } from '../cancel.ts';

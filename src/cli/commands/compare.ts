@@ -4,7 +4,7 @@
 // 3 a target unreachable.
 
 import type { Argv } from 'yargs';
-import { renderCompare, runCompareMode } from '../../api/index.ts';
+import { renderCompare, runCompareMode } from '../../api/compare.ts';
 import { ConfigError } from '../../errors/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { resolveRunOptions, type RunFlagValues } from '../../options/index.ts';

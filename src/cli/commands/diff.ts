@@ -2,7 +2,7 @@
 // per rule and per check. Exit 1 when something newly fails (a nightly gate), 0 otherwise.
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { comparableOf, diffRuns, formatDiff, hasRegressions, loadResults } from '../../api/index.ts';
+import { comparableOf, diffRuns, formatDiff, hasRegressions, loadResults } from '../../api/diff.ts';
 import { SHARED_FLAGS } from '../flags.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 

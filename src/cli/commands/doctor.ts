@@ -2,7 +2,7 @@
 // per missing profile field or control operation what it would unlock. Exit 0 when the target answers
 // and accepts clients[0]; 2 when the token is refused (or the profile/adapter is invalid); 3 unreachable.
 import type { Argv } from 'yargs';
-import { diagnoseTarget, renderDoctor } from '../../api/index.ts';
+import { diagnoseTarget, renderDoctor } from '../../api/doctor.ts';
 import { sharedFlags } from '../flags.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 

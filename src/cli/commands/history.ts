@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { buildHistory, classifyFlakes, CLASSIFY_DEFAULTS, flakeCandidates, formatHistory, HISTORY_DEFAULTS, loadRuns, targetReplay, writeHistory } from '../../api/index.ts';
+import { buildHistory, classifyFlakes, CLASSIFY_DEFAULTS, flakeCandidates, formatHistory, HISTORY_DEFAULTS, loadRuns, targetReplay, writeHistory } from '../../api/history.ts';
 import { withCancellation } from '../cancel.ts';
 import { resolveRunOptions } from '../../options/index.ts';
 import { SHARED_FLAGS } from '../flags.ts';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { coordinate, coordinatedShardRunner, renderLoad, writeLoadOutputs, type LoadOptions, type LoadResult } from '../../api/index.ts';
+import { coordinate, coordinatedShardRunner, renderLoad, writeLoadOutputs, type LoadOptions, type LoadResult } from '../../api/load.ts';
 import { ConfigError, exitCodeOf } from '../../errors/index.ts';
 import { boundedInt, parsePort } from '../../options/index.ts';
 import type { CliIo } from '../types.ts';

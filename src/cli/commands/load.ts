@@ -7,7 +7,7 @@
 // Progress goes to stderr (one line in place on a terminal, plain periodic lines otherwise).
 
 import type { Argv } from 'yargs';
-import { LOAD_DEFAULTS, LOAD_LIMITS, LOAD_SCENARIO_IDS, mergeLoadResults, renderLoad, runLoad, runLoadMode, type LoadFlagValues, type LoadModeResult } from '../../api/index.ts';
+import { LOAD_DEFAULTS, LOAD_LIMITS, LOAD_SCENARIO_IDS, mergeLoadResults, renderLoad, runLoad, runLoadMode, type LoadFlagValues, type LoadModeResult } from '../../api/load.ts';
 import { ConfigError, exitCodeOf } from '../../errors/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { withCancellation } from '../cancel.ts';

@@ -4,7 +4,8 @@
 
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { readResultsFile, replayFileKind, replayHarMode, runConformance, type ReplayOutcome } from '../../api/index.ts';
+import { runConformance } from '../../api/conformance.ts';
+import { readResultsFile, replayFileKind, replayHarMode, type ReplayOutcome } from '../../api/replay.ts';
 import { ConfigError } from '../../errors/index.ts';
 import { ConsoleReporter } from '../../report/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';

@@ -1,6 +1,6 @@
 // `baas-conform rules`: the rule catalogue (every rule id, its spec section, the checks covering it).
 import type { Argv } from 'yargs';
-import { ruleCatalogueMode, type RulesModeOptions } from '../../api/index.ts';
+import { ruleCatalogueMode, type RulesModeOptions } from '../../api/rules.ts';
 import { SHARED_FLAGS } from '../flags.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 

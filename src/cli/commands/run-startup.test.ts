@@ -26,8 +26,11 @@ function staticClosure(entry: string): Set<string> {
   return seen;
 }
 
-/** The modes `run` never calls, each its own command (a mode's constants module, as src/options reads, is small and allowed). */
-const OTHER_MODES = ['src/load/index.ts', 'src/audit/index.ts', 'src/certify/index.ts', 'src/mutants/index.ts', 'src/compare/index.ts', 'src/doctor/index.ts'];
+/**
+ * The modes `run` never calls, each its own command (a mode's constants module, as src/options reads, is small and allowed).
+ * The load generator by its engine's file: src/api/load.ts imports the engine's files, not src/load's barrel (which adds the coordinator).
+ */
+const OTHER_MODES = ['src/load/run.ts', 'src/audit/index.ts', 'src/certify/index.ts', 'src/mutants/index.ts', 'src/compare/index.ts', 'src/doctor/index.ts'];
 
 describe('run start-up', () => {
   it('the run command statically loads none of the other modes', () => {

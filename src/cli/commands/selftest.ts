@@ -4,10 +4,7 @@
 // rule and neither a benign variant nor the baseline fails any check.
 
 import { resolve } from 'node:path';
-import {
-  areaNames, chooseVariants, CLIENT_AREA, CLIENT_BANK_MAX_CONCURRENCY, CLIENT_PREFIX, clientBankExit, formatClientBank, listSelftest, runClientBank, runSelftest,
-  qualifySelftest, SELFTEST_DEFAULTS, selftestProfile, writeJsonFile, writeSelftestReportFiles, type ClientBankRow, type SelftestResult,
-} from '../../api/index.ts';
+import { areaNames, chooseVariants, CLIENT_AREA, CLIENT_BANK_MAX_CONCURRENCY, CLIENT_PREFIX, clientBankExit, formatClientBank, listSelftest, runClientBank, runSelftest, qualifySelftest, SELFTEST_DEFAULTS, selftestProfile, writeJsonFile, writeSelftestReportFiles, type ClientBankRow, type SelftestResult } from '../../api/selftest.ts';
 import { resolveRunOptions, type RunFlagValues } from '../../options/index.ts';
 import { formatSelftest } from '../../report/selftest-console.ts';
 import type { CliIo } from '../types.ts';

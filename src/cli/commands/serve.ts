@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors/index.ts';
-import { DEFAULT_RATE_LIMIT, generateTlsIdentity, startReference, type RateLimitOptions, type ReferenceServer, type ReferenceTls } from '../../api/index.ts';
+import { DEFAULT_RATE_LIMIT, generateTlsIdentity, startReference, type RateLimitOptions, type ReferenceServer, type ReferenceTls } from '../../api/serve.ts';
 import { LISTEN_DEFAULTS, parseNumber, parsePort, positiveInt } from '../../options/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { sharedFlags } from '../flags.ts';

@@ -2,7 +2,7 @@
 // spec/ directories, the checks each touches, and a certification package's verdicts (src/spec-diff).
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { diffSpecs, renderSpecDiff } from '../../api/index.ts';
+import { diffSpecs, renderSpecDiff } from '../../api/spec-diff.ts';
 import { SHARED_FLAGS } from '../flags.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 

@@ -5,7 +5,7 @@
 // package's transcript and names every verdict it could not reproduce.
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { readSalts, rejudgePackage, reveal, verifyPackage, type RejudgeReport } from '../../api/index.ts';
+import { readSalts, rejudgePackage, reveal, verifyPackage, type RejudgeReport } from '../../api/certify.ts';
 import { ConfigError } from '../../errors/index.ts';
 import type { CliIo, CommandImpl } from '../types.ts';
 import { sharedFlags } from '../flags.ts';
