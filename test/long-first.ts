@@ -18,7 +18,7 @@ export const EXPECTED_SECONDS: Readonly<Record<string, number>> = {
   'src/audit/bank/bank.test.ts': 47.4,
   'test/foreign/python-sandbox.test.ts': 28.4,
   'examples/clients/audit.example.test.ts': 27.3,
-  'src/audit/loaded-host.test.ts': 27.0,
+  'src/audit/loaded-host.test.ts': 50.0,
   'src/load/consistency.test.ts': 23.5,
   'test/invariance/invariance.test.ts': 22.5,
   'src/load/coordinator/coordinator.test.ts': 21.7,
