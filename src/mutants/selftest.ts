@@ -183,11 +183,17 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
 
   const lanes = new Set(waiting);
   let run: (v: MutantVariant | undefined) => Promise<RunRaw>;
+  // A run done again because it ran out of time goes to the thread at normal priority (the waiting
+  // lane's, idle by then): on the CPU-bound threads' nice value, inside a busy `npm test`, the second
+  // try was starved like the first (a request past the budget, a webhook past its wait).
+  let rerun: (v: MutantVariant | undefined) => Promise<RunRaw>;
   if (pools.length) {
     run = (v) => (v && lanes.has(v) ? (pools[1] ?? pools[0]) : pools[0]).run(v?.id ?? null);
+    rerun = (v) => (pools[1] ?? pools[0]).run(v?.id ?? null);
   } else {
     const ctx: RunContext = { ...init, checks, model };
     run = (v) => runVariant(v, ctx);
+    rerun = run;
   }
 
   try {
@@ -217,7 +223,7 @@ export async function runSelftest(opts: SelftestOptions = {}): Promise<SelftestR
     // Runs that ran out of time and scored wrong are done once more, two at a time, after the rest.
     const reruns = runsToRedo(scoreSelftest(baseline, ordered, checkIds));
     if (reruns.length) {
-      const again = await untilCancelled(runPool(reruns, Math.min(2, concurrency), (r) => run(r.id === BASELINE_ID ? undefined : variants.find((v) => v.id === r.id)), opts.signal), opts.signal);
+      const again = await untilCancelled(runPool(reruns, Math.min(2, concurrency), (r) => rerun(r.id === BASELINE_ID ? undefined : variants.find((v) => v.id === r.id)), opts.signal), opts.signal);
       for (const raw of again) {
         if (raw.id === BASELINE_ID) baseline = raw;
         else byId.set(raw.id, raw);
