@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../checks/types.ts';
+import { ControlAdapterFault } from '../control/guard.ts';
 import { TransportError } from '../errors/index.ts';
 import { loadModel } from '../model/index.ts';
 import { runSelftest, type MutantVariant } from './index.ts';
@@ -34,6 +35,28 @@ describe('runs that ran out of time', () => {
     expect(r.falsePositives.map((f) => [f.variant, f.checkId, f.cause])).toEqual([['test.plain', 'test.times-out', 'TIMEOUT']]);
     expect(r.exitCode).toBe(1);
     expect(r.rerunAfterTimeout.map((x) => [x.id, x.ok])).toEqual([['test.plain', false]]);
+  });
+
+  it('a check blocked by a control step that got no answer on one run only: done again like a time-out', async () => {
+    // What a starved thread gave the baseline in a CI run: states.3ds.no-replay blocked by control:create3dsChallenge, TIMEOUT.
+    const blockedOn = (runs: number[], problem: 'unreachable' | 'refused'): Check => {
+      let calls = 0;
+      return {
+        ...timingOutOn([]),
+        id: 'test.blocked',
+        async run(ctx) {
+          if (runs.includes(++calls)) throw new ControlAdapterFault({ source: 'profile.control_url', operation: 'create3dsChallenge', problem }, `TIMEOUT: no complete response from ${ctx.profile.base_url} within 3000 ms`);
+        },
+      };
+    };
+    const r = await runSelftest({ variants: [plain], checks: [blockedOn([1], 'unreachable')], concurrency: 1, model: await loadModel() });
+    expect(r.baseline.error).toBeUndefined();
+    expect(r.falsePositives).toEqual([]);
+    expect(r.rerunAfterTimeout).toEqual([{ id: 'baseline', ok: true, first: [{ checkId: 'test.blocked', cause: 'BLOCKED', message: expect.stringContaining('TIMEOUT') }] }]);
+    // A refusal is an answer: not run again.
+    const refused = await runSelftest({ variants: [plain], checks: [blockedOn([1], 'refused')], concurrency: 1, model: await loadModel() });
+    expect(refused.rerunAfterTimeout).toEqual([]);
+    expect(refused.falsePositives.map((f) => [f.variant, f.checkId])).toEqual([['baseline', 'test.blocked']]);
   });
 
   it('a failure that is not a time-out is never run again', async () => {

@@ -1,4 +1,5 @@
-// Runs that ran out of time. A request past the selftest's budget, or a check past its time limit, on
+// Runs that ran out of time. A request past the selftest's budget, a check past its time limit, or a
+// control step that got no answer (a check blocked by it), on
 // a run that did not score as it should (a false positive, or a faulty variant not caught) may say more
 // about the machine than about the variant: the runs share two cores with each other and, inside
 // `npm test`, with another test file. Such a run is done once more after all the others, when fewer
@@ -11,7 +12,8 @@ import type { FailingCheck, Score, ScoredRun } from './scoring.ts';
 /** Failure causes that only say time ran out: the client's request budget, the runner's check limit. */
 const TIME_CAUSES: ReadonlySet<string> = new Set(['TIMEOUT', 'CHECK_TIMEOUT']);
 
-export const outOfTime = (f: Pick<FailingCheck, 'cause'>): boolean => f.cause !== undefined && TIME_CAUSES.has(f.cause);
+/** Time ran out: a request or a check; or a check was blocked by a control step that got no answer (FailingCheck.noAnswer). */
+export const outOfTime = (f: Pick<FailingCheck, 'cause' | 'noAnswer'>): boolean => (f.cause !== undefined && TIME_CAUSES.has(f.cause)) || f.noAnswer === true;
 
 /** A run done twice: its first failures that ran out of time, and whether the second run scored as it should. */
 export interface Rerun {

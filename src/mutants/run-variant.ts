@@ -89,7 +89,8 @@ export function failingOf(results: CheckResult[]): FailingCheck[] {
       const audit = r.failure?.audit;
       if (audit) out.push({ checkId: r.checkId, rules: audit.rules, message: audit.message, named: true });
     } else if (r.verdict === 'blocked') {
-      out.push({ checkId: r.checkId, rules: r.blocked?.rules ?? [], message: `blocked by ${r.blocked?.operation ?? 'a prerequisite'}: ${r.blocked?.message ?? ''}`, named: false, cause: BLOCKED });
+      const noAnswer = r.blocked?.adapter?.problem === 'unreachable';
+      out.push({ checkId: r.checkId, rules: r.blocked?.rules ?? [], message: `blocked by ${r.blocked?.operation ?? 'a prerequisite'}: ${r.blocked?.message ?? ''}`, named: false, cause: BLOCKED, ...(noAnswer ? { noAnswer: true as const } : {}) });
     }
   }
   return out;

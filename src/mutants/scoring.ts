@@ -22,6 +22,12 @@ export interface FailingCheck {
   /** The assertion named only rules outside the check (a failed step about another rule). */
   namedOutside?: boolean;
   cause?: string;
+  /**
+   * A blocked check whose prerequisite got no answer: the control endpoint was unreachable (its call
+   * timed out, or the connection failed). On the selftest's own loopback reference that is the
+   * machine's time, not the variant's: out-of-time.ts runs it again like a time-out.
+   */
+  noAnswer?: true;
 }
 
 /** What one run (the baseline or a variant) produced, before scoring. */
